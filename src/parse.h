@@ -1,0 +1,19 @@
+/* parse.h - recursive-descent parser: tokens to an AST.
+ *
+ * Python's grammar with Python's precedence, trimmed to the language of
+ * DESIGN.md section 1.  Constructs the language does not support (class, try,
+ * with, yield, async, ...) get a diagnostic that names them.  After an error
+ * the parser skips to the next statement and goes on, so one run reports
+ * many errors (the diag_sink's max_errors stops it). */
+#ifndef TRITSIM_PARSE_H
+#define TRITSIM_PARSE_H
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+
+/* Parse the whole file.  Returns the MODULE node (never NULL; with errors
+ * it holds the statements that did parse).  The caller checks d->nerrors. */
+ast_node *parse_file(const src_file *f, diag_sink *d, arena *a);
+
+#endif

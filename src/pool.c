@@ -1,0 +1,147 @@
+/* pool.c - persistent worker threads that share out the items of a job
+ * through an atomic counter (pool.h).  Workers sleep on a condition
+ * variable between jobs; a job is published by bumping a generation count. */
+#define _POSIX_C_SOURCE 200809L
+#include "pool.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "arena.h"
+
+typedef struct pool_worker {
+    pool *p;
+    int index;
+    pthread_t thread;
+} pool_worker;
+
+struct pool {
+    int nworkers;              /* threads besides the caller */
+    pool_worker *workers;
+
+    pthread_mutex_t lock;
+    pthread_cond_t wake;       /* a job was published, or shutdown */
+    pthread_cond_t done;       /* a worker finished its share */
+    uint64_t generation;       /* bumped for each job */
+    int active;                /* workers still inside the current job */
+    bool shutdown;
+
+    /* the current job */
+    pool_fn fn;
+    void *ctx;
+    int64_t n;
+    atomic_int_fast64_t next;  /* next item to take */
+    atomic_bool failed;
+};
+
+int pool_default_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (int)n : 1;
+}
+
+/* Take items until none are left or the job has failed. */
+static void pool_work(pool *p, int worker)
+{
+    while (!atomic_load_explicit(&p->failed, memory_order_relaxed)) {
+        int64_t item = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
+        if (item >= p->n)
+            break;
+        if (!p->fn(p->ctx, item, worker))
+            atomic_store(&p->failed, true);
+    }
+}
+
+static void *pool_thread(void *arg)
+{
+    pool_worker *w = arg;
+    pool *p = w->p;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        while (!p->shutdown && p->generation == seen)
+            pthread_cond_wait(&p->wake, &p->lock);
+        if (p->shutdown)
+            break;
+        seen = p->generation;
+        pthread_mutex_unlock(&p->lock);
+        pool_work(p, w->index);
+        pthread_mutex_lock(&p->lock);
+        if (--p->active == 0)
+            pthread_cond_signal(&p->done);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+pool *pool_create(int nthreads)
+{
+    if (nthreads <= 0)
+        nthreads = pool_default_threads();
+    pool *p = xcalloc(1, sizeof *p);
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->wake, NULL);
+    pthread_cond_init(&p->done, NULL);
+    p->workers = xcalloc((size_t)nthreads, sizeof *p->workers);
+    /* Worker 0 is the calling thread; start the others.  If the system
+     * refuses a thread, run with the ones we have. */
+    for (int i = 1; i < nthreads; i++) {
+        pool_worker *w = &p->workers[p->nworkers];
+        w->p = p;
+        w->index = i;
+        if (pthread_create(&w->thread, NULL, pool_thread, w) != 0)
+            break;
+        p->nworkers++;
+    }
+    return p;
+}
+
+void pool_destroy(pool *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->shutdown = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->lock);
+    for (int i = 0; i < p->nworkers; i++)
+        pthread_join(p->workers[i].thread, NULL);
+    pthread_cond_destroy(&p->done);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->lock);
+    free(p->workers);
+    free(p);
+}
+
+int pool_size(const pool *p)
+{
+    return p->nworkers + 1;
+}
+
+bool pool_run(pool *p, int64_t n, pool_fn fn, void *ctx)
+{
+    p->fn = fn;
+    p->ctx = ctx;
+    p->n = n;
+    atomic_store(&p->next, 0);
+    atomic_store(&p->failed, false);
+    /* Small jobs are not worth waking anyone for. */
+    bool spread = p->nworkers > 0 && n > 1;
+    if (spread) {
+        pthread_mutex_lock(&p->lock);
+        p->active = p->nworkers;
+        p->generation++;
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->lock);
+    }
+    pool_work(p, 0);
+    if (spread) {
+        pthread_mutex_lock(&p->lock);
+        while (p->active > 0)
+            pthread_cond_wait(&p->done, &p->lock);
+        pthread_mutex_unlock(&p->lock);
+    }
+    return !atomic_load(&p->failed);
+}

@@ -1,0 +1,71 @@
+# golden.sh - TAP runner for golden-file tests, sourced by tests/*.test.
+#
+#   golden_run lex      tests/lex/X.tk     stdout of `parse --tokens`  = X.tokens
+#   golden_run parse    tests/parse/X.tk   stdout of `parse --ast`     = X.ast
+#                                          (and `--ast --spans` = X.spans if present)
+#   golden_run errors   tests/errors/X.tk  stderr of `parse`           = X.err,
+#                                          exit status 1
+#
+# Programs run from inside tests/ so messages name `errors/X.tk`.  Set
+# GOLDEN_UPDATE=1 to rewrite the expected files instead (then read them!).
+
+: "${TRITSIM:?TRITSIM must name the built program}"
+: "${srcdir:=.}"
+
+golden_n=0
+golden_failed=0
+golden_tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$golden_tmp"' EXIT
+
+# golden_check NAME EXPECTED-FILE GOT-FILE STATUS WANT-STATUS
+golden_check() {
+    golden_n=$((golden_n + 1))
+    if [ -n "${GOLDEN_UPDATE:-}" ]; then
+        cp "$3" "$golden_dir/$2"
+    fi
+    if [ "$4" != "$5" ]; then
+        echo "not ok $golden_n - $1 (exit status $4, expected $5)"
+        sed 's/^/# /' "$3"
+        golden_failed=$((golden_failed + 1))
+    elif ! diff -u "$golden_dir/$2" "$3" >"$golden_tmp/diff" 2>&1; then
+        echo "not ok $golden_n - $1"
+        sed 's/^/# /' "$golden_tmp/diff"
+        golden_failed=$((golden_failed + 1))
+    else
+        echo "ok $golden_n - $1"
+    fi
+}
+
+golden_run() {
+    kind=$1
+    golden_dir=$(cd "$srcdir/tests" && pwd) || exit 99
+    cd "$golden_dir" || exit 99
+    set -- "$kind"/*.tk
+    [ -e "$1" ] || { echo "1..0 # SKIP no $kind tests"; exit 0; }
+    plan=0
+    for tk in "$@"; do
+        plan=$((plan + 1))
+        [ "$kind" = parse ] && [ -f "${tk%.tk}.spans" ] && plan=$((plan + 1))
+    done
+    echo "1..$plan"
+    for tk in "$@"; do
+        base=${tk%.tk}
+        out=$golden_tmp/out
+        case $kind in
+        lex)
+            "$TRITSIM" parse --tokens "$tk" >"$out" 2>&1; st=$?
+            golden_check "$tk tokens" "$base.tokens" "$out" "$st" 0 ;;
+        parse)
+            "$TRITSIM" parse --ast "$tk" >"$out" 2>&1; st=$?
+            golden_check "$tk ast" "$base.ast" "$out" "$st" 0
+            if [ -f "$base.spans" ]; then
+                "$TRITSIM" parse --ast --spans "$tk" >"$out" 2>&1; st=$?
+                golden_check "$tk spans" "$base.spans" "$out" "$st" 0
+            fi ;;
+        errors)
+            "$TRITSIM" parse "$tk" >/dev/null 2>"$out"; st=$?
+            golden_check "$tk diagnostics" "$base.err" "$out" "$st" 1 ;;
+        esac
+    done
+    [ "$golden_failed" -eq 0 ]
+}
