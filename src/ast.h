@@ -205,7 +205,7 @@ const char *ast_op_name(ast_op op);
  *       (decorators (attr (name triton) jit))
  *       (params (param x_ptr) (param bs (annotation (attr (name tl) constexpr))))
  *       (body
- *         (assign (name pid) (call (attr (name tl) program_id) (int 0))))))
+ *         (assign (name pid store) (call (attr (name tl) program_id) (int 0))))))
  *
  * With spans set, every node is followed by @line:col-end_line:end_col. */
 void ast_print(FILE *out, const ast_node *n, bool spans);

@@ -7,7 +7,9 @@
  *
  * Spans.  A node's span runs from the first token its rule consumed to the
  * last one, so the BINOP of `(a + b) * c` starts at the '(' while the inner
- * BINOP covers `a + b` only, as in CPython's ast.
+ * BINOP covers `a + b` only, as in CPython's ast.  Unlike CPython's arg, a
+ * PARAM also covers its '*' or '**' and its default; the generator that is
+ * a call's only argument, `sum(x for x in y)`, covers the parentheses.
  *
  * Errors.  The first syntax error of a statement is reported and sets
  * p->failed; from then on every rule returns at once (loops test the flag),
@@ -20,7 +22,9 @@
  * (a bad character, a bracket never closed) the parser stays quiet.
  *
  * Termination.  Every loop consumes a token or leaves, and recursion is
- * bounded by PARSE_MAX_DEPTH, so any input, however broken, ends. */
+ * bounded by PARSE_MAX_DEPTH, so any input, however broken, ends.  The
+ * tree itself is kept within PARSE_MAX_HEIGHT levels (long operator chains
+ * nest without brackets), so that later passes may recurse over it. */
 #include "parse.h"
 
 #include <stdarg.h>
@@ -915,10 +919,12 @@ static ast_node *fs_field(parser *p, fs_build *b)
     int conv = 0;
     bool debug = false;
     if (check(p, TK_EQ)) {
-        /* f'{x = }' shows its own text before the value. */
+        /* f'{x = }' shows its own text, from the '{' to the '!', ':' or
+         * '}', before the value. */
         advance(p);
         src_span text = span_between(start, p->tok.span);
-        fs_text(b, p->f->text + text.off, text.end_off - text.off, text);
+        if (text.off <= text.end_off && text.end_off <= p->f->len)
+            fs_text(b, p->f->text + text.off, text.end_off - text.off, text);
         debug = true;
     }
     fs_flush(p, b);
