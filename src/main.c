@@ -15,8 +15,13 @@
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "host.h"
 #include "lex.h"
 #include "parse.h"
+#include "torchmod.h"
+#include "tritonmod.h"
+#include "visionmod.h"
+#include "val.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.0-dev"
@@ -130,6 +135,8 @@ static int main_run(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    int threads = 0;
+    const char *backend = "cpu";
     int c;
     while ((c = getopt_long(argc, argv, "t:b:h", opts, NULL)) != -1) {
         switch (c) {
@@ -140,12 +147,14 @@ static int main_run(int argc, char **argv)
             if (errno || *end || end == optarg || n < 1 || n > 4096)
                 return main_usage_error("run: --threads wants a number from 1 to 4096, "
                                         "not '%s'", optarg);
+            threads = (int)n;
             break;
         }
         case 'b':
             if (strcmp(optarg, "cpu") && strcmp(optarg, "cuda") && strcmp(optarg, "hip"))
                 return main_usage_error("run: unknown backend '%s' (use cpu, cuda or hip)",
                                         optarg);
+            backend = !strcmp(optarg, "cuda") ? "cuda" : !strcmp(optarg, "hip") ? "hip" : "cpu";
             break;
         case 'h': fputs(main_usage, stdout); return 0;
         default: return main_bad_option();
@@ -161,13 +170,22 @@ static int main_run(int argc, char **argv)
     diag_sink_init(&d, stderr);
     arena a;
     arena_init(&a);
-    parse_file(f, &d, &a);
+    ast_node *m = parse_file(f, &d, &a);
     int status = EXIT_PROGRAM;
     if (d.nerrors == 0) {
-        /* The one honest gap: the interpreter is the next piece of work. */
-        fprintf(stderr, "tritsim: %s parsed without errors; execution is not built "
-                "yet, so nothing ran\n", f->name);
-        status = 0;
+        /* The program's sys.argv: FILE and what follows it (getopt_long has
+         * moved the options, and a "--", in front of FILE). */
+        host *h = host_new(&d, f);
+        h->threads = threads;
+        h->backend = backend;
+        torch_init(h);
+        vision_init(h);
+        tritonmod_init(h);
+        /* The torch, triton and torchvision modules register here (their
+         * *_init(h) functions) once they are part of the build. */
+        status = host_run_file(h, m, argc - optind, argv + optind);
+        host_free(h);
+        val_free_all();
     }
     arena_free(&a);
     src_free(f);

@@ -5,6 +5,10 @@
 #                                          (and `--ast --spans` = X.spans if present)
 #   golden_run errors   tests/errors/X.tk  stderr of `parse`           = X.err,
 #                                          exit status 1
+#   golden_run_programs DIR THREADS...
+#                       tests/DIR/X.tk     stdout+stderr of `run --threads T`
+#                                          = X.out for every T, exit status
+#                                          = X.status (default 0)
 #
 # Programs run from inside tests/ so messages name `errors/X.tk`.  Set
 # GOLDEN_UPDATE=1 to rewrite the expected files instead (then read them!).
@@ -66,6 +70,29 @@ golden_run() {
             "$TRITSIM" parse "$tk" >/dev/null 2>"$out"; st=$?
             golden_check "$tk diagnostics" "$base.err" "$out" "$st" 1 ;;
         esac
+    done
+    [ "$golden_failed" -eq 0 ]
+}
+
+golden_run_programs() {
+    dir=$1
+    shift
+    golden_dir=$(cd "$srcdir/tests" && pwd) || exit 99
+    cd "$golden_dir" || exit 99
+    threads=$*
+    set -- "$dir"/*.tk
+    [ -e "$1" ] || { echo "1..0 # SKIP no $dir tests"; exit 0; }
+    nt=0
+    for t in $threads; do nt=$((nt + 1)); done
+    echo "1..$(($# * nt))"
+    for tk in "$@"; do
+        base=${tk%.tk}
+        want=0
+        [ -f "$base.status" ] && want=$(cat "$base.status")
+        for t in $threads; do
+            "$TRITSIM" run --threads "$t" "$tk" >"$golden_tmp/out" 2>&1 </dev/null; st=$?
+            golden_check "$tk with $t thread(s)" "$base.out" "$golden_tmp/out" "$st" "$want"
+        done
     done
     [ "$golden_failed" -eq 0 ]
 }

@@ -1,0 +1,227 @@
+/* host.h - the host evaluator: runs the Python part of a .tk program (top
+ * level statements, plain defs, lambdas, `if __name__ == "__main__":`) by
+ * walking its AST, over the values of val.h.
+ *
+ * Other modules plug in through this header:
+ *   - built-in modules (torch, triton, triton.language, triton_util, ...)
+ *     are values made with val_module_new and registered by dotted name with
+ *     host_register_module; `import` finds only registered modules;
+ *   - their functions are val_cfunc's (host_def adds one to a module), which
+ *     read their arguments with host_args and the host_to_* conversions,
+ *     report errors with host_error, and call back into the program with
+ *     host_call (a grid lambda, a key function);
+ *   - objects with behaviour of their own (tensors, kernels, launchers,
+ *     triton.Config) carry a val_type (val.h);
+ *   - `@triton.jit` is just a registered function that receives the
+ *     VAL_FUNC of the def (val_func: its AST, file, globals and closure) and
+ *     returns a VAL_KERNEL; host_func_lookup resolves the names its body
+ *     uses exactly as the function itself would.
+ *
+ * Errors.  Every runtime error prints, through diag_report,
+ *
+ *     prog.tk:3:12: error: integer division or modulo by zero
+ *         return a // b
+ *                ^~~~~~
+ *     prog.tk:6:12: note: in 'div', called from here
+ *         return div(a, b) + 1
+ *                ^~~~~~~~~
+ *     prog.tk:9:7: note: in 'outer', called from here
+ *     print(outer(1, 0))
+ *           ^~~~~~~~~~~~
+ *
+ * that is the error at the failing expression and then the chain of calls
+ * that led there, innermost first (long chains are cut in the middle).
+ * stdout is flushed first, so output printed before the error stays in
+ * order.  The failing operation returns VAL_ERR and every caller passes it
+ * up; the run then stops with exit status 1. */
+#ifndef TRITSIM_HOST_H
+#define TRITSIM_HOST_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+#include "val.h"
+
+typedef struct host_frame host_frame;
+typedef struct host_scope host_scope;
+
+struct host {
+    /* ---- set by the creator (tritsim run) -------------------------------- */
+    diag_sink *diag;            /* where errors go */
+    const src_file *file;       /* the program */
+    int threads;                /* --threads N; 0 = one per core */
+    const char *backend;        /* --backend: "cpu" (default), "cuda", "hip" */
+    /* ---- free for the kernel side (launch caches, thread pool) ----------- */
+    void *kernel_ctx;
+    void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */
+    /* ---- read-only for other modules ------------------------------------- */
+    val builtins;               /* dict: Python's built-in names */
+    val modules;                /* dict: dotted name -> registered module */
+    val main_globals;           /* dict: the program's global variables */
+    bool exiting;               /* sys.exit() was called: unwind quietly */
+    int exit_status;            /* status of sys.exit() */
+    /* ---- internal ---------------------------------------------------------- */
+    host_frame *frame;          /* the running call, innermost */
+    int depth;                  /* nested calls of program functions */
+    val env;                    /* VAL_ENV of the running scope, or VAL_NONE */
+    arena scope_arena;          /* host_scope analyses of defs and lambdas */
+    host_scope **scope_table;   /* open addressing by node pointer */
+    size_t scope_cap, scope_count;
+};
+
+/* A host for running file f, reporting to d; registers Python's built-ins
+ * and the standard modules tritsim knows (math, functools, itertools, os,
+ * os.path, sys, time, random).  threads 0, backend "cpu". */
+host *host_new(diag_sink *d, const src_file *f);
+/* Frees the host and its registry; values still referenced elsewhere live
+ * on until val_free_all. */
+void host_free(host *h);
+
+/* Make `import name` / `from name import x` find module (stolen).  Dotted
+ * names register submodules ("triton.language"); registering replaces an
+ * earlier module of that name. */
+void host_register_module(host *h, const char *name, val module);
+/* The registered module of that name (borrowed), or VAL_MISSING. */
+val host_module(host *h, const char *name);
+/* Add a C function to a module (or OBJECT) under the last component of
+ * qualname ("torch.zeros" -> attribute "zeros"); qualname must be a
+ * static string: messages use it. */
+void host_def(val module, const char *qualname, val_cfunc fn);
+
+/* Run a parsed program as __main__, with sys.argv = argv[0..argc)
+ * (argv[0] the file).  Returns the exit status: 0, 1 after an error, or
+ * what sys.exit() asked for. */
+int host_run_file(host *h, const ast_node *module, int argc, char **argv);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Report an error at `at` in the running program, followed by the call
+ * chain; returns VAL_ERR so that `return host_error(...)` reads well.
+ * While h->exiting it prints nothing. */
+val host_error(host *h, src_span at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+val host_verror(host *h, src_span at, const char *fmt, va_list ap);
+/* Print the notes of the call chain only (for errors reported through
+ * diag_report directly, e.g. from inside a kernel). */
+void host_traceback(host *h);
+
+/* "Did you mean" suggestions: offer candidates, then read best (NULL when
+ * nothing is close enough to name). */
+typedef struct host_suggest {
+    const char *name;
+    const char *best;
+    int best_dist;
+} host_suggest;
+void host_suggest_init(host_suggest *s, const char *name);
+void host_suggest_add(host_suggest *s, const char *candidate);
+
+/* ---- operations any module may use ---------------------------------------- */
+
+/* fn(*argv, **kw): program functions, builtins, objects with a call hook. */
+val host_call(host *h, val fn, int argc, const val *argv, const val_kwargs *kw,
+              src_span at);
+/* obj.name; reports "'int' object has no attribute 'x'" when missing. */
+val host_getattr(host *h, val obj, const char *name, src_span at);
+/* obj.name or VAL_MISSING without reporting (hasattr, getattr(o, n, d)). */
+val host_getattr_opt(host *h, val obj, const char *name, src_span at);
+bool host_setattr(host *h, val obj, const char *name, val v, src_span at);
+val host_getitem(host *h, val obj, val key, src_span at);
+bool host_setitem(host *h, val obj, val key, val v, src_span at);
+/* a op b for arithmetic, bitwise and comparison ops (and IN/NOTIN, IS). */
+val host_binop(host *h, ast_op op, val a, val b, src_span at);
+/* bool(v): 1 or 0, -1 after an error. */
+int host_truth(host *h, val v, src_span at);
+/* a < b as sorted() and min() use it: 1 or 0, -1 after an error. */
+int host_less(host *h, val a, val b, src_span at);
+/* len(v), -1 after an error. */
+int64_t host_len(host *h, val v, src_span at);
+/* repr(v), str(v), format(v, spec) as new str values (VAL_ERR on error). */
+val host_repr(host *h, val v);
+val host_str(host *h, val v);
+val host_format(host *h, val v, const char *spec, size_t spec_len, src_span at);
+
+/* Iteration over any iterable: list, tuple, str, dict (keys), range,
+ * iterators, objects with an iter hook.
+ *
+ *     host_iter it;
+ *     if (!host_iter_begin(h, v, at, &it)) return val_err();
+ *     val x; int r;
+ *     while ((r = host_iter_next(h, &it, &x)) > 0) { ...; val_unref(x); }
+ *     host_iter_end(&it);
+ *     if (r < 0) return val_err();
+ */
+typedef struct host_iter {
+    val src;            /* what is iterated (owned) */
+    int64_t pos;        /* next index (or next byte of a str) */
+    int64_t len;        /* for dicts: the size it must keep */
+    src_span at;
+} host_iter;
+bool host_iter_begin(host *h, val v, src_span at, host_iter *it);
+/* 1 with a new reference in *out, 0 at the end, -1 after an error. */
+int host_iter_next(host *h, host_iter *it, val *out);
+void host_iter_end(host_iter *it);
+/* list(v) as a new list (VAL_ERR on error). */
+val host_to_list(host *h, val v, src_span at);
+/* Is v an iterator object (what iter() and next() accept as one)? */
+bool host_is_iterator(val v);
+/* An iterator object over the items of a list or tuple (stolen), printed
+ * as <name object at 0x...>: what zip(), map(), genexps return.  name is
+ * a static string: "zip", "map", "generator", ... */
+val host_iterator_new(val items, const char *name);
+
+/* ---- arguments of C functions ----------------------------------------------- */
+
+/* Match the arguments of a call of C function fname to its parameters, as
+ * Python does.  params lists the names, separated by commas; a name ending
+ * in '=' is optional; a lone '*' starts the keyword-only ones.  Example:
+ * "input, dim=, *, keepdim=, dtype=".  out[i] receives parameter i
+ * (borrowed) or VAL_MISSING when an optional one was not given.  Reports
+ * "zeros() got an unexpected keyword argument 'dtyp' (did you mean
+ * 'dtype'?)" and the like and returns false.  At most 32 parameters. */
+bool host_args(host *h, src_span at, const char *fname, const char *params,
+               int argc, const val *argv, const val_kwargs *kw, val *out);
+
+/* Conversions that report "what must be an int, not 'str'" (what: e.g.
+ * "range() argument 1") and return false.  host_to_int takes ints and
+ * bools; host_to_float also ints; host_to_str only strs (*out borrowed,
+ * NUL-terminated). */
+bool host_to_int(host *h, val v, src_span at, const char *what, int64_t *out);
+bool host_to_float(host *h, val v, src_span at, const char *what, double *out);
+bool host_to_str(host *h, val v, src_span at, const char *what, const char **out);
+
+/* The value `name` has inside function fn (a VAL_FUNC or VAL_KERNEL's
+ * function): its closure, then its module's globals, then the built-ins.
+ * Borrowed; VAL_MISSING when it is not defined. */
+val host_func_lookup(host *h, val fn, const char *name);
+
+/* ---- built-ins (builtins.c) ---------------------------------------------- */
+
+/* Fill h->builtins and register the standard modules. */
+void builtin_init(host *h);
+/* A method of the values of a built-in kind: "join" of str is
+ * {"join", "str.join", fn}. */
+typedef struct host_method {
+    const char *name;
+    const char *qualname;
+    val_cfunc fn;
+    val_kind kind;      /* the kind self has */
+} host_method;
+/* The method `name` of values of a built-in kind (str, list, dict, tuple,
+ * int, float), or NULL. */
+const host_method *builtin_method(val_kind kind, const char *name);
+/* Offer the method names of a kind to a suggestion. */
+void builtin_suggest_methods(val_kind kind, host_suggest *s);
+/* What type(v) returns: the built-in type object (int, str, ...) or, for
+ * objects, a type object made from their val_type (a new reference). */
+val builtin_type_of(host *h, val v);
+/* str % args (printf-style formatting). */
+val builtin_percent_format(host *h, val fmt, val args, src_span at);
+/* Is v an exception instance; then *type_name and *msg (borrowed) say what
+ * to print: "ValueError" and "x" for ValueError("x"). */
+bool builtin_exception_info(host *h, val v, const char **type_name, val *msg);
+
+#endif

@@ -1,0 +1,196 @@
+/* ir.h - the typed kernel IR: what the specializer makes of a @triton.jit
+ * function for one set of constexpr values and argument types, and what the
+ * executors (CPU now, CUDA/HIP emitters later) consume.
+ *
+ * A kernel is a flat array of three-address instructions over numbered
+ * slots.  Every slot has a static type: an element dtype (or a pointer to
+ * one) and a static shape of up to IR_MAX_DIM dimensions (0 dimensions: a
+ * scalar).  Control flow is lowered to JUMP/BRANCH with instruction indices,
+ * so an executor is one loop over instructions with no recursion, and the
+ * debugger can stop before any instruction.
+ *
+ * Invariants the specializer guarantees, so executors never check them:
+ *  - operands of an elementwise instruction have the destination's shape, or
+ *    are scalars (0-d), which broadcast;  every other broadcast is an
+ *    explicit IR_BROADCAST;
+ *  - operands of BINARY/CMP have the same dtype (promotion is explicit CASTs);
+ *  - BRANCH conditions are scalars;
+ *  - a slot written in a loop keeps its type across iterations.
+ * Nothing here is CPU-specific: slots are values, not memory. */
+#ifndef TRITSIM_IR_H
+#define TRITSIM_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ast.h"
+#include "dtype.h"
+
+enum { IR_MAX_DIM = 4 };
+
+typedef struct ir_type {
+    dtype dt;              /* element dtype, maybe with DTYPE_PTR */
+    int8_t ndim;
+    int32_t shape[IR_MAX_DIM];
+} ir_type;
+
+/* Opcodes.  dst, a, b, c are slot numbers (-1 when unused); imm and fimm
+ * are immediate operands; sub selects a variant (an ir_binop for BINARY, an
+ * ir_unop for UNARY, an ir_cmp for CMP, an ir_math for MATH, an ir_reduce
+ * for REDUCE and SCAN, an ir_atomic for ATOMIC). */
+#define IR_OPS(X) \
+    X(CONST,       "const")        /* dst = imm (ints) or fimm (floats), splat */ \
+    X(PROGRAM_ID,  "program_id")   /* dst(int32 scalar) = pid[imm] */ \
+    X(NUM_PROGRAMS,"num_programs") /* dst(int32 scalar) = grid[imm] */ \
+    X(ARG,         "arg")          /* dst(scalar) = runtime kernel argument imm */ \
+    X(ARANGE,      "arange")       /* dst(int32 [n]) = imm + [0, n) */ \
+    X(COPY,        "copy")         /* dst = a (same type) */ \
+    X(BROADCAST,   "broadcast")    /* dst = a broadcast (numpy rules) to dst's shape */ \
+    X(RESHAPE,     "reshape")      /* dst = a's elements in row-major order, new shape */ \
+    X(TRANS,       "trans")        /* dst = a with axes permuted: dst axis i is a's
+                                      axis (imm >> 4*i) & 15 */ \
+    X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast);
+                                      sub = 1: round fp32 to tf32 first (unused yet) */ \
+    X(BITCAST,     "bitcast")      /* dst = a's bits as dst's dtype (same size) */ \
+    X(UNARY,       "unary")        /* dst = sub(a) */ \
+    X(BINARY,      "binary")       /* dst = a sub b */ \
+    X(CMP,         "cmp")          /* dst(int1) = a sub b */ \
+    X(WHERE,       "where")        /* dst = a(int1) ? b : c */ \
+    X(MATH,        "math")         /* dst = sub(a[, b[, c]]) on floats */ \
+    X(PTR_ADD,     "ptr_add")      /* dst(ptr) = a(ptr) + b(int) * sizeof(elem) */ \
+    X(LOAD,        "load")         /* dst = *a for lanes where b (int1; -1: all),
+                                      else c (-1: zero) */ \
+    X(STORE,       "store")        /* *a = b for lanes where c (int1; -1: all) */ \
+    X(ATOMIC,      "atomic")       /* dst = old *a; *a = sub(*a, b) where mask c;
+                                      CAS: b is the compare, imm the value slot */ \
+    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N] (+ c when c >= 0);
+                                      imm: an ir_precision */ \
+    X(REDUCE,      "reduce")       /* dst = reduce sub of a over axis imm (-1: all) */ \
+    X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
+    X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \
+    X(ASSERT,      "assert")       /* every lane of a true, else fail with
+                                      ir_kernel.prints[imm] as the message */ \
+    X(BREAKPOINT,  "breakpoint")   /* debugger stop; condition ir_kernel.prints[imm] */ \
+    X(JUMP,        "jump")         /* goto imm */ \
+    X(BRANCH,      "branch")       /* if scalar a is zero, goto imm */ \
+    X(RETURN,      "return")       /* the program ends */
+
+typedef enum ir_opcode {
+#define IR_OP_ENUM(name, text) IR_##name,
+    IR_OPS(IR_OP_ENUM)
+#undef IR_OP_ENUM
+    IR__COUNT
+} ir_opcode;
+
+/* BINARY.  Operands and result share one dtype (the specializer casts),
+ * except shifts, whose b is converted by the executor.  Integer DIV does
+ * not exist: `/` on ints is cast to fp32 first.  FLOORDIV and MOD on ints
+ * are C's (truncating; dtype_floordiv_i64 / dtype_mod_i64), MOD on floats
+ * is fmod.  SHR is arithmetic on signed dtypes, logical on unsigned. */
+typedef enum ir_binop {
+    IR_ADD, IR_SUB, IR_MUL, IR_DIV, IR_FLOORDIV, IR_MOD,
+    IR_AND, IR_OR, IR_XOR, IR_SHL, IR_SHR,
+    IR_MIN, IR_MAX,            /* tl.minimum / maximum; NaN: IEEE minNum */
+    IR_MIN_NAN, IR_MAX_NAN,    /* propagate_nan=ALL */
+    IR_POW,                    /* float pow (tl.math.pow / libdevice) */
+    IR_ATAN2, IR_FDIV_RN,
+} ir_binop;
+
+typedef enum ir_unop { IR_NEG, IR_INVERT, IR_NOT } ir_unop;
+
+typedef enum ir_cmp { IR_EQ, IR_NE, IR_LT, IR_LE, IR_GT, IR_GE } ir_cmp;
+
+typedef enum ir_math {
+    IR_EXP, IR_EXP2, IR_LOG, IR_LOG2, IR_SQRT, IR_SQRT_RN, IR_RSQRT,
+    IR_SIN, IR_COS, IR_TAN, IR_TANH, IR_ABS, IR_FLOOR, IR_CEIL, IR_ERF,
+    IR_SIGMOID, IR_FMA, IR_UMULHI,
+} ir_math;
+
+typedef enum ir_reduce {
+    IR_RED_SUM, IR_RED_PROD, IR_RED_MAX, IR_RED_MIN, IR_RED_ARGMAX,
+    IR_RED_ARGMIN, IR_RED_XOR, IR_RED_AND, IR_RED_OR,
+} ir_reduce;
+
+typedef enum ir_atomic {
+    IR_ATOMIC_ADD, IR_ATOMIC_MAX, IR_ATOMIC_MIN, IR_ATOMIC_XCHG,
+    IR_ATOMIC_CAS, IR_ATOMIC_AND, IR_ATOMIC_OR, IR_ATOMIC_XOR,
+} ir_atomic;
+
+/* DOT precision: fp32 inputs under "tf32" are rounded to tf32 (10-bit
+ * mantissa, as the GPU's tensor cores do) before multiplying. */
+typedef enum ir_precision { IR_PREC_IEEE, IR_PREC_TF32, IR_PREC_TF32X3 } ir_precision;
+
+typedef struct ir_inst {
+    uint8_t op;          /* ir_opcode */
+    uint8_t sub;
+    int32_t dst, a, b, c;
+    int64_t imm;
+    double fimm;
+    const ast_node *at;  /* the source this came from: errors, debugger */
+    int32_t frame;       /* index into ir_kernel.frames: inlined call chain */
+} ir_inst;
+
+/* The inline call chain: instruction's frame -> its caller's frame -> ...
+ * (-1 at the kernel itself). */
+typedef struct ir_frame {
+    const char *func;       /* the @triton.jit function's name */
+    const ast_node *call;   /* the call site in the caller (NULL at top) */
+    int32_t parent;
+} ir_frame;
+
+/* What PRINT writes (and ASSERT's message, BREAKPOINT's condition): literal
+ * text and values.  A value is a slot, formatted as Triton's interpreter
+ * shows it (format.h's numpy style) or, with a spec, as Python's format().
+ * pid_cond restricts the print to some programs (print_if's conditions):
+ * axis i passes when pid[i] op value (op an ir_cmp, or -1: any). */
+typedef struct ir_fmt_piece {
+    const char *text;       /* literal text, when slot < 0 */
+    int32_t slot;
+    char conv;              /* 0, 'r' or 's' */
+    const char *spec;       /* format spec, or NULL */
+} ir_fmt_piece;
+
+typedef enum ir_print_kind {
+    IR_PRINT_TEXT,          /* print(...), print_if(...): the pieces, a newline */
+    IR_PRINT_DEVICE,        /* tl.device_print(prefix, x...): a line per element,
+                               "pid (0, 0, 0) idx (3) prefix: value" */
+} ir_print_kind;
+
+typedef struct ir_print {
+    ir_print_kind kind;
+    ir_fmt_piece *pieces;
+    int32_t npieces;
+    struct { int8_t op; int64_t value; } pid_cond[3];
+} ir_print;
+
+typedef struct ir_slot {
+    ir_type type;
+    const char *name;       /* the variable it holds, for the debugger */
+    int32_t ptr_arg;        /* pointer slots: the kernel argument they point
+                               into, or -1 when it can vary at run time */
+} ir_slot;
+
+/* A runtime argument: its parameter name and type (a scalar or pointer). */
+typedef struct ir_param {
+    const char *name;
+    dtype dt;
+} ir_param;
+
+typedef struct ir_kernel {
+    const char *name;
+    ir_inst *code;    int32_t ncode;
+    ir_slot *slots;   int32_t nslots;
+    ir_frame *frames; int32_t nframes;
+    ir_print *prints; int32_t nprints;
+    ir_param *params; int32_t nparams;   /* runtime arguments only */
+} ir_kernel;
+
+const char *ir_op_name(ir_opcode op);
+/* Text of an ir_type, e.g. "fp32[16, 16]" or "pointer<fp32>[64]". */
+void ir_type_str(const ir_type *t, char *buf, size_t len);
+/* Human-readable listing, for `tritsim parse --ir` and tests. */
+void ir_dump(const ir_kernel *k, FILE *out);
+
+#endif

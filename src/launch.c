@@ -1,0 +1,577 @@
+/* launch.c - @triton.jit kernels on the host side: the kernel object that
+ * @triton.jit makes, kernel[grid] launchers, and a launch: binding the
+ * arguments to the kernel's parameters, evaluating the grid, finding or
+ * making the specialization (spec.h) for these constexprs and argument
+ * types, and running it on the CPU executor (exec.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "launch.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "pool.h"
+#include "spec.h"
+#include "tensor.h"
+
+/* One specialization: the parameters it was made for, and its IR. */
+typedef struct launch_spec {
+    struct launch_spec *next;
+    spec_param *params;     /* one per FUNCDEF parameter (the cache key) */
+    int nparams;
+    arena mem;              /* the IR and the key's constants */
+    ir_kernel *ir;
+} launch_spec;
+
+typedef struct launch_kernel {
+    val_obj h;
+    val fn;                 /* the VAL_FUNC of the def */
+    launch_spec *cache;
+} launch_kernel;
+
+typedef struct launch_launcher {
+    val_obj h;
+    val kernel;
+    val grid;
+} launch_launcher;
+
+/* Per host: the thread pool, made at the first launch. */
+typedef struct launch_ctx {
+    pool *pool;
+} launch_ctx;
+
+static void launch_ctx_free(void *p)
+{
+    launch_ctx *c = p;
+    pool_destroy(c->pool);
+    free(c);
+}
+
+static pool *launch_pool(host *h)
+{
+    if (!h->kernel_ctx) {
+        launch_ctx *c = xcalloc(1, sizeof *c);
+        c->pool = pool_create(h->threads);
+        h->kernel_ctx = c;
+        h->kernel_ctx_free = launch_ctx_free;
+    }
+    return ((launch_ctx *)h->kernel_ctx)->pool;
+}
+
+static const val_func *launch_func(const launch_kernel *k)
+{
+    return (const val_func *)k->fn.u.o;
+}
+
+/* ---- the kernel object ------------------------------------------------- */
+
+static void launch_kernel_free(val_obj *o)
+{
+    launch_kernel *k = (launch_kernel *)o;
+    val_unref(k->fn);
+    for (launch_spec *s = k->cache, *next; s; s = next) {
+        next = s->next;
+        arena_free(&s->mem);
+        free(s);
+    }
+    k->cache = NULL;
+}
+
+static void launch_kernel_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    const launch_kernel *k = (const launch_kernel *)self.u.o;
+    strbuf_printf(out, "JITFunction(__main__:%s)", launch_func(k)->name);
+}
+
+static val launch_kernel_getattr(host *h, val self, const char *name, src_span at)
+{
+    (void)h, (void)at;
+    const launch_kernel *k = (const launch_kernel *)self.u.o;
+    if (!strcmp(name, "fn"))
+        return val_ref(k->fn);
+    if (!strcmp(name, "__name__"))
+        return val_str_cstr(launch_func(k)->name);
+    return val_missing();
+}
+
+static val launch_kernel_call(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at)
+{
+    (void)argc, (void)argv, (void)kw;
+    const launch_kernel *k = (const launch_kernel *)self.u.o;
+    return host_error(h, at, "a @triton.jit function is launched with a grid: "
+                      "%s[grid](...), e.g. %s[(n_blocks,)](x, z, n)",
+                      launch_func(k)->name, launch_func(k)->name);
+}
+
+static const val_type launch_launcher_type;
+
+static val launch_kernel_getitem(host *h, val self, val key, src_span at)
+{
+    (void)h, (void)at;
+    launch_launcher *l = val_obj_new(sizeof *l, VAL_LAUNCHER, &launch_launcher_type);
+    l->kernel = val_ref(self);
+    l->grid = val_ref(key);
+    return val_of(l);
+}
+
+static const char *const launch_kernel_attrs[] = {"fn", "__name__", NULL};
+
+static const val_type launch_kernel_type = {
+    .name = "JITFunction",
+    .getattr = launch_kernel_getattr,
+    .call = launch_kernel_call,
+    .getitem = launch_kernel_getitem,
+    .repr = launch_kernel_repr,
+    .free = launch_kernel_free,
+    .attr_names = launch_kernel_attrs,
+};
+
+val launch_kernel_new(val fn)
+{
+    launch_kernel *k = val_obj_new(sizeof *k, VAL_KERNEL, &launch_kernel_type);
+    k->fn = val_ref(fn);
+    return val_of(k);
+}
+
+val launch_kernel_func(val kernel)
+{
+    if (kernel.kind != VAL_KERNEL)
+        return val_missing();
+    return ((launch_kernel *)kernel.u.o)->fn;
+}
+
+/* ---- host values as constants ----------------------------------------- */
+
+/* v as a compile-time constant; false if it cannot be one. */
+static bool launch_const(val v, arena *a, spec_const *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (v.kind) {
+    case VAL_NONE: out->kind = SC_NONE; return true;
+    case VAL_BOOL: out->kind = SC_BOOL; out->u.b = v.u.b; return true;
+    case VAL_INT: out->kind = SC_INT; out->u.i = v.u.i; return true;
+    case VAL_FLOAT: out->kind = SC_FLOAT; out->u.f = v.u.f; return true;
+    case VAL_DTYPE: out->kind = SC_DTYPE; out->u.dt = (dtype)v.u.dtype; return true;
+    case VAL_STR: {
+        const val_str *s = val_as_str(v);
+        out->kind = SC_STR;
+        out->u.str.s = arena_strndup(a, s->s, s->len);
+        out->u.str.len = s->len;
+        return true;
+    }
+    case VAL_TUPLE:
+    case VAL_LIST: {
+        const val_seq *t = val_as_seq(v);
+        out->kind = SC_TUPLE;
+        out->u.tuple.n = (int)t->len;
+        out->u.tuple.items = arena_alloc(a, (t->len + 1) * sizeof *out->u.tuple.items);
+        for (size_t i = 0; i < t->len; i++)
+            if (!launch_const(t->items[i], a, &out->u.tuple.items[i]))
+                return false;
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+static bool launch_const_eq(const spec_const *a, const spec_const *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case SC_NONE: return true;
+    case SC_BOOL: return a->u.b == b->u.b;
+    case SC_INT: return a->u.i == b->u.i;
+    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
+    case SC_DTYPE: return a->u.dt == b->u.dt;
+    case SC_STR: return a->u.str.len == b->u.str.len &&
+                        !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
+    case SC_TUPLE:
+        if (a->u.tuple.n != b->u.tuple.n)
+            return false;
+        for (int i = 0; i < a->u.tuple.n; i++)
+            if (!launch_const_eq(&a->u.tuple.items[i], &b->u.tuple.items[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
+/* ---- name lookups for the specializer ---------------------------------- */
+
+typedef struct launch_lookup_ctx {
+    host *h;
+    arena *consts;          /* where constants found by name are copied */
+} launch_lookup_ctx;
+
+static const char *launch_describe(val v)
+{
+    switch (v.kind) {
+    case VAL_TENSOR: return "a tensor";
+    case VAL_FUNC: return "a host function (only @triton.jit functions can be called "
+                          "from kernels)";
+    case VAL_LIST: return "a list";
+    case VAL_DICT: return "a dict";
+    default: return "a host value";
+    }
+}
+
+static spec_global launch_lookup(void *ctx, void *env, const char *name)
+{
+    launch_lookup_ctx *c = ctx;
+    spec_global g = {.kind = SPEC_G_UNDEFINED};
+    val fn = val_of(env);
+    val v = host_func_lookup(c->h, fn, name);
+    if (v.kind == VAL_MISSING)
+        return g;
+    /* Python's own builtins: the specializer has its kernel versions. */
+    val b = val_dict_get_str(c->h->builtins, name);
+    if (b.kind != VAL_MISSING && val_is_heap(b) && val_is_heap(v) && b.u.o == v.u.o)
+        return g;
+    switch (v.kind) {
+    case VAL_MODULE: {
+        val n = val_object_get(v, "__name__");
+        g.kind = SPEC_G_MODULE;
+        g.qualname = n.kind == VAL_STR ? val_as_str(n)->s : "?";
+        return g;
+    }
+    case VAL_BUILTIN:
+        g.kind = SPEC_G_FUNC;
+        g.qualname = ((const val_builtin *)v.u.o)->name;
+        return g;
+    case VAL_KERNEL: {
+        const launch_kernel *k = (const launch_kernel *)v.u.o;
+        const val_func *f = launch_func(k);
+        g.kind = SPEC_G_JIT;
+        g.def = f->node;
+        g.file = f->file;
+        g.env = k->fn.u.o;
+        return g;
+    }
+    default:
+        break;
+    }
+    if (launch_const(v, c->consts, &g.c)) {
+        g.kind = SPEC_G_CONST;
+        return g;
+    }
+    g.kind = SPEC_G_OTHER;
+    g.what = launch_describe(v);
+    return g;
+}
+
+/* An error was reported here through diag_report (it happened inside the
+ * kernel, whose file and span the host does not know): add the host's call
+ * chain and stop the run with status 1, as host_error would. */
+static val launch_fail(host *h)
+{
+    host_traceback(h);
+    fflush(h->diag->out);
+    h->exiting = true;
+    h->exit_status = 1;
+    return val_err();
+}
+
+/* ---- a launch ------------------------------------------------------------ */
+
+static const char *const launch_options[] = {
+    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", NULL,
+};
+
+static bool launch_is_option(const char *name)
+{
+    for (int i = 0; launch_options[i]; i++)
+        if (!strcmp(launch_options[i], name))
+            return true;
+    return false;
+}
+
+static bool launch_is_constexpr(const ast_node *param)
+{
+    const ast_node *ann = param->u.param.annotation;
+    if (!ann)
+        return false;
+    if (ann->kind == AST_ATTRIBUTE)
+        return !strcmp(ann->u.attribute.attr, "constexpr");
+    return ann->kind == AST_NAME && !strcmp(ann->u.name.id, "constexpr");
+}
+
+/* Bind the call's arguments to the kernel's parameters (borrowed vals into
+ * bound[]); launch options are checked and ignored. */
+static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
+                        const val_kwargs *kw, src_span at, val *bound)
+{
+    const ast_list *ps = &f->node->u.funcdef.params;
+    int n = ps->len;
+    for (int i = 0; i < n; i++)
+        bound[i] = val_missing();
+    if (argc > n) {
+        host_error(h, at, "%s() takes %d arguments but %d were given", f->name, n, argc);
+        return false;
+    }
+    for (int i = 0; i < argc; i++)
+        bound[i] = argv[i];
+    for (int k = 0; kw && k < kw->n; k++) {
+        int i = 0;
+        while (i < n && strcmp(ps->items[i]->u.param.name, kw->names[k]))
+            i++;
+        if (i == n) {
+            if (launch_is_option(kw->names[k]))
+                continue;
+            host_error(h, at, "%s() got an unexpected keyword argument '%s'", f->name,
+                       kw->names[k]);
+            return false;
+        }
+        if (bound[i].kind != VAL_MISSING) {
+            host_error(h, at, "%s() got multiple values for argument '%s'", f->name,
+                       kw->names[k]);
+            return false;
+        }
+        bound[i] = kw->values[k];
+    }
+    for (int i = 0; i < n; i++)
+        if (bound[i].kind == VAL_MISSING) {
+            if (f->defaults && f->defaults[i].kind != VAL_MISSING) {
+                bound[i] = f->defaults[i];
+            } else {
+                host_error(h, at, "%s() missing required argument '%s'", f->name,
+                           ps->items[i]->u.param.name);
+                return false;
+            }
+        }
+    return true;
+}
+
+/* The grid: a tuple of 1 to 3 ints, or a function of the meta dict. */
+static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
+                        const val_kwargs *kw, src_span at, int64_t out[3])
+{
+    val g = val_ref(grid);
+    if (grid.kind == VAL_FUNC || grid.kind == VAL_BUILTIN ||
+        (val_type_of(grid) && val_type_of(grid)->call)) {
+        val meta = val_dict_new();
+        const ast_list *ps = &f->node->u.funcdef.params;
+        for (int i = 0; i < ps->len; i++)
+            val_dict_set_str(meta, ps->items[i]->u.param.name, val_ref(bound[i]));
+        for (int k = 0; kw && k < kw->n; k++)
+            if (launch_is_option(kw->names[k]))
+                val_dict_set_str(meta, kw->names[k], val_ref(kw->values[k]));
+        val_unref(g);
+        g = host_call(h, grid, 1, &meta, NULL, at);
+        val_unref(meta);
+        if (g.kind == VAL_ERR)
+            return false;
+    }
+    out[0] = out[1] = out[2] = 1;
+    bool ok = true;
+    if (g.kind == VAL_INT) {
+        out[0] = g.u.i;
+    } else if (g.kind == VAL_TUPLE || g.kind == VAL_LIST) {
+        const val_seq *t = val_as_seq(g);
+        if (t->len < 1 || t->len > 3) {
+            host_error(h, at, "the grid must have 1 to 3 dimensions, not %zu", t->len);
+            ok = false;
+        }
+        for (size_t i = 0; ok && i < t->len; i++)
+            ok = host_to_int(h, t->items[i], at, "a grid dimension", &out[i]);
+    } else {
+        host_error(h, at, "the grid must be a tuple of ints (or a function of the meta "
+                   "parameters returning one), not %s", val_type_name(g));
+        ok = false;
+    }
+    for (int i = 0; ok && i < 3; i++)
+        if (out[i] < 0 || out[i] > ((int64_t)1 << 31) - 1) {
+            host_error(h, at, "grid dimension %d is %lld; it must be between 0 and 2^31 - 1",
+                       i, (long long)out[i]);
+            ok = false;
+        }
+    val_unref(g);
+    return ok;
+}
+
+/* Describe each parameter for the specializer: constexprs by value,
+ * runtime arguments by type. */
+static bool launch_params(host *h, const val_func *f, const val *bound, src_span at,
+                          arena *a, spec_param *out)
+{
+    const ast_list *ps = &f->node->u.funcdef.params;
+    for (int i = 0; i < ps->len; i++) {
+        const ast_node *p = ps->items[i];
+        val v = bound[i];
+        memset(&out[i], 0, sizeof out[i]);
+        if (launch_is_constexpr(p) || v.kind == VAL_NONE) {
+            out[i].is_const = true;
+            if (!launch_const(v, a, &out[i].c)) {
+                host_error(h, at, "argument '%s' of %s() is a tl.constexpr, so it must be a "
+                           "number, bool, string, dtype, None or tuple, not %s",
+                           p->u.param.name, f->name, val_type_name(v));
+                return false;
+            }
+            continue;
+        }
+        switch (v.kind) {
+        case VAL_TENSOR:
+            out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
+            break;
+        case VAL_BOOL:
+            out[i].dt = DTYPE_INT1;
+            break;
+        case VAL_INT:
+            out[i].dt = dtype_of_pyint(v.u.i);
+            break;
+        case VAL_FLOAT:
+            out[i].dt = DTYPE_FP32;
+            break;
+        default:
+            host_error(h, at, "argument '%s' of %s() is %s; a kernel takes tensors, numbers "
+                       "and tl.constexpr values", p->u.param.name, f->name,
+                       val_type_name(v));
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (a[i].is_const != b[i].is_const)
+            return false;
+        if (a[i].is_const ? !launch_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+            return false;
+    }
+    return true;
+}
+
+/* The specialization for these parameters, made if needed; NULL after
+ * reporting an error. */
+static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *bound,
+                                      src_span at)
+{
+    const val_func *f = launch_func(k);
+    int n = f->node->u.funcdef.params.len;
+    arena tmp;
+    arena_init(&tmp);
+    spec_param *key = arena_alloc(&tmp, (size_t)(n + 1) * sizeof *key);
+    if (!launch_params(h, f, bound, at, &tmp, key)) {
+        arena_free(&tmp);
+        return NULL;
+    }
+    for (launch_spec *s = k->cache; s; s = s->next)
+        if (launch_key_eq(s->params, key, n)) {
+            arena_free(&tmp);
+            return s;
+        }
+    launch_spec *s = xcalloc(1, sizeof *s);
+    arena_init(&s->mem);
+    s->nparams = n;
+    s->params = arena_alloc(&s->mem, (size_t)(n + 1) * sizeof *s->params);
+    if (!launch_params(h, f, bound, at, &s->mem, s->params)) {
+        arena_free(&tmp);
+        arena_free(&s->mem);
+        free(s);
+        return NULL;
+    }
+    arena_free(&tmp);
+    launch_lookup_ctx ctx = {.h = h, .consts = &s->mem};
+    spec_host sh = {.lookup = launch_lookup, .ctx = &ctx};
+    fflush(stdout);
+    s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
+    if (!s->ir) {
+        diag_report(h->diag, DIAG_NOTE, h->file, at, "while compiling '%s' for this launch",
+                    f->name);
+        launch_fail(h);
+        arena_free(&s->mem);
+        free(s);
+        return NULL;
+    }
+    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
+    const char *dump = getenv("TRITSIM_DUMP_IR");
+    if (dump && *dump && strcmp(dump, "0"))
+        ir_dump(s->ir, stderr);
+    s->next = k->cache;
+    k->cache = s;
+    return s;
+}
+
+static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
+                      const val_kwargs *kw, src_span at)
+{
+    const val_func *f = launch_func(k);
+    int n = f->node->u.funcdef.params.len;
+    val *bound = xcalloc((size_t)(n + 1), sizeof *bound);
+    int64_t g[3];
+    launch_spec *s = NULL;
+    bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
+              launch_grid(h, grid, f, bound, kw, at, g) &&
+              (s = launch_specialize(h, k, bound, at)) != NULL;
+    if (!ok) {
+        free(bound);
+        return val_err();
+    }
+    /* The runtime arguments, in the order of ir_kernel.params. */
+    const ir_kernel *ir = s->ir;
+    exec_arg *args = xcalloc((size_t)(ir->nparams + 1), sizeof *args);
+    int r = 0;
+    for (int i = 0; i < n; i++) {
+        if (s->params[i].is_const)
+            continue;
+        val v = bound[i];
+        exec_arg *ea = &args[r++];
+        ea->name = ir->params[r - 1].name;
+        switch (v.kind) {
+        case VAL_TENSOR: {
+            const tensor *t = tensor_of(v);
+            ea->value.u = (uint64_t)(uintptr_t)tensor_data(t);
+            ea->numel = (size_t)tensor_extent(t);
+            break;
+        }
+        case VAL_BOOL: ea->value.u = v.u.b; break;
+        case VAL_INT: ea->value.i = v.u.i; break;
+        case VAL_FLOAT: ea->value.f = (double)(float)v.u.f; break;
+        default: break;
+        }
+    }
+    free(bound);
+    if (g[0] * g[1] * g[2] == 0) {
+        free(args);
+        return val_none();
+    }
+    fflush(stdout);
+    exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]},
+                     .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag};
+    bool run_ok = exec_run(&L);
+    fflush(stdout);
+    free(args);
+    if (!run_ok) {
+        diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
+        return launch_fail(h);
+    }
+    return val_none();
+}
+
+/* ---- the launcher: kernel[grid] ------------------------------------------ */
+
+static void launch_launcher_free(val_obj *o)
+{
+    launch_launcher *l = (launch_launcher *)o;
+    val_unref(l->kernel);
+    val_unref(l->grid);
+}
+
+static val launch_launcher_call(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    launch_launcher *l = (launch_launcher *)self.u.o;
+    return launch_run(h, (launch_kernel *)l->kernel.u.o, l->grid, argc, argv, kw, at);
+}
+
+static const val_type launch_launcher_type = {
+    .name = "Launcher",
+    .call = launch_launcher_call,
+    .free = launch_launcher_free,
+};

@@ -1,0 +1,99 @@
+/* spec.h - the specializer: a @triton.jit function, the values of its
+ * constexpr parameters and the types of its runtime arguments become typed
+ * kernel IR with static shapes (ir.h).
+ *
+ * It walks the kernel's AST once, as Triton's code generator does: Python
+ * values (constexprs, literals, dtypes, tuples) are computed on the spot;
+ * tile values become IR instructions; `if` on a constexpr takes one branch;
+ * `tl.static_range` unrolls; `range` with runtime bounds becomes a loop;
+ * helper @triton.jit functions are inlined (their call chain is kept in
+ * ir_frame for backtraces).  Every shape is static, and anything that breaks
+ * the rules (a non-power-of-two arange, a loop that changes a variable's
+ * type, an unsupported tl.* name) is an error at the line that did it.
+ *
+ * The specializer knows nothing of host values: the launcher (launch.c)
+ * describes the arguments with spec_const / dtype and answers name lookups
+ * through spec_host. */
+#ifndef TRITSIM_SPEC_H
+#define TRITSIM_SPEC_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "ast.h"
+#include "diag.h"
+#include "dtype.h"
+#include "ir.h"
+
+/* A compile-time Python value. */
+typedef enum spec_const_kind {
+    SC_NONE, SC_BOOL, SC_INT, SC_FLOAT, SC_STR, SC_DTYPE, SC_TUPLE,
+} spec_const_kind;
+
+typedef struct spec_const {
+    spec_const_kind kind;
+    union {
+        bool b;
+        int64_t i;
+        double f;
+        dtype dt;
+        struct { const char *s; size_t len; } str;
+        struct { struct spec_const *items; int n; } tuple;
+    } u;
+} spec_const;
+
+/* What a global name of a kernel's module is. */
+typedef enum spec_global_kind {
+    SPEC_G_UNDEFINED,   /* no such name */
+    SPEC_G_CONST,       /* a number, string, None, dtype or tuple: folded */
+    SPEC_G_MODULE,      /* a module, by qualified name ("triton.language") */
+    SPEC_G_FUNC,        /* a built-in function, by qualified name
+                           ("triton.cdiv", "triton_util.print_if") */
+    SPEC_G_JIT,         /* another @triton.jit function */
+    SPEC_G_OTHER,       /* a host value kernels cannot use */
+} spec_global_kind;
+
+typedef struct spec_global {
+    spec_global_kind kind;
+    spec_const c;              /* SPEC_G_CONST */
+    const char *qualname;      /* SPEC_G_MODULE, SPEC_G_FUNC */
+    const ast_node *def;       /* SPEC_G_JIT: its FUNCDEF */
+    const src_file *file;      /* SPEC_G_JIT: the file it is in */
+    void *env;                 /* SPEC_G_JIT: its module, for lookups */
+    const char *what;          /* SPEC_G_OTHER: "a tensor", "a function" */
+} spec_global;
+
+typedef struct spec_host {
+    /* The global `name` of module env (constants are copied into the
+     * specializer's arena by the callee, or must outlive the kernel). */
+    spec_global (*lookup)(void *ctx, void *env, const char *name);
+    void *ctx;
+} spec_host;
+
+/* One parameter of the kernel's FUNCDEF, in order. */
+typedef struct spec_param {
+    bool is_const;          /* a constexpr: value in c */
+    spec_const c;
+    dtype dt;               /* a runtime argument: its scalar or pointer type */
+} spec_param;
+
+/* Specialize def (a FUNCDEF of file f, module env).  The IR and everything
+ * it points to live in arena a.  Returns NULL after reporting errors to d.
+ * Text from tl.static_print goes to out. */
+ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
+                       const spec_host *host, const spec_param *params,
+                       diag_sink *d, arena *a, FILE *out);
+
+/* The functions kernels can call, by qualified name ("triton.language.load",
+ * "triton_util.print_if"): the i-th, or NULL past the end.  The host side
+ * registers these names so that `tl.load` exists (and says it is for
+ * kernels only when called on the host). */
+const char *spec_builtin_name(int i);
+
+/* print_if / breakpoint_if condition strings ("=0", ",>1", ">1,=0"): parse
+ * into p->pid_cond (false with a message in err), and test a program id. */
+bool spec_pid_conds_parse(const char *text, ir_print *p, char *err, size_t errlen);
+bool spec_pid_conds_match(const ir_print *p, const int64_t pid[3]);
+
+#endif

@@ -1,0 +1,141 @@
+/* spec_impl.h - what spec.c (values, scopes, expressions, statements) and
+ * spec_tl.c (the tl.* and builtin functions) share.  Not for other modules:
+ * their interface is spec.h. */
+#ifndef TRITSIM_SPEC_IMPL_H
+#define TRITSIM_SPEC_IMPL_H
+
+#include <stdio.h>
+
+#include "arena.h"
+#include "spec.h"
+#include "strbuf.h"
+
+/* A value during specialization. */
+typedef enum sv_kind {
+    SV_CONST,    /* a Python value known now (c) */
+    SV_TILE,     /* an IR slot (slot) */
+    SV_TUPLE,    /* a tuple of svals (items, n), e.g. a helper's return */
+    SV_MODULE,   /* a module (name: its qualified name) */
+    SV_FUNC,     /* a built-in function (name: its qualified name) */
+    SV_JIT,      /* a @triton.jit function (def, file, env) */
+    SV_METHOD,   /* a tile's method (name) bound to the tile in slot */
+    SV_FMT,      /* an f-string with tile fields (pieces, n) */
+    SV_UNDEF,    /* a name that is not usable here; name says why */
+} sv_kind;
+
+typedef struct sval sval;
+struct sval {
+    sv_kind kind;
+    spec_const c;
+    int32_t slot;
+    sval *items;              /* SV_TUPLE */
+    ir_fmt_piece *pieces;     /* SV_FMT */
+    int n;
+    const char *name;
+    const ast_node *def;      /* SV_JIT */
+    const src_file *file;
+    void *env;
+};
+
+typedef struct sp_var {
+    const char *name;
+    sval v;
+} sp_var;
+
+typedef struct sp_scope {
+    sp_var *vars;
+    int n, cap;
+} sp_scope;
+
+/* One function being specialized: the kernel, or an inlined helper. */
+typedef struct sp_func sp_func;
+struct sp_func {
+    const char *name;
+    const src_file *file;
+    void *env;
+    sp_scope scope;
+    int32_t frame;             /* its ir_frame */
+    sp_func *caller;
+    const ast_node *call;      /* the call site in the caller */
+    bool returned;             /* a return has run: skip the rest */
+    sval ret;
+    int runtime_depth;         /* nesting of runtime if/loops */
+};
+
+typedef struct spec {
+    diag_sink *d;
+    arena *a;
+    const spec_host *host;
+    FILE *out;
+    sp_func *fn;               /* the innermost function */
+    int inline_depth;
+
+    ir_inst *code;   int32_t ncode, cap_code;
+    ir_slot *slots;  int32_t nslots, cap_slots;
+    ir_frame *frames; int32_t nframes, cap_frames;
+    ir_print *prints; int32_t nprints, cap_prints;
+} spec;
+
+/* spec.c */
+bool sp_error(spec *s, const ast_node *at, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int32_t sp_slot(spec *s, ir_type t, const char *name);
+int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
+                int32_t b, int32_t c, int64_t imm, const ast_node *at);
+int32_t sp_print_desc(spec *s, ir_print p);
+ir_type sp_type(dtype dt, int ndim, const int32_t *shape);
+ir_type sp_scalar_type(dtype dt);
+const ir_type *sp_slot_type(spec *s, int32_t slot);
+sval sv_const(spec_const c);
+sval sv_int(int64_t i);
+sval sv_none(void);
+sval sv_tile(int32_t slot);
+bool sv_is_none(sval v);
+const char *sp_const_kind_name(const spec_const *c);
+const char *sp_describe(spec *s, sval v, char *buf, size_t len);
+bool sp_const_truth(const spec_const *c);
+bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t *out);
+sval *sp_lookup_local(spec *s, const char *name);
+void sp_bind(spec *s, const char *name, sval v);
+sp_scope sp_scope_copy(const sp_scope *sc);
+dtype sp_const_dtype(const spec_const *c);
+int32_t sp_const_slot(spec *s, const spec_const *c, dtype dt, const ast_node *at);
+bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot);
+int32_t sp_cast(spec *s, int32_t slot, dtype dt, const ast_node *at);
+bool sp_broadcast_shape(const ir_type *a, const ir_type *b, ir_type *out);
+void sp_shape_str(const ir_type *t, char *buf, size_t len);
+int32_t sp_broadcast_to(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
+int32_t sp_materialize(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
+bool sp_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at, sval *out);
+bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out);
+bool sp_expr(spec *s, const ast_node *e, sval *out);
+bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
+                 const char *const *kwnames, const sval *kwv,
+                 const ast_node *call, sval *out);
+/* Append the text of constant c (Python's str, or format(c, spec)). */
+bool sp_format_const(spec *s, const spec_const *c, const char *fmt_spec,
+                     char conv, const ast_node *at, strbuf *out);
+
+/* spec_tl.c: call a built-in function by qualified name. */
+typedef struct sp_args {
+    int argc;
+    const sval *argv;
+    int nkw;
+    const char *const *kwnames;
+    const sval *kwv;
+} sp_args;
+
+bool sp_call_builtin(spec *s, const char *qualname, const sp_args *args,
+                     const ast_node *call, sval *out);
+/* A tile's attribute (x.dtype, x.shape, x.T) or method (x.to, x.sum). */
+bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval *out);
+bool sp_call_method(spec *s, sval method, const sp_args *args,
+                    const ast_node *call, sval *out);
+/* module.attr: a submodule, a dtype, or a function; an error for names
+ * tritsim does not support. */
+bool sp_module_attr(spec *s, const char *module, const char *attr,
+                    const ast_node *at, sval *out);
+/* "triton.language.load" -> "tl.load", for messages. */
+const char *sp_display_name(const char *qualname, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,1644 @@
+/* spec_tl.c - the functions a kernel can call while it is specialized:
+ * triton.language (tl.*), the tile methods (x.to, x.sum, ...), the Python
+ * builtins kernels may use (range, min, print, ...), triton.cdiv and the
+ * lecture's triton_util helpers (print_if, breakpoint_if).  Each becomes
+ * IR through spec.c's helpers, or folds when its arguments are constants.
+ *
+ * Every function declares its Python signature as a string ("pointer, mask=,
+ * other="); sp_bind_args binds positional and keyword arguments to it the
+ * way Python does, so messages about arguments are uniform. */
+#define _POSIX_C_SOURCE 200809L
+#include "spec_impl.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SP_MAX_PARAMS = 12 };
+
+const char *sp_display_name(const char *q, char *buf, size_t len)
+{
+    if (!strncmp(q, "triton.language.", 16))
+        snprintf(buf, len, "tl.%s", q + 16);
+    else if (!strncmp(q, "builtins.", 9))
+        snprintf(buf, len, "%s", q + 9);
+    else
+        snprintf(buf, len, "%s", q);
+    return buf;
+}
+
+/* Bind args to the signature sig: comma-separated names, each optionally
+ * followed by '=' (optional, default None).  A name starting with '*' takes
+ * the remaining positional arguments (bound as a tuple). */
+static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
+                         const ast_node *call, sval *out)
+{
+    char names[SP_MAX_PARAMS][32];
+    bool optional[SP_MAX_PARAMS] = {0}, have[SP_MAX_PARAMS] = {0};
+    int n = 0, star = -1;
+    for (const char *p = sig; *p && n < SP_MAX_PARAMS;) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t k = 0;
+        while (*p && *p != ',' && *p != '=' && k < sizeof names[0] - 1)
+            names[n][k++] = *p++;
+        names[n][k] = '\0';
+        if (*p == '=') {
+            optional[n] = true;
+            p++;
+        }
+        if (names[n][0] == '*')
+            star = n;
+        n++;
+    }
+    char fname[96];
+    sp_display_name(qual, fname, sizeof fname);
+    for (int i = 0; i < n; i++)
+        out[i] = sv_none();
+    int pos = 0;
+    for (int i = 0; i < a->argc; i++) {
+        if (pos == star) {
+            sval t = {.kind = SV_TUPLE, .n = a->argc - i, .slot = -1};
+            t.items = arena_alloc(s->a, (size_t)(t.n + 1) * sizeof *t.items);
+            for (int k = 0; k < t.n; k++)
+                t.items[k] = a->argv[i + k];
+            out[pos] = t;
+            have[pos++] = true;
+            break;
+        }
+        if (pos >= n)
+            return sp_error(s, call, "%s() takes at most %d positional arguments but %d "
+                            "were given", fname, n, a->argc);
+        out[pos] = a->argv[i];
+        have[pos++] = true;
+    }
+    for (int k = 0; k < a->nkw; k++) {
+        int i = 0;
+        while (i < n && strcmp(names[i], a->kwnames[k]))
+            i++;
+        if (i == n)
+            return sp_error(s, call, "%s() got an unexpected keyword argument '%s'", fname,
+                            a->kwnames[k]);
+        if (have[i])
+            return sp_error(s, call, "%s() got multiple values for argument '%s'", fname,
+                            a->kwnames[k]);
+        out[i] = a->kwv[k];
+        have[i] = true;
+    }
+    for (int i = 0; i < n; i++)
+        if (!have[i] && !optional[i] && i != star)
+            return sp_error(s, call, "%s() missing required argument '%s'", fname, names[i]);
+    if (star >= 0 && !have[star])
+        out[star] = (sval){.kind = SV_TUPLE, .slot = -1};
+    return true;
+}
+
+/* ---- argument helpers ------------------------------------------------- */
+
+static bool sp_want_tile(spec *s, sval v, const ast_node *at, const char *what, int32_t *slot)
+{
+    if (v.kind == SV_TILE) {
+        *slot = v.slot;
+        return true;
+    }
+    if (v.kind == SV_CONST && (v.c.kind == SC_INT || v.c.kind == SC_FLOAT ||
+                               v.c.kind == SC_BOOL))
+        return sp_as_tile(s, v, at, slot);
+    char buf[128];
+    return sp_error(s, at, "%s must be a tile, not %s", what, sp_describe(s, v, buf, sizeof buf));
+}
+
+static bool sp_want_dtype(spec *s, sval v, const ast_node *at, const char *what, dtype *dt)
+{
+    if (v.kind == SV_CONST && v.c.kind == SC_DTYPE) {
+        *dt = v.c.u.dt;
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "%s must be a dtype such as tl.float32, not %s", what,
+                    sp_describe(s, v, buf, sizeof buf));
+}
+
+static bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what,
+                        const char **str)
+{
+    if (v.kind == SV_CONST && v.c.kind == SC_STR) {
+        *str = v.c.u.str.s;
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "%s must be a constant string, not %s", what,
+                    sp_describe(s, v, buf, sizeof buf));
+}
+
+/* A static shape from a constant int, tuple or list of ints. */
+static bool sp_want_shape(spec *s, sval v, const ast_node *at, ir_type *t)
+{
+    sval items[IR_MAX_DIM];
+    int n;
+    if (v.kind == SV_CONST && v.c.kind == SC_INT) {
+        items[0] = v;
+        n = 1;
+    } else {
+        if (v.kind == SV_CONST && v.c.kind == SC_TUPLE) {
+            if (v.c.u.tuple.n > IR_MAX_DIM)
+                return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
+            n = v.c.u.tuple.n;
+            for (int i = 0; i < n; i++)
+                items[i] = sv_const(v.c.u.tuple.items[i]);
+        } else if (v.kind == SV_TUPLE) {
+            if (v.n > IR_MAX_DIM)
+                return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
+            n = v.n;
+            for (int i = 0; i < n; i++)
+                items[i] = v.items[i];
+        } else {
+            char buf[128];
+            return sp_error(s, at, "a shape must be a tuple of constexpr ints, not %s",
+                            sp_describe(s, v, buf, sizeof buf));
+        }
+    }
+    t->ndim = (int8_t)n;
+    int64_t numel = 1;
+    for (int i = 0; i < n; i++) {
+        int64_t d;
+        if (!sp_const_int(s, items[i], at, "a shape dimension", &d))
+            return false;
+        if (d < 1 || (d & (d - 1)))
+            return sp_error(s, at, "shape dimensions must be powers of two, as in Triton; "
+                            "got %lld (round up with triton.next_power_of_2 and mask the "
+                            "extra lanes)", (long long)d);
+        numel *= d;
+        if (numel > (1 << 20))
+            return sp_error(s, at, "a tile may have at most 1048576 elements, as in Triton");
+        t->shape[i] = (int32_t)d;
+    }
+    return true;
+}
+
+/* A boolean mask tile (int1), or -1 when absent or constant True. */
+static bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot)
+{
+    *slot = -1;
+    if (sv_is_none(v))
+        return true;
+    if (v.kind == SV_CONST && v.c.kind == SC_BOOL && v.c.u.b)
+        return true;
+    int32_t m;
+    if (!sp_want_tile(s, v, at, "mask", &m))
+        return false;
+    *slot = sp_cast(s, m, DTYPE_INT1, at);
+    return true;
+}
+
+static bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
+                           const ast_node *at, const char *what)
+{
+    if (sp_broadcast_shape(a, b, out))
+        return true;
+    char x[64], y[64];
+    sp_shape_str(a, x, sizeof x);
+    sp_shape_str(b, y, sizeof y);
+    return sp_error(s, at, "%s: shapes %s and %s do not broadcast together", what, x, y);
+}
+
+static sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b,
+                        int32_t c, int64_t imm, const ast_node *at)
+{
+    int32_t dst = sp_slot(s, t, NULL);
+    sp_emit(s, op, sub, dst, a, b, c, imm, at);
+    return sv_tile(dst);
+}
+
+/* ---- program ids, ranges, constants ------------------------------------- */
+
+static bool sp_axis(spec *s, sval v, const ast_node *at, int64_t *axis)
+{
+    if (!sp_const_int(s, v, at, "axis", axis))
+        return false;
+    if (*axis < 0 || *axis > 2)
+        return sp_error(s, at, "axis must be 0, 1 or 2, not %lld", (long long)*axis);
+    return true;
+}
+
+static bool tl_program_id(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    int64_t axis;
+    if (!sp_bind_args(s, "triton.language.program_id", "axis", a, call, p) ||
+        !sp_axis(s, p[0], call, &axis))
+        return false;
+    *out = sp_new_tile(s, sp_scalar_type(DTYPE_INT32), IR_PROGRAM_ID, 0, -1, -1, -1, axis, call);
+    return true;
+}
+
+static bool tl_num_programs(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    int64_t axis;
+    if (!sp_bind_args(s, "triton.language.num_programs", "axis", a, call, p) ||
+        !sp_axis(s, p[0], call, &axis))
+        return false;
+    *out = sp_new_tile(s, sp_scalar_type(DTYPE_INT32), IR_NUM_PROGRAMS, 0, -1, -1, -1, axis,
+                       call);
+    return true;
+}
+
+static bool tl_arange(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int64_t start, end;
+    if (!sp_bind_args(s, "triton.language.arange", "start, end", a, call, p) ||
+        !sp_const_int(s, p[0], call, "tl.arange's start", &start) ||
+        !sp_const_int(s, p[1], call, "tl.arange's end", &end))
+        return false;
+    int64_t n = end - start;
+    if (end <= start)
+        return sp_error(s, call, "tl.arange(%lld, %lld) is empty: end must be greater than "
+                        "start", (long long)start, (long long)end);
+    if (n & (n - 1))
+        return sp_error(s, call, "tl.arange(%lld, %lld) has %lld elements, but the range "
+                        "must be a power of two (as in Triton); use %lld and a mask",
+                        (long long)start, (long long)end, (long long)n,
+                        (long long)(1LL << (64 - __builtin_clzll((uint64_t)n))));
+    if (n > (1 << 20) || start < INT32_MIN || end > INT32_MAX)
+        return sp_error(s, call, "tl.arange range is too large (at most 1048576 elements "
+                        "within int32)");
+    int32_t shape[1] = {(int32_t)n};
+    *out = sp_new_tile(s, sp_type(DTYPE_INT32, 1, shape), IR_ARANGE, 0, -1, -1, -1, start, call);
+    return true;
+}
+
+/* A tile of shape t filled with v (a number or a scalar tile). */
+static bool sp_fill(spec *s, ir_type t, sval v, const ast_node *at, sval *out)
+{
+    if (v.kind == SV_CONST && (v.c.kind == SC_INT || v.c.kind == SC_FLOAT ||
+                               v.c.kind == SC_BOOL)) {
+        /* CONST fills its destination, whatever the shape */
+        int32_t c = sp_const_slot(s, &v.c, t.dt, at);
+        s->slots[c].type = t;
+        *out = sv_tile(c);
+        return true;
+    }
+    int32_t x;
+    if (!sp_want_tile(s, v, at, "the fill value", &x))
+        return false;
+    if (sp_slot_type(s, x)->ndim != 0)
+        return sp_error(s, at, "the fill value must be a scalar");
+    x = sp_cast(s, x, t.dt, at);
+    *out = sv_tile(sp_materialize(s, x, &t, at));
+    return true;
+}
+
+static bool tl_zeros(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    ir_type t = {0};
+    if (!sp_bind_args(s, "triton.language.zeros", "shape, dtype", a, call, p) ||
+        !sp_want_shape(s, p[0], call, &t) || !sp_want_dtype(s, p[1], call, "dtype", &t.dt))
+        return false;
+    return sp_fill(s, t, sv_int(0), call, out);
+}
+
+static bool tl_full(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    ir_type t = {0};
+    if (!sp_bind_args(s, "triton.language.full", "shape, value, dtype", a, call, p) ||
+        !sp_want_shape(s, p[0], call, &t) || !sp_want_dtype(s, p[2], call, "dtype", &t.dt))
+        return false;
+    return sp_fill(s, t, p[1], call, out);
+}
+
+static bool tl_zeros_like(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    int32_t x;
+    if (!sp_bind_args(s, "triton.language.zeros_like", "input", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x))
+        return false;
+    return sp_fill(s, *sp_slot_type(s, x), sv_int(0), call, out);
+}
+
+/* ---- memory ----------------------------------------------------------- */
+
+static bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot)
+{
+    if (v.kind == SV_TILE && dtype_is_ptr(sp_slot_type(s, v.slot)->dt)) {
+        *slot = v.slot;
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "expected a pointer (a tensor argument plus offsets), found %s",
+                    sp_describe(s, v, buf, sizeof buf));
+}
+
+/* Broadcast a pointer tile and a mask (and a value) to their common shape. */
+static bool sp_mem_shapes(spec *s, int32_t *ptr, int32_t *mask, int32_t *val,
+                          const ast_node *at, const char *what)
+{
+    ir_type shape = *sp_slot_type(s, *ptr);
+    if (*mask >= 0 && !sp_shapes_join(s, &shape, sp_slot_type(s, *mask), &shape, at, what))
+        return false;
+    if (val && *val >= 0 && !sp_shapes_join(s, &shape, sp_slot_type(s, *val), &shape, at, what))
+        return false;
+    *ptr = sp_materialize(s, *ptr, &shape, at);
+    if (*mask >= 0)
+        *mask = sp_broadcast_to(s, *mask, &shape, at);
+    if (val && *val >= 0)
+        *val = sp_broadcast_to(s, *val, &shape, at);
+    return true;
+}
+
+static bool sp_check_block_args(spec *s, sval boundary_check, sval padding, const ast_node *at)
+{
+    sval bc = boundary_check;
+    bool empty = sv_is_none(bc) || (bc.kind == SV_TUPLE && bc.n == 0) ||
+                 (bc.kind == SV_CONST && bc.c.kind == SC_TUPLE && bc.c.u.tuple.n == 0);
+    bool nopad = sv_is_none(padding) ||
+                 (padding.kind == SV_CONST && padding.c.kind == SC_STR && !padding.c.u.str.len);
+    if (!empty || !nopad)
+        return sp_error(s, at, "boundary_check and padding_option need block pointers "
+                        "(tl.make_block_ptr), which tritsim does not support yet");
+    return true;
+}
+
+static bool tl_load(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[8];
+    int32_t ptr, mask, other = -1;
+    if (!sp_bind_args(s, "triton.language.load",
+                      "pointer, mask=, other=, boundary_check=, padding_option=, "
+                      "cache_modifier=, eviction_policy=, volatile=", a, call, p) ||
+        !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_mask(s, p[1], call, &mask) ||
+        !sp_check_block_args(s, p[3], p[4], call))
+        return false;
+    dtype elem = dtype_elem(sp_slot_type(s, ptr)->dt);
+    if (!sv_is_none(p[2])) {
+        if (mask < 0 && !(p[1].kind == SV_CONST && p[1].c.kind == SC_BOOL))
+            return sp_error(s, call, "tl.load: 'other' needs a mask");
+        if (!sp_want_tile(s, p[2], call, "other", &other))
+            return false;
+        other = sp_cast(s, other, elem, call);
+    }
+    if (!sp_mem_shapes(s, &ptr, &mask, &other, call, "tl.load"))
+        return false;
+    ir_type t = *sp_slot_type(s, ptr);
+    t.dt = elem;
+    *out = sp_new_tile(s, t, IR_LOAD, 0, ptr, mask, other, 0, call);
+    return true;
+}
+
+static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[6];
+    int32_t ptr, val, mask;
+    if (!sp_bind_args(s, "triton.language.store",
+                      "pointer, value, mask=, boundary_check=, cache_modifier=, "
+                      "eviction_policy=", a, call, p) ||
+        !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_tile(s, p[1], call, "value", &val) ||
+        !sp_want_mask(s, p[2], call, &mask) || !sp_check_block_args(s, p[3], sv_none(), call))
+        return false;
+    dtype elem = dtype_elem(sp_slot_type(s, ptr)->dt);
+    const ir_type *vt = sp_slot_type(s, val);
+    ir_type pt = *sp_slot_type(s, ptr), joined;
+    /* The value may not have more dimensions than the pointer and mask. */
+    if (!sp_shapes_join(s, &pt, vt, &joined, call, "tl.store"))
+        return false;
+    val = sp_cast(s, val, elem, call);
+    if (!sp_mem_shapes(s, &ptr, &mask, &val, call, "tl.store"))
+        return false;
+    val = sp_materialize(s, val, sp_slot_type(s, ptr), call);
+    sp_emit(s, IR_STORE, 0, -1, ptr, val, mask, 0, call);
+    *out = sv_none();
+    return true;
+}
+
+/* ---- arithmetic ------------------------------------------------------- */
+
+static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[7];
+    int32_t x, y, acc = -1;
+    if (!sp_bind_args(s, "triton.language.dot",
+                      "input, other, acc=, input_precision=, allow_tf32=, "
+                      "max_num_imprecise_acc=, out_dtype=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x) || !sp_want_tile(s, p[1], call, "other", &y))
+        return false;
+    const ir_type *tx = sp_slot_type(s, x), *ty = sp_slot_type(s, y);
+    if (tx->ndim != 2 || ty->ndim != 2)
+        return sp_error(s, call, "tl.dot needs two 2-D tiles (batched 3-D dot is not "
+                        "supported by tritsim yet)");
+    if (tx->shape[1] != ty->shape[0])
+        return sp_error(s, call, "tl.dot: the inner dimensions differ: [%d, %d] @ [%d, %d]",
+                        tx->shape[0], tx->shape[1], ty->shape[0], ty->shape[1]);
+    if (tx->shape[0] < 16 || tx->shape[1] < 16 || ty->shape[1] < 16)
+        return sp_error(s, call, "tl.dot needs every dimension to be at least 16, as on the "
+                        "GPU: got [%d, %d] @ [%d, %d]", tx->shape[0], tx->shape[1],
+                        ty->shape[0], ty->shape[1]);
+    dtype in = tx->dt;
+    if (ty->dt != in)
+        return sp_error(s, call, "tl.dot: both operands must have the same dtype (%s and %s); "
+                        "cast one with .to()", dtype_name(tx->dt), dtype_name(ty->dt));
+    dtype res;
+    if (in == DTYPE_INT8)
+        res = DTYPE_INT32;
+    else if (in == DTYPE_FP16 || in == DTYPE_BF16 || in == DTYPE_FP32 || in == DTYPE_FP64)
+        res = in == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+    else
+        return sp_error(s, call, "tl.dot does not support %s operands (use fp16, bf16, fp32 "
+                        "or int8)", dtype_name(in));
+    if (!sv_is_none(p[6])) {
+        dtype od = DTYPE_INVALID;
+        if (!sp_want_dtype(s, p[6], call, "out_dtype", &od))
+            return false;
+        if (od == DTYPE_FP16 && in == DTYPE_FP16)
+            res = DTYPE_FP16;
+        else if (od != res)
+            return sp_error(s, call, "tl.dot: out_dtype %s is not possible for %s inputs",
+                            dtype_name(od), dtype_name(in));
+    }
+    /* Precision of fp32 inputs: Triton's default is tf32, like the GPU. */
+    ir_precision prec = IR_PREC_TF32;
+    if (!sv_is_none(p[4])) {
+        if (p[4].kind != SV_CONST || p[4].c.kind != SC_BOOL)
+            return sp_error(s, call, "allow_tf32 must be True or False");
+        prec = p[4].c.u.b ? IR_PREC_TF32 : IR_PREC_IEEE;
+    }
+    if (!sv_is_none(p[3])) {
+        const char *ip = "";
+        if (!sp_want_str(s, p[3], call, "input_precision", &ip))
+            return false;
+        if (!strcmp(ip, "ieee"))
+            prec = IR_PREC_IEEE;
+        else if (!strcmp(ip, "tf32"))
+            prec = IR_PREC_TF32;
+        else if (!strcmp(ip, "tf32x3"))
+            prec = IR_PREC_TF32X3;
+        else
+            return sp_error(s, call, "input_precision must be \"ieee\", \"tf32\" or "
+                            "\"tf32x3\", not \"%s\"", ip);
+    }
+    if (in != DTYPE_FP32)
+        prec = IR_PREC_IEEE;
+    int32_t shape[2] = {tx->shape[0], ty->shape[1]};
+    ir_type rt = sp_type(res, 2, shape);
+    if (!sv_is_none(p[2])) {
+        if (!sp_want_tile(s, p[2], call, "acc", &acc))
+            return false;
+        const ir_type *ta = sp_slot_type(s, acc);
+        if (ta->ndim != 2 || ta->shape[0] != shape[0] || ta->shape[1] != shape[1])
+            return sp_error(s, call, "tl.dot: acc must have shape [%d, %d]", shape[0], shape[1]);
+        acc = sp_cast(s, acc, res, call);
+    }
+    *out = sp_new_tile(s, rt, IR_DOT, 0, x, y, acc, prec, call);
+    return true;
+}
+
+static bool tl_where(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t c;
+    if (!sp_bind_args(s, "triton.language.where", "condition, x, y", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "condition", &c))
+        return false;
+    c = sp_cast(s, c, DTYPE_INT1, call);
+    dtype_operand ox = {0}, oy = {0};
+    sval v[2] = {p[1], p[2]};
+    dtype_operand *o[2] = {&ox, &oy};
+    for (int i = 0; i < 2; i++) {
+        if (v[i].kind == SV_TILE) {
+            o[i]->type = sp_slot_type(s, v[i].slot)->dt;
+        } else if (v[i].kind == SV_CONST && (v[i].c.kind == SC_INT || v[i].c.kind == SC_FLOAT ||
+                                             v[i].c.kind == SC_BOOL)) {
+            o[i]->is_scalar = true;
+            o[i]->type = sp_const_dtype(&v[i].c);
+            if (v[i].c.kind == SC_FLOAT)
+                o[i]->value.f = v[i].c.u.f;
+            else
+                o[i]->value.i = v[i].c.kind == SC_BOOL ? v[i].c.u.b : v[i].c.u.i;
+        } else {
+            char buf[128];
+            return sp_error(s, call, "tl.where's values must be tiles or numbers, not %s",
+                            sp_describe(s, v[i], buf, sizeof buf));
+        }
+    }
+    dtype_binop_types ty;
+    char err[256];
+    if (!dtype_binop(DTYPE_OP_WHERE, ox, oy, &ty, err, sizeof err))
+        return sp_error(s, call, "tl.where: %s", err);
+    int32_t x = v[0].kind == SV_CONST ? sp_const_slot(s, &v[0].c, ty.result, call)
+                                      : sp_cast(s, v[0].slot, ty.result, call);
+    int32_t y = v[1].kind == SV_CONST ? sp_const_slot(s, &v[1].c, ty.result, call)
+                                      : sp_cast(s, v[1].slot, ty.result, call);
+    ir_type shape = *sp_slot_type(s, c);
+    if (!sp_shapes_join(s, &shape, sp_slot_type(s, x), &shape, call, "tl.where") ||
+        !sp_shapes_join(s, &shape, sp_slot_type(s, y), &shape, call, "tl.where"))
+        return false;
+    c = sp_broadcast_to(s, c, &shape, call);
+    x = sp_broadcast_to(s, x, &shape, call);
+    y = sp_broadcast_to(s, y, &shape, call);
+    shape.dt = ty.result;
+    int32_t dst = sp_slot(s, shape, NULL);
+    if (dtype_is_ptr(ty.result))
+        s->slots[dst].ptr_arg = s->slots[x].ptr_arg == s->slots[y].ptr_arg
+                                    ? s->slots[x].ptr_arg : -1;
+    sp_emit(s, IR_WHERE, 0, dst, c, x, y, 0, call);
+    *out = sv_tile(dst);
+    return true;
+}
+
+static bool sp_minmax(spec *s, const char *qual, bool is_max, const sp_args *a,
+                      const ast_node *call, sval *out)
+{
+    sval p[3];
+    if (!sp_bind_args(s, qual, "x, y, propagate_nan=", a, call, p))
+        return false;
+    if (p[0].kind == SV_CONST && p[1].kind == SV_CONST) {
+        sval lt;
+        if (!sp_binop(s, AST_OP_LT, p[0], p[1], call, &lt))
+            return false;
+        *out = (lt.c.u.b == is_max) ? p[1] : p[0];
+        return true;
+    }
+    bool nan_all = false;
+    if (!sv_is_none(p[2])) {
+        /* tl.PropagateNan.ALL is folded to the string "ALL" by sp_module_attr */
+        const char *mode = "";
+        if (!sp_want_str(s, p[2], call, "propagate_nan", &mode))
+            return false;
+        nan_all = !strcmp(mode, "ALL");
+    }
+    dtype_operand ox = {0}, oy = {0};
+    for (int i = 0; i < 2; i++) {
+        dtype_operand *o = i ? &oy : &ox;
+        if (p[i].kind == SV_TILE) {
+            o->type = sp_slot_type(s, p[i].slot)->dt;
+        } else if (p[i].kind == SV_CONST) {
+            o->is_scalar = true;
+            o->type = sp_const_dtype(&p[i].c);
+            if (p[i].c.kind == SC_FLOAT)
+                o->value.f = p[i].c.u.f;
+            else
+                o->value.i = p[i].c.kind == SC_BOOL ? p[i].c.u.b : p[i].c.u.i;
+        }
+    }
+    dtype_binop_types ty;
+    char err[256];
+    if (!dtype_binop(is_max ? DTYPE_OP_MAXIMUM : DTYPE_OP_MINIMUM, ox, oy, &ty, err, sizeof err))
+        return sp_error(s, call, "%s", err);
+    int32_t x = p[0].kind == SV_CONST ? sp_const_slot(s, &p[0].c, ty.lhs, call)
+                                      : sp_cast(s, p[0].slot, ty.lhs, call);
+    int32_t y = p[1].kind == SV_CONST ? sp_const_slot(s, &p[1].c, ty.rhs, call)
+                                      : sp_cast(s, p[1].slot, ty.rhs, call);
+    ir_type shape;
+    if (!sp_shapes_join(s, sp_slot_type(s, x), sp_slot_type(s, y), &shape, call, qual))
+        return false;
+    x = sp_broadcast_to(s, x, &shape, call);
+    y = sp_broadcast_to(s, y, &shape, call);
+    shape.dt = ty.result;
+    int sub = is_max ? (nan_all ? IR_MAX_NAN : IR_MAX) : (nan_all ? IR_MIN_NAN : IR_MIN);
+    *out = sp_new_tile(s, shape, IR_BINARY, sub, x, y, -1, 0, call);
+    return true;
+}
+
+static bool tl_minimum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_minmax(s, "triton.language.minimum", false, a, call, out);
+}
+
+static bool tl_maximum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_minmax(s, "triton.language.maximum", true, a, call, out);
+}
+
+static bool tl_cdiv(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2], t;
+    /* (x + div - 1) // div, on constants or tiles alike */
+    return sp_bind_args(s, "triton.language.cdiv", "x, div", a, call, p) &&
+           sp_binop(s, AST_OP_ADD, p[0], p[1], call, &t) &&
+           sp_binop(s, AST_OP_SUB, t, sv_int(1), call, &t) &&
+           sp_binop(s, AST_OP_FLOORDIV, t, p[1], call, out);
+}
+
+static bool triton_next_power_of_2(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    int64_t n;
+    if (!sp_bind_args(s, "triton.next_power_of_2", "n", a, call, p) ||
+        !sp_const_int(s, p[0], call, "triton.next_power_of_2's argument", &n))
+        return false;
+    int64_t r = 1;
+    while (r < n && r < ((int64_t)1 << 62))
+        r <<= 1;
+    *out = sv_int(r);
+    return true;
+}
+
+/* tl.swizzle2d(i, j, size_i, size_j, size_g): the grouped ordering of the
+ * lecture, computed with ordinary operations so it works on constants and
+ * tiles alike. */
+static bool tl_swizzle2d(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[5], ij, size_gj, group_id, off_i, size_g, rest, new_i, new_j, t;
+    if (!sp_bind_args(s, "triton.language.swizzle2d", "i, j, size_i, size_j, size_g", a, call, p))
+        return false;
+    bool ok = sp_binop(s, AST_OP_MUL, p[0], p[3], call, &t) &&
+              sp_binop(s, AST_OP_ADD, t, p[1], call, &ij) &&
+              sp_binop(s, AST_OP_MUL, p[4], p[3], call, &size_gj) &&
+              sp_binop(s, AST_OP_FLOORDIV, ij, size_gj, call, &group_id) &&
+              sp_binop(s, AST_OP_MUL, group_id, p[4], call, &off_i) &&
+              sp_binop(s, AST_OP_SUB, p[2], off_i, call, &t);
+    if (!ok)
+        return false;
+    sp_args mm = {.argc = 2, .argv = (sval[]){t, p[4]}};
+    ok = tl_minimum(s, &mm, call, &size_g) &&
+         sp_binop(s, AST_OP_MOD, ij, size_gj, call, &rest) &&
+         sp_binop(s, AST_OP_MOD, rest, size_g, call, &t) &&
+         sp_binop(s, AST_OP_ADD, off_i, t, call, &new_i) &&
+         sp_binop(s, AST_OP_FLOORDIV, rest, size_g, call, &new_j);
+    if (!ok)
+        return false;
+    sval r = {.kind = SV_TUPLE, .n = 2, .slot = -1};
+    r.items = arena_alloc(s->a, 2 * sizeof *r.items);
+    r.items[0] = new_i;
+    r.items[1] = new_j;
+    *out = r;
+    return true;
+}
+
+/* ---- math ---------------------------------------------------------------- */
+
+static const struct { const char *name; ir_math fn; bool int_ok; } sp_math_fns[] = {
+    {"exp", IR_EXP, false}, {"exp2", IR_EXP2, false}, {"log", IR_LOG, false},
+    {"log2", IR_LOG2, false}, {"sqrt", IR_SQRT, false}, {"sqrt_rn", IR_SQRT_RN, false},
+    {"rsqrt", IR_RSQRT, false}, {"sin", IR_SIN, false}, {"cos", IR_COS, false},
+    {"abs", IR_ABS, true}, {"floor", IR_FLOOR, false}, {"ceil", IR_CEIL, false},
+    {"erf", IR_ERF, false}, {"sigmoid", IR_SIGMOID, false},
+};
+
+static bool sp_math_unary(spec *s, const char *qual, const sp_args *a, const ast_node *call,
+                          sval *out)
+{
+    const char *name = strrchr(qual, '.') + 1;
+    size_t i = 0;
+    while (strcmp(sp_math_fns[i].name, name))
+        i++;
+    sval p[1];
+    int32_t x;
+    if (!sp_bind_args(s, qual, "x", a, call, p))
+        return false;
+    if (p[0].kind == SV_CONST && sp_math_fns[i].fn == IR_ABS &&
+        (p[0].c.kind == SC_INT || p[0].c.kind == SC_FLOAT)) {
+        *out = p[0];
+        if (p[0].c.kind == SC_INT)
+            out->c.u.i = p[0].c.u.i < 0 ? -p[0].c.u.i : p[0].c.u.i;
+        else
+            out->c.u.f = fabs(p[0].c.u.f);
+        return true;
+    }
+    if (!sp_want_tile(s, p[0], call, "x", &x))
+        return false;
+    ir_type t = *sp_slot_type(s, x);
+    if (!dtype_is_float(t.dt)) {
+        if (!sp_math_fns[i].int_ok) {
+            if (!dtype_is_int(t.dt))
+                return sp_error(s, call, "%s needs a float or int tile", name);
+            /* Triton converts integer inputs of float functions to fp32 */
+            x = sp_cast(s, x, DTYPE_FP32, call);
+            t.dt = DTYPE_FP32;
+        }
+    }
+    *out = sp_new_tile(s, t, IR_MATH, sp_math_fns[i].fn, x, -1, -1, 0, call);
+    return true;
+}
+
+#define SP_MATH_WRAPPER(fname)                                                      \
+    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
+    {                                                                               \
+        return sp_math_unary(s, "triton.language." #fname, a, call, out);           \
+    }
+SP_MATH_WRAPPER(exp)
+SP_MATH_WRAPPER(exp2)
+SP_MATH_WRAPPER(log)
+SP_MATH_WRAPPER(log2)
+SP_MATH_WRAPPER(sqrt)
+SP_MATH_WRAPPER(sqrt_rn)
+SP_MATH_WRAPPER(rsqrt)
+SP_MATH_WRAPPER(sin)
+SP_MATH_WRAPPER(cos)
+SP_MATH_WRAPPER(abs)
+SP_MATH_WRAPPER(floor)
+SP_MATH_WRAPPER(ceil)
+SP_MATH_WRAPPER(erf)
+SP_MATH_WRAPPER(sigmoid)
+#undef SP_MATH_WRAPPER
+
+/* ---- shapes -------------------------------------------------------------- */
+
+static bool sp_reshape_to(spec *s, int32_t x, ir_type nt, const ast_node *at, sval *out)
+{
+    const ir_type *t = sp_slot_type(s, x);
+    int64_t n0 = 1, n1 = 1;
+    for (int i = 0; i < t->ndim; i++)
+        n0 *= t->shape[i];
+    for (int i = 0; i < nt.ndim; i++)
+        n1 *= nt.shape[i];
+    if (n0 != n1) {
+        char a[64], b[64];
+        sp_shape_str(t, a, sizeof a);
+        sp_shape_str(&nt, b, sizeof b);
+        return sp_error(s, at, "cannot reshape a tile of shape %s (%lld elements) to %s "
+                        "(%lld elements)", a, (long long)n0, b, (long long)n1);
+    }
+    nt.dt = t->dt;
+    int32_t dst = sp_slot(s, nt, NULL);
+    s->slots[dst].ptr_arg = s->slots[x].ptr_arg;
+    sp_emit(s, IR_RESHAPE, 0, dst, x, -1, -1, 0, at);
+    *out = sv_tile(dst);
+    return true;
+}
+
+static bool tl_expand_dims(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x;
+    int64_t axis;
+    if (!sp_bind_args(s, "triton.language.expand_dims", "input, axis", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x) ||
+        !sp_const_int(s, p[1], call, "axis", &axis))
+        return false;
+    ir_type t = *sp_slot_type(s, x), nt = {.dt = t.dt, .ndim = (int8_t)(t.ndim + 1)};
+    if (axis < 0)
+        axis += t.ndim + 1;
+    if (axis < 0 || axis > t.ndim)
+        return sp_error(s, call, "tl.expand_dims: axis %lld is out of range for a tile of "
+                        "%d dimensions", (long long)axis, t.ndim);
+    if (nt.ndim > IR_MAX_DIM)
+        return sp_error(s, call, "tiles have at most %d dimensions", IR_MAX_DIM);
+    for (int i = 0, k = 0; i < nt.ndim; i++)
+        nt.shape[i] = i == axis ? 1 : t.shape[k++];
+    return sp_reshape_to(s, x, nt, call, out);
+}
+
+static bool tl_reshape(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x;
+    ir_type nt = {0};
+    if (!sp_bind_args(s, "triton.language.reshape", "input, *shape, can_reorder=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x))
+        return false;
+    /* reshape(x, (a, b)) or reshape(x, a, b) */
+    sval shape = p[1];
+    if (shape.kind == SV_TUPLE && shape.n == 1)
+        shape = shape.items[0];
+    if (!sp_want_shape(s, shape, call, &nt))
+        return false;
+    return sp_reshape_to(s, x, nt, call, out);
+}
+
+static bool tl_broadcast_to(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x;
+    ir_type nt = {0}, joined;
+    if (!sp_bind_args(s, "triton.language.broadcast_to", "input, *shape", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x))
+        return false;
+    sval shape = p[1].kind == SV_TUPLE && p[1].n == 1 ? p[1].items[0] : p[1];
+    if (!sp_want_shape(s, shape, call, &nt) ||
+        !sp_shapes_join(s, sp_slot_type(s, x), &nt, &joined, call, "tl.broadcast_to"))
+        return false;
+    nt.dt = sp_slot_type(s, x)->dt;
+    *out = sv_tile(sp_materialize(s, x, &nt, call));
+    return true;
+}
+
+static bool tl_trans(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x;
+    if (!sp_bind_args(s, "triton.language.trans", "input, *dims", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x))
+        return false;
+    ir_type t = *sp_slot_type(s, x), nt = t;
+    int perm[IR_MAX_DIM];
+    if (p[1].kind == SV_TUPLE && p[1].n == 0) {
+        if (t.ndim != 2)
+            return sp_error(s, call, "tl.trans without dims needs a 2-D tile");
+        perm[0] = 1;
+        perm[1] = 0;
+    } else {
+        /* trans(x, 1, 0) or trans(x, (1, 0)) */
+        sval d = p[1].kind == SV_TUPLE && p[1].n == 1 ? p[1].items[0] : p[1];
+        sval items[IR_MAX_DIM];
+        int n = 0;
+        if (d.kind == SV_TUPLE) {
+            n = d.n;
+            for (int i = 0; i < n && i < IR_MAX_DIM; i++)
+                items[i] = d.items[i];
+        } else if (d.kind == SV_CONST && d.c.kind == SC_TUPLE) {
+            n = d.c.u.tuple.n;
+            for (int i = 0; i < n && i < IR_MAX_DIM; i++)
+                items[i] = sv_const(d.c.u.tuple.items[i]);
+        }
+        if (n != t.ndim)
+            return sp_error(s, call, "tl.trans: give one dim for each of the %d dimensions",
+                            t.ndim);
+        unsigned seen = 0;
+        for (int i = 0; i < n; i++) {
+            int64_t v;
+            if (!sp_const_int(s, items[i], call, "a dim", &v))
+                return false;
+            if (v < 0 || v >= n || (seen & (1u << v)))
+                return sp_error(s, call, "tl.trans: dims must be a permutation of 0..%d", n - 1);
+            seen |= 1u << v;
+            perm[i] = (int)v;
+        }
+    }
+    int64_t imm = 0;
+    for (int i = 0; i < t.ndim; i++) {
+        nt.shape[i] = t.shape[perm[i]];
+        imm |= (int64_t)perm[i] << (4 * i);
+    }
+    *out = sp_new_tile(s, nt, IR_TRANS, 0, x, -1, -1, imm, call);
+    return true;
+}
+
+/* ---- reductions ------------------------------------------------------------ */
+
+static bool sp_reduce(spec *s, const char *qual, ir_reduce kind, const sp_args *a,
+                      const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x;
+    bool argmode = kind == IR_RED_ARGMAX || kind == IR_RED_ARGMIN;
+    if (!sp_bind_args(s, qual, argmode ? "input, axis, tie_break_left=, keep_dims="
+                                       : "input, axis=, keep_dims=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x))
+        return false;
+    sval keep = p[2];
+    if (argmode) {
+        /* keep_dims is the 4th parameter of argmax/argmin */
+        sval q[4];
+        if (!sp_bind_args(s, qual, "input, axis, tie_break_left=, keep_dims=", a, call, q))
+            return false;
+        keep = q[3];
+    }
+    ir_type t = *sp_slot_type(s, x);
+    int64_t axis = -1;
+    if (!sv_is_none(p[1])) {
+        if (!sp_const_int(s, p[1], call, "axis", &axis))
+            return false;
+        if (axis < 0)
+            axis += t.ndim;
+        if (axis < 0 || axis >= t.ndim)
+            return sp_error(s, call, "axis %lld is out of range for a tile of %d dimensions",
+                            (long long)p[1].c.u.i, t.ndim);
+    }
+    bool keep_dims = keep.kind == SV_CONST && sp_const_truth(&keep.c);
+    ir_type rt = {.dt = t.dt};
+    if (axis >= 0) {
+        for (int i = 0; i < t.ndim; i++)
+            if (i != axis || keep_dims)
+                rt.shape[rt.ndim++] = i == axis ? 1 : t.shape[i];
+    } else if (keep_dims) {
+        rt.ndim = t.ndim;
+        for (int i = 0; i < t.ndim; i++)
+            rt.shape[i] = 1;
+    }
+    if (argmode)
+        rt.dt = DTYPE_INT32;
+    else if (kind == IR_RED_SUM && dtype_is_int(t.dt) && dtype_bits(t.dt) < 32) {
+        /* Triton sums small integers in 32 bits */
+        dtype wide = dtype_is_signed(t.dt) ? DTYPE_INT32 : DTYPE_UINT32;
+        if (t.dt == DTYPE_INT1)
+            wide = DTYPE_INT32;
+        x = sp_cast(s, x, wide, call);
+        rt.dt = wide;
+    }
+    *out = sp_new_tile(s, rt, IR_REDUCE, kind, x, -1, -1, axis, call);
+    return true;
+}
+
+#define SP_REDUCE_WRAPPER(fname, kind)                                              \
+    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
+    {                                                                               \
+        return sp_reduce(s, "triton.language." #fname, kind, a, call, out);         \
+    }
+SP_REDUCE_WRAPPER(sum, IR_RED_SUM)
+SP_REDUCE_WRAPPER(max, IR_RED_MAX)
+SP_REDUCE_WRAPPER(min, IR_RED_MIN)
+SP_REDUCE_WRAPPER(argmax, IR_RED_ARGMAX)
+SP_REDUCE_WRAPPER(argmin, IR_RED_ARGMIN)
+SP_REDUCE_WRAPPER(xor_sum, IR_RED_XOR)
+#undef SP_REDUCE_WRAPPER
+
+/* ---- printing and checks ------------------------------------------------- */
+
+/* Append v to a print's pieces: text for constants, a slot for tiles. */
+static bool sp_print_piece(spec *s, sval v, const ast_node *at, ir_fmt_piece **pieces, int *n,
+                           int *cap)
+{
+    if (v.kind == SV_FMT) {
+        for (int i = 0; i < v.n; i++) {
+            if (*n == *cap) {
+                *cap = *cap ? 2 * *cap : 8;
+                *pieces = xrealloc(*pieces, (size_t)*cap * sizeof **pieces);
+            }
+            (*pieces)[(*n)++] = v.pieces[i];
+        }
+        return true;
+    }
+    ir_fmt_piece pc = {.slot = -1};
+    if (v.kind == SV_TILE) {
+        pc.slot = v.slot;
+    } else if (v.kind == SV_CONST) {
+        strbuf b;
+        strbuf_init(&b);
+        if (!sp_format_const(s, &v.c, NULL, 0, at, &b)) {
+            strbuf_free(&b);
+            return false;
+        }
+        pc.text = arena_strndup(s->a, strbuf_cstr(&b), b.len);
+        strbuf_free(&b);
+    } else {
+        char buf[128];
+        return sp_error(s, at, "cannot print %s in a kernel", sp_describe(s, v, buf, sizeof buf));
+    }
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 8;
+        *pieces = xrealloc(*pieces, (size_t)*cap * sizeof **pieces);
+    }
+    (*pieces)[(*n)++] = pc;
+    return true;
+}
+
+static ir_print sp_print_finish(spec *s, ir_print_kind kind, ir_fmt_piece *pieces, int n)
+{
+    ir_print p = {.kind = kind, .npieces = n};
+    p.pieces = arena_alloc(s->a, (size_t)(n + 1) * sizeof *pieces);
+    if (n)
+        memcpy(p.pieces, pieces, (size_t)n * sizeof *pieces);
+    for (int i = 0; i < 3; i++)
+        p.pid_cond[i].op = -1;
+    free(pieces);
+    return p;
+}
+
+static bool builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    if (!sp_bind_args(s, "builtins.print", "*values, sep=, end=", a, call, p))
+        return false;
+    const char *sep = " ";
+    if (!sv_is_none(p[1]) && !sp_want_str(s, p[1], call, "sep", &sep))
+        return false;
+    if (!sv_is_none(p[2]))
+        return sp_error(s, call, "print(end=...) is not supported in kernels");
+    ir_fmt_piece *pieces = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < p[0].n; i++) {
+        if (i && *sep) {
+            spec_const c = {.kind = SC_STR};
+            c.u.str.s = sep;
+            c.u.str.len = strlen(sep);
+            if (!sp_print_piece(s, sv_const(c), call, &pieces, &n, &cap))
+                return free(pieces), false;
+        }
+        if (!sp_print_piece(s, p[0].items[i], call, &pieces, &n, &cap))
+            return free(pieces), false;
+    }
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, pieces, n);
+    sp_emit(s, IR_PRINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    *out = sv_none();
+    return true;
+}
+
+/* The lecture's pid conditions: "=0", ",>1", ">1,=0", "!=2,<=3": one
+ * condition per axis, comma-separated; an empty one matches any pid. */
+bool spec_pid_conds_parse(const char *text, ir_print *p, char *err, size_t errlen)
+{
+    for (int i = 0; i < 3; i++)
+        p->pid_cond[i].op = -1;
+    int axis = 0;
+    const char *c = text;
+    for (;;) {
+        const char *end = c;
+        while (*end && *end != ',')
+            end++;
+        char buf[32];
+        size_t len = 0;
+        for (const char *q = c; q < end && len < sizeof buf - 1; q++)
+            if (*q != ' ')
+                buf[len++] = *q;
+        buf[len] = '\0';
+        if (len) {
+            if (axis > 2) {
+                snprintf(err, errlen, "pid conditions cover at most 3 axes: '%s'", text);
+                return false;
+            }
+            static const struct { const char *op; int8_t cmp; } ops[] = {
+                {"<=", IR_LE}, {">=", IR_GE}, {"!=", IR_NE}, {"<", IR_LT},
+                {">", IR_GT}, {"=", IR_EQ},
+            };
+            size_t k = 0;
+            while (k < 6 && strncmp(buf, ops[k].op, strlen(ops[k].op)))
+                k++;
+            char *num_end;
+            const char *num = k < 6 ? buf + strlen(ops[k].op) : buf;
+            long long v = strtoll(num, &num_end, 10);
+            if (k == 6 || num_end == num || *num_end) {
+                snprintf(err, errlen, "bad pid condition '%s' in '%s': use one of "
+                         "< > <= >= = != and a number per axis, comma-separated, "
+                         "e.g. '>1,=0'", buf, text);
+                return false;
+            }
+            p->pid_cond[axis].op = ops[k].cmp;
+            p->pid_cond[axis].value = v;
+        }
+        axis++;
+        if (!*end)
+            break;
+        c = end + 1;
+    }
+    return true;
+}
+
+bool spec_pid_conds_match(const ir_print *p, const int64_t pid[3])
+{
+    for (int i = 0; i < 3; i++) {
+        int64_t v = p->pid_cond[i].value, x = pid[i];
+        bool ok = true;
+        switch (p->pid_cond[i].op) {
+        case IR_EQ: ok = x == v; break;
+        case IR_NE: ok = x != v; break;
+        case IR_LT: ok = x < v; break;
+        case IR_LE: ok = x <= v; break;
+        case IR_GT: ok = x > v; break;
+        case IR_GE: ok = x >= v; break;
+        default: break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+static bool sp_pid_conds(spec *s, sval conds, const ast_node *at, ir_print *p)
+{
+    const char *text = "";
+    char err[256];
+    if (!sp_want_str(s, conds, at, "the condition string", &text))
+        return false;
+    if (!spec_pid_conds_parse(text, p, err, sizeof err))
+        return sp_error(s, at, "%s", err);
+    return true;
+}
+
+static bool util_print_if(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    if (!sp_bind_args(s, "triton_util.print_if", "txt, conds", a, call, p))
+        return false;
+    ir_fmt_piece *pieces = NULL;
+    int n = 0, cap = 0;
+    if (!sp_print_piece(s, p[0], call, &pieces, &n, &cap))
+        return free(pieces), false;
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, pieces, n);
+    if (!sp_pid_conds(s, p[1], call, &pr))
+        return false;
+    sp_emit(s, IR_PRINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    *out = sv_none();
+    return true;
+}
+
+static bool util_breakpoint_if(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, "triton_util.breakpoint_if", "conds", a, call, p))
+        return false;
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, NULL, 0);
+    if (!sp_pid_conds(s, p[0], call, &pr))
+        return false;
+    sp_emit(s, IR_BREAKPOINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    *out = sv_none();
+    return true;
+}
+
+static bool builtin_breakpoint(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, "builtins.breakpoint", "", a, call, p))
+        return false;
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, NULL, 0);
+    sp_emit(s, IR_BREAKPOINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    *out = sv_none();
+    return true;
+}
+
+static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    const char *prefix = "";
+    if (!sp_bind_args(s, "triton.language.device_print", "prefix, *args, hex=", a, call, p) ||
+        !sp_want_str(s, p[0], call, "prefix", &prefix))
+        return false;
+    if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c))
+        return sp_error(s, call, "tl.device_print(hex=True) is not supported by tritsim yet");
+    ir_fmt_piece *pieces = NULL;
+    int n = 0, cap = 0;
+    spec_const pc = {.kind = SC_STR};
+    pc.u.str.s = prefix;
+    pc.u.str.len = strlen(prefix);
+    if (!sp_print_piece(s, sv_const(pc), call, &pieces, &n, &cap))
+        return free(pieces), false;
+    for (int i = 0; i < p[1].n; i++) {
+        int32_t x;
+        if (!sp_want_tile(s, p[1].items[i], call, "a device_print value", &x))
+            return free(pieces), false;
+        if (!sp_print_piece(s, sv_tile(x), call, &pieces, &n, &cap))
+            return free(pieces), false;
+    }
+    ir_print pr = sp_print_finish(s, IR_PRINT_DEVICE, pieces, n);
+    sp_emit(s, IR_PRINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    *out = sv_none();
+    return true;
+}
+
+static bool tl_static_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, "triton.language.static_print", "*values", a, call, p))
+        return false;
+    strbuf b;
+    strbuf_init(&b);
+    for (int i = 0; i < p[0].n; i++) {
+        sval v = p[0].items[i];
+        if (i)
+            strbuf_putc(&b, ' ');
+        if (v.kind == SV_CONST) {
+            if (!sp_format_const(s, &v.c, NULL, 0, call, &b)) {
+                strbuf_free(&b);
+                return false;
+            }
+        } else {
+            char buf[128];
+            strbuf_puts(&b, sp_describe(s, v, buf, sizeof buf));
+        }
+    }
+    fprintf(s->out, "%s\n", strbuf_cstr(&b));
+    strbuf_free(&b);
+    *out = sv_none();
+    return true;
+}
+
+static bool tl_static_assert(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    if (!sp_bind_args(s, "triton.language.static_assert", "cond, msg=", a, call, p))
+        return false;
+    if (p[0].kind != SV_CONST)
+        return sp_error(s, call, "tl.static_assert needs a condition known at compile time; "
+                        "use tl.device_assert for run-time values");
+    if (!sp_const_truth(&p[0].c)) {
+        const char *msg = "";
+        if (!sv_is_none(p[1]) && !sp_want_str(s, p[1], call, "msg", &msg))
+            return false;
+        return sp_error(s, call, "static assertion failed%s%s", *msg ? ": " : "", msg);
+    }
+    *out = sv_none();
+    return true;
+}
+
+static bool tl_device_assert(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t c;
+    if (!sp_bind_args(s, "triton.language.device_assert", "cond, msg=", a, call, p))
+        return false;
+    *out = sv_none();
+    if (p[0].kind == SV_CONST && sp_const_truth(&p[0].c))
+        return true;
+    if (!sp_want_tile(s, p[0], call, "the condition", &c))
+        return false;
+    c = sp_cast(s, c, DTYPE_INT1, call);
+    ir_fmt_piece *pieces = NULL;
+    int n = 0, cap = 0;
+    if (!sv_is_none(p[1]) && !sp_print_piece(s, p[1], call, &pieces, &n, &cap))
+        return free(pieces), false;
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, pieces, n);
+    sp_emit(s, IR_ASSERT, 0, -1, c, -1, -1, sp_print_desc(s, pr), call);
+    return true;
+}
+
+/* Hints for the GPU compiler: the value itself on the CPU. */
+static bool tl_hint(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    if (a->argc < 1)
+        return sp_error(s, call, "this hint needs the value as its first argument");
+    *out = a->argv[0];
+    return true;
+}
+
+static bool tl_nothing(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    (void)s, (void)a, (void)call;
+    *out = sv_none();
+    return true;
+}
+
+static bool tl_constexpr(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, "triton.language.constexpr", "value", a, call, p))
+        return false;
+    if (p[0].kind != SV_CONST)
+        return sp_error(s, call, "tl.constexpr() needs a value known at compile time");
+    *out = p[0];
+    return true;
+}
+
+static bool tl_range_outside_for(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    (void)a, (void)out;
+    return sp_error(s, call, "range() can only be used as the iterable of a for loop in "
+                    "a kernel");
+}
+
+/* ---- Python builtins ------------------------------------------------------ */
+
+static bool builtin_minmax(spec *s, const sp_args *a, const ast_node *call, sval *out,
+                           bool is_max)
+{
+    if (a->nkw)
+        return sp_error(s, call, "%s() in a kernel takes no keyword arguments",
+                        is_max ? "max" : "min");
+    const sval *v = a->argv;
+    int n = a->argc;
+    sval t;
+    if (n == 1) {
+        t = a->argv[0];
+        if (t.kind == SV_CONST && t.c.kind == SC_TUPLE) {
+            sval *items = arena_alloc(s->a, (size_t)(t.c.u.tuple.n + 1) * sizeof *items);
+            for (int i = 0; i < t.c.u.tuple.n; i++)
+                items[i] = sv_const(t.c.u.tuple.items[i]);
+            v = items;
+            n = t.c.u.tuple.n;
+        } else if (t.kind == SV_TUPLE) {
+            v = t.items;
+            n = t.n;
+        }
+    }
+    if (n == 0)
+        return sp_error(s, call, "%s() of nothing", is_max ? "max" : "min");
+    sval best = v[0];
+    bool tiles = false;
+    for (int i = 0; i < n; i++)
+        tiles = tiles || v[i].kind == SV_TILE;
+    if (tiles) {
+        /* As in Triton, min/max of tiles are tl.minimum/tl.maximum. */
+        for (int i = 1; i < n; i++) {
+            sp_args pair = {.argc = 2, .argv = (sval[]){best, v[i]}};
+            if (!(is_max ? tl_maximum : tl_minimum)(s, &pair, call, &best))
+                return false;
+        }
+        *out = best;
+        return true;
+    }
+    for (int i = 1; i < n; i++) {
+        sval lt;
+        if (!sp_binop(s, AST_OP_LT, best, v[i], call, &lt))
+            return false;
+        if (lt.c.u.b == is_max)
+            best = v[i];
+    }
+    *out = best;
+    return true;
+}
+
+static bool builtin_min(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return builtin_minmax(s, a, call, out, false);
+}
+
+static bool builtin_max(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return builtin_minmax(s, a, call, out, true);
+}
+
+static bool builtin_len(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, "builtins.len", "obj", a, call, p))
+        return false;
+    if (p[0].kind == SV_TUPLE) {
+        *out = sv_int(p[0].n);
+        return true;
+    }
+    if (p[0].kind == SV_CONST && p[0].c.kind == SC_TUPLE) {
+        *out = sv_int(p[0].c.u.tuple.n);
+        return true;
+    }
+    if (p[0].kind == SV_CONST && p[0].c.kind == SC_STR) {
+        *out = sv_int((int64_t)p[0].c.u.str.len);
+        return true;
+    }
+    if (p[0].kind == SV_TILE && sp_slot_type(s, p[0].slot)->ndim > 0) {
+        *out = sv_int(sp_slot_type(s, p[0].slot)->shape[0]);
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, call, "len() of %s", sp_describe(s, p[0], buf, sizeof buf));
+}
+
+static bool builtin_convert(spec *s, const char *qual, const sp_args *a, const ast_node *call,
+                            sval *out)
+{
+    sval p[1];
+    if (!sp_bind_args(s, qual, "x", a, call, p))
+        return false;
+    const char *what = qual + 9;
+    if (p[0].kind != SV_CONST || (p[0].c.kind != SC_INT && p[0].c.kind != SC_FLOAT &&
+                                  p[0].c.kind != SC_BOOL))
+        return sp_error(s, call, "%s() in a kernel works on constant numbers only; convert "
+                        "tiles with x.to(tl.int32) and the like", what);
+    spec_const c = p[0].c;
+    double f = c.kind == SC_FLOAT ? c.u.f : c.kind == SC_BOOL ? c.u.b : (double)c.u.i;
+    if (!strcmp(what, "int")) {
+        if (c.kind == SC_FLOAT && !(fabs(f) < 9.2e18))
+            return sp_error(s, call, "cannot convert %g to int", f);
+        *out = sv_int(c.kind == SC_FLOAT ? (int64_t)f : c.kind == SC_BOOL ? c.u.b : c.u.i);
+    } else if (!strcmp(what, "float")) {
+        spec_const r = {.kind = SC_FLOAT, .u.f = f};
+        *out = sv_const(r);
+    } else {
+        spec_const r = {.kind = SC_BOOL, .u.b = sp_const_truth(&c)};
+        *out = sv_const(r);
+    }
+    return true;
+}
+
+static bool builtin_int(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return builtin_convert(s, "builtins.int", a, call, out);
+}
+
+static bool builtin_float(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return builtin_convert(s, "builtins.float", a, call, out);
+}
+
+static bool builtin_bool(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return builtin_convert(s, "builtins.bool", a, call, out);
+}
+
+static bool util_host_only(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    (void)a, (void)out;
+    return sp_error(s, call, "this function runs on the host; call it before the launch, "
+                    "not inside a kernel");
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+typedef bool (*sp_builtin_fn)(spec *s, const sp_args *a, const ast_node *call, sval *out);
+
+static const struct sp_builtin {
+    const char *qual;
+    sp_builtin_fn fn;
+} sp_builtins[] = {
+    {"triton.language.program_id", tl_program_id},
+    {"triton.language.num_programs", tl_num_programs},
+    {"triton.language.arange", tl_arange},
+    {"triton.language.zeros", tl_zeros},
+    {"triton.language.full", tl_full},
+    {"triton.language.zeros_like", tl_zeros_like},
+    {"triton.language.load", tl_load},
+    {"triton.language.store", tl_store},
+    {"triton.language.dot", tl_dot},
+    {"triton.language.where", tl_where},
+    {"triton.language.minimum", tl_minimum},
+    {"triton.language.maximum", tl_maximum},
+    {"triton.language.cdiv", tl_cdiv},
+    {"triton.language.swizzle2d", tl_swizzle2d},
+    {"triton.language.expand_dims", tl_expand_dims},
+    {"triton.language.reshape", tl_reshape},
+    {"triton.language.view", tl_reshape},
+    {"triton.language.broadcast_to", tl_broadcast_to},
+    {"triton.language.trans", tl_trans},
+    {"triton.language.permute", tl_trans},
+    {"triton.language.sum", tl_sum},
+    {"triton.language.max", tl_max},
+    {"triton.language.min", tl_min},
+    {"triton.language.argmax", tl_argmax},
+    {"triton.language.argmin", tl_argmin},
+    {"triton.language.xor_sum", tl_xor_sum},
+    {"triton.language.exp", tl_exp},
+    {"triton.language.exp2", tl_exp2},
+    {"triton.language.log", tl_log},
+    {"triton.language.log2", tl_log2},
+    {"triton.language.sqrt", tl_sqrt},
+    {"triton.language.sqrt_rn", tl_sqrt_rn},
+    {"triton.language.rsqrt", tl_rsqrt},
+    {"triton.language.sin", tl_sin},
+    {"triton.language.cos", tl_cos},
+    {"triton.language.abs", tl_abs},
+    {"triton.language.floor", tl_floor},
+    {"triton.language.ceil", tl_ceil},
+    {"triton.language.erf", tl_erf},
+    {"triton.language.sigmoid", tl_sigmoid},
+    {"triton.language.static_range", tl_range_outside_for},
+    {"triton.language.range", tl_range_outside_for},
+    {"triton.language.static_print", tl_static_print},
+    {"triton.language.static_assert", tl_static_assert},
+    {"triton.language.device_print", tl_device_print},
+    {"triton.language.device_assert", tl_device_assert},
+    {"triton.language.multiple_of", tl_hint},
+    {"triton.language.max_contiguous", tl_hint},
+    {"triton.language.max_constancy", tl_hint},
+    {"triton.language.assume", tl_nothing},
+    {"triton.language.debug_barrier", tl_nothing},
+    {"triton.language.constexpr", tl_constexpr},
+    {"triton.cdiv", tl_cdiv},
+    {"triton.next_power_of_2", triton_next_power_of_2},
+    {"triton_util.cdiv", tl_cdiv},
+    {"triton_util.print_if", util_print_if},
+    {"triton_util.breakpoint_if", util_breakpoint_if},
+    {"triton_util.check_tensors_gpu_ready", util_host_only},
+    {"builtins.range", tl_range_outside_for},
+    {"builtins.print", builtin_print},
+    {"builtins.breakpoint", builtin_breakpoint},
+    {"builtins.min", builtin_min},
+    {"builtins.max", builtin_max},
+    {"builtins.len", builtin_len},
+    {"builtins.int", builtin_int},
+    {"builtins.float", builtin_float},
+    {"builtins.bool", builtin_bool},
+};
+
+static const struct sp_builtin *sp_find_builtin(const char *qual)
+{
+    /* tl.math.X is tl.X */
+    char buf[128];
+    if (!strncmp(qual, "triton.language.math.", 21)) {
+        snprintf(buf, sizeof buf, "triton.language.%s", qual + 21);
+        qual = buf;
+    }
+    for (size_t i = 0; i < sizeof sp_builtins / sizeof sp_builtins[0]; i++)
+        if (!strcmp(sp_builtins[i].qual, qual))
+            return &sp_builtins[i];
+    return NULL;
+}
+
+const char *spec_builtin_name(int i)
+{
+    if (i < 0 || (size_t)i >= sizeof sp_builtins / sizeof sp_builtins[0])
+        return NULL;
+    return sp_builtins[i].qual;
+}
+
+bool sp_call_builtin(spec *s, const char *qual, const sp_args *args, const ast_node *call,
+                     sval *out)
+{
+    const struct sp_builtin *b = sp_find_builtin(qual);
+    if (!b) {
+        char buf[128];
+        return sp_error(s, call, "%s is not supported in kernels by tritsim (see "
+                        "doc/language.md)", sp_display_name(qual, buf, sizeof buf));
+    }
+    return b->fn(s, args, call, out);
+}
+
+static bool sp_is_submodule(const char *q)
+{
+    static const char *const subs[] = {
+        "triton.language", "triton.language.math", "triton.language.extra",
+        "triton.language.extra.libdevice", NULL,
+    };
+    for (int i = 0; subs[i]; i++)
+        if (!strcmp(subs[i], q))
+            return true;
+    return false;
+}
+
+bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_node *at,
+                    sval *out)
+{
+    char *q = arena_alloc(s->a, strlen(module) + strlen(attr) + 2);
+    sprintf(q, "%s.%s", module, attr);
+    if (sp_is_submodule(q)) {
+        *out = (sval){.kind = SV_MODULE, .name = q, .slot = -1};
+        return true;
+    }
+    if (!strcmp(module, "triton.language")) {
+        dtype dt = dtype_from_tl_attr(attr);
+        if (dt != DTYPE_INVALID) {
+            spec_const c = {.kind = SC_DTYPE, .u.dt = dt};
+            *out = sv_const(c);
+            return true;
+        }
+    }
+    if (!strcmp(module, "math")) {
+        static const struct { const char *name; double v; } consts[] = {
+            {"pi", 3.141592653589793}, {"e", 2.718281828459045}, {"inf", INFINITY}, {"nan", NAN},
+        };
+        for (size_t i = 0; i < 4; i++)
+            if (!strcmp(attr, consts[i].name)) {
+                spec_const c = {.kind = SC_FLOAT, .u.f = consts[i].v};
+                *out = sv_const(c);
+                return true;
+            }
+    }
+    if (sp_find_builtin(q)) {
+        *out = (sval){.kind = SV_FUNC, .name = q, .slot = -1};
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "%s is not supported by tritsim (see doc/language.md)",
+                    sp_display_name(q, buf, sizeof buf));
+}
+
+/* ---- tile attributes and methods ------------------------------------------- */
+
+bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval *out)
+{
+    const ir_type *t = sp_slot_type(s, tile.slot);
+    if (!strcmp(attr, "dtype")) {
+        spec_const c = {.kind = SC_DTYPE, .u.dt = t->dt};
+        *out = sv_const(c);
+        return true;
+    }
+    if (!strcmp(attr, "shape")) {
+        spec_const c = {.kind = SC_TUPLE};
+        c.u.tuple.n = t->ndim;
+        c.u.tuple.items = arena_alloc(s->a, (size_t)(t->ndim + 1) * sizeof *c.u.tuple.items);
+        for (int i = 0; i < t->ndim; i++)
+            c.u.tuple.items[i] = (spec_const){.kind = SC_INT, .u.i = t->shape[i]};
+        *out = sv_const(c);
+        return true;
+    }
+    if (!strcmp(attr, "T")) {
+        sp_args a = {.argc = 1, .argv = &tile};
+        return tl_trans(s, &a, at, out);
+    }
+    static const char *const methods[] = {
+        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "reshape", "view",
+        "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2",
+        "sqrt", "abs", "sigmoid", NULL,
+    };
+    for (int i = 0; methods[i]; i++)
+        if (!strcmp(methods[i], attr)) {
+            *out = (sval){.kind = SV_METHOD, .slot = tile.slot, .name = methods[i]};
+            return true;
+        }
+    return sp_error(s, at, "tiles have no attribute '%s' in tritsim (see doc/language.md)",
+                    attr);
+}
+
+static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *call,
+                         sval *out)
+{
+    sval p[3];
+    dtype dt = DTYPE_INVALID;
+    if (!sp_bind_args(s, "to", "dtype, fp_downcast_rounding=, bitcast=", a, call, p) ||
+        !sp_want_dtype(s, p[0], call, "dtype", &dt))
+        return false;
+    ir_type t = *sp_slot_type(s, x);
+    if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c)) {
+        if (dtype_size(dt) != dtype_size(t.dt))
+            return sp_error(s, call, "bitcast between types of different sizes (%s and %s)",
+                            dtype_name(t.dt), dtype_name(dt));
+        t.dt = dt;
+        *out = sp_new_tile(s, t, IR_BITCAST, 0, x, -1, -1, 0, call);
+        return true;
+    }
+    if (!sv_is_none(p[1]))
+        return sp_error(s, call, "fp_downcast_rounding is not supported by tritsim yet");
+    if (!dtype_can_cast(t.dt, dt))
+        return sp_error(s, call, "cannot cast %s to %s", dtype_name(t.dt), dtype_name(dt));
+    *out = sv_tile(sp_cast(s, x, dt, call));
+    return true;
+}
+
+bool sp_call_method(spec *s, sval m, const sp_args *args, const ast_node *call, sval *out)
+{
+    if (!strcmp(m.name, "to"))
+        return sp_method_to(s, m.slot, args, call, out);
+    /* The other methods are tl functions with the tile first. */
+    sval *argv = arena_alloc(s->a, (size_t)(args->argc + 1) * sizeof *argv);
+    argv[0] = sv_tile(m.slot);
+    for (int i = 0; i < args->argc; i++)
+        argv[i + 1] = args->argv[i];
+    sp_args a = *args;
+    a.argc = args->argc + 1;
+    a.argv = argv;
+    char q[64];
+    snprintf(q, sizeof q, "triton.language.%s", m.name);
+    return sp_call_builtin(s, q, &a, call, out);
+}

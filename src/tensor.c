@@ -1,0 +1,832 @@
+/* tensor.c - the tensor itself (tensor.h): storage, creation, element
+ * access, the row-major iterator, views (view, reshape, permute, expand,
+ * select, slice...), copies and conversions, and printing.  Arithmetic is
+ * in tensor_ops.c, reductions in tensor_reduce.c, products in
+ * tensor_matmul.c; what the evaluator sees of a tensor is torch_tensor.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "tensor.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+static void tensor_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void tensor_err(char *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, TENSOR_ERR_LEN, fmt, ap);
+    va_end(ap);
+}
+
+/* "[3, 4]" into a fixed buffer, for messages. */
+static const char *shape_text(int ndim, const int64_t *shape, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[n++] = '[';
+    for (int i = 0; i < ndim && n + 24 < len; i++)
+        n += (size_t)snprintf(buf + n, len - n, i ? ", %lld" : "%lld", (long long)shape[i]);
+    snprintf(buf + n, len - n, "]");
+    return buf;
+}
+
+void tensor_shape_str(int ndim, const int64_t *shape, strbuf *out)
+{
+    strbuf_putc(out, '[');
+    for (int i = 0; i < ndim; i++)
+        strbuf_printf(out, i ? ", %lld" : "%lld", (long long)shape[i]);
+    strbuf_putc(out, ']');
+}
+
+/* ---- the launcher's view ---------------------------------------------------- */
+
+tensor *tensor_of(val v)
+{
+    return v.kind == VAL_TENSOR ? (tensor *)v.u.o : NULL;
+}
+
+void *tensor_data(const tensor *t)
+{
+    return t->storage->data + t->offset * tensor_elsize(t);
+}
+
+int64_t tensor_numel(const tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->ndim; i++)
+        n *= t->shape[i];
+    return n;
+}
+
+int64_t tensor_extent(const tensor *t)
+{
+    int64_t e = 1;
+    for (int i = 0; i < t->ndim; i++) {
+        if (t->shape[i] == 0)
+            return 0;
+        e += (t->shape[i] - 1) * t->strides[i];
+    }
+    return e;
+}
+
+bool tensor_is_contiguous(const tensor *t)
+{
+    if (tensor_numel(t) == 0)
+        return true;
+    int64_t expect = 1;
+    for (int i = t->ndim - 1; i >= 0; i--) {
+        if (t->shape[i] == 1)
+            continue;
+        if (t->strides[i] != expect)
+            return false;
+        expect *= t->shape[i];
+    }
+    return true;
+}
+
+/* ---- storage and creation ------------------------------------------------------ */
+
+void tensor_release(val_obj *o)
+{
+    tensor *t = (tensor *)o;
+    tensor_storage *s = t->storage;
+    t->storage = NULL;
+    if (s && --s->refs == 0) {
+        free(s->raw);
+        free(s);
+    }
+}
+
+bool tensor_dtype_ok(dtype t)
+{
+    return dtype_valid(t) && !dtype_is_ptr(t) && !dtype_is_fp8(t);
+}
+
+/* Row-major strides of a shape. */
+static void contiguous_strides(int ndim, const int64_t *shape, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = ndim - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= shape[i] > 1 ? shape[i] : 1;
+    }
+}
+
+/* A tensor object over storage s (whose reference it takes). */
+static tensor *tensor_wrap(tensor_storage *s, dtype type, int ndim, const int64_t *shape,
+                           const int64_t *strides, int64_t offset, bool cuda)
+{
+    tensor *t = val_obj_new(sizeof *t, VAL_TENSOR, &tensor_type);
+    t->storage = s;
+    t->type = type;
+    t->ndim = ndim;
+    for (int i = 0; i < ndim; i++) {
+        t->shape[i] = shape[i];
+        t->strides[i] = strides[i];
+    }
+    t->offset = offset;
+    t->cuda = cuda;
+    return t;
+}
+
+tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *err)
+{
+    if (!tensor_dtype_ok(type)) {
+        tensor_err(err, "tensors of dtype %s are not supported",
+                   dtype_torch_name(type) ? dtype_torch_name(type) : dtype_name(type));
+        return NULL;
+    }
+    if (ndim < 0 || ndim > TENSOR_MAX_DIMS) {
+        tensor_err(err, "tritsim tensors have at most %d dimensions (this one would have %d)",
+                   TENSOR_MAX_DIMS, ndim);
+        return NULL;
+    }
+    char buf[200];
+    /* Element count, saturated at 2^48 (more than any machine holds);
+     * a zero size makes the tensor empty whatever the others are. */
+    const uint64_t limit = (uint64_t)1 << 48;
+    uint64_t n = 1;
+    bool empty = false;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] < 0) {
+            tensor_err(err, "Trying to create tensor with negative dimension %lld: %s",
+                       (long long)shape[i], shape_text(ndim, shape, buf, sizeof buf));
+            return NULL;
+        }
+        if (shape[i] == 0)
+            empty = true;
+        else
+            n = (uint64_t)shape[i] > limit / n ? limit + 1 : n * (uint64_t)shape[i];
+    }
+    if (empty)
+        n = 0;
+    bool too_big = n > limit;
+    size_t elsize = (size_t)dtype_size(type);
+    size_t nbytes = too_big ? 0 : (size_t)n * elsize;
+    size_t alloc = (nbytes + TENSOR_ALIGN - 1) / TENSOR_ALIGN * TENSOR_ALIGN;
+    if (alloc == 0)
+        alloc = TENSOR_ALIGN;
+    /* calloc, not aligned_alloc + memset: large blocks then come as fresh
+     * zero pages that are only touched when used. */
+    tensor_storage *s = too_big ? NULL : malloc(sizeof *s);
+    void *raw = s ? calloc(1, alloc + TENSOR_ALIGN) : NULL;
+    if (!raw) {
+        free(s);
+        tensor_err(err, "cannot allocate memory for a tensor of shape %s and dtype %s",
+                   shape_text(ndim, shape, buf, sizeof buf), dtype_torch_name(type));
+        return NULL;
+    }
+    s->refs = 1;
+    s->nbytes = alloc;
+    s->raw = raw;
+    s->data = (unsigned char *)raw + (TENSOR_ALIGN - (uintptr_t)raw % TENSOR_ALIGN) % TENSOR_ALIGN;
+    int64_t strides[TENSOR_MAX_DIMS];
+    contiguous_strides(ndim, shape, strides);
+    return tensor_wrap(s, type, ndim, shape, strides, 0, cuda);
+}
+
+tensor *tensor_full(dtype type, int ndim, const int64_t *shape, dtype_scalar v, bool cuda,
+                    char *err)
+{
+    tensor *t = tensor_new(type, ndim, shape, cuda, err);
+    if (t)
+        tensor_fill(t, v);
+    return t;
+}
+
+tensor *tensor_scalar(dtype type, dtype_scalar v, bool cuda)
+{
+    tensor *t = tensor_new(type, 0, NULL, cuda, NULL);
+    if (t)
+        dtype_store(type, tensor_data(t), v);
+    return t;
+}
+
+tensor *tensor_view_of(const tensor *base, int ndim, const int64_t *shape,
+                       const int64_t *strides, int64_t offset)
+{
+    base->storage->refs++;
+    return tensor_wrap(base->storage, base->type, ndim, shape, strides, offset, base->cuda);
+}
+
+/* ---- elements ---------------------------------------------------------------- */
+
+void *tensor_at(const tensor *t, const int64_t *idx)
+{
+    int64_t off = t->offset;
+    for (int i = 0; i < t->ndim; i++)
+        off += idx[i] * t->strides[i];
+    return t->storage->data + off * tensor_elsize(t);
+}
+
+dtype_scalar tensor_get(const tensor *t, const int64_t *idx)
+{
+    return dtype_load(t->type, tensor_at(t, idx));
+}
+
+void tensor_set(tensor *t, const int64_t *idx, dtype_scalar v)
+{
+    dtype_store(t->type, tensor_at(t, idx), v);
+}
+
+dtype_scalar tensor_get_flat(const tensor *t, int64_t i)
+{
+    int64_t idx[TENSOR_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        idx[d] = t->shape[d] ? i % t->shape[d] : 0;
+        i = t->shape[d] ? i / t->shape[d] : 0;
+    }
+    return tensor_get(t, idx);
+}
+
+bool tensor_item(const tensor *t, dtype_scalar *out, char *err)
+{
+    int64_t n = tensor_numel(t);
+    if (n != 1) {
+        tensor_err(err, "a Tensor with %lld elements cannot be converted to Scalar",
+                   (long long)n);
+        return false;
+    }
+    *out = dtype_load(t->type, tensor_data(t));
+    return true;
+}
+
+/* ---- the iterator ------------------------------------------------------------- */
+
+void tensor_iter_init(tensor_iter *it, int ndim, const int64_t *shape)
+{
+    it->ndim = ndim;
+    it->nops = 0;
+    it->numel = 1;
+    for (int i = 0; i < ndim; i++) {
+        it->shape[i] = shape[i];
+        it->index[i] = 0;
+        it->numel *= shape[i];
+    }
+}
+
+void tensor_iter_add(tensor_iter *it, void *base, const int64_t *byte_strides)
+{
+    int k = it->nops++;
+    it->ptr[k] = base;
+    for (int i = 0; i < it->ndim; i++)
+        it->step[k][i] = byte_strides[i];
+}
+
+void tensor_iter_add_tensor(tensor_iter *it, const tensor *t)
+{
+    int64_t bs[TENSOR_MAX_DIMS];
+    int lead = it->ndim - t->ndim, es = tensor_elsize(t);
+    for (int i = 0; i < it->ndim; i++) {
+        int d = i - lead;
+        bs[i] = d < 0 || t->shape[d] == 1 ? 0 : t->strides[d] * es;
+    }
+    tensor_iter_add(it, tensor_data(t), bs);
+}
+
+void tensor_iter_next(tensor_iter *it)
+{
+    for (int i = it->ndim - 1; i >= 0; i--) {
+        if (++it->index[i] < it->shape[i]) {
+            for (int k = 0; k < it->nops; k++)
+                it->ptr[k] += it->step[k][i];
+            return;
+        }
+        it->index[i] = 0;
+        for (int k = 0; k < it->nops; k++)
+            it->ptr[k] -= it->step[k][i] * (it->shape[i] - 1);
+    }
+}
+
+/* ---- views ------------------------------------------------------------------------ */
+
+bool tensor_wrap_dim(int ndim, int64_t dim, int *out, char *err)
+{
+    int64_t n = ndim > 0 ? ndim : 1;
+    if (dim < -n || dim >= n) {
+        tensor_err(err, "Dimension out of range (expected to be in range of [%lld, %lld], "
+                   "but got %lld)", (long long)-n, (long long)(n - 1), (long long)dim);
+        return false;
+    }
+    *out = (int)(dim < 0 ? dim + n : dim);
+    return true;
+}
+
+bool tensor_infer_shape(int ndim, int64_t *shape, int64_t numel, char *err)
+{
+    char buf[200];
+    int infer = -1;
+    int64_t known = 1;
+    for (int i = 0; i < ndim; i++) {
+        if (shape[i] == -1) {
+            if (infer >= 0) {
+                tensor_err(err, "only one dimension can be inferred");
+                return false;
+            }
+            infer = i;
+        } else if (shape[i] < 0) {
+            tensor_err(err, "invalid shape dimension %lld", (long long)shape[i]);
+            return false;
+        } else {
+            known *= shape[i];
+        }
+    }
+    if (infer >= 0) {
+        if (known == 0) {
+            tensor_err(err, "cannot reshape tensor of %lld elements into shape %s because the "
+                       "unspecified dimension size -1 can be any value and is ambiguous",
+                       (long long)numel, shape_text(ndim, shape, buf, sizeof buf));
+            return false;
+        }
+        if (numel % known == 0) {
+            shape[infer] = numel / known;
+            return true;
+        }
+    } else if (known == numel) {
+        return true;
+    }
+    tensor_err(err, "shape '%s' is invalid for input of size %lld",
+               shape_text(ndim, shape, buf, sizeof buf), (long long)numel);
+    return false;
+}
+
+/* torch's computeStride: strides that let the new shape view the old
+ * layout, or false when some new dimension would span two separate
+ * chunks of memory. */
+static bool view_strides(const tensor *t, int ndim, const int64_t *shape, int64_t *strides)
+{
+    if (t->ndim == 0 || tensor_numel(t) == 0) {
+        contiguous_strides(ndim, shape, strides);
+        return true;
+    }
+    int view_d = ndim - 1;
+    int64_t chunk_base = t->strides[t->ndim - 1];
+    int64_t tensor_numel_ = 1, view_numel = 1;
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        tensor_numel_ *= t->shape[d];
+        if (d == 0 || (t->shape[d - 1] != 1 &&
+                       t->strides[d - 1] != tensor_numel_ * chunk_base)) {
+            while (view_d >= 0 && (view_numel < tensor_numel_ || shape[view_d] == 1)) {
+                strides[view_d] = view_numel * chunk_base;
+                view_numel *= shape[view_d];
+                view_d--;
+            }
+            if (view_numel != tensor_numel_)
+                return false;
+            if (d > 0) {
+                chunk_base = t->strides[d - 1];
+                tensor_numel_ = 1;
+                view_numel = 1;
+            }
+        }
+    }
+    return view_d == -1;
+}
+
+static bool check_ndim(int ndim, char *err)
+{
+    if (ndim > TENSOR_MAX_DIMS) {
+        tensor_err(err, "tritsim tensors have at most %d dimensions (this one would have %d)",
+                   TENSOR_MAX_DIMS, ndim);
+        return false;
+    }
+    return true;
+}
+
+tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape_in, char *err)
+{
+    if (!check_ndim(ndim, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, shape_in, sizeof *shape * (size_t)ndim);
+    if (!tensor_infer_shape(ndim, shape, tensor_numel(t), err))
+        return NULL;
+    if (!view_strides(t, ndim, shape, strides)) {
+        tensor_err(err, "view size is not compatible with input tensor's size and stride (at "
+                   "least one dimension spans across two contiguous subspaces). Use "
+                   ".reshape(...) instead.");
+        return NULL;
+    }
+    return tensor_view_of(t, ndim, shape, strides, t->offset);
+}
+
+tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape_in, char *err)
+{
+    if (!check_ndim(ndim, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, shape_in, sizeof *shape * (size_t)ndim);
+    if (!tensor_infer_shape(ndim, shape, tensor_numel(t), err))
+        return NULL;
+    if (view_strides(t, ndim, shape, strides))
+        return tensor_view_of(t, ndim, shape, strides, t->offset);
+    tensor *c = tensor_to(t, t->type, t->cuda, err);
+    if (!c)
+        return NULL;
+    tensor *r = tensor_view(c, ndim, shape, err);
+    tensor_unref(c);
+    return r;
+}
+
+tensor *tensor_permute(const tensor *t, int ndims, const int64_t *dims, char *err)
+{
+    if (ndims != t->ndim) {
+        tensor_err(err, "permute(sparse_coo): number of dimensions in the tensor input does not "
+                   "match the length of the desired ordering of dimensions i.e. input.dim() = "
+                   "%d is not equal to len(dims) = %d", t->ndim, ndims);
+        return NULL;
+    }
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    bool seen[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < ndims; i++) {
+        int d;
+        if (!tensor_wrap_dim(t->ndim, dims[i], &d, err))
+            return NULL;
+        if (seen[d]) {
+            tensor_err(err, "permute(): duplicate dims are not allowed.");
+            return NULL;
+        }
+        seen[d] = true;
+        shape[i] = t->shape[d];
+        strides[i] = t->strides[d];
+    }
+    return tensor_view_of(t, t->ndim, shape, strides, t->offset);
+}
+
+tensor *tensor_transpose(const tensor *t, int64_t d0, int64_t d1, char *err)
+{
+    int a, b;
+    if (!tensor_wrap_dim(t->ndim, d0, &a, err) || !tensor_wrap_dim(t->ndim, d1, &b, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, t->shape, sizeof shape);
+    memcpy(strides, t->strides, sizeof strides);
+    if (t->ndim > 0) {
+        shape[a] = t->shape[b];
+        shape[b] = t->shape[a];
+        strides[a] = t->strides[b];
+        strides[b] = t->strides[a];
+    }
+    return tensor_view_of(t, t->ndim, shape, strides, t->offset);
+}
+
+/* torch's name of a tensor's type in expand's message: torch.FloatTensor */
+static const char *legacy_name(dtype t, char *buf, size_t len)
+{
+    snprintf(buf, len, "torch.%sTensor", tensor_type_name(t));
+    return buf;
+}
+
+tensor *tensor_expand(const tensor *t, int ndim, const int64_t *shape, char *err)
+{
+    char b1[200], b2[200], b3[40];
+    if (ndim < t->ndim) {
+        tensor_err(err, "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be "
+                   "greater or equal to the number of dimensions in the tensor (%d)",
+                   legacy_name(t->type, b3, sizeof b3),
+                   shape_text(t->ndim, t->shape, b1, sizeof b1),
+                   shape_text(ndim, shape, b2, sizeof b2), ndim, t->ndim);
+        return NULL;
+    }
+    if (!check_ndim(ndim, err))
+        return NULL;
+    int64_t nshape[TENSOR_MAX_DIMS], nstrides[TENSOR_MAX_DIMS];
+    int lead = ndim - t->ndim;
+    for (int i = 0; i < ndim; i++) {
+        int d = i - lead;
+        int64_t want = shape[i];
+        if (d < 0) {
+            if (want < 0) {
+                tensor_err(err, "The expanded size of the tensor (%lld) isn't allowed in a "
+                           "leading, non-existing dimension %d", (long long)want, i);
+                return NULL;
+            }
+            nshape[i] = want;
+            nstrides[i] = 0;
+            continue;
+        }
+        if (want == -1)
+            want = t->shape[d];
+        if (want < 0) {
+            tensor_err(err, "Trying to create tensor with negative dimension %lld: %s",
+                       (long long)want, shape_text(ndim, shape, b1, sizeof b1));
+            return NULL;
+        }
+        if (t->shape[d] == want) {
+            nshape[i] = want;
+            nstrides[i] = t->strides[d];
+        } else if (t->shape[d] == 1) {
+            nshape[i] = want;
+            nstrides[i] = 0;
+        } else {
+            tensor_err(err, "The expanded size of the tensor (%lld) must match the existing "
+                       "size (%lld) at non-singleton dimension %d.  Target sizes: %s.  Tensor "
+                       "sizes: %s", (long long)want, (long long)t->shape[d], i,
+                       shape_text(ndim, shape, b1, sizeof b1),
+                       shape_text(t->ndim, t->shape, b2, sizeof b2));
+            return NULL;
+        }
+    }
+    return tensor_view_of(t, ndim, nshape, nstrides, t->offset);
+}
+
+tensor *tensor_broadcast_to(const tensor *t, int ndim, const int64_t *shape, char *err)
+{
+    return tensor_expand(t, ndim, shape, err);
+}
+
+tensor *tensor_unsqueeze(const tensor *t, int64_t dim, char *err)
+{
+    int d;
+    if (!check_ndim(t->ndim + 1, err) || !tensor_wrap_dim(t->ndim + 1, dim, &d, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    for (int i = 0, j = 0; i <= t->ndim; i++) {
+        if (i == d) {
+            shape[i] = 1;
+            strides[i] = d < t->ndim ? t->shape[d] * t->strides[d] : 1;
+        } else {
+            shape[i] = t->shape[j];
+            strides[i] = t->strides[j];
+            j++;
+        }
+    }
+    return tensor_view_of(t, t->ndim + 1, shape, strides, t->offset);
+}
+
+tensor *tensor_squeeze(const tensor *t, bool all, int64_t dim, char *err)
+{
+    int only = -1;
+    if (!all && !tensor_wrap_dim(t->ndim, dim, &only, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        bool drop = t->shape[i] == 1 && (all || i == only);
+        if (!drop) {
+            shape[n] = t->shape[i];
+            strides[n] = t->strides[i];
+            n++;
+        }
+    }
+    return tensor_view_of(t, n, shape, strides, t->offset);
+}
+
+tensor *tensor_flatten(const tensor *t, int64_t start, int64_t end, char *err)
+{
+    if (t->ndim == 0) {
+        int64_t one = 1;
+        return tensor_reshape(t, 1, &one, err);
+    }
+    int s, e;
+    if (!tensor_wrap_dim(t->ndim, start, &s, err) || !tensor_wrap_dim(t->ndim, end, &e, err))
+        return NULL;
+    if (s > e) {
+        tensor_err(err, "flatten() has invalid args: start_dim cannot come after end_dim");
+        return NULL;
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int n = 0;
+    for (int i = 0; i < s; i++)
+        shape[n++] = t->shape[i];
+    int64_t merged = 1;
+    for (int i = s; i <= e; i++)
+        merged *= t->shape[i];
+    shape[n++] = merged;
+    for (int i = e + 1; i < t->ndim; i++)
+        shape[n++] = t->shape[i];
+    return tensor_reshape(t, n, shape, err);
+}
+
+tensor *tensor_select(const tensor *t, int64_t dim, int64_t index, char *err)
+{
+    char buf[200];
+    if (t->ndim == 0) {
+        tensor_err(err, "select() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    int d;
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return NULL;
+    int64_t size = t->shape[d];
+    if (index < -size || index >= size) {
+        tensor_err(err, "select(): index %lld out of range for tensor of size %s at "
+                   "dimension %d", (long long)index, shape_text(t->ndim, t->shape, buf, sizeof buf),
+                   d);
+        return NULL;
+    }
+    if (index < 0)
+        index += size;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    for (int i = 0, j = 0; i < t->ndim; i++)
+        if (i != d) {
+            shape[j] = t->shape[i];
+            strides[j] = t->strides[i];
+            j++;
+        }
+    return tensor_view_of(t, t->ndim - 1, shape, strides, t->offset + index * t->strides[d]);
+}
+
+tensor *tensor_slice(const tensor *t, int64_t dim, int64_t start, int64_t stop, int64_t step,
+                     char *err)
+{
+    int d;
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return NULL;
+    if (t->ndim == 0) {
+        tensor_err(err, "slice() cannot be applied to a 0-dim tensor.");
+        return NULL;
+    }
+    if (step <= 0) {
+        tensor_err(err, "step must be greater than zero");
+        return NULL;
+    }
+    int64_t size = t->shape[d];
+    if (start < 0)
+        start = start + size < 0 ? 0 : start + size;
+    if (stop < 0)
+        stop = stop + size < 0 ? 0 : stop + size;
+    if (start > size)
+        start = size;
+    if (stop > size)
+        stop = size;
+    int64_t len = stop > start ? (stop - start + step - 1) / step : 0;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    memcpy(shape, t->shape, sizeof shape);
+    memcpy(strides, t->strides, sizeof strides);
+    shape[d] = len;
+    strides[d] = t->strides[d] * step;
+    return tensor_view_of(t, t->ndim, shape, strides, t->offset + start * t->strides[d]);
+}
+
+/* ---- copies ---------------------------------------------------------------- */
+
+bool tensor_same_storage(const tensor *a, const tensor *b)
+{
+    return a->storage == b->storage;
+}
+
+/* dst = src, both of dst's shape already (src maybe broadcast). */
+static void copy_elements(tensor *dst, const tensor *src)
+{
+    tensor_iter it;
+    tensor_iter_init(&it, dst->ndim, dst->shape);
+    tensor_iter_add_tensor(&it, dst);
+    tensor_iter_add_tensor(&it, src);
+    dtype from = src->type, to = dst->type;
+    if (from == to) {
+        size_t es = (size_t)tensor_elsize(dst);
+        if (tensor_is_contiguous(dst) && tensor_is_contiguous(src) &&
+            tensor_numel(src) == it.numel) {
+            memcpy(tensor_data(dst), tensor_data(src), es * (size_t)it.numel);
+            return;
+        }
+        for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+            memcpy(it.ptr[0], it.ptr[1], es);
+        return;
+    }
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        dtype_store(to, it.ptr[0], dtype_cast(dtype_load(from, it.ptr[1]), from, to));
+}
+
+/* torch's is_non_overlapping_and_dense: the strides, sorted, are those of
+ * a contiguous layout of the sizes. */
+static bool dense(const tensor *t)
+{
+    int perm[TENSOR_MAX_DIMS], n = 0;
+    for (int i = 0; i < t->ndim; i++)
+        if (t->shape[i] >= 2)
+            perm[n++] = i;
+    for (int i = 1; i < n; i++)          /* insertion sort by stride */
+        for (int j = i; j > 0 && t->strides[perm[j]] < t->strides[perm[j - 1]]; j--) {
+            int x = perm[j];
+            perm[j] = perm[j - 1];
+            perm[j - 1] = x;
+        }
+    int64_t want = 1;
+    for (int i = 0; i < n; i++) {
+        if (t->strides[perm[i]] != want)
+            return false;
+        want *= t->shape[perm[i]];
+    }
+    return true;
+}
+
+bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err)
+{
+    if (a == b || !tensor_same_storage(a, b) || tensor_numel(a) == 0 || tensor_numel(b) == 0 ||
+        !dense(a) || !dense(b))
+        return false;
+    int64_t a0 = a->offset, a1 = a0 + tensor_numel(a), b0 = b->offset, b1 = b0 + tensor_numel(b);
+    bool partial;
+    if (a0 == b0 && a1 == b1)
+        partial = a->ndim != b->ndim ||
+                  memcmp(a->strides, b->strides, sizeof *a->strides * (size_t)a->ndim) != 0;
+    else
+        partial = a0 < b1 && b0 < a1;
+    if (partial)
+        tensor_err(err, "unsupported operation: some elements of the input tensor and the "
+                   "written-to tensor refer to a single memory location. Please clone() the "
+                   "tensor before performing the operation.");
+    return partial;
+}
+
+bool tensor_copy_into(tensor *dst, const tensor *src, char *err)
+{
+    if (tensor_partial_overlap(dst, src, err))
+        return false;
+    tensor *b = tensor_expand(src, dst->ndim, dst->shape, err);
+    if (!b)
+        return false;
+    if (tensor_same_storage(dst, src)) {
+        /* Read all of src before writing (overlaps torch allows: the same
+         * elements, or layouts too complex to compare). */
+        tensor *c = tensor_to(b, b->type, b->cuda, err);
+        tensor_unref(b);
+        if (!c)
+            return false;
+        b = c;
+    }
+    copy_elements(dst, b);
+    tensor_unref(b);
+    return true;
+}
+
+tensor *tensor_contiguous(const tensor *t, char *err)
+{
+    if (tensor_is_contiguous(t))
+        return tensor_ref((tensor *)t);
+    return tensor_to(t, t->type, t->cuda, err);
+}
+
+tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err)
+{
+    if (!tensor_dtype_ok(to)) {
+        tensor_err(err, "tensors of dtype %s are not supported",
+                   dtype_torch_name(to) ? dtype_torch_name(to) : dtype_name(to));
+        return NULL;
+    }
+    tensor *r = tensor_new(to, t->ndim, t->shape, cuda, err);
+    if (r)
+        copy_elements(r, t);
+    return r;
+}
+
+void tensor_fill(tensor *t, dtype_scalar v)
+{
+    unsigned char buf[8];
+    size_t es = (size_t)tensor_elsize(t);
+    dtype_store(t->type, buf, v);
+    tensor_iter it;
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        memcpy(it.ptr[0], buf, es);
+}
+
+/* Is the element at p non-zero (NaN counts as non-zero)? */
+static bool nonzero_at(dtype t, const void *p)
+{
+    dtype_scalar v = dtype_load(t, p);
+    if (dtype_is_float(t))
+        return v.f != 0.0;
+    return v.u != 0;
+}
+
+tensor *tensor_nonzero(const tensor *t, char *err)
+{
+    tensor_iter it;
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    int64_t count = 0;
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        count += nonzero_at(t->type, it.ptr[0]);
+    int64_t shape[2] = {count, t->ndim};
+    tensor *r = tensor_new(DTYPE_INT64, 2, shape, t->cuda, err);
+    if (!r)
+        return NULL;
+    int64_t *out = tensor_data(r);
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        if (nonzero_at(t->type, it.ptr[0]))
+            for (int d = 0; d < t->ndim; d++)
+                *out++ = it.index[d];
+    return r;
+}
+
+/* ---- printing ----------------------------------------------------------- */
+
+void tensor_repr(const tensor *t, strbuf *out)
+{
+    format_array a = {tensor_data(t), t->type, t->ndim, t->shape, t->strides};
+    format_torch_opts o = {.device = t->cuda ? "cuda:0" : NULL, .requires_grad = false};
+    if (!format_torch(out, &a, &o))
+        strbuf_printf(out, "tensor(<%s values>)", dtype_name(t->type));
+}

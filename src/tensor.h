@@ -1,0 +1,376 @@
+/* tensor.h - torch tensors on the host: a strided view of a reference-
+ * counted block of memory, with a dtype, and the C operations that the
+ * torch module (torchmod.c and the torch_*.c files), the kernel launcher
+ * and the tests build on.
+ *
+ * A tensor is a VAL_TENSOR heap value (val.h).  Its elements live in a
+ * tensor_storage: malloc'd bytes, 64-byte aligned, shared by every view of
+ * them and freed with the last one.  The view is the usual (dtype, shape,
+ * strides, offset): element [i0, ..., in] sits at
+ *
+ *     storage->data + (offset + i0*strides[0] + ... + in*strides[n]) * elsize
+ *
+ * Strides and offset count elements, never bytes, and are never negative
+ * (torch has no negative strides; a broadcast dimension has stride 0).
+ * fp16 and bf16 are stored as their 16-bit patterns, bool as one byte
+ * (0 or 1).  fp8 tensors are not supported (dtype.h cannot store fp8).
+ *
+ * Devices.  Every tensor lives in host memory.  `cuda` only remembers that
+ * the program asked for device='cuda', so that it prints device='cuda:0'
+ * and answers .is_cuda as it would on a GPU: programs written for a GPU run
+ * unchanged and print what they print there.
+ *
+ * Errors.  Functions that can fail on user input return NULL (or false)
+ * and write torch's message into err, a buffer of TENSOR_ERR_LEN bytes;
+ * the torch module reports it at the call's span.  Allocation failure of
+ * tensor memory is such an error ("cannot allocate ..."), not an abort.
+ *
+ * Ownership.  Functions returning tensor * return a new reference: drop it
+ * with tensor_unref.  Inputs are borrowed.  Values are not thread-safe
+ * (val.h); the kernel executor may read and write the *elements* of a
+ * tensor from many threads, never its header.
+ *
+ * ---- For the kernel launcher ---------------------------------------------
+ *
+ *     const tensor *t = tensor_of(v);        NULL when v is no tensor
+ *     tensor_dtype(t)                        element dtype (a scalar dtype)
+ *     tensor_data(t)                         address of element [0, ..., 0]
+ *     tensor_extent(t)                       elements reachable from there:
+ *                                            1 + sum((shape_i-1)*stride_i),
+ *                                            0 for an empty tensor
+ *     t->ndim, t->shape[i], t->strides[i]    the view (strides in elements)
+ *     tensor_numel(t), tensor_is_contiguous(t)
+ *
+ * A kernel receives tensor_data(t) as its pointer; an access at element
+ * offset k from it is in bounds iff 0 <= k < tensor_extent(t). */
+#ifndef TRITSIM_TENSOR_H
+#define TRITSIM_TENSOR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "strbuf.h"
+#include "val.h"
+
+enum {
+    TENSOR_MAX_DIMS = 8,      /* most dimensions a tensor may have */
+    TENSOR_ERR_LEN = 256,     /* size of the err buffers below */
+    TENSOR_ALIGN = 64,        /* alignment of storage in bytes */
+};
+
+typedef struct tensor_storage {
+    int refs;                 /* tensors viewing it */
+    size_t nbytes;            /* bytes usable (rounded up to TENSOR_ALIGN) */
+    unsigned char *data;      /* TENSOR_ALIGN-aligned, inside raw */
+    void *raw;                /* what was allocated */
+} tensor_storage;
+
+typedef struct tensor {
+    val_obj h;                /* kind VAL_TENSOR */
+    tensor_storage *storage;
+    dtype type;               /* a scalar dtype */
+    int ndim;                 /* 0 .. TENSOR_MAX_DIMS */
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t strides[TENSOR_MAX_DIMS];   /* in elements, >= 0 */
+    int64_t offset;           /* of element [0,...,0], in elements */
+    bool cuda;                /* made with device='cuda' (prints cuda:0) */
+} tensor;
+
+/* ---- the launcher's view ------------------------------------------------- */
+
+/* The tensor v holds (borrowed), or NULL when v is not a tensor. */
+tensor *tensor_of(val v);
+static inline dtype tensor_dtype(const tensor *t) { return t->type; }
+/* Address of element [0, ..., 0] of the view. */
+void *tensor_data(const tensor *t);
+/* Elements reachable from tensor_data: 1 + sum((shape_i - 1) * stride_i),
+ * or 0 when the tensor has no elements. */
+int64_t tensor_extent(const tensor *t);
+/* Product of the shape (1 for a 0-d tensor). */
+int64_t tensor_numel(const tensor *t);
+/* torch's is_contiguous(): row-major with no gaps (size-1 dimensions may
+ * have any stride; an empty tensor is contiguous). */
+bool tensor_is_contiguous(const tensor *t);
+/* Bytes per element. */
+static inline int tensor_elsize(const tensor *t) { return dtype_size(t->type); }
+
+/* ---- the value type --------------------------------------------------------- */
+
+/* The hooks through which the evaluator uses tensors (attributes, methods,
+ * indexing, operators, printing), defined in torch_tensor.c. */
+extern const val_type tensor_type;
+/* The type's free hook: drops the tensor's reference to its storage. */
+void tensor_release(val_obj *o);
+
+/* ---- references ------------------------------------------------------------- */
+
+static inline tensor *tensor_ref(tensor *t) { val_ref(val_of(t)); return t; }
+static inline void tensor_unref(tensor *t) { if (t) val_unref(val_of(t)); }
+/* The value of t, taking over the caller's reference. */
+static inline val tensor_val(tensor *t) { return val_of(t); }
+
+/* ---- creation --------------------------------------------------------------- */
+
+/* Whether tensors of dtype t can be made (every scalar dtype but fp8). */
+bool tensor_dtype_ok(dtype t);
+
+/* A contiguous tensor of the given shape, every element zero (torch.empty
+ * gives zeros too: reading "uninitialised" memory is never useful here).
+ * Fails on a negative size, more than TENSOR_MAX_DIMS dimensions, an
+ * unsupported dtype, or when the memory cannot be allocated. */
+tensor *tensor_new(dtype t, int ndim, const int64_t *shape, bool cuda, char *err);
+/* The same filled with v (v canonical for dtype t, dtype.h). */
+tensor *tensor_full(dtype t, int ndim, const int64_t *shape, dtype_scalar v, bool cuda,
+                    char *err);
+/* A 0-d tensor holding v; cannot fail for a supported dtype. */
+tensor *tensor_scalar(dtype t, dtype_scalar v, bool cuda);
+/* A view of base's storage with its own shape, strides and offset (same
+ * dtype and device).  The caller guarantees the view stays inside the
+ * storage. */
+tensor *tensor_view_of(const tensor *base, int ndim, const int64_t *shape,
+                       const int64_t *strides, int64_t offset);
+
+/* ---- elements ------------------------------------------------------------ */
+
+/* Address of element idx (ndim indices, each in range). */
+void *tensor_at(const tensor *t, const int64_t *idx);
+dtype_scalar tensor_get(const tensor *t, const int64_t *idx);
+void tensor_set(tensor *t, const int64_t *idx, dtype_scalar v);
+/* Element number i of the view in row-major order (0 <= i < numel). */
+dtype_scalar tensor_get_flat(const tensor *t, int64_t i);
+/* The only element of a one-element tensor (any shape), else false with
+ * torch's message. */
+bool tensor_item(const tensor *t, dtype_scalar *out, char *err);
+
+/* Walks a shape in row-major order, keeping a pointer into each of up to
+ * TENSOR_ITER_OPS operands (byte strides, 0 for broadcast dimensions):
+ *
+ *     tensor_iter it;
+ *     tensor_iter_init(&it, t->ndim, t->shape);
+ *     tensor_iter_add_tensor(&it, t);
+ *     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+ *         use(it.ptr[0]);
+ */
+enum { TENSOR_ITER_OPS = 4 };
+typedef struct tensor_iter {
+    int ndim, nops;
+    int64_t numel;
+    int64_t shape[TENSOR_MAX_DIMS], index[TENSOR_MAX_DIMS];
+    int64_t step[TENSOR_ITER_OPS][TENSOR_MAX_DIMS];    /* bytes */
+    unsigned char *ptr[TENSOR_ITER_OPS];
+} tensor_iter;
+void tensor_iter_init(tensor_iter *it, int ndim, const int64_t *shape);
+/* Add an operand: its first element and its strides in bytes (ndim of them,
+ * aligned to the iterator's shape). */
+void tensor_iter_add(tensor_iter *it, void *base, const int64_t *byte_strides);
+/* Add tensor t, broadcast to the iterator's shape (t's dimensions align to
+ * the last ones; the shapes must be broadcast-compatible). */
+void tensor_iter_add_tensor(tensor_iter *it, const tensor *t);
+void tensor_iter_next(tensor_iter *it);
+
+/* ---- views (share storage) ----------------------------------------------------- */
+
+/* Wrap dim into [0, ndim) as torch does (a 0-d tensor accepts -1 and 0);
+ * false with "Dimension out of range (expected to be in range of [-2, 1],
+ * but got 2)". */
+bool tensor_wrap_dim(int ndim, int64_t dim, int *out, char *err);
+/* Resolve one -1 in shape for a tensor of numel elements, checking sizes
+ * (torch's infer_size: "shape '[3, 5]' is invalid for input of size 12"). */
+bool tensor_infer_shape(int ndim, int64_t *shape, int64_t numel, char *err);
+
+/* view(*shape): shape may hold one -1; fails when the strides do not allow
+ * it ("view size is not compatible with input tensor's size and stride
+ * ... Use .reshape(...) instead."). */
+tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape, char *err);
+/* reshape: a view when possible, else a contiguous copy. */
+tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape, char *err);
+tensor *tensor_permute(const tensor *t, int ndims, const int64_t *dims, char *err);
+tensor *tensor_transpose(const tensor *t, int64_t d0, int64_t d1, char *err);
+/* expand(*sizes): -1 keeps a size; new dimensions go in front. */
+tensor *tensor_expand(const tensor *t, int ndim, const int64_t *shape, char *err);
+tensor *tensor_unsqueeze(const tensor *t, int64_t dim, char *err);
+/* squeeze(dim) removes dimension dim if its size is 1; squeeze() (all
+ * true) removes every size-1 dimension. */
+tensor *tensor_squeeze(const tensor *t, bool all, int64_t dim, char *err);
+/* flatten(start, end): a view when possible, else a copy; a 0-d tensor
+ * gives shape (1,). */
+tensor *tensor_flatten(const tensor *t, int64_t start, int64_t end, char *err);
+/* t[..., index, ...] at dimension dim (index may be negative). */
+tensor *tensor_select(const tensor *t, int64_t dim, int64_t index, char *err);
+/* t[..., start:stop:step, ...] at dimension dim with Python's slice rules
+ * (negative bounds count from the end, out-of-range bounds are clamped);
+ * step must be positive. */
+tensor *tensor_slice(const tensor *t, int64_t dim, int64_t start, int64_t stop,
+                     int64_t step, char *err);
+/* The broadcast of t to shape, as a view (stride 0 where t has size 1),
+ * or NULL with torch's expand message. */
+tensor *tensor_broadcast_to(const tensor *t, int ndim, const int64_t *shape, char *err);
+
+/* ---- copies ---------------------------------------------------------------- */
+
+/* t itself (a new reference) when contiguous, else a contiguous copy. */
+tensor *tensor_contiguous(const tensor *t, char *err);
+/* A contiguous copy of t converted to dtype to (dtype_cast's rules) on the
+ * given device; the same dtype gives a plain copy (clone). */
+tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err);
+/* dst[...] = src: src is broadcast to dst's shape and converted to dst's
+ * dtype; an src sharing dst's storage is read in full first.  false with
+ * torch's message when the shapes do not broadcast or the two overlap
+ * partially (tensor_partial_overlap). */
+bool tensor_copy_into(tensor *dst, const tensor *src, char *err);
+/* Every element of t set to v (canonical for t's dtype). */
+void tensor_fill(tensor *t, dtype_scalar v);
+/* Whether a and b use the same storage. */
+bool tensor_same_storage(const tensor *a, const tensor *b);
+/* torch's check before writing a from b: true (with torch's "unsupported
+ * operation: some elements of the input tensor and the written-to tensor
+ * refer to a single memory location..." in err) when both are dense
+ * layouts of one storage that overlap without being the same elements in
+ * the same order.  tensor_copy_into and tensor_binary_inplace refuse such
+ * pairs, as torch does. */
+bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err);
+/* The indices of the non-zero elements: an int64 tensor of shape
+ * (count, ndim). */
+tensor *tensor_nonzero(const tensor *t, char *err);
+
+/* ---- printing ----------------------------------------------------------- */
+
+/* repr(t) as PyTorch prints it (format.h), with device='cuda:0' when t was
+ * made on cuda and the dtype when it is not a default one. */
+void tensor_repr(const tensor *t, strbuf *out);
+/* Shape as torch writes it in messages: "[3, 4]". */
+void tensor_shape_str(int ndim, const int64_t *shape, strbuf *out);
+
+/* ---- type promotion (tensor_ops.c) ---------------------------------------- */
+
+/* One operand of an elementwise operation: a tensor, or a Python number
+ * that takes part in type promotion as torch's "wrapped numbers" do (it
+ * never widens a tensor of its own category: int32 tensor + 1 is int32,
+ * float16 tensor + 0.5 is float16, int tensor + 0.5 is float32). */
+typedef struct tensor_operand {
+    const tensor *t;        /* NULL for a number */
+    dtype type;             /* a number: INT1 (bool), INT64 or FP64 */
+    dtype_scalar value;     /* a number's value (canonical for type) */
+} tensor_operand;
+
+static inline tensor_operand tensor_operand_of(const tensor *t)
+{
+    tensor_operand o = {t, t->type, {0}};
+    return o;
+}
+tensor_operand tensor_operand_int(int64_t v);
+tensor_operand tensor_operand_float(double v);
+tensor_operand tensor_operand_bool(bool v);
+
+/* torch.promote_types: bool < ints < floats; uint8 + int8 -> int16;
+ * float16 + bfloat16 -> float32.  uint16/32/64 promote only with
+ * themselves, bool and floats (as in torch); else DTYPE_INVALID + err. */
+dtype tensor_promote_types(dtype a, dtype b, char *err);
+/* torch.result_type of n operands: dimensioned tensors first, then 0-d
+ * tensors, then numbers (ints count as int64, floats as float32), each
+ * group taking part only when its category is higher. */
+dtype tensor_result_type(int n, const tensor_operand *ops, char *err);
+/* torch.can_cast(from, to): no float -> int, no non-bool -> bool. */
+bool tensor_can_cast(dtype from, dtype to);
+/* torch's C++ name of a dtype in messages: "Float", "Long", "Half",
+ * "BFloat16", "Bool", "Byte", "Char", "Short", "Int", "Double". */
+const char *tensor_type_name(dtype t);
+/* Broadcast two shapes as torch does; false with "The size of tensor a (3)
+ * must match the size of tensor b (4) at non-singleton dimension 0". */
+bool tensor_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b,
+                             int *nout, int64_t *out, char *err);
+
+/* ---- elementwise operations (tensor_ops.c) --------------------------------- */
+
+typedef enum tensor_binop {
+    TENSOR_ADD, TENSOR_SUB, TENSOR_MUL,
+    TENSOR_DIV,         /* true division: ints give float32 */
+    TENSOR_FLOORDIV,    /* floor division, Python signs */
+    TENSOR_MOD,         /* remainder with the divisor's sign (Python) */
+    TENSOR_POW,
+    TENSOR_AND, TENSOR_OR, TENSOR_XOR,      /* bools and ints only */
+    TENSOR_SHL, TENSOR_SHR,
+    TENSOR_EQ, TENSOR_NE, TENSOR_LT, TENSOR_LE, TENSOR_GT, TENSOR_GE,
+    TENSOR_MAXIMUM, TENSOR_MINIMUM,         /* NaN propagates */
+} tensor_binop;
+
+/* a op b with broadcasting and torch's promotion (comparisons give bool).
+ * Integer // and % by zero fail with "ZeroDivisionError". */
+tensor *tensor_binary(tensor_binop op, tensor_operand a, tensor_operand b, char *err);
+/* self op= b in place: the result type must be castable to self's dtype
+ * ("result type Float can't be cast to the desired output type Long") and
+ * b must broadcast to self's shape. */
+bool tensor_binary_inplace(tensor_binop op, tensor *self, tensor_operand b, char *err);
+
+typedef enum tensor_unop {
+    TENSOR_NEG, TENSOR_ABS, TENSOR_INVERT,  /* ~: not for bools, bitwise for ints */
+    TENSOR_EXP, TENSOR_EXP2, TENSOR_LOG, TENSOR_LOG2, TENSOR_SQRT, TENSOR_RSQRT,
+    TENSOR_SIN, TENSOR_COS, TENSOR_TANH, TENSOR_SIGMOID,
+    TENSOR_RELU, TENSOR_GELU, TENSOR_GELU_TANH, TENSOR_SILU,
+    TENSOR_FLOOR, TENSOR_CEIL, TENSOR_ROUND, TENSOR_TRUNC,
+    TENSOR_ISNAN, TENSOR_ISINF, TENSOR_ISFINITE,   /* give bool */
+} tensor_unop;
+
+/* op(t).  Float functions of int or bool tensors give float32. */
+tensor *tensor_unary(tensor_unop op, const tensor *t, char *err);
+/* torch.where(cond, a, b): cond is a bool tensor; the result has the
+ * promoted type of a and b and the broadcast shape of all three. */
+tensor *tensor_where(const tensor *cond, tensor_operand a, tensor_operand b, char *err);
+/* torch.clamp(t, lo, hi): either bound may be NULL (not both); the result
+ * has the promoted type of t and the bounds; NaN stays NaN. */
+tensor *tensor_clamp(const tensor *t, const tensor_operand *lo, const tensor_operand *hi,
+                     char *err);
+
+/* ---- reductions (tensor_reduce.c) ------------------------------------------ */
+
+typedef enum tensor_reduce_op {
+    TENSOR_SUM, TENSOR_PROD, TENSOR_MEAN, TENSOR_AMAX, TENSOR_AMIN,
+    TENSOR_ARGMAX, TENSOR_ARGMIN, TENSOR_ALL, TENSOR_ANY,
+} tensor_reduce_op;
+
+/* Reduce over ndims dimensions dims (dims NULL: every dimension).  sum and
+ * prod of bools and ints give int64, of floats their dtype (accumulated in
+ * double); mean needs a float dtype; all/any give bool; argmax/argmin give
+ * int64 (over all dimensions: the row-major flat index) and take at most
+ * one dimension.  out_type, when not DTYPE_INVALID, is the dtype= argument
+ * (the input is converted to it first).  NaN wins max/min/argmax/argmin. */
+tensor *tensor_reduce(tensor_reduce_op op, const tensor *t, int ndims, const int64_t *dims,
+                      bool keepdim, dtype out_type, char *err);
+/* torch.max(t, dim) / torch.min(t, dim): values and int64 indices. */
+bool tensor_max_dim(bool is_max, const tensor *t, int64_t dim, bool keepdim,
+                    tensor **values, tensor **indices, char *err);
+/* softmax / log_softmax along dim, computed in double; out_type as above
+ * (DTYPE_INVALID keeps a float dtype; ints are an error, as in torch). */
+tensor *tensor_softmax(const tensor *t, int64_t dim, bool log, dtype out_type, char *err);
+/* Cumulative sum along dim (ints give int64). */
+tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err);
+
+/* ---- matrix products (tensor_matmul.c) ------------------------------------- */
+
+/* torch.matmul: 1-D x 1-D dot, 2-D mm, 1-D/2-D mixes, batched with
+ * broadcast batch dimensions.  float32 / float64 through cblas; float16 and
+ * bfloat16 computed in float32 and rounded; ints with exact wrap-around
+ * sums.  Both operands must have the same dtype (as in torch). */
+tensor *tensor_matmul(const tensor *a, const tensor *b, char *err);
+/* torch.mm (2-D only) and torch.bmm (3-D only, equal batch sizes). */
+tensor *tensor_mm(const tensor *a, const tensor *b, char *err);
+tensor *tensor_bmm(const tensor *a, const tensor *b, char *err);
+
+/* ---- random numbers (tensor_random.c) -------------------------------------- */
+
+/* One process-wide generator (xoshiro256**, seeded through splitmix64).
+ * The numbers do not match PyTorch's bits; a seed always gives the same
+ * sequence.  Before any manual_seed the seed is 67280421310721, torch's
+ * default. */
+void tensor_manual_seed(uint64_t seed);
+uint64_t tensor_initial_seed(void);
+/* Fill a float tensor with uniform [lo, hi) / normal(mean, std) numbers
+ * (Box-Muller on doubles), or an int tensor with ints in [low, high). */
+void tensor_fill_uniform(tensor *t, double lo, double hi);
+void tensor_fill_normal(tensor *t, double mean, double std);
+void tensor_fill_randint(tensor *t, int64_t low, int64_t high);
+/* A random permutation of 0..n-1 into an int64 tensor of shape (n,). */
+void tensor_fill_randperm(tensor *t);
+
+#endif

@@ -1,0 +1,174 @@
+/* tensor_random.c - the random numbers of torch.rand, randn, randint,
+ * randperm and friends.
+ *
+ * One generator for the whole program, xoshiro256** (Blackman and Vigna),
+ * whose 256-bit state is filled from the 64-bit seed by splitmix64, as its
+ * authors recommend.  torch.manual_seed(s) reseeds it; before that it
+ * starts from torch's default seed, so a program always draws the same
+ * numbers.  The numbers are good, but not PyTorch's: a program that prints
+ * random tensors prints other values than under PyTorch.
+ *
+ * Uniform floats take as many random bits as their type has significand
+ * bits (24 for float32, 11 for float16...), so they are exact multiples of
+ * 2^-bits in [0, 1) before scaling.  Normal numbers come from the
+ * Box-Muller transform in double precision. */
+#include "tensor.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#define TORCH_DEFAULT_SEED 67280421310721ULL
+
+static uint64_t rng_state[4];
+static uint64_t rng_seed;
+static bool rng_ready;
+static bool spare_ready;     /* Box-Muller makes two numbers at a time */
+static double spare;
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void tensor_manual_seed(uint64_t seed)
+{
+    uint64_t x = seed;
+    for (int i = 0; i < 4; i++)
+        rng_state[i] = splitmix64(&x);
+    rng_seed = seed;
+    rng_ready = true;
+    spare_ready = false;
+}
+
+uint64_t tensor_initial_seed(void)
+{
+    return rng_ready ? rng_seed : TORCH_DEFAULT_SEED;
+}
+
+static inline uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t next_u64(void)
+{
+    if (!rng_ready)
+        tensor_manual_seed(TORCH_DEFAULT_SEED);
+    uint64_t *s = rng_state;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* A uniform number in [0, 1) with the given number of random bits. */
+static double next_unit(int bits)
+{
+    return (double)(next_u64() >> (64 - bits)) * ldexp(1.0, -bits);
+}
+
+/* A uniform integer in [0, range) without modulo bias. */
+static uint64_t next_below(uint64_t range)
+{
+    if (range == 0)
+        return next_u64();
+    uint64_t limit = UINT64_MAX - UINT64_MAX % range;
+    uint64_t x;
+    do
+        x = next_u64();
+    while (x >= limit);
+    return x % range;
+}
+
+static double next_normal(void)
+{
+    if (spare_ready) {
+        spare_ready = false;
+        return spare;
+    }
+    double u1 = 1.0 - next_unit(53);    /* (0, 1]: log never sees 0 */
+    double u2 = next_unit(53);
+    double r = sqrt(-2.0 * log(u1));
+    const double two_pi = 6.283185307179586476925;
+    spare = r * sin(two_pi * u2);
+    spare_ready = true;
+    return r * cos(two_pi * u2);
+}
+
+/* Store a double into every element of t, one fresh value per element. */
+static void fill_with(tensor *t, double (*gen)(const void *), const void *ctx)
+{
+    tensor_iter it;
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
+        dtype_scalar v = {.f = gen(ctx)};
+        dtype_store(t->type, it.ptr[0], dtype_cast(v, DTYPE_FP64, t->type));
+    }
+}
+
+typedef struct span { double a, b; int bits; } span;
+
+static double gen_uniform(const void *ctx)
+{
+    const span *s = ctx;
+    return next_unit(s->bits) * (s->b - s->a) + s->a;
+}
+
+static double gen_normal(const void *ctx)
+{
+    const span *s = ctx;
+    return s->a + s->b * next_normal();
+}
+
+void tensor_fill_uniform(tensor *t, double lo, double hi)
+{
+    int bits = dtype_is_float(t->type) ? dtype_mantissa_bits(t->type) + 1 : 53;
+    span s = {lo, hi, bits};
+    fill_with(t, gen_uniform, &s);
+}
+
+void tensor_fill_normal(tensor *t, double mean, double std)
+{
+    span s = {mean, std, 53};
+    fill_with(t, gen_normal, &s);
+}
+
+void tensor_fill_randint(tensor *t, int64_t low, int64_t high)
+{
+    uint64_t range = (uint64_t)high - (uint64_t)low;
+    tensor_iter it;
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
+        dtype_scalar v = {.i = (int64_t)((uint64_t)low + next_below(range))};
+        dtype_store(t->type, it.ptr[0], dtype_cast(v, DTYPE_INT64, t->type));
+    }
+}
+
+void tensor_fill_randperm(tensor *t)
+{
+    int64_t n = tensor_numel(t);
+    int64_t *p = malloc(sizeof *p * (size_t)(n ? n : 1));
+    if (!p)
+        return;
+    for (int64_t i = 0; i < n; i++)
+        p[i] = i;
+    for (int64_t i = n - 1; i > 0; i--) {      /* Fisher-Yates */
+        int64_t j = (int64_t)next_below((uint64_t)i + 1);
+        int64_t x = p[i];
+        p[i] = p[j];
+        p[j] = x;
+    }
+    for (int64_t i = 0; i < n; i++)
+        tensor_set(t, &i, dtype_cast((dtype_scalar){.i = p[i]}, DTYPE_INT64, t->type));
+    free(p);
+}

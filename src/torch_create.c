@@ -1,0 +1,624 @@
+/* torch_create.c - the functions that make tensors: torch.tensor,
+ * as_tensor, zeros, ones, empty, full, arange, linspace, eye, rand, randn,
+ * randint, randperm, the *_like and Tensor.new_* forms, torch.Tensor(...),
+ * and the generator's manual_seed / initial_seed.
+ *
+ * Every creation function takes dtype= and device=; device='cuda' only
+ * labels the tensor (tensor.h).  torch.empty returns zeros: its contents
+ * are unspecified in torch, and zeros make programs that read them by
+ * mistake behave the same on every run. */
+#include "torch_impl.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The keyword arguments every creation function accepts. */
+#define CREATE_KW "dtype=, device=, requires_grad=, layout=, pin_memory=, memory_format="
+
+/* dtype=, device=, requires_grad= at k[0..2]. */
+static bool create_kw(host *h, const val *k, src_span at, const char *fname, dtype *dt,
+                      bool *cuda)
+{
+    return torch_dtype_arg(h, k[0], at, fname, dt) && torch_device_arg(h, k[1], at, fname, cuda) &&
+           torch_no_grad_arg(h, k[2], at, fname);
+}
+
+static dtype_scalar one_of(dtype t)
+{
+    return dtype_cast((dtype_scalar){.i = 1}, DTYPE_INT64, t);
+}
+
+/* ---- zeros, ones, empty, rand, randn ------------------------------------------ */
+
+typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN } fill_kind;
+
+/* A float dtype for rand/randn, or false with torch's message. */
+static bool random_float_type(host *h, fill_kind k, dtype t, src_span at)
+{
+    if ((k == FILL_RAND || k == FILL_RANDN) && !dtype_is_float(t)) {
+        host_error(h, at, "\"%s\" not implemented for '%s'",
+                   k == FILL_RAND ? "check_uniform_bounds" : "normal_kernel_cpu",
+                   tensor_type_name(t));
+        return false;
+    }
+    return true;
+}
+
+static void fill(tensor *t, fill_kind k)
+{
+    switch (k) {
+    case FILL_ONES: tensor_fill(t, one_of(t->type)); break;
+    case FILL_RAND: tensor_fill_uniform(t, 0.0, 1.0); break;
+    case FILL_RANDN: tensor_fill_normal(t, 0.0, 1.0); break;
+    default: break;    /* tensor_new gives zeros */
+    }
+}
+
+static val make(host *h, int argc, const val *argv, const val_kwargs *kw, src_span at,
+                const char *fname, fill_kind k)
+{
+    val kv[9];
+    if (!host_args(h, at, fname, "*, " CREATE_KW ", size=, generator=, out=", 0, NULL, kw, kv))
+        return val_err();
+    dtype dt = DTYPE_FP32;
+    bool cuda = false;
+    if (!create_kw(h, kv, at, fname, &dt, &cuda) || !random_float_type(h, k, dt, at))
+        return val_err();
+    if (kv[8].kind != VAL_MISSING && kv[8].kind != VAL_NONE)
+        return host_error(h, at, "%s(): out= is not supported in tritsim", fname);
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    if (kv[6].kind != VAL_MISSING) {
+        if (argc)
+            return host_error(h, at, "%s() got multiple values for argument 'size'", fname);
+        if (!torch_shape_args(h, 1, &kv[6], at, fname, &nd, shape))
+            return val_err();
+    } else if (argc == 0) {
+        return host_error(h, at, "%s() missing required argument 'size'", fname);
+    } else if (!torch_shape_args(h, argc, argv, at, fname, &nd, shape)) {
+        return val_err();
+    }
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, nd, shape, cuda, err);
+    if (t)
+        fill(t, k);
+    return torch_result(h, at, t, err);
+}
+
+#define MAKE(name, k) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        (void)self; \
+        return make(h, argc, argv, kw, at, #name, k); \
+    }
+MAKE(zeros, FILL_ZEROS)
+MAKE(ones, FILL_ONES)
+MAKE(empty, FILL_ZEROS)
+MAKE(rand, FILL_RAND)
+MAKE(randn, FILL_RANDN)
+
+/* full(size, fill_value): the dtype follows fill_value (bool, int64,
+ * float32) unless given. */
+static dtype number_dtype(val v)
+{
+    tensor *t = tensor_of(v);
+    return v.kind == VAL_BOOL ? DTYPE_INT1 : v.kind == VAL_INT ? DTYPE_INT64
+         : t ? t->type : DTYPE_FP32;
+}
+
+static val fn_full(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    (void)self;
+    val a[8];
+    if (!host_args(h, at, "full", "size, fill_value, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    dtype dt = number_dtype(a[1]);
+    bool cuda = false;
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    dtype_scalar v;
+    if (!create_kw(h, a + 2, at, "full", &dt, &cuda) ||
+        !torch_shape_args(h, 1, &a[0], at, "full", &nd, shape) ||
+        !torch_number_to(h, a[1], dt, at, "full", &v))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_full(dt, nd, shape, v, cuda, err), err);
+}
+
+/* ---- the *_like functions ----------------------------------------------------- */
+
+typedef enum like_kind { LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL,
+                         LIKE_RANDINT } like_kind;
+
+static val like(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                src_span at, const char *fname, like_kind k)
+{
+    val a[9];
+    const char *params = k == LIKE_FULL ? "input, fill_value, *, " CREATE_KW
+                       : k == LIKE_RANDINT ? "input, low=, high=, *, " CREATE_KW
+                                           : "input, *, " CREATE_KW;
+    TORCH_READ_ARGS(fname, params, a);
+    int extra = k == LIKE_FULL ? 1 : k == LIKE_RANDINT ? 2 : 0;
+    dtype dt = t->type;
+    bool cuda = t->cuda;
+    if (!create_kw(h, a + 1 + extra, at, fname, &dt, &cuda))
+        return val_err();
+    fill_kind fk = k == LIKE_RAND ? FILL_RAND : k == LIKE_RANDN ? FILL_RANDN : FILL_ZEROS;
+    if (!random_float_type(h, fk, dt, at))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *r = tensor_new(dt, t->ndim, t->shape, cuda, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    if (k == LIKE_FULL) {
+        dtype_scalar v;
+        if (!torch_number_to(h, a[1], dt, at, fname, &v)) {
+            tensor_unref(r);
+            return val_err();
+        }
+        tensor_fill(r, v);
+    } else if (k == LIKE_RANDINT) {
+        /* randint_like(input, high) or (input, low, high) */
+        int64_t lo = 0, hi;
+        val vh = a[2].kind != VAL_MISSING ? a[2] : a[1];
+        if ((a[2].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, fname, "low", &lo)) ||
+            !torch_int_arg(h, vh, at, fname, "high", &hi)) {
+            tensor_unref(r);
+            return val_err();
+        }
+        tensor_fill_randint(r, lo, hi);
+    } else if (k == LIKE_ONES) {
+        tensor_fill(r, one_of(dt));
+    } else {
+        fill(r, fk);
+    }
+    return tensor_val(r);
+}
+
+#define LIKE(name, k) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return like(h, self, argc, argv, kw, at, #name, k); \
+    }
+LIKE(zeros_like, LIKE_ZEROS)
+LIKE(ones_like, LIKE_ONES)
+LIKE(empty_like, LIKE_ZEROS)
+LIKE(rand_like, LIKE_RAND)
+LIKE(randn_like, LIKE_RANDN)
+LIKE(full_like, LIKE_FULL)
+LIKE(randint_like, LIKE_RANDINT)
+
+/* x.new_zeros(size), x.new_ones(size), x.new_empty(size), x.new_full(size,
+ * v), x.new_tensor(data): x's dtype and device unless given. */
+static val new_like(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at, const char *fname, int what)
+{
+    tensor *t = tensor_of(self);
+    val kv[6];
+    if (!host_args(h, at, fname, "*, " CREATE_KW, 0, NULL, kw, kv))
+        return val_err();
+    dtype dt = t->type;
+    bool cuda = t->cuda;
+    if (!create_kw(h, kv, at, fname, &dt, &cuda))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (what == 4) {    /* new_tensor(data) */
+        if (argc != 1)
+            return host_error(h, at, "new_tensor() takes one argument (the data)");
+        tensor *r = torch_from_data(h, argv[0], dt, cuda, at);
+        return r ? tensor_val(r) : val_err();
+    }
+    int nshape = what == 3 ? argc - 1 : argc;
+    if (what == 3 && argc < 2)
+        return host_error(h, at, "new_full() takes a size and a fill_value");
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    if (!torch_shape_args(h, nshape, argv, at, fname, &nd, shape))
+        return val_err();
+    tensor *r = tensor_new(dt, nd, shape, cuda, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    if (what == 1)
+        tensor_fill(r, one_of(dt));
+    if (what == 3) {
+        dtype_scalar v;
+        if (!torch_number_to(h, argv[argc - 1], dt, at, fname, &v)) {
+            tensor_unref(r);
+            return val_err();
+        }
+        tensor_fill(r, v);
+    }
+    return tensor_val(r);
+}
+
+#define NEW_LIKE(name, what) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return new_like(h, self, argc, argv, kw, at, #name, what); \
+    }
+NEW_LIKE(new_zeros, 0)
+NEW_LIKE(new_ones, 1)
+NEW_LIKE(new_empty, 2)
+NEW_LIKE(new_full, 3)
+NEW_LIKE(new_tensor, 4)
+
+/* ---- torch.tensor and friends ----------------------------------------------------- */
+
+static val fn_tensor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    (void)self;
+    val a[7];
+    if (!host_args(h, at, "tensor", "data, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    dtype dt = DTYPE_INVALID;
+    bool cuda = a[0].kind == VAL_TENSOR && tensor_of(a[0])->cuda;    /* data's device */
+    if (!create_kw(h, a + 1, at, "tensor", &dt, &cuda))
+        return val_err();
+    tensor *t = torch_from_data(h, a[0], dt, cuda, at);
+    return t ? tensor_val(t) : val_err();
+}
+
+/* as_tensor(data): a tensor already of that dtype and device is returned
+ * as it is. */
+static val fn_as_tensor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)self;
+    val a[3];
+    if (!host_args(h, at, "as_tensor", "data, dtype=, device=", argc, argv, kw, a))
+        return val_err();
+    tensor *src = tensor_of(a[0]);
+    dtype dt = src ? src->type : DTYPE_INVALID;
+    bool cuda = src ? src->cuda : false;
+    if (!torch_dtype_arg(h, a[1], at, "as_tensor", &dt) ||
+        !torch_device_arg(h, a[2], at, "as_tensor", &cuda))
+        return val_err();
+    if (src && src->type == dt && src->cuda == cuda)
+        return val_ref(a[0]);
+    tensor *t = torch_from_data(h, a[0], dt, cuda, at);
+    return t ? tensor_val(t) : val_err();
+}
+
+/* torch.Tensor(data) / torch.Tensor(*size): float32, as the legacy
+ * constructor. */
+static val tensor_type_call(host *h, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val kv[1];
+    if (!host_args(h, at, "Tensor", "*, device=", 0, NULL, kw, kv))
+        return val_err();
+    if (argc == 1 && (argv[0].kind == VAL_LIST || argv[0].kind == VAL_TUPLE ||
+                      argv[0].kind == VAL_TENSOR)) {
+        tensor *t = torch_from_data(h, argv[0], DTYPE_FP32, false, at);
+        return t ? tensor_val(t) : val_err();
+    }
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    if (!torch_shape_args(h, argc, argv, at, "Tensor", &nd, shape))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_new(DTYPE_FP32, nd, shape, false, err), err);
+}
+
+val torch_tensor_type_val(void)
+{
+    val b = val_builtin_new("torch.Tensor", tensor_type_call, val_none());
+    ((val_builtin *)b.u.o)->inst_kind = VAL_TENSOR;
+    ((val_builtin *)b.u.o)->inst_type = &tensor_type;
+    return b;
+}
+
+/* ---- ranges ---------------------------------------------------------------- */
+
+/* A number argument of arange/linspace: int or float. */
+static bool range_number(host *h, val v, src_span at, const char *fname, const char *arg,
+                         double *f, int64_t *i, bool *is_float)
+{
+    if (v.kind == VAL_INT || v.kind == VAL_BOOL) {
+        *i = v.kind == VAL_INT ? v.u.i : v.u.b;
+        *f = (double)*i;
+        return true;
+    }
+    if (v.kind == VAL_FLOAT) {
+        *f = v.u.f;
+        *is_float = true;
+        return true;
+    }
+    tensor *t = tensor_of(v);
+    dtype_scalar x;
+    if (t && tensor_numel(t) == 1 && tensor_item(t, &x, NULL)) {
+        if (dtype_is_float(t->type)) {
+            *f = x.f;
+            *is_float = true;
+        } else {
+            *i = dtype_cast(x, t->type, DTYPE_INT64).i;
+            *f = (double)*i;
+        }
+        return true;
+    }
+    host_error(h, at, "%s(): argument '%s' must be Number, not %s", fname, arg, val_type_name(v));
+    return false;
+}
+
+/* arange(end), arange(start, end), arange(start, end, step) */
+static val fn_arange(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    (void)self;
+    val a[9];
+    if (!host_args(h, at, "arange", "start, end=, step=, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    if (a[1].kind == VAL_MISSING) {    /* arange(end) */
+        a[1] = a[0];
+        a[0] = val_int(0);
+    }
+    if (a[2].kind == VAL_MISSING)
+        a[2] = val_int(1);
+    double f[3];
+    int64_t i[3] = {0, 0, 0};
+    bool is_float = false;
+    static const char *const names[] = {"start", "end", "step"};
+    for (int k = 0; k < 3; k++)
+        if (!range_number(h, a[k], at, "arange", names[k], &f[k], &i[k], &is_float))
+            return val_err();
+    dtype dt = is_float ? DTYPE_FP32 : DTYPE_INT64;
+    bool cuda = false;
+    if (!create_kw(h, a + 3, at, "arange", &dt, &cuda))
+        return val_err();
+    if (f[2] == 0)
+        return host_error(h, at, "step must be nonzero");
+    if ((f[2] > 0 && f[1] < f[0]) || (f[2] < 0 && f[1] > f[0]))
+        return host_error(h, at, "upper bound and larger bound inconsistent with step sign");
+    int64_t n;
+    if (is_float)
+        n = (int64_t)ceil((f[1] - f[0]) / f[2]);
+    else
+        n = (i[1] - i[0] + i[2] + (i[2] > 0 ? -1 : 1)) / i[2];
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, 1, &n, cuda, err);
+    if (!t)
+        return torch_fail(h, at, err);
+    for (int64_t k = 0; k < n; k++) {
+        dtype_scalar v;
+        if (is_float || dtype_is_float(dt))
+            v = dtype_cast((dtype_scalar){.f = f[0] + (double)k * f[2]}, DTYPE_FP64, dt);
+        else
+            v = dtype_cast((dtype_scalar){.i = i[0] + k * i[2]}, DTYPE_INT64, dt);
+        tensor_set(t, &k, v);
+    }
+    return tensor_val(t);
+}
+
+/* linspace(start, end, steps), computed as torch's CPU kernel does: the
+ * first half counts up from start, the second half down from end. */
+static val fn_linspace(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    (void)self;
+    val a[9];
+    if (!host_args(h, at, "linspace", "start, end, steps, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    double f[2];
+    int64_t i[2], steps;
+    bool is_float = false;
+    dtype dt = DTYPE_FP32;
+    bool cuda = false;
+    if (!range_number(h, a[0], at, "linspace", "start", &f[0], &i[0], &is_float) ||
+        !range_number(h, a[1], at, "linspace", "end", &f[1], &i[1], &is_float) ||
+        !torch_int_arg(h, a[2], at, "linspace", "steps", &steps) ||
+        !create_kw(h, a + 3, at, "linspace", &dt, &cuda))
+        return val_err();
+    if (steps < 0)
+        return host_error(h, at, "linspace(): number of steps must be non-negative");
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, 1, &steps, cuda, err);
+    if (!t)
+        return torch_fail(h, at, err);
+    /* float types below float64 compute in float, as torch's scalar_t */
+    bool single = dtype_is_float(dt) && dt != DTYPE_FP64;
+    int64_t half = steps / 2;
+    double dstep = steps > 1 ? (f[1] - f[0]) / (double)(steps - 1) : 0;
+    float fstep = steps > 1 ? ((float)f[1] - (float)f[0]) / (float)(steps - 1) : 0;
+    for (int64_t k = 0; k < steps; k++) {
+        double x;
+        if (single)
+            x = k < half ? (float)f[0] + fstep * (float)k
+                         : (float)f[1] - fstep * (float)(steps - k - 1);
+        else
+            x = k < half ? f[0] + dstep * (double)k : f[1] - dstep * (double)(steps - k - 1);
+        tensor_set(t, &k, dtype_cast((dtype_scalar){.f = x}, DTYPE_FP64, dt));
+    }
+    return tensor_val(t);
+}
+
+static val fn_eye(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    (void)self;
+    val a[8];
+    if (!host_args(h, at, "eye", "n, m=, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    int64_t n, m;
+    dtype dt = DTYPE_FP32;
+    bool cuda = false;
+    if (!torch_int_arg(h, a[0], at, "eye", "n", &n) ||
+        (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE &&
+         !torch_int_arg(h, a[1], at, "eye", "m", &m)) ||
+        !create_kw(h, a + 2, at, "eye", &dt, &cuda))
+        return val_err();
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
+        m = n;
+    if (n < 0 || m < 0)
+        return host_error(h, at, "%s must be greater or equal to 0, got %lld", n < 0 ? "n" : "m",
+                          (long long)(n < 0 ? n : m));
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, 2, (int64_t[]){n, m}, cuda, err);
+    if (!t)
+        return torch_fail(h, at, err);
+    for (int64_t k = 0; k < n && k < m; k++)
+        tensor_set(t, (int64_t[]){k, k}, one_of(dt));
+    return tensor_val(t);
+}
+
+/* ---- random integers and the generator ------------------------------------- */
+
+/* randint(high, size) or randint(low, high, size) */
+static val fn_randint(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)self;
+    val a[10];
+    if (!host_args(h, at, "randint", "low, high=, size=, *, generator=, " CREATE_KW, argc, argv,
+                   kw, a))
+        return val_err();
+    val vlow = a[0], vhigh = a[1], vsize = a[2];
+    if (a[2].kind == VAL_MISSING) {            /* randint(high, size) */
+        vlow = val_int(0);
+        vhigh = a[0];
+        vsize = a[1];
+    } else if (a[1].kind == VAL_MISSING) {     /* randint(high, size=...) */
+        vlow = val_int(0);
+        vhigh = a[0];
+    }
+    if (vsize.kind == VAL_MISSING || vhigh.kind == VAL_MISSING)
+        return host_error(h, at, "randint() needs high and size: randint(high, size) or "
+                          "randint(low, high, size)");
+    int64_t lo, hi;
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    dtype dt = DTYPE_INT64;
+    bool cuda = false;
+    if (!torch_int_arg(h, vlow, at, "randint", "low", &lo) ||
+        !torch_int_arg(h, vhigh, at, "randint", "high", &hi) ||
+        !torch_shape_args(h, 1, &vsize, at, "randint", &nd, shape) ||
+        !create_kw(h, a + 4, at, "randint", &dt, &cuda))
+        return val_err();
+    if (lo >= hi)
+        return host_error(h, at, "random_ expects 'from' to be less than 'to', but got "
+                          "from=%lld >= to=%lld", (long long)lo, (long long)hi);
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, nd, shape, cuda, err);
+    if (t)
+        tensor_fill_randint(t, lo, hi);
+    return torch_result(h, at, t, err);
+}
+
+static val fn_randperm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    (void)self;
+    val a[8];
+    if (!host_args(h, at, "randperm", "n, *, generator=, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    int64_t n;
+    dtype dt = DTYPE_INT64;
+    bool cuda = false;
+    if (!torch_int_arg(h, a[0], at, "randperm", "n", &n) ||
+        !create_kw(h, a + 2, at, "randperm", &dt, &cuda))
+        return val_err();
+    if (n < 0)
+        return host_error(h, at, "n must be non-negative, got%lld", (long long)n);
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_new(dt, 1, &n, cuda, err);
+    if (t)
+        tensor_fill_randperm(t);
+    return torch_result(h, at, t, err);
+}
+
+/* torch.manual_seed(seed).  torch returns its Generator object; tritsim
+ * returns None (programs call it for its effect). */
+static val fn_manual_seed(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    (void)self;
+    val a[1];
+    int64_t seed;
+    if (!host_args(h, at, "manual_seed", "seed", argc, argv, kw, a) ||
+        !torch_int_arg(h, a[0], at, "manual_seed", "seed", &seed))
+        return val_err();
+    tensor_manual_seed((uint64_t)seed);
+    return val_none();
+}
+
+static val fn_initial_seed(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "initial_seed", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_int((int64_t)tensor_initial_seed());
+}
+
+/* In-place random fills: x.uniform_(a, b), x.normal_(mean, std). */
+static val random_fill(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at, bool normal)
+{
+    const char *fname = normal ? "normal_" : "uniform_";
+    val a[4];
+    TORCH_READ_ARGS(fname, normal ? "input, mean=, std=, *, generator="
+                                  : "input, from=, to=, *, generator=", a);
+    double p[2] = {0.0, 1.0};
+    for (int i = 0; i < 2; i++)
+        if (a[1 + i].kind != VAL_MISSING &&
+            !host_to_float(h, a[1 + i], at, i ? "the second argument" : "the first argument",
+                           &p[i]))
+            return val_err();
+    if (!random_float_type(h, normal ? FILL_RANDN : FILL_RAND, t->type, at))
+        return val_err();
+    if (normal)
+        tensor_fill_normal(t, p[0], p[1]);
+    else
+        tensor_fill_uniform(t, p[0], p[1]);
+    return val_ref(a[0]);
+}
+
+static val fn_uniform_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    return random_fill(h, self, argc, argv, kw, at, false);
+}
+
+static val fn_normal_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    return random_fill(h, self, argc, argv, kw, at, true);
+}
+
+const torch_fn torch_create_fns[] = {
+    TORCH_FUNC("tensor", fn_tensor),
+    TORCH_FUNC("as_tensor", fn_as_tensor),
+    TORCH_FUNC("zeros", fn_zeros),
+    TORCH_FUNC("ones", fn_ones),
+    TORCH_FUNC("empty", fn_empty),
+    TORCH_FUNC("full", fn_full),
+    TORCH_FUNC("rand", fn_rand),
+    TORCH_FUNC("randn", fn_randn),
+    TORCH_FUNC("randint", fn_randint),
+    TORCH_FUNC("randperm", fn_randperm),
+    TORCH_FUNC("zeros_like", fn_zeros_like),
+    TORCH_FUNC("ones_like", fn_ones_like),
+    TORCH_FUNC("empty_like", fn_empty_like),
+    TORCH_FUNC("full_like", fn_full_like),
+    TORCH_FUNC("rand_like", fn_rand_like),
+    TORCH_FUNC("randn_like", fn_randn_like),
+    TORCH_FUNC("randint_like", fn_randint_like),
+    TORCH_FUNC("arange", fn_arange),
+    TORCH_FUNC("linspace", fn_linspace),
+    TORCH_FUNC("eye", fn_eye),
+    TORCH_FUNC("manual_seed", fn_manual_seed),
+    TORCH_FUNC("initial_seed", fn_initial_seed),
+    TORCH_METHOD("new_zeros", fn_new_zeros),
+    TORCH_METHOD("new_ones", fn_new_ones),
+    TORCH_METHOD("new_empty", fn_new_empty),
+    TORCH_METHOD("new_full", fn_new_full),
+    TORCH_METHOD("new_tensor", fn_new_tensor),
+    TORCH_METHOD("uniform_", fn_uniform_),
+    TORCH_METHOD("normal_", fn_normal_),
+    {NULL, NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,156 @@
+/* torch_impl.h - what the files of the torch module share (not a contract
+ * with other modules; those use torchmod.h and tensor.h).
+ *
+ *   torchmod.c      registers torch, torch.cuda, torch.nn.functional, ...
+ *   torch_args.c    reading arguments: dtypes, devices, shapes, dims,
+ *                   numbers, nested lists -> tensors, tensors -> lists
+ *   torch_create.c  torch.tensor, zeros, arange, rand, ..._like, eye, ...
+ *   torch_tensor.c  the Tensor type: attributes, operators, printing, and
+ *                   the methods that reshape, convert and read tensors
+ *   torch_math.c    functions that are both torch.f(x) and x.f(): unary
+ *                   and binary arithmetic, reductions, matmul, cat, where
+ *   torch_index.c   x[key] and x[key] = value
+ *   torch_testing.c allclose, isclose, equal, testing.assert_close
+ *   torch_objects.c torch.Size, torch.device, torch.return_types
+ *
+ * Conventions.  Functions that exist both as torch.f(input, ...) and as
+ * the method input.f(...) are one val_cfunc: when called as a method the
+ * tensor arrives as self, and torch_self_args puts it in front of the
+ * arguments so host_args can read "input, dim=, ..." either way. */
+#ifndef TRITSIM_TORCH_IMPL_H
+#define TRITSIM_TORCH_IMPL_H
+
+#include "host.h"
+#include "tensor.h"
+
+/* ---- function tables ------------------------------------------------------ */
+
+/* One function of the torch module: torch.<name> when qual_torch is set,
+ * Tensor.<name> when qual_method is set, torch.nn.functional.<name> when
+ * qual_nnf is set (qualified names are static strings for messages). */
+typedef struct torch_fn {
+    const char *name;
+    val_cfunc fn;
+    const char *qual_torch, *qual_method, *qual_nnf;
+} torch_fn;
+
+#define TORCH_BOTH(n, f) {n, f, "torch." n, "Tensor." n, NULL}
+#define TORCH_FUNC(n, f) {n, f, "torch." n, NULL, NULL}
+#define TORCH_METHOD(n, f) {n, f, NULL, "Tensor." n, NULL}
+#define TORCH_ALL3(n, f) {n, f, "torch." n, "Tensor." n, "torch.nn.functional." n}
+#define TORCH_NNF(n, f) {n, f, NULL, NULL, "torch.nn.functional." n}
+
+/* The tables, each ended by a {NULL} entry. */
+extern const torch_fn torch_create_fns[];
+extern const torch_fn torch_tensor_fns[];
+extern const torch_fn torch_math_fns[];
+extern const torch_fn torch_testing_fns[];
+
+/* torch.testing.assert_close as a value (torch_testing.c). */
+val torch_testing_assert_close(void);
+
+/* The method `name` of tensors, or NULL. */
+const torch_fn *torch_find_method(const char *name);
+
+/* Most arguments a torch function takes. */
+#define TORCH_ARGS_MAX 33
+
+/* Read the arguments of a method or torch.f(input, ...) function into
+ * val a[] by host_args' params (which start with "input"), and declare
+ * `tensor *t` as the input; returns VAL_ERR from the function on error.
+ * Uses the cfunc's parameter names h, self, argc, argv, kw, at. */
+#define TORCH_READ_ARGS(fname, params, a) \
+    val all_[TORCH_ARGS_MAX]; \
+    int n_ = torch_self_args(self, argc, argv, all_, TORCH_ARGS_MAX); \
+    if (!host_args(h, at, fname, params, n_, all_, kw, a)) \
+        return val_err(); \
+    tensor *t = torch_tensor_arg(h, a[0], at, fname, "input"); \
+    if (!t) \
+        return val_err()
+
+/* ---- errors and results ------------------------------------------------------- */
+
+/* Report a tensor.h message; returns VAL_ERR. */
+val torch_fail(host *h, src_span at, const char *err);
+/* t as a value, or the error in err when t is NULL. */
+val torch_result(host *h, src_span at, tensor *t, const char *err);
+
+/* ---- arguments (torch_args.c) ----------------------------------------------------- */
+
+/* argv with self in front when self is a tensor; returns the count. */
+int torch_self_args(val self, int argc, const val *argv, val *buf, int cap);
+
+/* The tensor in v, or NULL after reporting "fname(): argument 'arg' must
+ * be Tensor, not int". */
+tensor *torch_tensor_arg(host *h, val v, src_span at, const char *fname, const char *arg);
+/* A dtype= argument: a torch dtype, or Python's float/int/bool types
+ * (float64, int64, bool, as torch reads them).  VAL_MISSING and None leave
+ * *out unchanged. */
+bool torch_dtype_arg(host *h, val v, src_span at, const char *fname, dtype *out);
+/* A device= argument: 'cuda', 'cuda:0', 'cpu', a torch.device or 0.
+ * VAL_MISSING and None leave *cuda unchanged. */
+bool torch_device_arg(host *h, val v, src_span at, const char *fname, bool *cuda);
+/* requires_grad=: only False is supported. */
+bool torch_no_grad_arg(host *h, val v, src_span at, const char *fname);
+/* A shape: one tuple/list/torch.Size, or the ints of argv themselves
+ * (zeros(2, 3) and zeros((2, 3))). */
+bool torch_shape_args(host *h, int argc, const val *argv, src_span at, const char *fname,
+                      int *ndim, int64_t *shape);
+/* One int or a tuple/list of ints (dims, sizes); *n receives the count. */
+bool torch_int_list(host *h, val v, src_span at, const char *fname, const char *arg,
+                    int *n, int64_t *out, int cap);
+/* An int argument (ints, bools and one-element int tensors). */
+bool torch_int_arg(host *h, val v, src_span at, const char *fname, const char *arg,
+                   int64_t *out);
+/* A bool argument (keepdim=...). */
+bool torch_bool_arg(host *h, val v, src_span at, const char *fname, const char *arg,
+                    bool *out);
+/* A Python number (bool, int, float) or a tensor as an elementwise
+ * operand; false (nothing reported) for anything else. */
+bool torch_operand(val v, tensor_operand *out);
+/* A number for a tensor of dtype t, with torch's overflow check ("value
+ * cannot be converted to type uint8_t without overflow"). */
+bool torch_number_to(host *h, val v, dtype t, src_span at, const char *fname,
+                     dtype_scalar *out);
+/* The Python value of one element: bool, int or float. */
+val torch_scalar_val(dtype t, dtype_scalar v);
+/* torch.tensor(data): nested lists/tuples of numbers, bools and
+ * one-element tensors; dtype DTYPE_INVALID infers it as torch does. */
+tensor *torch_from_data(host *h, val data, dtype t, bool cuda, src_span at);
+/* t.tolist(): nested lists of Python numbers. */
+val torch_to_list(const tensor *t);
+
+/* ---- objects (torch_objects.c) ----------------------------------------------- */
+
+/* torch.Size of a shape. */
+val torch_size_new(int ndim, const int64_t *shape);
+/* The ints of a torch.Size; false when v is not one. */
+bool torch_size_get(val v, int *ndim, int64_t *shape);
+/* torch.device('cuda', 0) / torch.device('cpu'); index -1 means none. */
+val torch_device_new(bool cuda, int index);
+/* Is v a torch.device; then *cuda says which. */
+bool torch_device_get(val v, bool *cuda);
+/* torch.return_types.<name>(values=..., indices=...), stealing both. */
+val torch_return_pair(const char *name, val values, val indices);
+/* The types as values, for torch.Size, torch.device and isinstance(). */
+val torch_size_type_val(void);
+val torch_device_type_val(void);
+/* Make VAL_DTYPE values print as torch.float32 and answer torch.dtype's
+ * attributes, unless another module registered their hooks already. */
+void torch_register_dtype_type(void);
+/* torch.Tensor: the type of tensors, callable as the legacy constructor
+ * (torch_create.c). */
+val torch_tensor_type_val(void);
+
+/* ---- indexing (torch_index.c) ------------------------------------------------ */
+
+val torch_getitem(host *h, val self, val key, src_span at);
+bool torch_setitem(host *h, val self, val key, val value, src_span at);
+
+/* ---- operators shared by the Tensor type and torch functions (torch_math.c) */
+
+/* a op b for tensors and numbers (at least one tensor); VAL_MISSING when
+ * an operand is neither. */
+val torch_binop(host *h, tensor_binop op, val a, val b, src_span at);
+
+#endif

@@ -1,0 +1,559 @@
+/* torch_index.c - x[key] and x[key] = value for tensors, with torch's
+ * (numpy's) rules.
+ *
+ * Basic indexing - ints, slices with positive steps, None, Ellipsis -
+ * gives a view sharing storage.  Advanced indexing - int tensors, bool
+ * masks, lists - gives a copy when read and scatters when written.  Both
+ * go through one plan: the key is first applied as a view V in which every
+ * advanced index keeps its dimension; the advanced indices are then
+ * broadcast together to a shape B, and the result has B in place of their
+ * dimensions (where the first of them was when they are adjacent, in front
+ * otherwise).  For advanced keys the plan lists the storage offset of
+ * every result element, which reading gathers and writing scatters. */
+#include "torch_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum ix_kind { IX_INT, IX_SLICE, IX_NONE, IX_ELLIPSIS, IX_TENSOR } ix_kind;
+
+/* One item of a key. */
+typedef struct ix {
+    ix_kind kind;
+    int64_t i;                      /* IX_INT */
+    int64_t start, stop, step;      /* IX_SLICE, Python's defaults resolved later */
+    bool has_start, has_stop;
+    tensor *t;                      /* IX_TENSOR: owned; int64 or bool */
+} ix;
+
+enum { KEY_MAX = 32 };
+
+typedef struct key {
+    ix items[KEY_MAX];
+    int n;
+} key;
+
+static void key_free(key *k)
+{
+    for (int i = 0; i < k->n; i++)
+        tensor_unref(k->items[i].t);
+}
+
+/* An int in a slice or key: ints, bools excluded, one-element int tensors. */
+static bool index_int(val v, int64_t *out)
+{
+    if (v.kind == VAL_INT) {
+        *out = v.u.i;
+        return true;
+    }
+    tensor *t = tensor_of(v);
+    if (t && t->ndim == 0 && dtype_is_int(t->type) && t->type != DTYPE_INT1) {
+        *out = dtype_cast(dtype_load(t->type, tensor_data(t)), t->type, DTYPE_INT64).i;
+        return true;
+    }
+    return false;
+}
+
+static bool slice_bound(host *h, val v, src_span at, bool *given, int64_t *out)
+{
+    *given = v.kind != VAL_NONE;
+    if (!*given || index_int(v, out))
+        return true;
+    host_error(h, at, "slice indices must be integers or None or have an __index__ method "
+               "(got %s)", val_type_name(v));
+    return false;
+}
+
+/* One item of the key as an ix. */
+static bool parse_item(host *h, val v, src_span at, ix *out)
+{
+    memset(out, 0, sizeof *out);
+    switch (v.kind) {
+    case VAL_INT:
+        out->kind = IX_INT;
+        out->i = v.u.i;
+        return true;
+    case VAL_NONE:
+        out->kind = IX_NONE;
+        return true;
+    case VAL_ELLIPSIS:
+        out->kind = IX_ELLIPSIS;
+        return true;
+    case VAL_SLICE: {
+        const val_slice *s = (const val_slice *)v.u.o;
+        bool has_step;
+        out->kind = IX_SLICE;
+        out->step = 1;
+        if (!slice_bound(h, s->start, at, &out->has_start, &out->start) ||
+            !slice_bound(h, s->stop, at, &out->has_stop, &out->stop) ||
+            !slice_bound(h, s->step, at, &has_step, &out->step))
+            return false;
+        if (!has_step)
+            out->step = 1;
+        return true;
+    }
+    case VAL_LIST:
+    case VAL_TENSOR: {
+        tensor *t = v.kind == VAL_LIST ? torch_from_data(h, v, DTYPE_INVALID, false, at)
+                                       : tensor_ref(tensor_of(v));
+        if (!t)
+            return false;
+        if (t->type == DTYPE_UINT8 || t->type == DTYPE_INT1) {
+            if (t->ndim == 0) {
+                tensor_unref(t);
+                host_error(h, at, "indexing with a 0-d bool tensor is not supported in "
+                           "tritsim");
+                return false;
+            }
+        } else if (dtype_is_float(t->type)) {
+            tensor_unref(t);
+            host_error(h, at, "tensors used as indices must be long, int, byte or bool tensors");
+            return false;
+        } else if (t->ndim == 0) {
+            /* a 0-d int tensor indexes like an int */
+            out->kind = IX_INT;
+            out->i = dtype_cast(dtype_load(t->type, tensor_data(t)), t->type, DTYPE_INT64).i;
+            tensor_unref(t);
+            return true;
+        }
+        out->kind = IX_TENSOR;
+        out->t = t;
+        return true;
+    }
+    default:
+        host_error(h, at, "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+                   "Variables are valid indices (got %s)", val_type_name(v));
+        return false;
+    }
+}
+
+static bool parse_key(host *h, val v, src_span at, key *k)
+{
+    k->n = 0;
+    const val *items = &v;
+    size_t n = 1;
+    if (v.kind == VAL_TUPLE) {
+        items = val_as_seq(v)->items;
+        n = val_as_seq(v)->len;
+    }
+    if (n > KEY_MAX) {
+        host_error(h, at, "too many indices (%zu)", n);
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (!parse_item(h, items[i], at, &k->items[k->n]))
+            return false;
+        k->n++;
+    }
+    return true;
+}
+
+/* Dimensions of the tensor an item consumes. */
+static int consumed(const ix *x)
+{
+    switch (x->kind) {
+    case IX_INT:
+    case IX_SLICE: return 1;
+    case IX_TENSOR: return x->t->type == DTYPE_INT1 || x->t->type == DTYPE_UINT8 ? x->t->ndim : 1;
+    default: return 0;
+    }
+}
+
+/* ---- the plan ---------------------------------------------------------------- */
+
+/* An advanced index: int64 indices into dimension pos of the view. */
+typedef struct adv {
+    int pos;
+    tensor *idx;        /* owned, int64 */
+} adv;
+
+typedef struct plan {
+    tensor *view;       /* basic indexing applied; advanced dims kept */
+    adv advs[TENSOR_MAX_DIMS];
+    int nadv;
+} plan;
+
+static void plan_free(plan *p)
+{
+    tensor_unref(p->view);
+    for (int i = 0; i < p->nadv; i++)
+        tensor_unref(p->advs[i].idx);
+}
+
+static bool add_adv(plan *p, int pos, tensor *idx, host *h, src_span at)
+{
+    if (p->nadv == TENSOR_MAX_DIMS) {
+        tensor_unref(idx);
+        host_error(h, at, "too many tensor indices");
+        return false;
+    }
+    p->advs[p->nadv].pos = pos;
+    p->advs[p->nadv++].idx = idx;
+    return true;
+}
+
+/* A bool mask over dimensions [d, d + mask->ndim) of t: one int64 index
+ * tensor per dimension, from its nonzero positions. */
+static bool add_mask(host *h, plan *p, const tensor *t, int d, int pos, const tensor *mask,
+                     src_span at)
+{
+    for (int k = 0; k < mask->ndim; k++)
+        if (mask->shape[k] != t->shape[d + k]) {
+            strbuf a = {0}, b = {0};
+            tensor_shape_str(mask->ndim, mask->shape, &a);
+            tensor_shape_str(t->ndim, t->shape, &b);
+            host_error(h, at, "The shape of the mask %s at index %d does not match the shape of "
+                       "the indexed tensor %s at index %d", strbuf_cstr(&a), k, strbuf_cstr(&b),
+                       d + k);
+            strbuf_free(&a);
+            strbuf_free(&b);
+            return false;
+        }
+    char err[TENSOR_ERR_LEN];
+    tensor *nz = tensor_nonzero(mask, err);
+    if (!nz) {
+        torch_fail(h, at, err);
+        return false;
+    }
+    bool ok = true;
+    for (int k = 0; k < mask->ndim && ok; k++) {
+        tensor *col = tensor_select(nz, 1, k, NULL);
+        tensor *c = tensor_contiguous(col, err);
+        tensor_unref(col);
+        ok = c && add_adv(p, pos + k, c, h, at);
+    }
+    tensor_unref(nz);
+    return ok;
+}
+
+/* Apply the basic items of k to t, collecting the advanced ones. */
+static bool make_plan(host *h, const tensor *t, const key *k, src_span at, plan *p)
+{
+    memset(p, 0, sizeof *p);
+    int need = 0, ellipses = 0;
+    for (int i = 0; i < k->n; i++) {
+        need += consumed(&k->items[i]);
+        ellipses += k->items[i].kind == IX_ELLIPSIS;
+    }
+    if (ellipses > 1) {
+        host_error(h, at, "an index can only have a single ellipsis ('...')");
+        return false;
+    }
+    if (need > t->ndim) {
+        host_error(h, at, "too many indices for tensor of dimension %d", t->ndim);
+        return false;
+    }
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset = t->offset;
+    int n = 0, d = 0;
+    for (int i = 0; i < k->n; i++) {
+        const ix *x = &k->items[i];
+        int add = x->kind == IX_NONE ? 1 : x->kind == IX_ELLIPSIS ? t->ndim - need
+                : x->kind == IX_INT ? 0 : consumed(x);
+        if (n + add > TENSOR_MAX_DIMS) {
+            host_error(h, at, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
+            return false;
+        }
+        switch (x->kind) {
+        case IX_INT: {
+            int64_t size = t->shape[d], j = x->i < 0 ? x->i + size : x->i;
+            if (j < 0 || j >= size) {
+                host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",
+                           (long long)x->i, d, (long long)size);
+                return false;
+            }
+            offset += j * t->strides[d++];
+            break;
+        }
+        case IX_SLICE: {
+            if (x->step <= 0) {
+                host_error(h, at, "step must be greater than zero");
+                return false;
+            }
+            int64_t size = t->shape[d];
+            int64_t s = x->has_start ? x->start : 0, e = x->has_stop ? x->stop : size;
+            if (s < 0)
+                s = s + size < 0 ? 0 : s + size;
+            if (e < 0)
+                e = e + size < 0 ? 0 : e + size;
+            s = s > size ? size : s;
+            e = e > size ? size : e;
+            shape[n] = e > s ? (e - s + x->step - 1) / x->step : 0;
+            strides[n++] = t->strides[d] * x->step;
+            offset += s * t->strides[d++];
+            break;
+        }
+        case IX_NONE:
+            shape[n] = 1;
+            strides[n++] = d < t->ndim ? t->shape[d] * t->strides[d] : 1;
+            break;
+        case IX_ELLIPSIS:
+            for (int j = 0; j < add; j++, d++) {
+                shape[n] = t->shape[d];
+                strides[n++] = t->strides[d];
+            }
+            break;
+        case IX_TENSOR:
+            if (x->t->type == DTYPE_INT1 || x->t->type == DTYPE_UINT8) {
+                if (!add_mask(h, p, t, d, n, x->t, at))
+                    return false;
+            } else {
+                char err[TENSOR_ERR_LEN];
+                tensor *idx = tensor_to(x->t, DTYPE_INT64, false, err);
+                if (!idx) {
+                    torch_fail(h, at, err);
+                    return false;
+                }
+                if (!add_adv(p, n, idx, h, at))
+                    return false;
+            }
+            for (int j = 0; j < add; j++, d++) {
+                shape[n] = t->shape[d];
+                strides[n++] = t->strides[d];
+            }
+            break;
+        }
+    }
+    for (; d < t->ndim; d++) {
+        shape[n] = t->shape[d];
+        strides[n++] = t->strides[d];
+    }
+    p->view = tensor_view_of(t, n, shape, strides, offset);
+    return true;
+}
+
+/* ---- advanced indexing: the offsets of the result's elements ---------------- */
+
+typedef struct gather {
+    int ndim;
+    int64_t shape[TENSOR_MAX_DIMS];
+    int64_t numel;
+    int64_t *offsets;   /* malloc'd: element offsets into the storage */
+} gather;
+
+/* The result layout: slots are the view's basic dimensions plus one slot
+ * for the broadcast advanced block. */
+static bool make_gather(host *h, const plan *p, src_span at, gather *g)
+{
+    const tensor *v = p->view;
+    char err[TENSOR_ERR_LEN];
+    int nb = 0;
+    int64_t bshape[TENSOR_MAX_DIMS];
+    for (int j = 0; j < p->nadv; j++) {
+        const tensor *I = p->advs[j].idx;
+        int64_t tmp[TENSOR_MAX_DIMS];
+        int nt;
+        if (!tensor_broadcast_shapes(nb, bshape, I->ndim, I->shape, &nt, tmp, err)) {
+            host_error(h, at, "shape mismatch: indexing tensors could not be broadcast together "
+                       "(%s)", err);
+            return false;
+        }
+        nb = nt;
+        memcpy(bshape, tmp, sizeof tmp);
+    }
+    int64_t bnum = 1;
+    for (int i = 0; i < nb; i++)
+        bnum *= bshape[i];
+    /* offsets contributed by the advanced indices, one per element of B */
+    int64_t *adv_off = calloc((size_t)(bnum ? bnum : 1), sizeof *adv_off);
+    if (!adv_off) {
+        host_error(h, at, "out of memory for an index");
+        return false;
+    }
+    for (int j = 0; j < p->nadv; j++) {
+        const tensor *I = p->advs[j].idx;
+        int pos = p->advs[j].pos;
+        int64_t size = v->shape[pos];
+        tensor_iter it;
+        tensor_iter_init(&it, nb, bshape);
+        tensor_iter_add_tensor(&it, I);
+        for (int64_t b = 0; b < it.numel; b++, tensor_iter_next(&it)) {
+            int64_t x = *(const int64_t *)it.ptr[0], y = x < 0 ? x + size : x;
+            if (y < 0 || y >= size) {
+                free(adv_off);
+                host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",
+                           (long long)x, pos, (long long)size);
+                return false;
+            }
+            adv_off[b] += y * v->strides[pos];
+        }
+    }
+    /* Slots: the basic dims, with the advanced block where torch puts it. */
+    bool adjacent = true;
+    for (int j = 1; j < p->nadv; j++)
+        adjacent = adjacent && p->advs[j].pos == p->advs[j - 1].pos + 1;
+    int first = p->advs[0].pos, last = p->advs[p->nadv - 1].pos;
+    int64_t sshape[TENSOR_MAX_DIMS + 1], sstride[TENSOR_MAX_DIMS + 1];
+    int ns = 0, adv_slot = -1;
+    g->ndim = 0;
+    for (int d = 0; d <= v->ndim; d++) {
+        bool block_here = adjacent ? d == first : d == 0;
+        if (block_here) {
+            adv_slot = ns;
+            sshape[ns] = bnum;
+            sstride[ns++] = 0;
+            for (int i = 0; i < nb; i++)
+                g->shape[g->ndim++] = bshape[i];
+        }
+        if (d == v->ndim)
+            break;
+        bool is_adv = false;
+        for (int j = 0; j < p->nadv; j++)
+            is_adv = is_adv || p->advs[j].pos == d;
+        if (is_adv || (adjacent && d >= first && d <= last))
+            continue;
+        if (g->ndim == TENSOR_MAX_DIMS) {
+            free(adv_off);
+            host_error(h, at, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
+            return false;
+        }
+        sshape[ns] = v->shape[d];
+        sstride[ns++] = v->strides[d];
+        g->shape[g->ndim++] = v->shape[d];
+    }
+    g->numel = 1;
+    for (int s = 0; s < ns; s++)
+        g->numel *= sshape[s];
+    g->offsets = malloc(sizeof *g->offsets * (size_t)(g->numel ? g->numel : 1));
+    if (!g->offsets) {
+        free(adv_off);
+        host_error(h, at, "out of memory for an index");
+        return false;
+    }
+    int64_t idx[TENSOR_MAX_DIMS + 1] = {0};
+    for (int64_t k = 0; k < g->numel; k++) {
+        int64_t off = v->offset;
+        for (int s = 0; s < ns; s++)
+            off += s == adv_slot ? adv_off[idx[s]] : idx[s] * sstride[s];
+        g->offsets[k] = off;
+        for (int s = ns - 1; s >= 0; s--) {
+            if (++idx[s] < sshape[s])
+                break;
+            idx[s] = 0;
+        }
+    }
+    free(adv_off);
+    return true;
+}
+
+/* ---- get and set ------------------------------------------------------------ */
+
+val torch_getitem(host *h, val self, val kv, src_span at)
+{
+    tensor *t = tensor_of(self);
+    key k;
+    plan p;
+    if (!parse_key(h, kv, at, &k)) {
+        key_free(&k);
+        return val_err();
+    }
+    bool ok = make_plan(h, t, &k, at, &p);
+    key_free(&k);
+    if (!ok) {
+        plan_free(&p);
+        return val_err();
+    }
+    if (p.nadv == 0) {
+        val r = tensor_val(p.view);
+        p.view = NULL;
+        plan_free(&p);
+        return r;
+    }
+    gather g;
+    char err[TENSOR_ERR_LEN];
+    val r = val_err();
+    if (make_gather(h, &p, at, &g)) {
+        tensor *out = tensor_new(t->type, g.ndim, g.shape, t->cuda, err);
+        if (out) {
+            size_t es = (size_t)tensor_elsize(t);
+            unsigned char *dst = tensor_data(out);
+            for (int64_t i = 0; i < g.numel; i++)
+                memcpy(dst + (size_t)i * es, t->storage->data + (size_t)g.offsets[i] * es, es);
+            r = tensor_val(out);
+        } else {
+            torch_fail(h, at, err);
+        }
+        free(g.offsets);
+    }
+    plan_free(&p);
+    return r;
+}
+
+/* The value of an assignment as a tensor of dtype t (numbers checked for
+ * overflow as torch does). */
+static tensor *value_tensor(host *h, val v, dtype t, src_span at)
+{
+    tensor *src = tensor_of(v);
+    if (src)
+        return tensor_ref(src);
+    if (v.kind == VAL_LIST || v.kind == VAL_TUPLE)
+        return torch_from_data(h, v, t, false, at);
+    dtype_scalar x;
+    if (v.kind != VAL_INT && v.kind != VAL_FLOAT && v.kind != VAL_BOOL) {
+        host_error(h, at, "can't assign a %s to a torch.%sTensor", val_type_name(v),
+                   tensor_type_name(t));
+        return NULL;
+    }
+    if (!torch_number_to(h, v, t, at, "__setitem__", &x))
+        return NULL;
+    return tensor_scalar(t, x, false);
+}
+
+/* Scatter value into the elements the gather lists. */
+static bool scatter(host *h, tensor *t, const gather *g, const tensor *value, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    tensor *b = tensor_expand(value, g->ndim, g->shape, err);
+    if (!b) {
+        strbuf a = {0}, c = {0};
+        tensor_shape_str(value->ndim, value->shape, &a);
+        tensor_shape_str(g->ndim, g->shape, &c);
+        host_error(h, at, "shape mismatch: value tensor of shape %s cannot be broadcast to "
+                   "indexing result of shape %s", strbuf_cstr(&a), strbuf_cstr(&c));
+        strbuf_free(&a);
+        strbuf_free(&c);
+        return false;
+    }
+    tensor *v = tensor_to(b, t->type, t->cuda, err);    /* fresh: no overlap */
+    tensor_unref(b);
+    if (!v) {
+        torch_fail(h, at, err);
+        return false;
+    }
+    size_t es = (size_t)tensor_elsize(t);
+    const unsigned char *src = tensor_data(v);
+    for (int64_t i = 0; i < g->numel; i++)
+        memcpy(t->storage->data + (size_t)g->offsets[i] * es, src + (size_t)i * es, es);
+    tensor_unref(v);
+    return true;
+}
+
+bool torch_setitem(host *h, val self, val kv, val value, src_span at)
+{
+    tensor *t = tensor_of(self);
+    key k;
+    plan p;
+    if (!parse_key(h, kv, at, &k)) {
+        key_free(&k);
+        return false;
+    }
+    bool ok = make_plan(h, t, &k, at, &p);
+    key_free(&k);
+    tensor *v = ok ? value_tensor(h, value, t->type, at) : NULL;
+    ok = v != NULL;
+    if (ok && p.nadv == 0) {
+        char err[TENSOR_ERR_LEN];
+        ok = tensor_copy_into(p.view, v, err);
+        if (!ok)
+            torch_fail(h, at, err);
+    } else if (ok) {
+        gather g;
+        ok = make_gather(h, &p, at, &g);
+        if (ok) {
+            ok = scatter(h, t, &g, v, at);
+            free(g.offsets);
+        }
+    }
+    tensor_unref(v);
+    plan_free(&p);
+    return ok;
+}

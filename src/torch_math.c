@@ -1,0 +1,917 @@
+/* torch_math.c - the arithmetic of the torch module: functions that are
+ * both torch.f(x, ...) and x.f(...) (and often torch.nn.functional.f):
+ * unary functions, binary operators, in-place forms, reductions, softmax,
+ * matrix products, where, clamp, cat and stack. */
+#include "torch_impl.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- binary operators ------------------------------------------------------ */
+
+val torch_binop(host *h, tensor_binop op, val a, val b, src_span at)
+{
+    tensor_operand x, y;
+    if (!torch_operand(a, &x) || !torch_operand(b, &y))
+        return val_missing();
+    char err[TENSOR_ERR_LEN];
+    if (!x.t && op == TENSOR_DIV) {
+        /* number / tensor is tensor.reciprocal() * number in torch. */
+        tensor *r = tensor_binary(TENSOR_DIV, tensor_operand_int(1), y, err);
+        tensor *p = r ? tensor_binary(TENSOR_MUL, tensor_operand_of(r), x, err) : NULL;
+        tensor_unref(r);
+        return torch_result(h, at, p, err);
+    }
+    return torch_result(h, at, tensor_binary(op, x, y, err), err);
+}
+
+/* An operand argument, or false after reporting what it must be. */
+static bool operand_arg(host *h, val v, src_span at, const char *fname, const char *arg,
+                        tensor_operand *out)
+{
+    if (torch_operand(v, out))
+        return true;
+    host_error(h, at, "%s(): argument '%s' must be Tensor or Number, not %s", fname, arg,
+               val_type_name(v));
+    return false;
+}
+
+/* other * alpha, for add/sub; *owned receives a tensor to drop. */
+static bool scale_by_alpha(host *h, val alpha, tensor_operand *y, tensor **owned, src_span at,
+                           const char *fname, char *err)
+{
+    *owned = NULL;
+    if (alpha.kind == VAL_MISSING)
+        return true;
+    tensor_operand al;
+    if (!operand_arg(h, alpha, at, fname, "alpha", &al))
+        return false;
+    if (!y->t && !al.t) {
+        /* number * number: keep a number so promotion stays the same */
+        if (y->type == DTYPE_FP64 || al.type == DTYPE_FP64) {
+            double a = al.type == DTYPE_FP64 ? al.value.f : (double)al.value.i;
+            double b = y->type == DTYPE_FP64 ? y->value.f : (double)y->value.i;
+            *y = tensor_operand_float(a * b);
+        } else {
+            *y = tensor_operand_int(al.value.i * y->value.i);
+        }
+        return true;
+    }
+    *owned = tensor_binary(TENSOR_MUL, *y, al, err);
+    if (!*owned) {
+        torch_fail(h, at, err);
+        return false;
+    }
+    *y = tensor_operand_of(*owned);
+    return true;
+}
+
+/* torch.add(input, other, *, alpha=1) and the other binary functions; an
+ * in-place method (add_) writes into input. */
+static val binary(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at, const char *fname, tensor_binop op, bool inplace)
+{
+    val a[3];
+    bool has_alpha = op == TENSOR_ADD || op == TENSOR_SUB;
+    val all[TORCH_ARGS_MAX];
+    int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
+    if (!host_args(h, at, fname, has_alpha ? "input, other, *, alpha=" : "input, other", n, all,
+                   kw, a))
+        return val_err();
+    tensor_operand x, y;
+    if (!operand_arg(h, a[0], at, fname, "input", &x) ||
+        !operand_arg(h, a[1], at, fname, "other", &y))
+        return val_err();
+    if (!x.t && !y.t)
+        return host_error(h, at, "%s(): expected a Tensor as 'input' or 'other', got two "
+                          "numbers", fname);
+    char err[TENSOR_ERR_LEN];
+    tensor *owned = NULL;
+    if (has_alpha && !scale_by_alpha(h, a[2], &y, &owned, at, fname, err))
+        return val_err();
+    val r;
+    if (inplace) {
+        if (!x.t)
+            r = host_error(h, at, "%s(): the input must be a Tensor", fname);
+        else if (!tensor_binary_inplace(op, (tensor *)x.t, y, err))
+            r = torch_fail(h, at, err);
+        else
+            r = val_ref(a[0]);
+    } else {
+        r = torch_result(h, at, tensor_binary(op, x, y, err), err);
+    }
+    tensor_unref(owned);
+    return r;
+}
+
+#define BINARY(name, op, inplace) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return binary(h, self, argc, argv, kw, at, #name, op, inplace); \
+    }
+BINARY(add, TENSOR_ADD, false)
+BINARY(sub, TENSOR_SUB, false)
+BINARY(mul, TENSOR_MUL, false)
+BINARY(true_divide, TENSOR_DIV, false)
+BINARY(floor_divide, TENSOR_FLOORDIV, false)
+BINARY(remainder, TENSOR_MOD, false)
+BINARY(pow, TENSOR_POW, false)
+BINARY(maximum, TENSOR_MAXIMUM, false)
+BINARY(minimum, TENSOR_MINIMUM, false)
+BINARY(eq, TENSOR_EQ, false)
+BINARY(ne, TENSOR_NE, false)
+BINARY(lt, TENSOR_LT, false)
+BINARY(le, TENSOR_LE, false)
+BINARY(gt, TENSOR_GT, false)
+BINARY(ge, TENSOR_GE, false)
+BINARY(bitwise_and, TENSOR_AND, false)
+BINARY(bitwise_or, TENSOR_OR, false)
+BINARY(bitwise_xor, TENSOR_XOR, false)
+BINARY(add_, TENSOR_ADD, true)
+BINARY(sub_, TENSOR_SUB, true)
+BINARY(mul_, TENSOR_MUL, true)
+BINARY(div_, TENSOR_DIV, true)
+BINARY(pow_, TENSOR_POW, true)
+
+/* torch.div(input, other, *, rounding_mode=None|'trunc'|'floor') */
+static val fn_div(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    val a[3];
+    val all[TORCH_ARGS_MAX];
+    int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
+    if (!host_args(h, at, "div", "input, other, *, rounding_mode=", n, all, kw, a))
+        return val_err();
+    tensor_operand x, y;
+    if (!operand_arg(h, a[0], at, "div", "input", &x) ||
+        !operand_arg(h, a[1], at, "div", "other", &y))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    const char *mode = NULL;
+    if (a[2].kind != VAL_MISSING && a[2].kind != VAL_NONE &&
+        !host_to_str(h, a[2], at, "div() argument 'rounding_mode'", &mode))
+        return val_err();
+    if (!mode)
+        return torch_result(h, at, tensor_binary(TENSOR_DIV, x, y, err), err);
+    if (!strcmp(mode, "floor"))
+        return torch_result(h, at, tensor_binary(TENSOR_FLOORDIV, x, y, err), err);
+    if (strcmp(mode, "trunc"))
+        return host_error(h, at, "div expected rounding_mode to be one of None, 'trunc', or "
+                          "'floor' but found '%s'", mode);
+    tensor_operand both[2] = {x, y};
+    dtype common = tensor_result_type(2, both, err);
+    if (common == DTYPE_INVALID)
+        return torch_fail(h, at, err);
+    tensor *q = tensor_binary(TENSOR_DIV, x, y, err);
+    tensor *tq = q ? tensor_unary(TENSOR_TRUNC, q, err) : NULL;
+    tensor *r = tq && tq->type != common ? tensor_to(tq, common, tq->cuda, err)
+                                         : (tq ? tensor_ref(tq) : NULL);
+    tensor_unref(q);
+    tensor_unref(tq);
+    return torch_result(h, at, r, err);
+}
+
+/* logical_and/or/xor: both operands as bools. */
+static val logical(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, const char *fname, tensor_binop op)
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, other", a);
+    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
+    if (!o)
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *x = tensor_to(t, DTYPE_INT1, t->cuda, err);
+    tensor *y = x ? tensor_to(o, DTYPE_INT1, o->cuda, err) : NULL;
+    tensor *r = y ? tensor_binary(op, tensor_operand_of(x), tensor_operand_of(y), err) : NULL;
+    tensor_unref(x);
+    tensor_unref(y);
+    return torch_result(h, at, r, err);
+}
+
+static val fn_logical_and(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    return logical(h, self, argc, argv, kw, at, "logical_and", TENSOR_AND);
+}
+
+static val fn_logical_or(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    return logical(h, self, argc, argv, kw, at, "logical_or", TENSOR_OR);
+}
+
+static val fn_logical_xor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    return logical(h, self, argc, argv, kw, at, "logical_xor", TENSOR_XOR);
+}
+
+/* ---- unary functions --------------------------------------------------------- */
+
+/* Store r into t in place (x.relu_(), F.relu(x, inplace=True)). */
+static val write_back(host *h, val tv, tensor *r, src_span at, char *err)
+{
+    tensor *t = tensor_of(tv);
+    if (!tensor_can_cast(r->type, t->type)) {
+        tensor_unref(r);
+        return host_error(h, at, "result type %s can't be cast to the desired output type %s",
+                          tensor_type_name(r->type), tensor_type_name(t->type));
+    }
+    bool ok = tensor_copy_into(t, r, err);
+    tensor_unref(r);
+    return ok ? val_ref(tv) : torch_fail(h, at, err);
+}
+
+static val unary(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                 src_span at, const char *fname, tensor_unop op, bool inplace)
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, inplace=", a);
+    bool in_place = inplace;
+    if (!torch_bool_arg(h, a[1], at, fname, "inplace", &in_place))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *r = tensor_unary(op, t, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    return in_place ? write_back(h, a[0], r, at, err) : tensor_val(r);
+}
+
+#define UNARY(name, op, inplace) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return unary(h, self, argc, argv, kw, at, #name, op, inplace); \
+    }
+UNARY(abs, TENSOR_ABS, false)
+UNARY(neg, TENSOR_NEG, false)
+UNARY(exp, TENSOR_EXP, false)
+UNARY(exp2, TENSOR_EXP2, false)
+UNARY(log, TENSOR_LOG, false)
+UNARY(log2, TENSOR_LOG2, false)
+UNARY(sqrt, TENSOR_SQRT, false)
+UNARY(rsqrt, TENSOR_RSQRT, false)
+UNARY(sin, TENSOR_SIN, false)
+UNARY(cos, TENSOR_COS, false)
+UNARY(tanh, TENSOR_TANH, false)
+UNARY(sigmoid, TENSOR_SIGMOID, false)
+UNARY(relu, TENSOR_RELU, false)
+UNARY(silu, TENSOR_SILU, false)
+UNARY(floor, TENSOR_FLOOR, false)
+UNARY(ceil, TENSOR_CEIL, false)
+UNARY(trunc, TENSOR_TRUNC, false)
+UNARY(isnan, TENSOR_ISNAN, false)
+UNARY(isinf, TENSOR_ISINF, false)
+UNARY(isfinite, TENSOR_ISFINITE, false)
+UNARY(bitwise_not, TENSOR_INVERT, false)
+UNARY(abs_, TENSOR_ABS, true)
+UNARY(neg_, TENSOR_NEG, true)
+UNARY(exp_, TENSOR_EXP, true)
+UNARY(sqrt_, TENSOR_SQRT, true)
+UNARY(relu_, TENSOR_RELU, true)
+
+/* torch.round(input, *, decimals=0) */
+static val fn_round(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("round", "input, *, decimals=", a);
+    int64_t dec = 0;
+    if (a[1].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, "round", "decimals", &dec))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (dec == 0)
+        return torch_result(h, at, tensor_unary(TENSOR_ROUND, t, err), err);
+    /* torch: round(x * 10^d) / 10^d */
+    double scale = 1;
+    for (int64_t i = 0; i < (dec < 0 ? -dec : dec); i++)
+        scale *= 10;
+    tensor_operand s = tensor_operand_float(dec > 0 ? scale : 1 / scale);
+    tensor *m = tensor_binary(TENSOR_MUL, tensor_operand_of(t), s, err);
+    tensor *r = m ? tensor_unary(TENSOR_ROUND, m, err) : NULL;
+    tensor *q = r ? tensor_binary(TENSOR_DIV, tensor_operand_of(r), s, err) : NULL;
+    tensor_unref(m);
+    tensor_unref(r);
+    return torch_result(h, at, q, err);
+}
+
+/* round(t) and round(t, n): Python passes ndigits positionally. */
+static val fn_round_dunder(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    if (argc == 1 && argv[0].kind != VAL_NONE) {
+        const char *name = "decimals";
+        val_kwargs k = {1, &name, argv};
+        return fn_round(h, self, 0, NULL, &k, at);
+    }
+    return fn_round(h, self, 0, NULL, kw, at);
+}
+
+static val fn_logical_not(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("logical_not", "input", a);
+    char err[TENSOR_ERR_LEN];
+    tensor *b = tensor_to(t, DTYPE_INT1, t->cuda, err);
+    tensor *r = b ? tensor_unary(TENSOR_INVERT, b, err) : NULL;
+    tensor_unref(b);
+    return torch_result(h, at, r, err);
+}
+
+static val fn_square(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("square", "input", a);
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_binary(TENSOR_MUL, tensor_operand_of(t),
+                                             tensor_operand_of(t), err), err);
+}
+
+/* F.gelu(input, approximate='none') */
+static val fn_gelu(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("gelu", "input, approximate=", a);
+    const char *mode = "none";
+    if (a[1].kind != VAL_MISSING && !host_to_str(h, a[1], at, "gelu() argument 'approximate'",
+                                                 &mode))
+        return val_err();
+    if (strcmp(mode, "none") && strcmp(mode, "tanh"))
+        return host_error(h, at, "approximate argument must be either none or tanh.");
+    char err[TENSOR_ERR_LEN];
+    tensor_unop op = strcmp(mode, "tanh") ? TENSOR_GELU : TENSOR_GELU_TANH;
+    return torch_result(h, at, tensor_unary(op, t, err), err);
+}
+
+/* ---- clamp and where -------------------------------------------------------- */
+
+static val clamp(host *h, val self, int argc, const val *argv, const val_kwargs *kw, src_span at,
+                 bool inplace)
+{
+    val a[3];
+    TORCH_READ_ARGS(inplace ? "clamp_" : "clamp", "input, min=, max=", a);
+    tensor_operand lo, hi;
+    bool has_lo = a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE;
+    bool has_hi = a[2].kind != VAL_MISSING && a[2].kind != VAL_NONE;
+    if ((has_lo && !operand_arg(h, a[1], at, "clamp", "min", &lo)) ||
+        (has_hi && !operand_arg(h, a[2], at, "clamp", "max", &hi)))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *r = tensor_clamp(t, has_lo ? &lo : NULL, has_hi ? &hi : NULL, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    return inplace ? write_back(h, a[0], r, at, err) : tensor_val(r);
+}
+
+static val fn_clamp(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    return clamp(h, self, argc, argv, kw, at, false);
+}
+
+static val fn_clamp_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    return clamp(h, self, argc, argv, kw, at, true);
+}
+
+/* torch.where(condition, input, other) */
+static val fn_where(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    (void)self;
+    val a[3];
+    if (!host_args(h, at, "where", "condition, input=, other=", argc, argv, kw, a))
+        return val_err();
+    tensor *c = torch_tensor_arg(h, a[0], at, "where", "condition");
+    if (!c)
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (a[1].kind == VAL_MISSING && a[2].kind == VAL_MISSING) {
+        /* torch.where(cond) is cond.nonzero(as_tuple=True) */
+        val m = host_getattr(h, a[0], "nonzero", at);
+        if (m.kind == VAL_ERR)
+            return m;
+        const char *name = "as_tuple";
+        val t = val_bool(true);
+        val_kwargs k = {1, &name, &t};
+        val r = host_call(h, m, 0, NULL, &k, at);
+        val_unref(m);
+        return r;
+    }
+    tensor_operand x, y;
+    if (!operand_arg(h, a[1], at, "where", "input", &x) ||
+        !operand_arg(h, a[2], at, "where", "other", &y))
+        return val_err();
+    return torch_result(h, at, tensor_where(c, x, y, err), err);
+}
+
+/* ---- reductions ---------------------------------------------------------------- */
+
+/* The dim= argument of a reduction: absent/None means all dimensions. */
+static bool dims_arg(host *h, val v, src_span at, const char *fname, int *n, int64_t *dims,
+                     bool *all)
+{
+    *all = v.kind == VAL_MISSING || v.kind == VAL_NONE;
+    *n = 0;
+    return *all || torch_int_list(h, v, at, fname, "dim", n, dims, TENSOR_MAX_DIMS);
+}
+
+static val reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at, const char *fname, tensor_reduce_op op)
+{
+    val a[4];
+    TORCH_READ_ARGS(fname, "input, dim=, keepdim=, *, dtype=", a);
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    bool all, keep = false;
+    dtype dt = DTYPE_INVALID;
+    if (!dims_arg(h, a[1], at, fname, &n, dims, &all) ||
+        !torch_bool_arg(h, a[2], at, fname, "keepdim", &keep) ||
+        !torch_dtype_arg(h, a[3], at, fname, &dt))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_reduce(op, t, n, all ? NULL : dims, keep, dt, err), err);
+}
+
+#define REDUCE(name, op) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return reduce(h, self, argc, argv, kw, at, #name, op); \
+    }
+REDUCE(sum, TENSOR_SUM)
+REDUCE(prod, TENSOR_PROD)
+REDUCE(mean, TENSOR_MEAN)
+REDUCE(amax, TENSOR_AMAX)
+REDUCE(amin, TENSOR_AMIN)
+REDUCE(all, TENSOR_ALL)
+REDUCE(any, TENSOR_ANY)
+
+/* var/std(input, dim=None, *, correction=1, keepdim=False): the mean of
+ * squared deviations, divided by N - correction (unbiased= also works). */
+static val var_std(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, const char *fname, bool take_sqrt)
+{
+    val a[5];
+    TORCH_READ_ARGS(fname, "input, dim=, unbiased=, keepdim=, *, correction=", a);
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    bool all, keep = false, unbiased = true;
+    int64_t correction = 1;
+    if (!dims_arg(h, a[1], at, fname, &n, dims, &all) ||
+        !torch_bool_arg(h, a[2], at, fname, "unbiased", &unbiased) ||
+        !torch_bool_arg(h, a[3], at, fname, "keepdim", &keep) ||
+        (a[4].kind != VAL_MISSING && !torch_int_arg(h, a[4], at, fname, "correction",
+                                                     &correction)))
+        return val_err();
+    if (a[2].kind != VAL_MISSING)
+        correction = unbiased;
+    char err[TENSOR_ERR_LEN];
+    const int64_t *d = all ? NULL : dims;
+    tensor *mean = tensor_reduce(TENSOR_MEAN, t, n, d, true, DTYPE_INVALID, err);
+    tensor *dev = mean ? tensor_binary(TENSOR_SUB, tensor_operand_of(t), tensor_operand_of(mean),
+                                       err) : NULL;
+    tensor *sq = dev ? tensor_binary(TENSOR_MUL, tensor_operand_of(dev), tensor_operand_of(dev),
+                                     err) : NULL;
+    tensor *sum = sq ? tensor_reduce(TENSOR_SUM, sq, n, d, keep, DTYPE_INVALID, err) : NULL;
+    tensor *r = NULL;
+    if (sum) {
+        int64_t count = tensor_numel(t) / (tensor_numel(mean) ? tensor_numel(mean) : 1);
+        double denom = (double)(count - correction);
+        r = tensor_binary(TENSOR_DIV, tensor_operand_of(sum),
+                          tensor_operand_float(denom > 0 ? denom : 0.0), err);
+    }
+    if (r && take_sqrt) {
+        tensor *s = tensor_unary(TENSOR_SQRT, r, err);
+        tensor_unref(r);
+        r = s;
+    }
+    tensor *tmp[] = {mean, dev, sq, sum};
+    for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
+        tensor_unref(tmp[i]);
+    return torch_result(h, at, r, err);
+}
+
+static val fn_var(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return var_std(h, self, argc, argv, kw, at, "var", false);
+}
+
+static val fn_std(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return var_std(h, self, argc, argv, kw, at, "std", true);
+}
+
+static val arg_reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at, const char *fname, tensor_reduce_op op)
+{
+    val a[3];
+    TORCH_READ_ARGS(fname, "input, dim=, keepdim=", a);
+    int64_t dim = 0;
+    bool all = a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE, keep = false;
+    if ((!all && !torch_int_arg(h, a[1], at, fname, "dim", &dim)) ||
+        !torch_bool_arg(h, a[2], at, fname, "keepdim", &keep))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_reduce(op, t, all ? 0 : 1, all ? NULL : &dim, keep,
+                                             DTYPE_INVALID, err), err);
+}
+
+static val fn_argmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    return arg_reduce(h, self, argc, argv, kw, at, "argmax", TENSOR_ARGMAX);
+}
+
+static val fn_argmin(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    return arg_reduce(h, self, argc, argv, kw, at, "argmin", TENSOR_ARGMIN);
+}
+
+/* max(input) -> value; max(input, dim, keepdim=False) -> (values, indices);
+ * max(input, other) -> maximum.  min likewise. */
+static val max_min(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, bool is_max)
+{
+    const char *fname = is_max ? "max" : "min";
+    val a[4];
+    TORCH_READ_ARGS(fname, "input, dim=, keepdim=, *, other=", a);
+    char err[TENSOR_ERR_LEN];
+    val other = a[3].kind != VAL_MISSING ? a[3] : a[1].kind == VAL_TENSOR ? a[1] : val_missing();
+    if (other.kind != VAL_MISSING) {
+        tensor *o = torch_tensor_arg(h, other, at, fname, "other");
+        if (!o)
+            return val_err();
+        return torch_result(h, at, tensor_binary(is_max ? TENSOR_MAXIMUM : TENSOR_MINIMUM,
+                                                 tensor_operand_of(t), tensor_operand_of(o),
+                                                 err), err);
+    }
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE) {
+        if (a[2].kind != VAL_MISSING)
+            return host_error(h, at, "%s(): keepdim needs a dim", fname);
+        return torch_result(h, at, tensor_reduce(is_max ? TENSOR_AMAX : TENSOR_AMIN, t, 0, NULL,
+                                                 false, DTYPE_INVALID, err), err);
+    }
+    int64_t dim;
+    bool keep = false;
+    if (!torch_int_arg(h, a[1], at, fname, "dim", &dim) ||
+        !torch_bool_arg(h, a[2], at, fname, "keepdim", &keep))
+        return val_err();
+    tensor *vals, *idx;
+    if (!tensor_max_dim(is_max, t, dim, keep, &vals, &idx, err))
+        return torch_fail(h, at, err);
+    return torch_return_pair(fname, tensor_val(vals), tensor_val(idx));
+}
+
+static val fn_max(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return max_min(h, self, argc, argv, kw, at, true);
+}
+
+static val fn_min(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return max_min(h, self, argc, argv, kw, at, false);
+}
+
+/* softmax(input, dim, dtype=None); F.softmax's dim may be left out (torch
+ * then picks 0 for 0-, 1- and 3-D inputs, else 1, with a warning). */
+static val softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, const char *fname, bool log)
+{
+    val a[4];
+    TORCH_READ_ARGS(fname, "input, dim=, _stacklevel=, dtype=", a);
+    int64_t dim;
+    dtype dt = DTYPE_INVALID;
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
+        dim = t->ndim == 0 || t->ndim == 1 || t->ndim == 3 ? 0 : 1;
+    else if (!torch_int_arg(h, a[1], at, fname, "dim", &dim))
+        return val_err();
+    if (!torch_dtype_arg(h, a[3], at, fname, &dt))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_softmax(t, dim, log, dt, err), err);
+}
+
+static val fn_softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    return softmax(h, self, argc, argv, kw, at, "softmax", false);
+}
+
+static val fn_log_softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    return softmax(h, self, argc, argv, kw, at, "log_softmax", true);
+}
+
+static val fn_cumsum(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("cumsum", "input, dim, *, dtype=", a);
+    int64_t dim;
+    dtype dt = DTYPE_INVALID;
+    if (!torch_int_arg(h, a[1], at, "cumsum", "dim", &dim) ||
+        !torch_dtype_arg(h, a[2], at, "cumsum", &dt))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *src = dt == DTYPE_INVALID ? tensor_ref(t) : tensor_to(t, dt, t->cuda, err);
+    tensor *r = src ? tensor_cumsum(src, dim, err) : NULL;
+    tensor_unref(src);
+    return torch_result(h, at, r, err);
+}
+
+/* ---- matrix products --------------------------------------------------------------- */
+
+static val product(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, const char *fname,
+                   tensor *(*f)(const tensor *, const tensor *, char *))
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, other", a);
+    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
+    if (!o)
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (f == NULL) {    /* dot: two 1-D tensors */
+        if (t->ndim != 1 || o->ndim != 1)
+            return host_error(h, at, "1D tensors expected, but got %dD and %dD tensors",
+                              t->ndim, o->ndim);
+        f = tensor_matmul;
+    }
+    return torch_result(h, at, f(t, o, err), err);
+}
+
+static val fn_matmul(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    return product(h, self, argc, argv, kw, at, "matmul", tensor_matmul);
+}
+
+static val fn_mm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                 src_span at)
+{
+    return product(h, self, argc, argv, kw, at, "mm", tensor_mm);
+}
+
+static val fn_bmm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return product(h, self, argc, argv, kw, at, "bmm", tensor_bmm);
+}
+
+static val fn_dot(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return product(h, self, argc, argv, kw, at, "dot", NULL);
+}
+
+/* ---- cat and stack ---------------------------------------------------------------- */
+
+/* The tensors of a tuple/list argument; *n receives the count.  Returns a
+ * list (new reference) or VAL_ERR. */
+static val tensor_list(host *h, val v, src_span at, const char *fname)
+{
+    if (v.kind != VAL_LIST && v.kind != VAL_TUPLE)
+        return host_error(h, at, "%s(): argument 'tensors' must be tuple of Tensors, not %s",
+                          fname, val_type_name(v));
+    const val_seq *s = val_as_seq(v);
+    if (s->len == 0)
+        return host_error(h, at, "%s(): expected a non-empty list of Tensors", fname);
+    for (size_t i = 0; i < s->len; i++)
+        if (s->items[i].kind != VAL_TENSOR)
+            return host_error(h, at, "%s(): expected Tensor as element %zu in argument 0, but "
+                              "got %s", fname, i, val_type_name(s->items[i]));
+    return val_ref(v);
+}
+
+/* Concatenate n tensors along dim. */
+static tensor *concat(tensor **ts, size_t n, int64_t dim, char *err)
+{
+    dtype rt = DTYPE_INVALID;
+    bool cuda = false;
+    for (size_t i = 0; i < n; i++) {
+        rt = tensor_promote_types(rt, ts[i]->type, err);
+        if (rt == DTYPE_INVALID)
+            return NULL;
+        cuda = cuda || ts[i]->cuda;
+    }
+    /* Legacy rule: 1-D empty tensors are skipped whatever their shape. */
+    const tensor *ref = NULL;
+    for (size_t i = 0; i < n && !ref; i++)
+        if (!(ts[i]->ndim == 1 && ts[i]->shape[0] == 0))
+            ref = ts[i];
+    if (!ref)
+        return tensor_new(rt, 1, (int64_t[]){0}, cuda, err);
+    int d;
+    if (ref->ndim == 0) {
+        snprintf(err, TENSOR_ERR_LEN, "zero-dimensional tensor (at position 0) cannot be "
+                 "concatenated");
+        return NULL;
+    }
+    if (!tensor_wrap_dim(ref->ndim, dim, &d, err))
+        return NULL;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, ref->shape, sizeof shape);
+    shape[d] = 0;
+    for (size_t i = 0; i < n; i++) {
+        const tensor *x = ts[i];
+        if (x->ndim == 1 && x->shape[0] == 0)
+            continue;
+        if (x->ndim != ref->ndim) {
+            snprintf(err, TENSOR_ERR_LEN, "Tensors must have same number of dimensions: got %d "
+                     "and %d", ref->ndim, x->ndim);
+            return NULL;
+        }
+        for (int k = 0; k < x->ndim; k++)
+            if (k != d && x->shape[k] != ref->shape[k]) {
+                snprintf(err, TENSOR_ERR_LEN, "Sizes of tensors must match except in dimension "
+                         "%d. Expected size %lld but got size %lld for tensor number %zu in the "
+                         "list.", d, (long long)ref->shape[k], (long long)x->shape[k], i);
+                return NULL;
+            }
+        shape[d] += x->shape[d];
+    }
+    tensor *out = tensor_new(rt, ref->ndim, shape, cuda, err);
+    int64_t pos = 0;
+    for (size_t i = 0; out && i < n; i++) {
+        const tensor *x = ts[i];
+        if (x->ndim == 1 && x->shape[0] == 0)
+            continue;
+        tensor *part = tensor_slice(out, d, pos, pos + x->shape[d], 1, err);
+        bool ok = part && tensor_copy_into(part, x, err);
+        tensor_unref(part);
+        if (!ok) {
+            tensor_unref(out);
+            return NULL;
+        }
+        pos += x->shape[d];
+    }
+    return out;
+}
+
+static val cat_or_stack(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at, const char *fname, bool stack)
+{
+    (void)self;
+    val a[2];
+    if (!host_args(h, at, fname, "tensors, dim=", argc, argv, kw, a))
+        return val_err();
+    int64_t dim = 0;
+    if (a[1].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, fname, "dim", &dim))
+        return val_err();
+    val list = tensor_list(h, a[0], at, fname);
+    if (list.kind == VAL_ERR)
+        return list;
+    const val_seq *s = val_as_seq(list);
+    tensor **ts = xcalloc(s->len, sizeof *ts);
+    char err[TENSOR_ERR_LEN];
+    bool ok = true;
+    for (size_t i = 0; i < s->len && ok; i++) {
+        tensor *x = tensor_of(s->items[i]);
+        if (!stack) {
+            ts[i] = tensor_ref(x);
+            continue;
+        }
+        const tensor *first = tensor_of(s->items[0]);
+        if (x->ndim != first->ndim ||
+            memcmp(x->shape, first->shape, sizeof *x->shape * (size_t)x->ndim)) {
+            strbuf b0 = {0}, bi = {0};
+            tensor_shape_str(first->ndim, first->shape, &b0);
+            tensor_shape_str(x->ndim, x->shape, &bi);
+            snprintf(err, sizeof err, "stack expects each tensor to be equal size, but got %s at "
+                     "entry 0 and %s at entry %zu", strbuf_cstr(&b0), strbuf_cstr(&bi), i);
+            strbuf_free(&b0);
+            strbuf_free(&bi);
+            ok = false;
+            break;
+        }
+        ts[i] = tensor_unsqueeze(x, dim, err);
+        ok = ts[i] != NULL;
+    }
+    tensor *r = ok ? concat(ts, s->len, dim, err) : NULL;
+    for (size_t i = 0; i < s->len; i++)
+        tensor_unref(ts[i]);
+    free(ts);
+    val_unref(list);
+    return torch_result(h, at, r, err);
+}
+
+static val fn_cat(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    return cat_or_stack(h, self, argc, argv, kw, at, "cat", false);
+}
+
+static val fn_stack(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    return cat_or_stack(h, self, argc, argv, kw, at, "stack", true);
+}
+
+const torch_fn torch_math_fns[] = {
+    TORCH_BOTH("add", fn_add),
+    TORCH_BOTH("sub", fn_sub),
+    TORCH_BOTH("subtract", fn_sub),
+    TORCH_BOTH("mul", fn_mul),
+    TORCH_BOTH("multiply", fn_mul),
+    TORCH_BOTH("div", fn_div),
+    TORCH_BOTH("divide", fn_div),
+    TORCH_BOTH("true_divide", fn_true_divide),
+    TORCH_BOTH("floor_divide", fn_floor_divide),
+    TORCH_BOTH("remainder", fn_remainder),
+    TORCH_BOTH("pow", fn_pow),
+    TORCH_BOTH("maximum", fn_maximum),
+    TORCH_BOTH("minimum", fn_minimum),
+    TORCH_BOTH("eq", fn_eq),
+    TORCH_BOTH("ne", fn_ne),
+    TORCH_BOTH("lt", fn_lt),
+    TORCH_BOTH("le", fn_le),
+    TORCH_BOTH("gt", fn_gt),
+    TORCH_BOTH("ge", fn_ge),
+    TORCH_BOTH("bitwise_and", fn_bitwise_and),
+    TORCH_BOTH("bitwise_or", fn_bitwise_or),
+    TORCH_BOTH("bitwise_xor", fn_bitwise_xor),
+    TORCH_BOTH("bitwise_not", fn_bitwise_not),
+    TORCH_BOTH("logical_and", fn_logical_and),
+    TORCH_BOTH("logical_or", fn_logical_or),
+    TORCH_BOTH("logical_xor", fn_logical_xor),
+    TORCH_BOTH("logical_not", fn_logical_not),
+    TORCH_METHOD("add_", fn_add_),
+    TORCH_METHOD("sub_", fn_sub_),
+    TORCH_METHOD("mul_", fn_mul_),
+    TORCH_METHOD("div_", fn_div_),
+    TORCH_METHOD("pow_", fn_pow_),
+    TORCH_BOTH("abs", fn_abs),
+    TORCH_METHOD("__abs__", fn_abs),
+    TORCH_BOTH("neg", fn_neg),
+    TORCH_BOTH("negative", fn_neg),
+    TORCH_BOTH("exp", fn_exp),
+    TORCH_BOTH("exp2", fn_exp2),
+    TORCH_BOTH("log", fn_log),
+    TORCH_BOTH("log2", fn_log2),
+    TORCH_BOTH("sqrt", fn_sqrt),
+    TORCH_BOTH("rsqrt", fn_rsqrt),
+    TORCH_BOTH("sin", fn_sin),
+    TORCH_BOTH("cos", fn_cos),
+    TORCH_ALL3("tanh", fn_tanh),
+    TORCH_ALL3("sigmoid", fn_sigmoid),
+    TORCH_ALL3("relu", fn_relu),
+    TORCH_NNF("silu", fn_silu),
+    TORCH_NNF("gelu", fn_gelu),
+    TORCH_BOTH("floor", fn_floor),
+    TORCH_BOTH("ceil", fn_ceil),
+    TORCH_BOTH("round", fn_round),
+    TORCH_METHOD("__round__", fn_round_dunder),
+    TORCH_BOTH("trunc", fn_trunc),
+    TORCH_BOTH("square", fn_square),
+    TORCH_BOTH("isnan", fn_isnan),
+    TORCH_BOTH("isinf", fn_isinf),
+    TORCH_BOTH("isfinite", fn_isfinite),
+    TORCH_METHOD("abs_", fn_abs_),
+    TORCH_METHOD("neg_", fn_neg_),
+    TORCH_METHOD("exp_", fn_exp_),
+    TORCH_METHOD("sqrt_", fn_sqrt_),
+    TORCH_METHOD("relu_", fn_relu_),
+    TORCH_BOTH("clamp", fn_clamp),
+    TORCH_BOTH("clip", fn_clamp),
+    TORCH_METHOD("clamp_", fn_clamp_),
+    TORCH_FUNC("where", fn_where),
+    TORCH_BOTH("sum", fn_sum),
+    TORCH_BOTH("prod", fn_prod),
+    TORCH_BOTH("mean", fn_mean),
+    TORCH_BOTH("var", fn_var),
+    TORCH_BOTH("std", fn_std),
+    TORCH_BOTH("amax", fn_amax),
+    TORCH_BOTH("amin", fn_amin),
+    TORCH_BOTH("all", fn_all),
+    TORCH_BOTH("any", fn_any),
+    TORCH_BOTH("argmax", fn_argmax),
+    TORCH_BOTH("argmin", fn_argmin),
+    TORCH_BOTH("max", fn_max),
+    TORCH_BOTH("min", fn_min),
+    TORCH_ALL3("softmax", fn_softmax),
+    TORCH_ALL3("log_softmax", fn_log_softmax),
+    TORCH_BOTH("cumsum", fn_cumsum),
+    TORCH_BOTH("matmul", fn_matmul),
+    TORCH_BOTH("mm", fn_mm),
+    TORCH_BOTH("bmm", fn_bmm),
+    TORCH_BOTH("dot", fn_dot),
+    TORCH_FUNC("cat", fn_cat),
+    TORCH_FUNC("concat", fn_cat),
+    TORCH_FUNC("concatenate", fn_cat),
+    TORCH_FUNC("stack", fn_stack),
+    {NULL, NULL, NULL, NULL, NULL},
+};

@@ -1,0 +1,874 @@
+/* torch_tensor.c - the Tensor type as the evaluator sees it: attributes
+ * (shape, dtype, device, T, ...), operators, truth, len, iteration,
+ * printing and formatting, and the methods that describe, reshape, convert
+ * and read tensors (size, view, permute, to, float, item, tolist, ...).
+ * Arithmetic methods live in torch_math.c, indexing in torch_index.c. */
+#include "torch_impl.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* The tensor of a method call (self), which host_call guarantees. */
+static tensor *self_of(val self)
+{
+    return tensor_of(self);
+}
+
+/* ---- attributes -------------------------------------------------------------- */
+
+static val tensor_attr(host *h, val self, const char *name, src_span at)
+{
+    tensor *t = self_of(self);
+    char err[TENSOR_ERR_LEN];
+    if (!strcmp(name, "shape"))
+        return torch_size_new(t->ndim, t->shape);
+    if (!strcmp(name, "dtype"))
+        return val_dtype(t->type);
+    if (!strcmp(name, "device"))
+        return torch_device_new(t->cuda, t->cuda ? 0 : -1);
+    if (!strcmp(name, "is_cuda"))
+        return val_bool(t->cuda);
+    if (!strcmp(name, "ndim"))
+        return val_int(t->ndim);
+    if (!strcmp(name, "T") || !strcmp(name, "mT")) {
+        int64_t dims[TENSOR_MAX_DIMS];
+        for (int i = 0; i < t->ndim; i++)
+            dims[i] = t->ndim - 1 - i;
+        if (name[0] == 'm') {
+            if (t->ndim < 2)
+                return host_error(h, at, "tensor.mT is only supported on matrices or batches of "
+                                  "matrices. Got %dD tensor.", t->ndim);
+            return torch_result(h, at, tensor_transpose(t, -2, -1, err), err);
+        }
+        return torch_result(h, at, tensor_permute(t, t->ndim, dims, err), err);
+    }
+    if (!strcmp(name, "data"))
+        return tensor_val(tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset));
+    if (!strcmp(name, "grad"))
+        return val_none();
+    if (!strcmp(name, "requires_grad") || !strcmp(name, "is_sparse") ||
+        !strcmp(name, "is_quantized") || !strcmp(name, "is_meta"))
+        return val_bool(false);
+    if (!strcmp(name, "is_leaf"))
+        return val_bool(true);
+    if (!strcmp(name, "itemsize"))
+        return val_int(tensor_elsize(t));
+    if (!strcmp(name, "nbytes"))
+        return val_int(tensor_numel(t) * tensor_elsize(t));
+    return val_missing();
+}
+
+static val tensor_getattr(host *h, val self, const char *name, src_span at)
+{
+    val a = tensor_attr(h, self, name, at);
+    if (a.kind != VAL_MISSING)
+        return a;
+    const torch_fn *m = torch_find_method(name);
+    if (m)
+        return val_builtin_new(m->qual_method, m->fn, val_ref(self));
+    return val_missing();
+}
+
+static const char *const tensor_attr_names[] = {
+    "shape", "dtype", "device", "is_cuda", "ndim", "T", "mT", "data", "grad",
+    "requires_grad", "is_leaf", "itemsize", "nbytes",
+    "size", "stride", "numel", "dim", "element_size", "data_ptr", "is_contiguous",
+    "contiguous", "view", "reshape", "permute", "transpose", "flatten", "unsqueeze",
+    "squeeze", "expand", "clone", "copy_", "fill_", "zero_", "to", "float", "half",
+    "bfloat16", "int", "long", "bool", "cpu", "cuda", "item", "tolist", "sum", "mean",
+    "max", "min", "argmax", "argmin", "abs", "exp", "log", "sqrt", "relu", "softmax",
+    NULL,
+};
+
+/* ---- operators -------------------------------------------------------------- */
+
+static bool binop_of(ast_op op, tensor_binop *out)
+{
+    switch (op) {
+    case AST_OP_ADD: *out = TENSOR_ADD; return true;
+    case AST_OP_SUB: *out = TENSOR_SUB; return true;
+    case AST_OP_MUL: *out = TENSOR_MUL; return true;
+    case AST_OP_DIV: *out = TENSOR_DIV; return true;
+    case AST_OP_FLOORDIV: *out = TENSOR_FLOORDIV; return true;
+    case AST_OP_MOD: *out = TENSOR_MOD; return true;
+    case AST_OP_POW: *out = TENSOR_POW; return true;
+    case AST_OP_LSHIFT: *out = TENSOR_SHL; return true;
+    case AST_OP_RSHIFT: *out = TENSOR_SHR; return true;
+    case AST_OP_BITAND: *out = TENSOR_AND; return true;
+    case AST_OP_BITOR: *out = TENSOR_OR; return true;
+    case AST_OP_BITXOR: *out = TENSOR_XOR; return true;
+    case AST_OP_EQ: *out = TENSOR_EQ; return true;
+    case AST_OP_NE: *out = TENSOR_NE; return true;
+    case AST_OP_LT: *out = TENSOR_LT; return true;
+    case AST_OP_LE: *out = TENSOR_LE; return true;
+    case AST_OP_GT: *out = TENSOR_GT; return true;
+    case AST_OP_GE: *out = TENSOR_GE; return true;
+    default: return false;
+    }
+}
+
+/* `x in t`: (t == x).any() */
+static val tensor_contains(host *h, val t, val x, src_span at)
+{
+    val eq = torch_binop(h, TENSOR_EQ, t, x, at);
+    if (eq.kind != VAL_TENSOR)
+        return eq;
+    char err[TENSOR_ERR_LEN];
+    tensor *any = tensor_reduce(TENSOR_ANY, tensor_of(eq), 0, NULL, false, DTYPE_INVALID, err);
+    val_unref(eq);
+    if (!any)
+        return torch_fail(h, at, err);
+    bool r = dtype_load(any->type, tensor_data(any)).u != 0;
+    tensor_unref(any);
+    return val_bool(r);
+}
+
+static val tensor_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    if (op == AST_OP_MATMUL) {
+        if (a.kind != VAL_TENSOR || b.kind != VAL_TENSOR)
+            return val_missing();
+        return torch_result(h, at, tensor_matmul(tensor_of(a), tensor_of(b), err), err);
+    }
+    if (op == AST_OP_IN || op == AST_OP_NOTIN) {
+        val r = tensor_contains(h, b, a, at);
+        if (r.kind == VAL_BOOL && op == AST_OP_NOTIN)
+            r.u.b = !r.u.b;
+        return r;
+    }
+    tensor_binop top;
+    tensor_operand x, y;
+    if (!binop_of(op, &top) || !torch_operand(a, &x) || !torch_operand(b, &y))
+        return val_missing();
+    if (inplace && x.t) {
+        if (!tensor_binary_inplace(top, tensor_of(a), y, err))
+            return torch_fail(h, at, err);
+        return val_ref(a);
+    }
+    return torch_binop(h, top, a, b, at);
+}
+
+static val tensor_unop_hook(host *h, ast_op op, val self, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    tensor *t = self_of(self);
+    switch (op) {
+    case AST_OP_USUB: return torch_result(h, at, tensor_unary(TENSOR_NEG, t, err), err);
+    case AST_OP_INVERT: return torch_result(h, at, tensor_unary(TENSOR_INVERT, t, err), err);
+    case AST_OP_UADD: return val_ref(self);
+    default: return val_missing();
+    }
+}
+
+/* ---- truth, len, iteration, text ----------------------------------------------- */
+
+static int tensor_truth(host *h, val self, src_span at)
+{
+    tensor *t = self_of(self);
+    int64_t n = tensor_numel(t);
+    if (n != 1) {
+        host_error(h, at, "Boolean value of Tensor with %s is ambiguous",
+                   n ? "more than one value" : "no values");
+        return -1;
+    }
+    dtype_scalar v = dtype_load(t->type, tensor_data(t));
+    return dtype_is_float(t->type) ? v.f != 0.0 : v.u != 0;
+}
+
+static int64_t tensor_len(host *h, val self, src_span at)
+{
+    tensor *t = self_of(self);
+    if (t->ndim == 0) {
+        host_error(h, at, "len() of a 0-d tensor");
+        return -1;
+    }
+    return t->shape[0];
+}
+
+/* Iterating a tensor gives its slices along dimension 0 (views). */
+static val tensor_iter_hook(host *h, val self, src_span at)
+{
+    tensor *t = self_of(self);
+    if (t->ndim == 0)
+        return host_error(h, at, "iteration over a 0-d tensor");
+    val l = val_list_new((size_t)t->shape[0]);
+    for (int64_t i = 0; i < t->shape[0]; i++)
+        val_list_push(l, tensor_val(tensor_select(t, 0, i, NULL)));
+    return l;
+}
+
+static void tensor_repr_hook(host *h, val self, strbuf *out)
+{
+    (void)h;
+    tensor_repr(self_of(self), out);
+}
+
+/* format(x, spec) as Tensor.__format__: a 0-d tensor formats as its item
+ * (f"{torch.tensor(1.)}" is "1.0"), others only with an empty spec. */
+static val tensor_format_hook(host *h, val self, const char *spec, size_t len, src_span at)
+{
+    tensor *t = self_of(self);
+    if (t->ndim != 0 && len == 0)
+        return host_str(h, self);
+    if (t->ndim != 0)
+        return host_error(h, at, "unsupported format string passed to Tensor.__format__");
+    val item = torch_scalar_val(t->type, dtype_load(t->type, tensor_data(t)));
+    val r = host_format(h, item, spec, len, at);
+    val_unref(item);
+    return r;
+}
+
+const val_type tensor_type = {
+    .name = "Tensor",
+    .getattr = tensor_getattr,
+    .getitem = torch_getitem,
+    .setitem = torch_setitem,
+    .binop = tensor_binop_hook,
+    .unop = tensor_unop_hook,
+    .truth = tensor_truth,
+    .len = tensor_len,
+    .iter = tensor_iter_hook,
+    .repr = tensor_repr_hook,
+    .format = tensor_format_hook,
+    .free = tensor_release,
+    .attr_names = tensor_attr_names,
+};
+
+/* ---- describing ------------------------------------------------------------- */
+
+static val fn_size(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("size", "input, dim=", a);
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
+        return torch_size_new(t->ndim, t->shape);
+    int64_t dim;
+    int d;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "size", "dim", &dim))
+        return val_err();
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    return val_int(t->ndim ? t->shape[d] : 1);
+}
+
+static val fn_stride(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("stride", "input, dim=", a);
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE) {
+        val r = val_tuple_new((size_t)t->ndim);
+        for (int i = 0; i < t->ndim; i++)
+            val_seq_set(r, (size_t)i, val_int(t->strides[i]));
+        return r;
+    }
+    int64_t dim;
+    int d;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "stride", "dim", &dim))
+        return val_err();
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    return val_int(t->ndim ? t->strides[d] : 1);
+}
+
+/* Methods without arguments that answer a number about the tensor. */
+typedef enum { Q_NUMEL, Q_DIM, Q_ELSIZE, Q_PTR, Q_OFFSET, Q_CONTIG } query;
+
+static val ask(host *h, val self, int argc, const val *argv, const val_kwargs *kw, src_span at,
+               const char *fname, query q)
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, memory_format=", a);
+    switch (q) {
+    case Q_NUMEL: return val_int(tensor_numel(t));
+    case Q_DIM: return val_int(t->ndim);
+    case Q_ELSIZE: return val_int(tensor_elsize(t));
+    case Q_PTR: return val_int((int64_t)(uintptr_t)tensor_data(t));
+    case Q_OFFSET: return val_int(t->offset);
+    default: return val_bool(tensor_is_contiguous(t));
+    }
+}
+
+#define QUERY(name, q) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return ask(h, self, argc, argv, kw, at, #name, q); \
+    }
+QUERY(numel, Q_NUMEL)
+QUERY(dim, Q_DIM)
+QUERY(element_size, Q_ELSIZE)
+QUERY(data_ptr, Q_PTR)
+QUERY(storage_offset, Q_OFFSET)
+QUERY(is_contiguous, Q_CONTIG)
+
+/* ---- reshaping ----------------------------------------------------------------- */
+
+/* The shape given after the input: f(x, 2, 3), f(x, (2, 3)) or shape=. */
+static bool shape_after_input(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at, const char *fname,
+                              const char *kwname, tensor **t, int *ndim, int64_t *shape)
+{
+    val all[TORCH_ARGS_MAX];
+    int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
+    val kwv[2];
+    char params[64];
+    snprintf(params, sizeof params, "*, %s=", kwname);
+    if (!host_args(h, at, fname, params, 0, NULL, kw, kwv))
+        return false;
+    if (n < 1) {
+        host_error(h, at, "%s() missing required argument 'input'", fname);
+        return false;
+    }
+    *t = torch_tensor_arg(h, all[0], at, fname, "input");
+    if (!*t)
+        return false;
+    if (kwv[0].kind != VAL_MISSING) {
+        if (n > 1) {
+            host_error(h, at, "%s() got multiple values for argument '%s'", fname, kwname);
+            return false;
+        }
+        return torch_shape_args(h, 1, &kwv[0], at, fname, ndim, shape);
+    }
+    return torch_shape_args(h, n - 1, all + 1, at, fname, ndim, shape);
+}
+
+static val fn_view(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    tensor *t;
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (argc == 1 && argv[0].kind == VAL_DTYPE)
+        return host_error(h, at, "view(dtype) (reinterpreting the bytes) is not supported in "
+                          "tritsim; use .to(dtype) to convert");
+    if (!shape_after_input(h, self, argc, argv, kw, at, "view", "size", &t, &nd, shape))
+        return val_err();
+    return torch_result(h, at, tensor_view(t, nd, shape, err), err);
+}
+
+static val fn_reshape(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    tensor *t;
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (!shape_after_input(h, self, argc, argv, kw, at, "reshape", "shape", &t, &nd, shape))
+        return val_err();
+    return torch_result(h, at, tensor_reshape(t, nd, shape, err), err);
+}
+
+static val fn_expand(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    tensor *t;
+    int nd;
+    int64_t shape[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (!shape_after_input(h, self, argc, argv, kw, at, "expand", "size", &t, &nd, shape))
+        return val_err();
+    return torch_result(h, at, tensor_expand(t, nd, shape, err), err);
+}
+
+static val fn_permute(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    tensor *t;
+    int nd;
+    int64_t dims[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (!shape_after_input(h, self, argc, argv, kw, at, "permute", "dims", &t, &nd, dims))
+        return val_err();
+    return torch_result(h, at, tensor_permute(t, nd, dims, err), err);
+}
+
+/* x.view_as(y), x.reshape_as(y), x.expand_as(y) */
+static val as_other(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at, const char *fname,
+                    tensor *(*f)(const tensor *, int, const int64_t *, char *))
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, other", a);
+    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
+    if (!o)
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, f(t, o->ndim, o->shape, err), err);
+}
+
+static val fn_view_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    return as_other(h, self, argc, argv, kw, at, "view_as", tensor_view);
+}
+
+static val fn_reshape_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    return as_other(h, self, argc, argv, kw, at, "reshape_as", tensor_reshape);
+}
+
+static val fn_expand_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    return as_other(h, self, argc, argv, kw, at, "expand_as", tensor_expand);
+}
+
+static val fn_transpose(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("transpose", "input, dim0, dim1", a);
+    int64_t d0, d1;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "transpose", "dim0", &d0) ||
+        !torch_int_arg(h, a[2], at, "transpose", "dim1", &d1))
+        return val_err();
+    return torch_result(h, at, tensor_transpose(t, d0, d1, err), err);
+}
+
+static val fn_t(host *h, val self, int argc, const val *argv, const val_kwargs *kw, src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("t", "input", a);
+    char err[TENSOR_ERR_LEN];
+    if (t->ndim > 2)
+        return host_error(h, at, "t() expects a tensor with <= 2 dimensions, but self is %dD",
+                          t->ndim);
+    return torch_result(h, at, tensor_transpose(t, 0, t->ndim == 2 ? 1 : 0, err), err);
+}
+
+static val fn_flatten(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("flatten", "input, start_dim=, end_dim=", a);
+    int64_t s = 0, e = -1;
+    char err[TENSOR_ERR_LEN];
+    if ((a[1].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, "flatten", "start_dim", &s)) ||
+        (a[2].kind != VAL_MISSING && !torch_int_arg(h, a[2], at, "flatten", "end_dim", &e)))
+        return val_err();
+    return torch_result(h, at, tensor_flatten(t, s, e, err), err);
+}
+
+static val fn_unsqueeze(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("unsqueeze", "input, dim", a);
+    int64_t d;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "unsqueeze", "dim", &d))
+        return val_err();
+    return torch_result(h, at, tensor_unsqueeze(t, d, err), err);
+}
+
+static val fn_squeeze(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("squeeze", "input, dim=", a);
+    char err[TENSOR_ERR_LEN];
+    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
+        return torch_result(h, at, tensor_squeeze(t, true, 0, err), err);
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    if (!torch_int_list(h, a[1], at, "squeeze", "dim", &n, dims, TENSOR_MAX_DIMS))
+        return val_err();
+    /* Squeeze the named dimensions from the last, so indices stay valid. */
+    bool drop[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < n; i++) {
+        int d;
+        if (!tensor_wrap_dim(t->ndim, dims[i], &d, err))
+            return torch_fail(h, at, err);
+        drop[d] = true;
+    }
+    tensor *r = tensor_ref(t);
+    for (int d = t->ndim - 1; d >= 0 && r; d--)
+        if (drop[d]) {
+            tensor *s = tensor_squeeze(r, false, d, err);
+            tensor_unref(r);
+            r = s;
+        }
+    return torch_result(h, at, r, err);
+}
+
+static val fn_narrow(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[4];
+    TORCH_READ_ARGS("narrow", "input, dim, start, length", a);
+    int64_t d, s, len;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "narrow", "dim", &d) ||
+        !torch_int_arg(h, a[2], at, "narrow", "start", &s) ||
+        !torch_int_arg(h, a[3], at, "narrow", "length", &len))
+        return val_err();
+    int dd;
+    if (!tensor_wrap_dim(t->ndim, d, &dd, err))
+        return torch_fail(h, at, err);
+    int64_t size = t->ndim ? t->shape[dd] : 1;
+    if (s < 0)
+        s += size;
+    if (s < 0 || len < 0 || s + len > size)
+        return host_error(h, at, "start (%lld) + length (%lld) exceeds dimension size (%lld).",
+                          (long long)s, (long long)len, (long long)size);
+    return torch_result(h, at, tensor_slice(t, dd, s, s + len, 1, err), err);
+}
+
+static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("unbind", "input, dim=", a);
+    int64_t d = 0;
+    int dd;
+    char err[TENSOR_ERR_LEN];
+    if (a[1].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, "unbind", "dim", &d))
+        return val_err();
+    if (t->ndim == 0)
+        return host_error(h, at, "Dimension specified as 0 but tensor has no dimensions");
+    if (!tensor_wrap_dim(t->ndim, d, &dd, err))
+        return torch_fail(h, at, err);
+    val r = val_tuple_new((size_t)t->shape[dd]);
+    for (int64_t i = 0; i < t->shape[dd]; i++)
+        val_seq_set(r, (size_t)i, tensor_val(tensor_select(t, dd, i, NULL)));
+    return r;
+}
+
+/* ---- copies and conversions -------------------------------------------------- */
+
+static val fn_contiguous(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("contiguous", "input, memory_format=", a);
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_contiguous(t, err), err);
+}
+
+static val fn_clone(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("clone", "input, *, memory_format=", a);
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_to(t, t->type, t->cuda, err), err);
+}
+
+static val fn_detach(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("detach", "input", a);
+    return tensor_val(tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset));
+}
+
+static val fn_copy_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("copy_", "input, src, non_blocking=", a);
+    char err[TENSOR_ERR_LEN];
+    tensor *src = torch_tensor_arg(h, a[1], at, "copy_", "src");
+    if (!src)
+        return val_err();
+    if (!tensor_copy_into(t, src, err))
+        return torch_fail(h, at, err);
+    return val_ref(a[0]);
+}
+
+static val fn_fill_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("fill_", "input, value", a);
+    dtype_scalar v;
+    if (!torch_number_to(h, a[1], t->type, at, "fill_", &v))
+        return val_err();
+    tensor_fill(t, v);
+    return val_ref(a[0]);
+}
+
+static val fn_zero_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("zero_", "input", a);
+    tensor_fill(t, (dtype_scalar){.u = 0});
+    return val_ref(a[0]);
+}
+
+/* t converted to dtype and device, or t itself when nothing changes (as
+ * torch's .to() does). */
+static val convert(host *h, val tv, dtype to, bool cuda, bool copy, src_span at)
+{
+    tensor *t = tensor_of(tv);
+    if (to == t->type && cuda == t->cuda && !copy)
+        return val_ref(tv);
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_to(t, to, cuda, err), err);
+}
+
+/* x.to(dtype), x.to(device), x.to(device, dtype), x.to(other),
+ * x.to(dtype=..., device=..., non_blocking=..., copy=...) */
+static val fn_to(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                 src_span at)
+{
+    val a[5];
+    if (!host_args(h, at, "to", "*, dtype=, device=, non_blocking=, copy=, memory_format=", 0,
+                   NULL, kw, a))
+        return val_err();
+    tensor *t = self_of(self);
+    dtype to = t->type;
+    bool cuda = t->cuda, copy = false;
+    for (int i = 0; i < argc; i++) {
+        val v = argv[i];
+        tensor *o = tensor_of(v);
+        if (o) {
+            to = o->type;
+            cuda = o->cuda;
+        } else if (v.kind == VAL_DTYPE || v.kind == VAL_BUILTIN) {
+            if (!torch_dtype_arg(h, v, at, "to", &to))
+                return val_err();
+        } else if (v.kind == VAL_BOOL) {
+            /* non_blocking / copy given positionally */
+        } else if (!torch_device_arg(h, v, at, "to", &cuda)) {
+            return val_err();
+        }
+    }
+    if (!torch_dtype_arg(h, a[0], at, "to", &to) || !torch_device_arg(h, a[1], at, "to", &cuda) ||
+        !torch_bool_arg(h, a[3], at, "to", "copy", &copy))
+        return val_err();
+    return convert(h, self, to, cuda, copy, at);
+}
+
+static val fn_type_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("type_as", "input, other", a);
+    tensor *o = torch_tensor_arg(h, a[1], at, "type_as", "other");
+    if (!o)
+        return val_err();
+    return convert(h, a[0], o->type, t->cuda, false, at);
+}
+
+/* x.float(), x.half(), ... */
+static val to_dtype(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at, const char *fname, dtype to)
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, memory_format=", a);
+    return convert(h, a[0], to, t->cuda, false, at);
+}
+
+#define TO_DTYPE(name, dt) \
+    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                         src_span at) \
+    { \
+        return to_dtype(h, self, argc, argv, kw, at, #name, dt); \
+    }
+TO_DTYPE(float, DTYPE_FP32)
+TO_DTYPE(double, DTYPE_FP64)
+TO_DTYPE(half, DTYPE_FP16)
+TO_DTYPE(bfloat16, DTYPE_BF16)
+TO_DTYPE(int, DTYPE_INT32)
+TO_DTYPE(long, DTYPE_INT64)
+TO_DTYPE(short, DTYPE_INT16)
+TO_DTYPE(char, DTYPE_INT8)
+TO_DTYPE(byte, DTYPE_UINT8)
+TO_DTYPE(bool, DTYPE_INT1)
+
+static val fn_cpu(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("cpu", "input, memory_format=", a);
+    return convert(h, a[0], t->type, false, false, at);
+}
+
+static val fn_cuda(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[4];
+    TORCH_READ_ARGS("cuda", "input, device=, non_blocking=, memory_format=", a);
+    bool cuda = true;
+    if (!torch_device_arg(h, a[1], at, "cuda", &cuda))
+        return val_err();
+    return convert(h, a[0], t->type, true, false, at);
+}
+
+/* ---- reading values ------------------------------------------------------------ */
+
+static val fn_item(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("item", "input", a);
+    dtype_scalar v;
+    char err[TENSOR_ERR_LEN];
+    if (!tensor_item(t, &v, err))
+        return torch_fail(h, at, err);
+    return torch_scalar_val(t->type, v);
+}
+
+static val fn_tolist(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[1];
+    TORCH_READ_ARGS("tolist", "input", a);
+    return torch_to_list(t);
+}
+
+/* int(t), float(t), operator.index(t): one-element tensors only. */
+static val to_python(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at, const char *fname, val_kind want)
+{
+    val a[1];
+    TORCH_READ_ARGS(fname, "input", a);
+    dtype_scalar v;
+    if (tensor_numel(t) != 1)
+        return host_error(h, at, "only one element tensors can be converted to Python scalars");
+    if (!tensor_item(t, &v, NULL))
+        return val_err();
+    if (want == VAL_FLOAT)
+        return val_float(dtype_cast(v, t->type, DTYPE_FP64).f);
+    if (want == VAL_ERR && (dtype_is_float(t->type) || t->type == DTYPE_INT1))
+        return host_error(h, at, "only integer tensors of a single element can be converted to "
+                          "an index");
+    if (dtype_is_float(t->type)) {
+        double f = trunc(v.f);
+        if (!(f >= -9223372036854775808.0 && f < 9223372036854775808.0))
+            return host_error(h, at, "cannot convert %g to a 64-bit integer", v.f);
+        return val_int((int64_t)f);
+    }
+    return val_int(dtype_cast(v, t->type, DTYPE_INT64).i);
+}
+
+static val fn_dunder_int(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    return to_python(h, self, argc, argv, kw, at, "__int__", VAL_INT);
+}
+
+static val fn_dunder_float(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    return to_python(h, self, argc, argv, kw, at, "__float__", VAL_FLOAT);
+}
+
+static val fn_dunder_index(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    return to_python(h, self, argc, argv, kw, at, "__index__", VAL_ERR);
+}
+
+static val fn_numpy(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    (void)self;
+    (void)argc;
+    (void)argv;
+    (void)kw;
+    return host_error(h, at, "tritsim has no numpy: use .tolist() or print the tensor");
+}
+
+static val fn_nonzero(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("nonzero", "input, *, as_tuple=", a);
+    bool as_tuple = false;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_bool_arg(h, a[1], at, "nonzero", "as_tuple", &as_tuple))
+        return val_err();
+    tensor *nz = tensor_nonzero(t, err);
+    if (!nz || !as_tuple)
+        return torch_result(h, at, nz, err);
+    int nd = t->ndim ? t->ndim : 1;
+    val r = val_tuple_new((size_t)nd);
+    for (int d = 0; d < nd; d++) {
+        tensor *col = t->ndim ? tensor_select(nz, 1, d, NULL) : NULL;
+        tensor *c = col ? tensor_contiguous(col, NULL) : tensor_new(DTYPE_INT64, 1,
+                                                        (int64_t[]){tensor_numel(t) ? 1 : 0},
+                                                        t->cuda, NULL);
+        tensor_unref(col);
+        val_seq_set(r, (size_t)d, tensor_val(c));
+    }
+    tensor_unref(nz);
+    return r;
+}
+
+const torch_fn torch_tensor_fns[] = {
+    TORCH_METHOD("size", fn_size),
+    TORCH_METHOD("stride", fn_stride),
+    TORCH_BOTH("numel", fn_numel),
+    TORCH_METHOD("dim", fn_dim),
+    TORCH_METHOD("ndimension", fn_dim),
+    TORCH_METHOD("element_size", fn_element_size),
+    TORCH_METHOD("data_ptr", fn_data_ptr),
+    TORCH_METHOD("storage_offset", fn_storage_offset),
+    TORCH_METHOD("is_contiguous", fn_is_contiguous),
+    TORCH_METHOD("contiguous", fn_contiguous),
+    TORCH_METHOD("view", fn_view),
+    TORCH_METHOD("view_as", fn_view_as),
+    TORCH_BOTH("reshape", fn_reshape),
+    TORCH_METHOD("reshape_as", fn_reshape_as),
+    TORCH_METHOD("expand", fn_expand),
+    TORCH_METHOD("expand_as", fn_expand_as),
+    TORCH_BOTH("permute", fn_permute),
+    TORCH_BOTH("transpose", fn_transpose),
+    TORCH_BOTH("swapaxes", fn_transpose),
+    TORCH_BOTH("t", fn_t),
+    TORCH_BOTH("flatten", fn_flatten),
+    TORCH_BOTH("unsqueeze", fn_unsqueeze),
+    TORCH_BOTH("squeeze", fn_squeeze),
+    TORCH_BOTH("narrow", fn_narrow),
+    TORCH_BOTH("unbind", fn_unbind),
+    TORCH_BOTH("clone", fn_clone),
+    TORCH_METHOD("detach", fn_detach),
+    TORCH_METHOD("copy_", fn_copy_),
+    TORCH_METHOD("fill_", fn_fill_),
+    TORCH_METHOD("zero_", fn_zero_),
+    TORCH_METHOD("to", fn_to),
+    TORCH_METHOD("type_as", fn_type_as),
+    TORCH_METHOD("float", fn_float),
+    TORCH_METHOD("double", fn_double),
+    TORCH_METHOD("half", fn_half),
+    TORCH_METHOD("bfloat16", fn_bfloat16),
+    TORCH_METHOD("int", fn_int),
+    TORCH_METHOD("long", fn_long),
+    TORCH_METHOD("short", fn_short),
+    TORCH_METHOD("char", fn_char),
+    TORCH_METHOD("byte", fn_byte),
+    TORCH_METHOD("bool", fn_bool),
+    TORCH_METHOD("cpu", fn_cpu),
+    TORCH_METHOD("cuda", fn_cuda),
+    TORCH_METHOD("item", fn_item),
+    TORCH_METHOD("tolist", fn_tolist),
+    TORCH_METHOD("numpy", fn_numpy),
+    TORCH_METHOD("__int__", fn_dunder_int),
+    TORCH_METHOD("__float__", fn_dunder_float),
+    TORCH_METHOD("__index__", fn_dunder_index),
+    TORCH_BOTH("nonzero", fn_nonzero),
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+const torch_fn *torch_find_method(const char *name)
+{
+    const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
+                                torch_testing_fns};
+    for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
+        for (const torch_fn *f = tables[k]; f->name; f++)
+            if (f->qual_method && !strcmp(f->name, name))
+                return f;
+    return NULL;
+}

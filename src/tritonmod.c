@@ -1,0 +1,235 @@
+/* tritonmod.c - the modules `triton`, `triton.language` (tl),
+ * `triton.language.math` and the lecture's `triton_util`, as host values.
+ *
+ * Kernel functions (tl.load, tl.arange, ...) exist here so that names
+ * resolve and `import`s work, but calling one on the host is an error that
+ * says it belongs in a @triton.jit function: inside kernels the specializer
+ * (spec_tl.c) gives them their meaning.  The list of those names comes from
+ * the specializer, so the two sides cannot drift apart. */
+#define _POSIX_C_SOURCE 200809L
+#include "tritonmod.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dtype.h"
+#include "launch.h"
+#include "spec.h"
+
+/* ---- triton ------------------------------------------------------------- */
+
+static val triton_jit(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)self, (void)kw;
+    /* @triton.jit(debug=True, ...) returns the decorator itself */
+    if (argc == 0)
+        return val_builtin_new("triton.jit", triton_jit, val_none());
+    if (argc != 1 || argv[0].kind != VAL_FUNC || ((const val_func *)argv[0].u.o)->node->kind
+                                                     != AST_FUNCDEF)
+        return host_error(h, at, "@triton.jit decorates a function defined with 'def'");
+    return launch_kernel_new(argv[0]);
+}
+
+static val triton_cdiv(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    (void)self;
+    val p[2];
+    int64_t x, d;
+    if (!host_args(h, at, "cdiv", "x, div", argc, argv, kw, p) ||
+        !host_to_int(h, p[0], at, "cdiv() argument 1", &x) ||
+        !host_to_int(h, p[1], at, "cdiv() argument 2", &d))
+        return val_err();
+    if (d == 0)
+        return host_error(h, at, "integer division or modulo by zero in cdiv");
+    int64_t t;
+    if (__builtin_add_overflow(x, d - 1, &t))
+        return host_error(h, at, "integer overflow in cdiv");
+    return val_int(dtype_pyfloordiv_i64(t, d));
+}
+
+static val triton_next_power_of_2(host *h, val self, int argc, const val *argv,
+                                  const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    int64_t n;
+    if (!host_args(h, at, "next_power_of_2", "n", argc, argv, kw, p) ||
+        !host_to_int(h, p[0], at, "next_power_of_2() argument", &n))
+        return val_err();
+    int64_t r = 1;
+    while (r < n && r < ((int64_t)1 << 62))
+        r <<= 1;
+    return val_int(r);
+}
+
+/* A kernel-only function called on the host; self holds its name. */
+static val triton_kernel_only(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at)
+{
+    (void)argc, (void)argv, (void)kw;
+    const char *name = self.kind == VAL_STR ? val_as_str(self)->s : "this function";
+    return host_error(h, at, "%s can only be called inside a @triton.jit function", name);
+}
+
+static val triton_constexpr(host *h, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "constexpr", "value", argc, argv, kw, p))
+        return val_err();
+    return val_ref(p[0]);
+}
+
+/* ---- triton_util --------------------------------------------------------- */
+
+static val util_check_tensors_gpu_ready(host *h, val self, int argc, const val *argv,
+                                        const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    if (kw && kw->n)
+        return host_error(h, at, "check_tensors_gpu_ready() takes no keyword arguments");
+    const char *interp = getenv("TRITON_INTERPRET");
+    bool interpreted = interp && !strcmp(interp, "1");
+    for (int i = 0; i < argc; i++) {
+        if (argv[i].kind != VAL_TENSOR)
+            return host_error(h, at, "check_tensors_gpu_ready() takes tensors, not %s",
+                              val_type_name(argv[i]));
+        val fn = host_getattr(h, argv[i], "is_contiguous", at);
+        if (fn.kind == VAL_ERR)
+            return fn;
+        val r = host_call(h, fn, 0, NULL, NULL, at);
+        val_unref(fn);
+        if (r.kind == VAL_ERR)
+            return r;
+        int t = host_truth(h, r, at);
+        val_unref(r);
+        if (t < 0)
+            return val_err();
+        if (!t)
+            return host_error(h, at, "AssertionError: A tensor is not contiguous");
+        if (!interpreted) {
+            val c = host_getattr(h, argv[i], "is_cuda", at);
+            if (c.kind == VAL_ERR)
+                return c;
+            t = host_truth(h, c, at);
+            val_unref(c);
+            if (t < 0)
+                return val_err();
+            if (!t)
+                return host_error(h, at, "AssertionError: A tensor is not on cuda (create "
+                                  "it with device='cuda', or set TRITON_INTERPRET=1)");
+        }
+    }
+    return val_none();
+}
+
+/* print_if / breakpoint_if outside a kernel: the program id is (0, 0, 0). */
+static bool util_host_conds(host *h, val conds, src_span at, bool *match)
+{
+    const char *text;
+    if (!host_to_str(h, conds, at, "the condition string", &text))
+        return false;
+    ir_print p;
+    char err[256];
+    if (!spec_pid_conds_parse(text, &p, err, sizeof err)) {
+        host_error(h, at, "%s", err);
+        return false;
+    }
+    static const int64_t zero[3] = {0, 0, 0};
+    *match = spec_pid_conds_match(&p, zero);
+    return true;
+}
+
+static val util_print_if(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)self;
+    val p[2];
+    bool match;
+    if (!host_args(h, at, "print_if", "txt, conds", argc, argv, kw, p) ||
+        !util_host_conds(h, p[1], at, &match))
+        return val_err();
+    if (match) {
+        val s = host_str(h, p[0]);
+        if (s.kind == VAL_ERR)
+            return s;
+        fwrite(val_as_str(s)->s, 1, val_as_str(s)->len, stdout);
+        fputc('\n', stdout);
+        val_unref(s);
+    }
+    return val_none();
+}
+
+static val util_breakpoint_if(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    bool match;
+    if (!host_args(h, at, "breakpoint_if", "conds", argc, argv, kw, p) ||
+        !util_host_conds(h, p[0], at, &match))
+        return val_err();
+    /* The debugger is not built yet: outside kernels there is nothing to
+     * stop in. */
+    return val_none();
+}
+
+/* ---- registration -------------------------------------------------------- */
+
+static void tritonmod_kernel_names(val module, const char *prefix)
+{
+    size_t plen = strlen(prefix);
+    for (int i = 0; spec_builtin_name(i); i++) {
+        const char *q = spec_builtin_name(i);
+        if (strncmp(q, prefix, plen) || strchr(q + plen, '.'))
+            continue;
+        const char *attr = q + plen;
+        if (val_object_get(module, attr).kind != VAL_MISSING)
+            continue;
+        char shown[96];
+        snprintf(shown, sizeof shown, "%s%s", !strcmp(prefix, "triton.language.") ? "tl." : prefix,
+                 attr);
+        val_object_set(module, attr, val_builtin_new(q, triton_kernel_only,
+                                                     val_str_cstr(shown)));
+    }
+}
+
+static val tritonmod_language(const char *name)
+{
+    val tl = val_module_new(name);
+    for (int d = 1; d < DTYPE__NSCALAR; d++) {
+        const char *attr = dtype_tl_name((dtype)d);
+        if (attr)
+            val_object_set(tl, attr, val_dtype(d));
+    }
+    host_def(tl, "triton.language.constexpr", triton_constexpr);
+    return tl;
+}
+
+void tritonmod_init(host *h)
+{
+    val triton = val_module_new("triton");
+    host_def(triton, "triton.jit", triton_jit);
+    host_def(triton, "triton.cdiv", triton_cdiv);
+    host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
+
+    val tl = tritonmod_language("triton.language");
+    tritonmod_kernel_names(tl, "triton.language.");
+    val math = val_module_new("triton.language.math");
+    tritonmod_kernel_names(math, "triton.language.");
+    val_object_set(tl, "math", val_ref(math));
+    val_object_set(triton, "language", val_ref(tl));
+    host_register_module(h, "triton", triton);
+    host_register_module(h, "triton.language", tl);
+    host_register_module(h, "triton.language.math", math);
+
+    val util = val_module_new("triton_util");
+    host_def(util, "triton_util.cdiv", triton_cdiv);
+    host_def(util, "triton_util.check_tensors_gpu_ready", util_check_tensors_gpu_ready);
+    host_def(util, "triton_util.print_if", util_print_if);
+    host_def(util, "triton_util.breakpoint_if", util_breakpoint_if);
+    host_register_module(h, "triton_util", util);
+}
