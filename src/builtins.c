@@ -2799,6 +2799,10 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                     strbuf_free(&b);
                     return val_err();
                 }
+                if (*dst > 100000000) {
+                    strbuf_free(&b);
+                    return host_error(h, at, "width too big");
+                }
                 continue;
             }
             while (i < s->len && isdigit((unsigned char)s->s[i])) {

@@ -23,8 +23,10 @@
 
 #include "pyformat.h"
 
-/* Python's default recursion limit. */
-enum { HOST_MAX_DEPTH = 1000 };
+/* Python's default recursion limit; how deep comparisons of nested
+ * tuples may go; the most items a list made by the host may have (a
+ * runaway list(range(10**18)) is an error, not an out-of-memory exit). */
+enum { HOST_MAX_DEPTH = 1000, HOST_MAX_NEST = 500, HOST_MAX_ITEMS = 1 << 27 };
 
 struct host_frame {
     host_frame *prev;
@@ -927,8 +929,14 @@ static val host_order(host *h, ast_op op, val a, val b, src_span at)
             int e = host_eq(h, x->items[i], y->items[i], at);
             if (e < 0)
                 return val_err();
-            if (!e)
-                return host_binop_full(h, op, false, x->items[i], y->items[i], at);
+            if (!e) {
+                if (h->nest >= HOST_MAX_NEST)
+                    return host_error(h, at, "the values compared are nested too deeply");
+                h->nest++;
+                val r = host_binop_full(h, op, false, x->items[i], y->items[i], at);
+                h->nest--;
+                return r;
+            }
         }
         int c = x->len < y->len ? -1 : x->len > y->len;
         return val_bool(host_cmp_result(op, c));
@@ -1055,7 +1063,7 @@ static bool host_repeat_count(host *h, val n, size_t len, src_span at, size_t *o
         *out = 0;
         return true;
     }
-    if ((uint64_t)k > ((size_t)1 << 31) / len) {
+    if ((uint64_t)k > (size_t)HOST_MAX_ITEMS / len) {
         host_error(h, at, "the repeated sequence would be too long (%zu * %lld items)", len,
                    (long long)k);
         return false;
@@ -1096,7 +1104,7 @@ static val host_str_repeat(host *h, val str, val n, src_span at)
 {
     const val_str *s = val_as_str(str);
     size_t k;
-    if (!host_repeat_count(h, n, s->len, at, &k))
+    if (!host_repeat_count(h, n, s->len * 8, at, &k))
         return val_err();
     strbuf b = {0};
     for (size_t i = 0; i < k; i++)
@@ -2299,6 +2307,9 @@ val host_to_list(host *h, val v, src_span at)
             val_list_push(r, val_ref(s->items[i]));
         return r;
     }
+    if (v.kind == VAL_RANGE && val_range_len((const val_range *)v.u.o) > HOST_MAX_ITEMS)
+        return host_error(h, at, "a list of %lld items is more than tritsim makes (at most %d)",
+                          (long long)val_range_len((const val_range *)v.u.o), HOST_MAX_ITEMS);
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
         return val_err();

@@ -67,6 +67,7 @@ struct host {
     /* ---- internal ---------------------------------------------------------- */
     host_frame *frame;          /* the running call, innermost */
     int depth;                  /* nested calls of program functions */
+    int nest;                   /* nested comparisons of containers */
     val env;                    /* VAL_ENV of the running scope, or VAL_NONE */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
     host_scope **scope_table;   /* open addressing by node pointer */

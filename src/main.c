@@ -181,8 +181,6 @@ static int main_run(int argc, char **argv)
         torch_init(h);
         vision_init(h);
         tritonmod_init(h);
-        /* The torch, triton and torchvision modules register here (their
-         * *_init(h) functions) once they are part of the build. */
         status = host_run_file(h, m, argc - optind, argv + optind);
         host_free(h);
         val_free_all();

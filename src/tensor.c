@@ -274,7 +274,8 @@ void tensor_iter_init(tensor_iter *it, int ndim, const int64_t *shape)
 void tensor_iter_add(tensor_iter *it, void *base, const int64_t *byte_strides)
 {
     int k = it->nops++;
-    it->ptr[k] = base;
+    it->base[k] = base;
+    it->off[k] = 0;
     for (int i = 0; i < it->ndim; i++)
         it->step[k][i] = byte_strides[i];
 }
@@ -295,12 +296,12 @@ void tensor_iter_next(tensor_iter *it)
     for (int i = it->ndim - 1; i >= 0; i--) {
         if (++it->index[i] < it->shape[i]) {
             for (int k = 0; k < it->nops; k++)
-                it->ptr[k] += it->step[k][i];
+                it->off[k] += it->step[k][i];
             return;
         }
         it->index[i] = 0;
         for (int k = 0; k < it->nops; k++)
-            it->ptr[k] -= it->step[k][i] * (it->shape[i] - 1);
+            it->off[k] -= it->step[k][i] * (it->shape[i] - 1);
     }
 }
 
@@ -688,11 +689,11 @@ static void copy_elements(tensor *dst, const tensor *src)
             return;
         }
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-            memcpy(it.ptr[0], it.ptr[1], es);
+            memcpy(tensor_iter_ptr(&it, 0), tensor_iter_ptr(&it, 1), es);
         return;
     }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        dtype_store(to, it.ptr[0], dtype_cast(dtype_load(from, it.ptr[1]), from, to));
+        dtype_store(to, tensor_iter_ptr(&it, 0), dtype_cast(dtype_load(from, tensor_iter_ptr(&it, 1)), from, to));
 }
 
 /* torch's is_non_overlapping_and_dense: the strides, sorted, are those of
@@ -787,7 +788,7 @@ void tensor_fill(tensor *t, dtype_scalar v)
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        memcpy(it.ptr[0], buf, es);
+        memcpy(tensor_iter_ptr(&it, 0), buf, es);
 }
 
 /* Is the element at p non-zero (NaN counts as non-zero)? */
@@ -806,7 +807,7 @@ tensor *tensor_nonzero(const tensor *t, char *err)
     tensor_iter_add_tensor(&it, t);
     int64_t count = 0;
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        count += nonzero_at(t->type, it.ptr[0]);
+        count += nonzero_at(t->type, tensor_iter_ptr(&it, 0));
     int64_t shape[2] = {count, t->ndim};
     tensor *r = tensor_new(DTYPE_INT64, 2, shape, t->cuda, err);
     if (!r)
@@ -815,7 +816,7 @@ tensor *tensor_nonzero(const tensor *t, char *err)
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        if (nonzero_at(t->type, it.ptr[0]))
+        if (nonzero_at(t->type, tensor_iter_ptr(&it, 0)))
             for (int d = 0; d < t->ndim; d++)
                 *out++ = it.index[d];
     return r;

@@ -143,23 +143,33 @@ dtype_scalar tensor_get_flat(const tensor *t, int64_t i);
  * torch's message. */
 bool tensor_item(const tensor *t, dtype_scalar *out, char *err);
 
-/* Walks a shape in row-major order, keeping a pointer into each of up to
- * TENSOR_ITER_OPS operands (byte strides, 0 for broadcast dimensions):
+/* Walks a shape in row-major order, keeping the byte offset of the current
+ * element in each of up to TENSOR_ITER_OPS operands (byte strides, 0 for
+ * broadcast dimensions):
  *
  *     tensor_iter it;
  *     tensor_iter_init(&it, t->ndim, t->shape);
  *     tensor_iter_add_tensor(&it, t);
  *     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
- *         use(it.ptr[0]);
- */
+ *         use(tensor_iter_ptr(&it, 0));
+ *
+ * The iterator keeps integer offsets rather than moving pointers: GCC 12's
+ * mod/ref analysis at -O2 assumed tensor_iter_next left pointer fields
+ * unchanged and hoisted them out of such loops. */
 enum { TENSOR_ITER_OPS = 4 };
 typedef struct tensor_iter {
     int ndim, nops;
     int64_t numel;
     int64_t shape[TENSOR_MAX_DIMS], index[TENSOR_MAX_DIMS];
     int64_t step[TENSOR_ITER_OPS][TENSOR_MAX_DIMS];    /* bytes */
-    unsigned char *ptr[TENSOR_ITER_OPS];
+    unsigned char *base[TENSOR_ITER_OPS];              /* element [0, ...] */
+    int64_t off[TENSOR_ITER_OPS];                      /* bytes from base */
 } tensor_iter;
+/* Address of operand k's current element. */
+static inline unsigned char *tensor_iter_ptr(const tensor_iter *it, int k)
+{
+    return it->base[k] + it->off[k];
+}
 void tensor_iter_init(tensor_iter *it, int ndim, const int64_t *shape);
 /* Add an operand: its first element and its strides in bytes (ndim of them,
  * aligned to the iterator's shape). */

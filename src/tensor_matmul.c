@@ -182,7 +182,7 @@ static tensor *batched(const tensor *a, const tensor *b, char *err)
     int64_t csize = shape[nb] * shape[nb + 1] * ea;
     unsigned char *c = tensor_data(out);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
-        mat ma = mat_of(a, it.ptr[0]), mb = mat_of(b, it.ptr[1]);
+        mat ma = mat_of(a, tensor_iter_ptr(&it, 0)), mb = mat_of(b, tensor_iter_ptr(&it, 1));
         if (!product(a->type, &ma, &mb, c + i * csize, err)) {
             tensor_unref(out);
             return NULL;

@@ -427,10 +427,10 @@ static bool binop_loop(tensor_binop op, const binop_plan *p, tensor *out, const 
     dtype rt = is_compare(op) ? DTYPE_INT1 : ct;
     bool fl = dtype_is_float(ct), zerodiv = false;
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
-        dtype_scalar x = load_operand(p, 0, ta, it.ptr[1]);
-        dtype_scalar y = load_operand(p, 1, tb, it.ptr[2]);
+        dtype_scalar x = load_operand(p, 0, ta, tensor_iter_ptr(&it, 1));
+        dtype_scalar y = load_operand(p, 1, tb, tensor_iter_ptr(&it, 2));
         dtype_scalar r = fl ? float_op(op, ct, x.f, y.f) : int_op(op, ct, x, y, &zerodiv);
-        dtype_store(out->type, it.ptr[0], rt == out->type ? r : dtype_cast(r, rt, out->type));
+        dtype_store(out->type, tensor_iter_ptr(&it, 0), rt == out->type ? r : dtype_cast(r, rt, out->type));
     }
     if (zerodiv) {
         ops_err(err, "ZeroDivisionError");
@@ -613,7 +613,7 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
     tensor_iter_add_tensor(&it, out);
     tensor_iter_add_tensor(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
-        dtype_scalar v = dtype_load(in, it.ptr[1]), r;
+        dtype_scalar v = dtype_load(in, tensor_iter_ptr(&it, 1)), r;
         if (predicate) {
             double x = dtype_is_float(in) ? v.f : 0.0;
             r.u = op == TENSOR_ISNAN ? isnan(x) != 0 : op == TENSOR_ISINF ? isinf(x) != 0
@@ -624,7 +624,7 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
         } else {
             r = int_unop(op, in, v);
         }
-        dtype_store(out_t, it.ptr[0], r);
+        dtype_store(out_t, tensor_iter_ptr(&it, 0), r);
     }
     return out;
 }
@@ -658,10 +658,10 @@ tensor *tensor_where(const tensor *cond, tensor_operand a, tensor_operand b, cha
         tensor_iter_add_tensor(&it, ta);
         tensor_iter_add_tensor(&it, tb);
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
-            bool c = dtype_load(cond->type, it.ptr[1]).u != 0;
+            bool c = dtype_load(cond->type, tensor_iter_ptr(&it, 1)).u != 0;
             const tensor *src = c ? ta : tb;
-            dtype_scalar v = dtype_load(src->type, it.ptr[c ? 2 : 3]);
-            dtype_store(rt, it.ptr[0], dtype_cast(v, src->type, rt));
+            dtype_scalar v = dtype_load(src->type, tensor_iter_ptr(&it, c ? 2 : 3));
+            dtype_store(rt, tensor_iter_ptr(&it, 0), dtype_cast(v, src->type, rt));
         }
     }
     tensor_unref(own_a);

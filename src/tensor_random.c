@@ -111,7 +111,7 @@ static void fill_with(tensor *t, double (*gen)(const void *), const void *ctx)
     tensor_iter_add_tensor(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
         dtype_scalar v = {.f = gen(ctx)};
-        dtype_store(t->type, it.ptr[0], dtype_cast(v, DTYPE_FP64, t->type));
+        dtype_store(t->type, tensor_iter_ptr(&it, 0), dtype_cast(v, DTYPE_FP64, t->type));
     }
 }
 
@@ -150,7 +150,7 @@ void tensor_fill_randint(tensor *t, int64_t low, int64_t high)
     tensor_iter_add_tensor(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
         dtype_scalar v = {.i = (int64_t)((uint64_t)low + next_below(range))};
-        dtype_store(t->type, it.ptr[0], dtype_cast(v, DTYPE_INT64, t->type));
+        dtype_store(t->type, tensor_iter_ptr(&it, 0), dtype_cast(v, DTYPE_INT64, t->type));
     }
 }
 

@@ -216,11 +216,11 @@ static void reduce_core(tensor_reduce_op op, const tensor *t, const bool *mask, 
     for (int64_t o = 0; o < outer.numel; o++, tensor_iter_next(&outer)) {
         tensor_iter inner;
         tensor_iter_init(&inner, in, ishape);
-        tensor_iter_add(&inner, outer.ptr[0], istep);
+        tensor_iter_add(&inner, tensor_iter_ptr(&outer, 0), istep);
         acc a;
         acc_init(op, &a);
         for (int64_t k = 0; k < inner.numel; k++, tensor_iter_next(&inner))
-            acc_add(op, t->type, &a, dtype_load(t->type, inner.ptr[0]), k);
+            acc_add(op, t->type, &a, dtype_load(t->type, tensor_iter_ptr(&inner, 0)), k);
         if (vals) {
             dtype_store(vals->type, vp, acc_result(op, t->type, vals->type, &a, inner.numel));
             vp += vs;
@@ -340,7 +340,7 @@ static void for_each_line(const tensor *t, int d, tensor *out, line_fn *fn)
     int64_t istep = t->ndim ? t->strides[d] * tensor_elsize(t) : 0;
     int64_t ostep = t->ndim ? out->strides[d] * tensor_elsize(out) : 0;
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        fn(t, it.ptr[0], istep, out, it.ptr[1], ostep, n);
+        fn(t, tensor_iter_ptr(&it, 0), istep, out, tensor_iter_ptr(&it, 1), ostep, n);
 }
 
 static void softmax_line(const tensor *t, const unsigned char *in, int64_t istep,

@@ -367,7 +367,7 @@ static bool make_gather(host *h, const plan *p, src_span at, gather *g)
         tensor_iter_init(&it, nb, bshape);
         tensor_iter_add_tensor(&it, I);
         for (int64_t b = 0; b < it.numel; b++, tensor_iter_next(&it)) {
-            int64_t x = *(const int64_t *)it.ptr[0], y = x < 0 ? x + size : x;
+            int64_t x = *(const int64_t *)tensor_iter_ptr(&it, 0), y = x < 0 ? x + size : x;
             if (y < 0 || y >= size) {
                 free(adv_off);
                 host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",

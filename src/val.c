@@ -289,8 +289,10 @@ static uint64_t val_mix(uint64_t x)
     return x;
 }
 
-bool val_hashable(val v)
+static bool val_hashable_depth(val v, int depth)
 {
+    if (depth > 200)
+        return true;   /* deeper parts do not take part in the hash */
     switch (v.kind) {
     case VAL_LIST:
     case VAL_DICT:
@@ -299,7 +301,7 @@ bool val_hashable(val v)
     case VAL_TUPLE: {
         val_seq *s = val_as_seq(v);
         for (size_t i = 0; i < s->len; i++)
-            if (!val_hashable(s->items[i]))
+            if (!val_hashable_depth(s->items[i], depth + 1))
                 return false;
         return true;
     }
@@ -311,6 +313,11 @@ bool val_hashable(val v)
     }
 }
 
+bool val_hashable(val v)
+{
+    return val_hashable_depth(v, 0);
+}
+
 /* Is f an integer that fits in int64?  Then *i receives it. */
 static bool val_float_as_int(double f, int64_t *i)
 {
@@ -320,7 +327,7 @@ static bool val_float_as_int(double f, int64_t *i)
     return true;
 }
 
-uint64_t val_hash(val v)
+static uint64_t val_hash_depth(val v, int depth)
 {
     int64_t i;
     switch (v.kind) {
@@ -349,8 +356,10 @@ uint64_t val_hash(val v)
     case VAL_TUPLE: {
         const val_seq *s = val_as_seq(v);
         uint64_t h = 0x27d4eb2f165667c5ULL + s->len;
-        for (size_t k = 0; k < s->len; k++)
-            h = val_mix(h ^ val_hash(s->items[k])) + k;
+        /* Equal tuples agree on their first 200 levels, which is all the
+         * hash looks at (so deep nesting cannot overflow the stack). */
+        for (size_t k = 0; k < s->len && depth < 200; k++)
+            h = val_mix(h ^ val_hash_depth(s->items[k], depth + 1)) + k;
         return h;
     }
     case VAL_RANGE: {
@@ -471,6 +480,11 @@ static bool val_equal_depth(val a, val b, int depth)
 bool val_equal(val a, val b)
 {
     return val_equal_depth(a, b, 0);
+}
+
+uint64_t val_hash(val v)
+{
+    return val_hash_depth(v, 0);
 }
 
 /* ---- dicts ----------------------------------------------------------------- */

@@ -36,7 +36,10 @@
  *     return val_of(t);
  *
  * Every hook may be NULL; the operation is then the TypeError Python would
- * give ("'Tensor' object is not callable"). */
+ * give ("'Tensor' object is not callable").  The built-ins abs(), int(),
+ * float(), round() and math.floor/ceil/trunc reach an object through the
+ * attributes __abs__, __int__, __float__, __round__, __floor__, __ceil__,
+ * __trunc__ if its getattr hook provides them (bound methods). */
 #ifndef TRITSIM_VAL_H
 #define TRITSIM_VAL_H
 

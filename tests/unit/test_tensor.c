@@ -1,0 +1,359 @@
+/* test_tensor.c - unit tests of tensor.h, the C side of torch tensors: the
+ * launcher's view (data, extent, strides), views and their errors, copies,
+ * torch's type promotion, elementwise arithmetic, reductions and matrix
+ * products.  Expected values are worked out by hand from torch's rules. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tap.h"
+#include "tensor.h"
+
+static char err[TENSOR_ERR_LEN];
+
+/* A 1-D int64 tensor 0, 1, ..., n-1. */
+static tensor *iota(int64_t n)
+{
+    tensor *t = tensor_new(DTYPE_INT64, 1, &n, false, err);
+    for (int64_t i = 0; i < n; i++)
+        tensor_set(t, &i, (dtype_scalar){.i = i});
+    return t;
+}
+
+/* A tensor of dtype type and the given shape from doubles. */
+static tensor *from(dtype type, int ndim, const int64_t *shape, const double *v)
+{
+    tensor *t = tensor_new(type, ndim, shape, false, err);
+    int64_t n = tensor_numel(t);
+    tensor *flat = tensor_view(t, 1, &n, err);
+    for (int64_t i = 0; i < n; i++)
+        tensor_set(flat, &i, dtype_cast((dtype_scalar){.f = v[i]}, DTYPE_FP64, type));
+    tensor_unref(flat);
+    return t;
+}
+
+static double flat_f(const tensor *t, int64_t i)
+{
+    return dtype_cast(tensor_get_flat(t, i), t->type, DTYPE_FP64).f;
+}
+
+static char *repr(const tensor *t)
+{
+    static char buf[2048];
+    strbuf sb = {0};
+    tensor_repr(t, &sb);
+    snprintf(buf, sizeof buf, "%s", strbuf_cstr(&sb));
+    strbuf_free(&sb);
+    return buf;
+}
+
+static void test_launcher_view(void)
+{
+    int64_t shape[2] = {3, 4};
+    tensor *t = tensor_new(DTYPE_FP32, 2, shape, true, err);
+    TAP_OK(t && t->cuda && t->ndim == 2 && t->strides[0] == 4 && t->strides[1] == 1,
+           "a new 3x4 tensor is row-major");
+    TAP_OK(((uintptr_t)tensor_data(t) % TENSOR_ALIGN) == 0, "storage is 64-byte aligned");
+    TAP_INT_EQ(tensor_extent(t), 12, "extent of a contiguous 3x4 tensor");
+    TAP_OK(tensor_of(tensor_val(t)) == t && tensor_of(val_int(3)) == NULL,
+           "tensor_of finds tensors only");
+    tensor *col = tensor_select(t, 1, 2, err);
+    TAP_INT_EQ((char *)tensor_data(col) - (char *)tensor_data(t), 8,
+               "column 2 starts 2 floats in");
+    TAP_INT_EQ(tensor_extent(col), 9, "extent of a column: 1 + 2*4");
+    TAP_OK(!tensor_is_contiguous(col), "a column is not contiguous");
+    int64_t e0 = 0;
+    tensor *empty = tensor_new(DTYPE_FP16, 1, &e0, false, err);
+    TAP_INT_EQ(tensor_extent(empty), 0, "an empty tensor reaches nothing");
+    TAP_OK(tensor_is_contiguous(empty), "an empty tensor is contiguous");
+    tensor *zero_d = tensor_scalar(DTYPE_INT32, (dtype_scalar){.i = -3}, false);
+    TAP_INT_EQ(tensor_extent(zero_d), 1, "a 0-d tensor has one element");
+    TAP_INT_EQ(tensor_numel(zero_d), 1, "numel of a 0-d tensor");
+    int64_t big[2] = {1, 1};
+    big[0] = (int64_t)1 << 40;
+    big[1] = (int64_t)1 << 20;
+    TAP_OK(tensor_new(DTYPE_FP32, 2, big, false, err) == NULL &&
+           strstr(err, "cannot allocate") != NULL, "an impossible size is an error: %s", err);
+    int64_t neg = -2;
+    TAP_OK(tensor_new(DTYPE_FP32, 1, &neg, false, err) == NULL, "negative sizes are refused");
+    TAP_STR_EQ(err, "Trying to create tensor with negative dimension -2: [-2]", "their message");
+    tensor_unref(t);
+    tensor_unref(col);
+    tensor_unref(empty);
+    tensor_unref(zero_d);
+}
+
+static void test_views(void)
+{
+    tensor *x = iota(12);
+    int64_t s34[2] = {3, 4}, s_bad[2] = {5, -1}, s_inf[2] = {-1, 6};
+    tensor *v = tensor_view(x, 2, s34, err);
+    tensor *t = tensor_transpose(v, 0, 1, err);
+    TAP_OK(t->strides[0] == 1 && t->strides[1] == 4 && t->shape[0] == 4,
+           "transpose swaps shape and strides");
+    int64_t twelve = 12;
+    TAP_OK(tensor_view(t, 1, &twelve, err) == NULL && strstr(err, "Use .reshape(...)"),
+           "a transposed tensor cannot be viewed flat");
+    tensor *r = tensor_reshape(t, 1, &twelve, err);
+    TAP_OK(r && !tensor_same_storage(r, t) && flat_f(r, 1) == 4 && flat_f(r, 3) == 1,
+           "reshape copies it instead: 0 4 8 1 ...");
+    TAP_OK(tensor_view(x, 2, s_bad, err) == NULL, "12 elements do not make rows of 5");
+    TAP_STR_EQ(err, "shape '[5, -1]' is invalid for input of size 12", "the view message");
+    tensor *inf = tensor_view(x, 2, s_inf, err);
+    TAP_OK(inf && inf->shape[0] == 2, "-1 is inferred");
+    /* a view of a slice: rows 1..2 of the 3x4 view stay viewable as 8 */
+    tensor *rows = tensor_slice(v, 0, 1, 3, 1, err);
+    int64_t eight = 8;
+    tensor *rv = tensor_view(rows, 1, &eight, err);
+    TAP_OK(rv && rv->offset == 4 && flat_f(rv, 0) == 4, "contiguous rows view flat");
+    tensor *steps = tensor_slice(x, 0, 1, 100, 3, err);
+    TAP_OK(steps->shape[0] == 4 && steps->strides[0] == 3 && flat_f(steps, 3) == 10,
+           "x[1::3] is 1 4 7 10");
+    TAP_OK(tensor_slice(x, 0, 0, 5, 0, err) == NULL, "a zero step is refused");
+    tensor *neg = tensor_slice(x, 0, -3, -1, 1, err);
+    TAP_OK(neg->shape[0] == 2 && flat_f(neg, 0) == 9, "x[-3:-1] is 9 10");
+    int64_t perm[2] = {1, 0}, dup[2] = {0, 0};
+    tensor *p = tensor_permute(v, 2, perm, err);
+    TAP_OK(p && p->strides[0] == 1, "permute(1, 0)");
+    TAP_OK(tensor_permute(v, 2, dup, err) == NULL, "duplicate dims are refused");
+    int64_t ex[3] = {2, 3, -1};
+    tensor *e = tensor_expand(v, 3, ex, err);
+    TAP_OK(e && e->strides[0] == 0 && e->shape[2] == 4, "expand adds a stride-0 dimension");
+    TAP_INT_EQ(tensor_extent(e), 12, "an expanded tensor reaches the same elements");
+    int64_t ex_bad[2] = {3, 5};
+    TAP_OK(tensor_expand(v, 2, ex_bad, err) == NULL, "4 columns do not expand to 5");
+    TAP_STR_EQ(err, "The expanded size of the tensor (5) must match the existing size (4) at "
+               "non-singleton dimension 1.  Target sizes: [3, 5].  Tensor sizes: [3, 4]",
+               "the expand message");
+    tensor *u = tensor_unsqueeze(v, -1, err);
+    TAP_OK(u && u->ndim == 3 && u->shape[2] == 1, "unsqueeze(-1) appends a dimension");
+    tensor *sq = tensor_squeeze(u, true, 0, err);
+    TAP_OK(sq && sq->ndim == 2, "squeeze() drops it again");
+    TAP_OK(tensor_select(v, 0, 3, err) == NULL, "row 3 of 3 is out of range");
+    TAP_OK(!tensor_wrap_dim(2, 2, NULL, err), "dim 2 of a 2-D tensor is out of range");
+    TAP_STR_EQ(err, "Dimension out of range (expected to be in range of [-2, 1], but got 2)",
+               "the dim message");
+    tensor *all[] = {x, v, t, r, inf, rows, rv, steps, neg, p, e, u, sq};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+static void test_copies(void)
+{
+    tensor *x = iota(5);
+    tensor *dst = tensor_slice(x, 0, 1, 5, 1, err), *src = tensor_slice(x, 0, 0, 4, 1, err);
+    TAP_OK(!tensor_copy_into(dst, src, err) && strstr(err, "single memory location"),
+           "x[1:] = x[:-1] overlaps partially and is refused, as in torch");
+    tensor *c = tensor_to(src, DTYPE_FP16, true, err);
+    TAP_OK(c->type == DTYPE_FP16 && c->cuda && flat_f(c, 3) == 3, "tensor_to converts");
+    TAP_OK(tensor_copy_into(dst, c, err) && flat_f(x, 1) == 0 && flat_f(x, 4) == 3,
+           "a copy shifts the values");
+    tensor *one = tensor_scalar(DTYPE_FP64, (dtype_scalar){.f = 2.9}, false);
+    TAP_OK(tensor_copy_into(x, one, err) && flat_f(x, 0) == 2 && flat_f(x, 4) == 2,
+           "a 0-d float broadcasts into an int tensor, truncated");
+    tensor_fill(x, (dtype_scalar){.i = -7});
+    TAP_OK(flat_f(x, 0) == -7 && flat_f(x, 4) == -7, "fill writes every element");
+    int64_t s22[2] = {2, 2};
+    double mv[4] = {0, 3, 0, 1};
+    tensor *m = from(DTYPE_FP32, 2, s22, mv);
+    tensor *nz = tensor_nonzero(m, err);
+    TAP_OK(nz->shape[0] == 2 && nz->shape[1] == 2 && flat_f(nz, 1) == 1 && flat_f(nz, 2) == 1,
+           "nonzero gives (0, 1) and (1, 1)");
+    dtype_scalar item;
+    TAP_OK(!tensor_item(m, &item, err), "item() of 4 elements fails");
+    TAP_STR_EQ(err, "a Tensor with 4 elements cannot be converted to Scalar", "its message");
+    tensor *all[] = {x, dst, src, c, one, m, nz};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+static void test_promotion(void)
+{
+    TAP_OK(tensor_promote_types(DTYPE_UINT8, DTYPE_INT8, NULL) == DTYPE_INT16, "u8+i8 -> i16");
+    TAP_OK(tensor_promote_types(DTYPE_FP16, DTYPE_BF16, NULL) == DTYPE_FP32, "f16+bf16 -> f32");
+    TAP_OK(tensor_promote_types(DTYPE_INT64, DTYPE_FP16, NULL) == DTYPE_FP16, "i64+f16 -> f16");
+    TAP_OK(tensor_promote_types(DTYPE_INT1, DTYPE_UINT8, NULL) == DTYPE_UINT8, "bool+u8 -> u8");
+    TAP_OK(tensor_promote_types(DTYPE_UINT16, DTYPE_INT8, err) == DTYPE_INVALID,
+           "uint16 does not promote with int8");
+    int64_t two = 2;
+    tensor *i32 = tensor_new(DTYPE_INT32, 1, &two, false, err);
+    tensor *f16 = tensor_new(DTYPE_FP16, 1, &two, false, err);
+    tensor *d0 = tensor_scalar(DTYPE_FP64, (dtype_scalar){.f = 1}, false);
+    tensor_operand a[2] = {tensor_operand_of(i32), tensor_operand_int(1)};
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_INT32, "int32 tensor + 1 stays int32");
+    a[1] = tensor_operand_float(0.5);
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_FP32, "int32 tensor + 0.5 is float32");
+    a[0] = tensor_operand_of(f16);
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_FP16, "float16 tensor + 0.5 stays float16");
+    a[1] = tensor_operand_of(d0);
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_FP16, "a 0-d float64 does not widen float16");
+    a[0] = tensor_operand_of(i32);
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_FP64, "but it makes int32 float64");
+    a[0] = tensor_operand_bool(true);
+    a[1] = tensor_operand_int(3);
+    TAP_OK(tensor_result_type(2, a, err) == DTYPE_INT64, "two numbers: bool + int -> int64");
+    TAP_OK(!tensor_can_cast(DTYPE_FP32, DTYPE_INT64) && !tensor_can_cast(DTYPE_INT32, DTYPE_INT1)
+           && tensor_can_cast(DTYPE_FP32, DTYPE_FP16), "can_cast");
+    TAP_STR_EQ(tensor_type_name(DTYPE_UINT8), "Byte", "uint8 is Byte in messages");
+    tensor_unref(i32);
+    tensor_unref(f16);
+    tensor_unref(d0);
+}
+
+static void test_arithmetic(void)
+{
+    int64_t s3 = 3, s2[2] = {2, 1};
+    double av[3] = {7, -7, 2}, bv[2] = {2, -3};
+    tensor *a = from(DTYPE_INT64, 1, &s3, av), *b = from(DTYPE_INT64, 2, s2, bv);
+    tensor *q = tensor_binary(TENSOR_FLOORDIV, tensor_operand_of(a), tensor_operand_of(b), err);
+    TAP_OK(q && q->ndim == 2 && q->shape[0] == 2 && q->shape[1] == 3, "(3) // (2, 1) is 2x3");
+    TAP_OK(flat_f(q, 0) == 3 && flat_f(q, 1) == -4 && flat_f(q, 3) == -3 && flat_f(q, 4) == 2,
+           "floor division with Python's signs");
+    tensor *r = tensor_binary(TENSOR_MOD, tensor_operand_of(a), tensor_operand_int(-3), err);
+    TAP_OK(flat_f(r, 0) == -2 && flat_f(r, 1) == -1 && flat_f(r, 2) == -1,
+           "% takes the divisor's sign");
+    tensor *d = tensor_binary(TENSOR_DIV, tensor_operand_of(a), tensor_operand_int(2), err);
+    TAP_OK(d->type == DTYPE_FP32 && flat_f(d, 0) == 3.5, "int / int is float32");
+    tensor *z = tensor_binary(TENSOR_FLOORDIV, tensor_operand_of(a), tensor_operand_int(0), err);
+    TAP_OK(z == NULL && !strcmp(err, "ZeroDivisionError"), "integer // 0 fails");
+    tensor *c = tensor_binary(TENSOR_LT, tensor_operand_of(a), tensor_operand_float(2.5), err);
+    TAP_OK(c->type == DTYPE_INT1 && flat_f(c, 0) == 0 && flat_f(c, 2) == 1, "a < 2.5 is bool");
+    TAP_OK(!tensor_binary_inplace(TENSOR_ADD, a, tensor_operand_float(0.5), err),
+           "int += 0.5 is refused");
+    TAP_STR_EQ(err, "result type Float can't be cast to the desired output type Long",
+               "the in-place message");
+    int64_t s4 = 4;
+    tensor *four = tensor_new(DTYPE_INT64, 1, &s4, false, err);
+    TAP_OK(tensor_binary(TENSOR_ADD, tensor_operand_of(a), tensor_operand_of(four), err) == NULL,
+           "3 and 4 do not broadcast");
+    TAP_STR_EQ(err, "The size of tensor a (3) must match the size of tensor b (4) at "
+               "non-singleton dimension 0", "the broadcast message");
+    /* float16: 0.1 * 3 computed in float32 and rounded once */
+    double hv[1] = {3};
+    tensor *h = from(DTYPE_FP16, 1, &(int64_t){1}, hv);
+    tensor *hm = tensor_binary(TENSOR_MUL, tensor_operand_of(h), tensor_operand_float(0.1), err);
+    TAP_DBL_EQ(flat_f(hm, 0), dtype_round_float(DTYPE_FP16, (double)(3.0f * 0.1f)),
+               "float16 * 0.1 rounds the float32 product");
+    tensor *neg = tensor_unary(TENSOR_NEG, c, err);
+    TAP_OK(neg == NULL && strstr(err, "use the `~`"), "-bool is refused");
+    tensor *ex = tensor_unary(TENSOR_EXP, a, err);
+    TAP_OK(ex->type == DTYPE_FP32 && flat_f(ex, 2) == (double)expf(2.0f), "exp(int) is float32");
+    tensor *w = tensor_where(c, tensor_operand_of(a), tensor_operand_float(0.5), err);
+    TAP_OK(w->type == DTYPE_FP32 && flat_f(w, 0) == 0.5 && flat_f(w, 2) == 2, "where");
+    tensor *all[] = {a, b, q, r, d, c, four, h, hm, ex, w};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+static void test_reductions(void)
+{
+    int64_t s23[2] = {2, 3};
+    double v[6] = {1, 5, 3, 4, NAN, 6};
+    tensor *x = from(DTYPE_FP32, 2, s23, v);
+    int64_t dim1 = 1, dim0 = 0;
+    tensor *s = tensor_reduce(TENSOR_SUM, x, 1, &dim0, false, DTYPE_INVALID, err);
+    TAP_OK(s->ndim == 1 && flat_f(s, 0) == 5 && isnan(flat_f(s, 1)), "sum(0) with a NaN");
+    tensor *vals, *idx;
+    TAP_OK(tensor_max_dim(true, x, 1, true, &vals, &idx, err), "max(dim=1, keepdim=True)");
+    TAP_OK(vals->ndim == 2 && vals->shape[1] == 1 && flat_f(vals, 0) == 5 && isnan(flat_f(vals, 1))
+           && flat_f(idx, 0) == 1 && flat_f(idx, 1) == 1, "NaN wins max, with its index");
+    tensor *am = tensor_reduce(TENSOR_ARGMIN, x, 0, NULL, false, DTYPE_INVALID, err);
+    TAP_OK(am->ndim == 0 && flat_f(am, 0) == 4, "argmin over all is a flat index (NaN wins)");
+    tensor *ix = iota(5);
+    TAP_OK(tensor_reduce(TENSOR_MEAN, ix, 0, NULL, false, DTYPE_INVALID, err) == NULL,
+           "mean of ints is an error");
+    tensor *sm = tensor_reduce(TENSOR_SUM, ix, 1, &dim1, false, DTYPE_INVALID, err);
+    TAP_OK(sm == NULL, "dim 1 of a 1-D tensor: %s", err);
+    tensor *m = tensor_reduce(TENSOR_MEAN, ix, 0, NULL, false, DTYPE_FP64, err);
+    TAP_OK(m->type == DTYPE_FP64 && flat_f(m, 0) == 2, "mean(dtype=float64)");
+    tensor *sf = tensor_softmax(x, 0, false, DTYPE_INVALID, err);
+    TAP_OK(fabs(flat_f(sf, 0) - 1 / (1 + exp(3.0))) < 1e-7, "softmax along dim 0");
+    tensor *cs = tensor_cumsum(ix, 0, err);
+    TAP_OK(flat_f(cs, 4) == 10 && cs->type == DTYPE_INT64, "cumsum");
+    tensor *all[] = {x, s, vals, idx, am, ix, m, sf, cs};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+static void test_matmul(void)
+{
+    int64_t s23[2] = {2, 3}, s32[2] = {3, 2};
+    double av[6] = {1, 2, 3, 4, 5, 6}, bv[6] = {7, 8, 9, 10, 11, 12};
+    dtype types[4] = {DTYPE_FP32, DTYPE_FP64, DTYPE_FP16, DTYPE_INT32};
+    for (int k = 0; k < 4; k++) {
+        tensor *a = from(types[k], 2, s23, av), *b = from(types[k], 2, s32, bv);
+        tensor *c = tensor_matmul(a, b, err);
+        TAP_OK(c && c->type == types[k] && flat_f(c, 0) == 58 && flat_f(c, 1) == 64 &&
+               flat_f(c, 2) == 139 && flat_f(c, 3) == 154, "2x3 @ 3x2 in %s", dtype_name(types[k]));
+        tensor *bt = tensor_transpose(b, 0, 1, err), *at = tensor_transpose(a, 0, 1, err);
+        tensor *c2 = tensor_matmul(bt, at, err);
+        TAP_OK(c2 && flat_f(c2, 1) == 139, "strided operands (b.t() @ a.t()) in %s",
+               dtype_name(types[k]));
+        tensor *all[] = {a, b, c, bt, at, c2};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            tensor_unref(all[i]);
+    }
+    tensor *a = from(DTYPE_FP32, 2, s23, av);
+    TAP_OK(tensor_matmul(a, a, err) == NULL, "2x3 @ 2x3 fails");
+    TAP_STR_EQ(err, "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", "its message");
+    tensor *v = from(DTYPE_FP32, 1, &(int64_t){3}, bv);
+    tensor *mv = tensor_matmul(a, v, err);
+    TAP_OK(mv && mv->ndim == 1 && flat_f(mv, 0) == 50, "matrix @ vector is a vector");
+    tensor *dot = tensor_matmul(v, v, err);
+    TAP_OK(dot && dot->ndim == 0 && flat_f(dot, 0) == 49 + 64 + 81, "vector @ vector is 0-d");
+    tensor *f64 = tensor_to(a, DTYPE_FP64, false, err);
+    TAP_OK(tensor_matmul(a, f64, err) == NULL && strstr(err, "float != double"),
+           "mixed dtypes are refused");
+    tensor_unref(a);
+    tensor_unref(v);
+    tensor_unref(mv);
+    tensor_unref(dot);
+    tensor_unref(f64);
+}
+
+static void test_random(void)
+{
+    int64_t n = 1000;
+    tensor *a = tensor_new(DTYPE_FP32, 1, &n, false, err), *b = tensor_new(DTYPE_FP32, 1, &n,
+                                                                          false, err);
+    tensor_manual_seed(42);
+    tensor_fill_uniform(a, 0, 1);
+    tensor_manual_seed(42);
+    tensor_fill_uniform(b, 0, 1);
+    bool same = true, in_range = true;
+    for (int64_t i = 0; i < n; i++) {
+        same = same && flat_f(a, i) == flat_f(b, i);
+        in_range = in_range && flat_f(a, i) >= 0 && flat_f(a, i) < 1;
+    }
+    TAP_OK(same, "one seed, one sequence");
+    TAP_OK(in_range, "uniform numbers lie in [0, 1)");
+    TAP_INT_EQ(tensor_initial_seed(), 42, "initial_seed is the last seed");
+    tensor_unref(a);
+    tensor_unref(b);
+}
+
+static void test_repr(void)
+{
+    int64_t s = 3;
+    double v[3] = {1, 2, 3};
+    tensor *t = from(DTYPE_FP16, 1, &s, v);
+    t->cuda = true;
+    TAP_STR_EQ(repr(t), "tensor([1., 2., 3.], device='cuda:0', dtype=torch.float16)",
+               "repr with device and dtype");
+    tensor_unref(t);
+}
+
+int main(void)
+{
+    test_launcher_view();
+    test_views();
+    test_copies();
+    test_promotion();
+    test_arithmetic();
+    test_reductions();
+    test_matmul();
+    test_random();
+    test_repr();
+    val_free_all();
+    return tap_done();
+}
