@@ -31,7 +31,7 @@ const char *sp_display_name(const char *q, char *buf, size_t len)
  * followed by '=' (optional, default None).  A name starting with '*' takes
  * the remaining positional arguments (bound as a tuple). */
 static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
-                         const ast_node *call, sval *out)
+                         const ast_node *call, sval *out, int nout)
 {
     char names[SP_MAX_PARAMS][32];
     bool optional[SP_MAX_PARAMS] = {0}, have[SP_MAX_PARAMS] = {0};
@@ -53,6 +53,9 @@ static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_ar
             star = n;
         n++;
     }
+    if (n > nout)
+        return sp_error(s, call, "internal error: %s has %d parameters but room for %d",
+                        qual, n, nout);
     char fname[96];
     sp_display_name(qual, fname, sizeof fname);
     for (int i = 0; i < n; i++)
@@ -94,6 +97,10 @@ static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_ar
         out[star] = (sval){.kind = SV_TUPLE, .slot = -1};
     return true;
 }
+
+/* Bind into a local array, which must have a slot for every parameter. */
+#define SP_BIND(s, qual, sig, a, call, out) \
+    sp_bind_args(s, qual, sig, a, call, out, (int)(sizeof(out) / sizeof((out)[0])))
 
 /* ---- argument helpers ------------------------------------------------- */
 
@@ -227,7 +234,7 @@ static bool tl_program_id(spec *s, const sp_args *a, const ast_node *call, sval 
 {
     sval p[1];
     int64_t axis;
-    if (!sp_bind_args(s, "triton.language.program_id", "axis", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.program_id", "axis", a, call, p) ||
         !sp_axis(s, p[0], call, &axis))
         return false;
     *out = sp_new_tile(s, sp_scalar_type(DTYPE_INT32), IR_PROGRAM_ID, 0, -1, -1, -1, axis, call);
@@ -238,7 +245,7 @@ static bool tl_num_programs(spec *s, const sp_args *a, const ast_node *call, sva
 {
     sval p[1];
     int64_t axis;
-    if (!sp_bind_args(s, "triton.language.num_programs", "axis", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.num_programs", "axis", a, call, p) ||
         !sp_axis(s, p[0], call, &axis))
         return false;
     *out = sp_new_tile(s, sp_scalar_type(DTYPE_INT32), IR_NUM_PROGRAMS, 0, -1, -1, -1, axis,
@@ -250,7 +257,7 @@ static bool tl_arange(spec *s, const sp_args *a, const ast_node *call, sval *out
 {
     sval p[2];
     int64_t start, end;
-    if (!sp_bind_args(s, "triton.language.arange", "start, end", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.arange", "start, end", a, call, p) ||
         !sp_const_int(s, p[0], call, "tl.arange's start", &start) ||
         !sp_const_int(s, p[1], call, "tl.arange's end", &end))
         return false;
@@ -296,7 +303,7 @@ static bool tl_zeros(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
     ir_type t = {0};
-    if (!sp_bind_args(s, "triton.language.zeros", "shape, dtype", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.zeros", "shape, dtype", a, call, p) ||
         !sp_want_shape(s, p[0], call, &t) || !sp_want_dtype(s, p[1], call, "dtype", &t.dt))
         return false;
     return sp_fill(s, t, sv_int(0), call, out);
@@ -306,7 +313,7 @@ static bool tl_full(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     ir_type t = {0};
-    if (!sp_bind_args(s, "triton.language.full", "shape, value, dtype", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.full", "shape, value, dtype", a, call, p) ||
         !sp_want_shape(s, p[0], call, &t) || !sp_want_dtype(s, p[2], call, "dtype", &t.dt))
         return false;
     return sp_fill(s, t, p[1], call, out);
@@ -316,7 +323,7 @@ static bool tl_zeros_like(spec *s, const sp_args *a, const ast_node *call, sval 
 {
     sval p[1];
     int32_t x;
-    if (!sp_bind_args(s, "triton.language.zeros_like", "input", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.zeros_like", "input", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x))
         return false;
     return sp_fill(s, *sp_slot_type(s, x), sv_int(0), call, out);
@@ -369,7 +376,7 @@ static bool tl_load(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[8];
     int32_t ptr, mask, other = -1;
-    if (!sp_bind_args(s, "triton.language.load",
+    if (!SP_BIND(s, "triton.language.load",
                       "pointer, mask=, other=, boundary_check=, padding_option=, "
                       "cache_modifier=, eviction_policy=, volatile=", a, call, p) ||
         !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_mask(s, p[1], call, &mask) ||
@@ -395,7 +402,7 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[6];
     int32_t ptr, val, mask;
-    if (!sp_bind_args(s, "triton.language.store",
+    if (!SP_BIND(s, "triton.language.store",
                       "pointer, value, mask=, boundary_check=, cache_modifier=, "
                       "eviction_policy=", a, call, p) ||
         !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_tile(s, p[1], call, "value", &val) ||
@@ -422,7 +429,7 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[7];
     int32_t x, y, acc = -1;
-    if (!sp_bind_args(s, "triton.language.dot",
+    if (!SP_BIND(s, "triton.language.dot",
                       "input, other, acc=, input_precision=, allow_tf32=, "
                       "max_num_imprecise_acc=, out_dtype=", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x) || !sp_want_tile(s, p[1], call, "other", &y))
@@ -501,7 +508,7 @@ static bool tl_where(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     int32_t c;
-    if (!sp_bind_args(s, "triton.language.where", "condition, x, y", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.where", "condition, x, y", a, call, p) ||
         !sp_want_tile(s, p[0], call, "condition", &c))
         return false;
     c = sp_cast(s, c, DTYPE_INT1, call);
@@ -554,7 +561,7 @@ static bool sp_minmax(spec *s, const char *qual, bool is_max, const sp_args *a,
                       const ast_node *call, sval *out)
 {
     sval p[3];
-    if (!sp_bind_args(s, qual, "x, y, propagate_nan=", a, call, p))
+    if (!SP_BIND(s, qual, "x, y, propagate_nan=", a, call, p))
         return false;
     if (p[0].kind == SV_CONST && p[1].kind == SV_CONST) {
         sval lt;
@@ -618,7 +625,7 @@ static bool tl_cdiv(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2], t;
     /* (x + div - 1) // div, on constants or tiles alike */
-    return sp_bind_args(s, "triton.language.cdiv", "x, div", a, call, p) &&
+    return SP_BIND(s, "triton.language.cdiv", "x, div", a, call, p) &&
            sp_binop(s, AST_OP_ADD, p[0], p[1], call, &t) &&
            sp_binop(s, AST_OP_SUB, t, sv_int(1), call, &t) &&
            sp_binop(s, AST_OP_FLOORDIV, t, p[1], call, out);
@@ -628,7 +635,7 @@ static bool triton_next_power_of_2(spec *s, const sp_args *a, const ast_node *ca
 {
     sval p[1];
     int64_t n;
-    if (!sp_bind_args(s, "triton.next_power_of_2", "n", a, call, p) ||
+    if (!SP_BIND(s, "triton.next_power_of_2", "n", a, call, p) ||
         !sp_const_int(s, p[0], call, "triton.next_power_of_2's argument", &n))
         return false;
     int64_t r = 1;
@@ -644,7 +651,7 @@ static bool triton_next_power_of_2(spec *s, const sp_args *a, const ast_node *ca
 static bool tl_swizzle2d(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[5], ij, size_gj, group_id, off_i, size_g, rest, new_i, new_j, t;
-    if (!sp_bind_args(s, "triton.language.swizzle2d", "i, j, size_i, size_j, size_g", a, call, p))
+    if (!SP_BIND(s, "triton.language.swizzle2d", "i, j, size_i, size_j, size_g", a, call, p))
         return false;
     bool ok = sp_binop(s, AST_OP_MUL, p[0], p[3], call, &t) &&
               sp_binop(s, AST_OP_ADD, t, p[1], call, &ij) &&
@@ -689,7 +696,7 @@ static bool sp_math_unary(spec *s, const char *qual, const sp_args *a, const ast
         i++;
     sval p[1];
     int32_t x;
-    if (!sp_bind_args(s, qual, "x", a, call, p))
+    if (!SP_BIND(s, qual, "x", a, call, p))
         return false;
     if (p[0].kind == SV_CONST && sp_math_fns[i].fn == IR_ABS &&
         (p[0].c.kind == SC_INT || p[0].c.kind == SC_FLOAT)) {
@@ -767,7 +774,7 @@ static bool tl_expand_dims(spec *s, const sp_args *a, const ast_node *call, sval
     sval p[2];
     int32_t x;
     int64_t axis;
-    if (!sp_bind_args(s, "triton.language.expand_dims", "input, axis", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.expand_dims", "input, axis", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x) ||
         !sp_const_int(s, p[1], call, "axis", &axis))
         return false;
@@ -789,7 +796,7 @@ static bool tl_reshape(spec *s, const sp_args *a, const ast_node *call, sval *ou
     sval p[3];
     int32_t x;
     ir_type nt = {0};
-    if (!sp_bind_args(s, "triton.language.reshape", "input, *shape, can_reorder=", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.reshape", "input, *shape, can_reorder=", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x))
         return false;
     /* reshape(x, (a, b)) or reshape(x, a, b) */
@@ -806,7 +813,7 @@ static bool tl_broadcast_to(spec *s, const sp_args *a, const ast_node *call, sva
     sval p[2];
     int32_t x;
     ir_type nt = {0}, joined;
-    if (!sp_bind_args(s, "triton.language.broadcast_to", "input, *shape", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.broadcast_to", "input, *shape", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x))
         return false;
     sval shape = p[1].kind == SV_TUPLE && p[1].n == 1 ? p[1].items[0] : p[1];
@@ -822,7 +829,7 @@ static bool tl_trans(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
     int32_t x;
-    if (!sp_bind_args(s, "triton.language.trans", "input, *dims", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.trans", "input, *dims", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x))
         return false;
     ir_type t = *sp_slot_type(s, x), nt = t;
@@ -874,21 +881,15 @@ static bool tl_trans(spec *s, const sp_args *a, const ast_node *call, sval *out)
 static bool sp_reduce(spec *s, const char *qual, ir_reduce kind, const sp_args *a,
                       const ast_node *call, sval *out)
 {
-    sval p[3];
+    sval p[4];
     int32_t x;
     bool argmode = kind == IR_RED_ARGMAX || kind == IR_RED_ARGMIN;
-    if (!sp_bind_args(s, qual, argmode ? "input, axis, tie_break_left=, keep_dims="
+    if (!SP_BIND(s, qual, argmode ? "input, axis, tie_break_left=, keep_dims="
                                        : "input, axis=, keep_dims=", a, call, p) ||
         !sp_want_tile(s, p[0], call, "input", &x))
         return false;
-    sval keep = p[2];
-    if (argmode) {
-        /* keep_dims is the 4th parameter of argmax/argmin */
-        sval q[4];
-        if (!sp_bind_args(s, qual, "input, axis, tie_break_left=, keep_dims=", a, call, q))
-            return false;
-        keep = q[3];
-    }
+    /* keep_dims is the 4th parameter of argmax/argmin, the 3rd of the rest */
+    sval keep = argmode ? p[3] : p[2];
     ir_type t = *sp_slot_type(s, x);
     int64_t axis = -1;
     if (!sv_is_none(p[1])) {
@@ -993,7 +994,7 @@ static ir_print sp_print_finish(spec *s, ir_print_kind kind, ir_fmt_piece *piece
 static bool builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
-    if (!sp_bind_args(s, "builtins.print", "*values, sep=, end=", a, call, p))
+    if (!SP_BIND(s, "builtins.print", "*values, sep=, end=", a, call, p))
         return false;
     const char *sep = " ";
     if (!sv_is_none(p[1]) && !sp_want_str(s, p[1], call, "sep", &sep))
@@ -1103,7 +1104,7 @@ static bool sp_pid_conds(spec *s, sval conds, const ast_node *at, ir_print *p)
 static bool util_print_if(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
-    if (!sp_bind_args(s, "triton_util.print_if", "txt, conds", a, call, p))
+    if (!SP_BIND(s, "triton_util.print_if", "txt, conds", a, call, p))
         return false;
     ir_fmt_piece *pieces = NULL;
     int n = 0, cap = 0;
@@ -1120,7 +1121,7 @@ static bool util_print_if(spec *s, const sp_args *a, const ast_node *call, sval 
 static bool util_breakpoint_if(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, "triton_util.breakpoint_if", "conds", a, call, p))
+    if (!SP_BIND(s, "triton_util.breakpoint_if", "conds", a, call, p))
         return false;
     ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, NULL, 0);
     if (!sp_pid_conds(s, p[0], call, &pr))
@@ -1133,7 +1134,7 @@ static bool util_breakpoint_if(spec *s, const sp_args *a, const ast_node *call, 
 static bool builtin_breakpoint(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, "builtins.breakpoint", "", a, call, p))
+    if (!SP_BIND(s, "builtins.breakpoint", "", a, call, p))
         return false;
     ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, NULL, 0);
     sp_emit(s, IR_BREAKPOINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
@@ -1145,7 +1146,7 @@ static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sva
 {
     sval p[3];
     const char *prefix = "";
-    if (!sp_bind_args(s, "triton.language.device_print", "prefix, *args, hex=", a, call, p) ||
+    if (!SP_BIND(s, "triton.language.device_print", "prefix, *args, hex=", a, call, p) ||
         !sp_want_str(s, p[0], call, "prefix", &prefix))
         return false;
     if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c))
@@ -1173,7 +1174,7 @@ static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sva
 static bool tl_static_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, "triton.language.static_print", "*values", a, call, p))
+    if (!SP_BIND(s, "triton.language.static_print", "*values", a, call, p))
         return false;
     strbuf b;
     strbuf_init(&b);
@@ -1200,7 +1201,7 @@ static bool tl_static_print(spec *s, const sp_args *a, const ast_node *call, sva
 static bool tl_static_assert(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
-    if (!sp_bind_args(s, "triton.language.static_assert", "cond, msg=", a, call, p))
+    if (!SP_BIND(s, "triton.language.static_assert", "cond, msg=", a, call, p))
         return false;
     if (p[0].kind != SV_CONST)
         return sp_error(s, call, "tl.static_assert needs a condition known at compile time; "
@@ -1219,7 +1220,7 @@ static bool tl_device_assert(spec *s, const sp_args *a, const ast_node *call, sv
 {
     sval p[2];
     int32_t c;
-    if (!sp_bind_args(s, "triton.language.device_assert", "cond, msg=", a, call, p))
+    if (!SP_BIND(s, "triton.language.device_assert", "cond, msg=", a, call, p))
         return false;
     *out = sv_none();
     if (p[0].kind == SV_CONST && sp_const_truth(&p[0].c))
@@ -1255,7 +1256,7 @@ static bool tl_nothing(spec *s, const sp_args *a, const ast_node *call, sval *ou
 static bool tl_constexpr(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, "triton.language.constexpr", "value", a, call, p))
+    if (!SP_BIND(s, "triton.language.constexpr", "value", a, call, p))
         return false;
     if (p[0].kind != SV_CONST)
         return sp_error(s, call, "tl.constexpr() needs a value known at compile time");
@@ -1334,7 +1335,7 @@ static bool builtin_max(spec *s, const sp_args *a, const ast_node *call, sval *o
 static bool builtin_len(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, "builtins.len", "obj", a, call, p))
+    if (!SP_BIND(s, "builtins.len", "obj", a, call, p))
         return false;
     if (p[0].kind == SV_TUPLE) {
         *out = sv_int(p[0].n);
@@ -1360,7 +1361,7 @@ static bool builtin_convert(spec *s, const char *qual, const sp_args *a, const a
                             sval *out)
 {
     sval p[1];
-    if (!sp_bind_args(s, qual, "x", a, call, p))
+    if (!SP_BIND(s, qual, "x", a, call, p))
         return false;
     const char *what = qual + 9;
     if (p[0].kind != SV_CONST || (p[0].c.kind != SC_INT && p[0].c.kind != SC_FLOAT &&
@@ -1606,7 +1607,7 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
 {
     sval p[3];
     dtype dt = DTYPE_INVALID;
-    if (!sp_bind_args(s, "to", "dtype, fp_downcast_rounding=, bitcast=", a, call, p) ||
+    if (!SP_BIND(s, "to", "dtype, fp_downcast_rounding=, bitcast=", a, call, p) ||
         !sp_want_dtype(s, p[0], call, "dtype", &dt))
         return false;
     ir_type t = *sp_slot_type(s, x);
