@@ -360,27 +360,8 @@ void sp_shape_str(const ir_type *t, char *buf, size_t len)
         snprintf(buf + k, len - k, "]");
 }
 
-/* slot broadcast to shape (when it is not 0-d and differs). */
-int32_t sp_broadcast_to(spec *s, int32_t slot, const ir_type *shape, const ast_node *at)
-{
-    const ir_type *t = sp_slot_type(s, slot);
-    if (t->ndim == 0)
-        return slot;
-    bool same = t->ndim == shape->ndim;
-    for (int i = 0; same && i < t->ndim; i++)
-        same = t->shape[i] == shape->shape[i];
-    if (same)
-        return slot;
-    ir_type nt = *shape;
-    nt.dt = t->dt;
-    int32_t dst = sp_slot(s, nt, NULL);
-    s->slots[dst].ptr_arg = s->slots[slot].ptr_arg;
-    sp_emit(s, IR_BROADCAST, 0, dst, slot, -1, -1, 0, at);
-    return dst;
-}
-
-/* A 0-d slot broadcast to a full tile of shape (for results that must have
- * a shape, e.g. tl.full). */
+/* slot broadcast to shape (numpy rules) when its shape differs, even from
+ * a 0-d scalar (for results that must have the shape, e.g. tl.full). */
 int32_t sp_materialize(spec *s, int32_t slot, const ir_type *shape, const ast_node *at)
 {
     const ir_type *t = sp_slot_type(s, slot);
@@ -397,6 +378,15 @@ int32_t sp_materialize(spec *s, int32_t slot, const ir_type *shape, const ast_no
     s->slots[dst].ptr_arg = s->slots[slot].ptr_arg;
     sp_emit(s, IR_BROADCAST, 0, dst, slot, -1, -1, 0, at);
     return dst;
+}
+
+/* As sp_materialize, but a 0-d scalar stays as it is: elementwise
+ * instructions broadcast scalar operands themselves. */
+int32_t sp_broadcast_to(spec *s, int32_t slot, const ir_type *shape, const ast_node *at)
+{
+    if (sp_slot_type(s, slot)->ndim == 0)
+        return slot;
+    return sp_materialize(s, slot, shape, at);
 }
 
 /* ---- operators ------------------------------------------------------------- */
