@@ -2363,11 +2363,13 @@ val host_str(host *h, val v)
 
 val host_format(host *h, val v, const char *spec, size_t len, src_span at)
 {
-    if (len == 0)
-        return host_str(h, v);
+    /* A type with a format hook decides even for an empty spec: a 0-d
+     * tensor formats as its number (f"{loss}" is "1.5", not "tensor(1.5)"). */
     const val_type *t = val_type_of(v);
     if (t && t->format)
         return t->format(h, v, spec, len, at);
+    if (len == 0)
+        return host_str(h, v);
     const char *tn = val_type_name(v);
     if (v.kind != VAL_INT && v.kind != VAL_BOOL && v.kind != VAL_FLOAT && v.kind != VAL_STR)
         return host_error(h, at, "a '%s' cannot be formatted with a format spec ('%.*s'); "
@@ -2541,7 +2543,7 @@ static val host_eval_fstring(host *h, const ast_node *e)
         }
         val s = spec.kind == VAL_STR
                     ? host_format(h, v, val_as_str(spec)->s, val_as_str(spec)->len, p->span)
-                    : host_str(h, v);
+                    : host_format(h, v, "", 0, p->span);
         val_unref(spec);
         val_unref(v);
         if (s.kind == VAL_ERR)

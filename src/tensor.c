@@ -738,9 +738,21 @@ bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err)
     return partial;
 }
 
+bool tensor_internal_overlap(const tensor *t, char *err)
+{
+    for (int i = 0; i < t->ndim; i++)
+        if (t->strides[i] == 0 && t->shape[i] > 1) {
+            tensor_err(err, "unsupported operation: more than one element of the written-to "
+                       "tensor refers to a single memory location. Please clone() the tensor "
+                       "before performing the operation.");
+            return true;
+        }
+    return false;
+}
+
 bool tensor_copy_into(tensor *dst, const tensor *src, char *err)
 {
-    if (tensor_partial_overlap(dst, src, err))
+    if (tensor_internal_overlap(dst, err) || tensor_partial_overlap(dst, src, err))
         return false;
     tensor *b = tensor_expand(src, dst->ndim, dst->shape, err);
     if (!b)

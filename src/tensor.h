@@ -240,6 +240,11 @@ bool tensor_same_storage(const tensor *a, const tensor *b);
  * the same order.  tensor_copy_into and tensor_binary_inplace refuse such
  * pairs, as torch does. */
 bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err);
+/* Whether several elements of t share memory (a broadcast dimension):
+ * torch refuses to write such a tensor ("unsupported operation: more than
+ * one element of the written-to tensor refers to a single memory
+ * location..." in err). */
+bool tensor_internal_overlap(const tensor *t, char *err);
 /* The indices of the non-zero elements: an int64 tensor of shape
  * (count, ndim). */
 tensor *tensor_nonzero(const tensor *t, char *err);

@@ -463,7 +463,8 @@ tensor *tensor_binary(tensor_binop op, tensor_operand a, tensor_operand b, char 
 bool tensor_binary_inplace(tensor_binop op, tensor *self, tensor_operand b, char *err)
 {
     binop_plan p;
-    if (!plan_binop(op, tensor_operand_of(self), b, &p, err))
+    if (!plan_binop(op, tensor_operand_of(self), b, &p, err) ||
+        tensor_internal_overlap(self, err))
         return false;
     if (!tensor_can_cast(p.result, self->type)) {
         ops_err(err, "result type %s can't be cast to the desired output type %s",

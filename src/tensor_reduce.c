@@ -167,7 +167,7 @@ static dtype_scalar acc_result(tensor_reduce_op op, dtype in, dtype out, const a
         if (dtype_is_float(out))
             r.f = dtype_round_float(out, a->f);
         else
-            r.i = (int64_t)a->u;
+            r = dtype_wrap(out, a->u);
         return r;
     case TENSOR_MEAN:
         r.f = dtype_round_float(out, count ? a->f / (double)count : NAN);
@@ -286,7 +286,9 @@ tensor *tensor_reduce(tensor_reduce_op op, const tensor *t, int ndims, const int
             return NULL;
         t = conv;
     }
-    dtype rt = reduce_type(op, t->type, err);
+    /* sum(dtype=int8) sums in int8: the dtype= argument is the result's */
+    dtype rt = out_type != DTYPE_INVALID && (op == TENSOR_SUM || op == TENSOR_PROD)
+             ? out_type : reduce_type(op, t->type, err);
     tensor *out = NULL;
     if (rt != DTYPE_INVALID) {
         int64_t shape[TENSOR_MAX_DIMS];

@@ -28,6 +28,24 @@ int torch_self_args(val self, int argc, const val *argv, val *buf, int cap)
     return n;
 }
 
+const val_kwargs *torch_axis_alias(const val_kwargs *kw, val_kwargs *copy, const char **names,
+                                   int cap)
+{
+    if (!kw || kw->n > cap)
+        return kw;
+    bool any = false;
+    for (int i = 0; i < kw->n; i++) {
+        any = any || !strcmp(kw->names[i], "axis");
+        names[i] = strcmp(kw->names[i], "axis") ? kw->names[i] : "dim";
+    }
+    if (!any)
+        return kw;
+    copy->n = kw->n;
+    copy->names = names;
+    copy->values = kw->values;
+    return copy;
+}
+
 tensor *torch_tensor_arg(host *h, val v, src_span at, const char *fname, const char *arg)
 {
     tensor *t = tensor_of(v);

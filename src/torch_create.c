@@ -371,8 +371,12 @@ static val fn_arange(host *h, val self, int argc, const val *argv, const val_kwa
     bool cuda = false;
     if (!create_kw(h, a + 3, at, "arange", &dt, &cuda))
         return val_err();
+    if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2]))
+        return host_error(h, at, "unsupported range: %g -> %g", f[0], f[1]);
     if (f[2] == 0)
         return host_error(h, at, "step must be nonzero");
+    if (fabs((f[1] - f[0]) / f[2]) > 1e15)
+        return host_error(h, at, "arange(): %g elements are too many", (f[1] - f[0]) / f[2]);
     if ((f[2] > 0 && f[1] < f[0]) || (f[2] < 0 && f[1] > f[0]))
         return host_error(h, at, "upper bound and larger bound inconsistent with step sign");
     int64_t n;
@@ -486,8 +490,12 @@ static val fn_randint(host *h, val self, int argc, const val *argv, const val_kw
         vlow = val_int(0);
         vhigh = a[0];
     }
-    if (vsize.kind == VAL_MISSING || vhigh.kind == VAL_MISSING)
-        return host_error(h, at, "randint() needs high and size: randint(high, size) or "
+    int nd_check;
+    int64_t shape_check[TENSOR_MAX_DIMS];
+    if (vsize.kind == VAL_MISSING || vhigh.kind == VAL_MISSING ||
+        (vsize.kind != VAL_TUPLE && vsize.kind != VAL_LIST &&
+         !torch_size_get(vsize, &nd_check, shape_check)))
+        return host_error(h, at, "randint() needs high and a size tuple: randint(high, size) or "
                           "randint(low, high, size)");
     int64_t lo, hi;
     int nd;
@@ -522,7 +530,7 @@ static val fn_randperm(host *h, val self, int argc, const val *argv, const val_k
     if (!torch_int_arg(h, a[0], at, "randperm", "n", &n) ||
         !create_kw(h, a + 2, at, "randperm", &dt, &cuda))
         return val_err();
-    if (n < 0)
+    if (n < 0)    /* torch's message, missing space included */
         return host_error(h, at, "n must be non-negative, got%lld", (long long)n);
     char err[TENSOR_ERR_LEN];
     tensor *t = tensor_new(dt, 1, &n, cuda, err);

@@ -68,6 +68,16 @@ const torch_fn *torch_find_method(const char *name);
     if (!t) \
         return val_err()
 
+/* torch accepts numpy's axis= wherever it takes dim=: kw with "axis"
+ * renamed to "dim" (names holds up to cap names; kw itself when there is
+ * nothing to rename). */
+const val_kwargs *torch_axis_alias(const val_kwargs *kw, val_kwargs *copy, const char **names,
+                                   int cap);
+#define TORCH_AXIS_IS_DIM(kw) \
+    const char *axis_names_[TORCH_ARGS_MAX]; \
+    val_kwargs axis_kw_; \
+    kw = torch_axis_alias(kw, &axis_kw_, axis_names_, TORCH_ARGS_MAX)
+
 /* ---- errors and results ------------------------------------------------------- */
 
 /* Report a tensor.h message; returns VAL_ERR. */

@@ -313,6 +313,10 @@ static bool make_plan(host *h, const tensor *t, const key *k, src_span at, plan 
             break;
         }
     }
+    if (n + t->ndim - d > TENSOR_MAX_DIMS) {
+        host_error(h, at, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
+        return false;
+    }
     for (; d < t->ndim; d++) {
         shape[n] = t->shape[d];
         strides[n++] = t->strides[d];
@@ -388,6 +392,12 @@ static bool make_gather(host *h, const plan *p, src_span at, gather *g)
     for (int d = 0; d <= v->ndim; d++) {
         bool block_here = adjacent ? d == first : d == 0;
         if (block_here) {
+            if (g->ndim + nb > TENSOR_MAX_DIMS) {
+                free(adv_off);
+                host_error(h, at, "tritsim tensors have at most %d dimensions",
+                           TENSOR_MAX_DIMS);
+                return false;
+            }
             adv_slot = ns;
             sshape[ns] = bnum;
             sstride[ns++] = 0;

@@ -4,6 +4,7 @@
  * matrix products, where, clamp, cat and stack. */
 #include "torch_impl.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,9 +217,10 @@ static val write_back(host *h, val tv, tensor *r, src_span at, char *err)
 {
     tensor *t = tensor_of(tv);
     if (!tensor_can_cast(r->type, t->type)) {
+        dtype rt = r->type;
         tensor_unref(r);
         return host_error(h, at, "result type %s can't be cast to the desired output type %s",
-                          tensor_type_name(r->type), tensor_type_name(t->type));
+                          tensor_type_name(rt), tensor_type_name(t->type));
     }
     bool ok = tensor_copy_into(t, r, err);
     tensor_unref(r);
@@ -286,9 +288,7 @@ static val fn_round(host *h, val self, int argc, const val *argv, const val_kwar
     if (dec == 0)
         return torch_result(h, at, tensor_unary(TENSOR_ROUND, t, err), err);
     /* torch: round(x * 10^d) / 10^d */
-    double scale = 1;
-    for (int64_t i = 0; i < (dec < 0 ? -dec : dec); i++)
-        scale *= 10;
+    double scale = pow(10.0, (double)(dec < 0 ? -dec : dec));
     tensor_operand s = tensor_operand_float(dec > 0 ? scale : 1 / scale);
     tensor *m = tensor_binary(TENSOR_MUL, tensor_operand_of(t), s, err);
     tensor *r = m ? tensor_unary(TENSOR_ROUND, m, err) : NULL;
@@ -426,6 +426,7 @@ static bool dims_arg(host *h, val v, src_span at, const char *fname, int *n, int
 static val reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                   src_span at, const char *fname, tensor_reduce_op op)
 {
+    TORCH_AXIS_IS_DIM(kw);
     val a[4];
     TORCH_READ_ARGS(fname, "input, dim=, keepdim=, *, dtype=", a);
     int n;
@@ -459,6 +460,7 @@ REDUCE(any, TENSOR_ANY)
 static val var_std(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                    src_span at, const char *fname, bool take_sqrt)
 {
+    TORCH_AXIS_IS_DIM(kw);
     val a[5];
     TORCH_READ_ARGS(fname, "input, dim=, unbiased=, keepdim=, *, correction=", a);
     int n;
@@ -514,6 +516,7 @@ static val fn_std(host *h, val self, int argc, const val *argv, const val_kwargs
 static val arg_reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at, const char *fname, tensor_reduce_op op)
 {
+    TORCH_AXIS_IS_DIM(kw);
     val a[3];
     TORCH_READ_ARGS(fname, "input, dim=, keepdim=", a);
     int64_t dim = 0;
@@ -543,6 +546,7 @@ static val fn_argmin(host *h, val self, int argc, const val *argv, const val_kwa
 static val max_min(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                    src_span at, bool is_max)
 {
+    TORCH_AXIS_IS_DIM(kw);
     const char *fname = is_max ? "max" : "min";
     val a[4];
     TORCH_READ_ARGS(fname, "input, dim=, keepdim=, *, other=", a);
@@ -590,6 +594,7 @@ static val fn_min(host *h, val self, int argc, const val *argv, const val_kwargs
 static val softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                    src_span at, const char *fname, bool log)
 {
+    TORCH_AXIS_IS_DIM(kw);
     val a[4];
     TORCH_READ_ARGS(fname, "input, dim=, _stacklevel=, dtype=", a);
     int64_t dim;
@@ -619,6 +624,7 @@ static val fn_log_softmax(host *h, val self, int argc, const val *argv, const va
 static val fn_cumsum(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                      src_span at)
 {
+    TORCH_AXIS_IS_DIM(kw);
     val a[3];
     TORCH_READ_ARGS("cumsum", "input, dim, *, dtype=", a);
     int64_t dim;
@@ -765,6 +771,7 @@ static tensor *concat(tensor **ts, size_t n, int64_t dim, char *err)
 static val cat_or_stack(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at, const char *fname, bool stack)
 {
+    TORCH_AXIS_IS_DIM(kw);
     (void)self;
     val a[2];
     if (!host_args(h, at, fname, "tensors, dim=", argc, argv, kw, a))

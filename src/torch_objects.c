@@ -188,9 +188,10 @@ static val size_call(host *h, val self, int argc, const val *argv, const val_kwa
     const val_seq *s = val_as_seq(l);
     for (size_t i = 0; i < s->len; i++)
         if (s->items[i].kind != VAL_INT) {
+            host_error(h, at, "torch.Size() takes an iterable of 'int' (item %zu is '%s')", i,
+                       val_type_name(s->items[i]));
             val_unref(l);
-            return host_error(h, at, "torch.Size() takes an iterable of 'int' (item %zu is '%s')",
-                              i, val_type_name(s->items[i]));
+            return val_err();
         }
     val t = val_tuple_new(s->len);
     for (size_t i = 0; i < s->len; i++)

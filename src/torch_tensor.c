@@ -591,8 +591,11 @@ static val fn_fill_(host *h, val self, int argc, const val *argv, const val_kwar
     val a[2];
     TORCH_READ_ARGS("fill_", "input, value", a);
     dtype_scalar v;
+    char err[TENSOR_ERR_LEN];
     if (!torch_number_to(h, a[1], t->type, at, "fill_", &v))
         return val_err();
+    if (tensor_internal_overlap(t, err))
+        return torch_fail(h, at, err);
     tensor_fill(t, v);
     return val_ref(a[0]);
 }
@@ -602,6 +605,9 @@ static val fn_zero_(host *h, val self, int argc, const val *argv, const val_kwar
 {
     val a[1];
     TORCH_READ_ARGS("zero_", "input", a);
+    char err[TENSOR_ERR_LEN];
+    if (tensor_internal_overlap(t, err))
+        return torch_fail(h, at, err);
     tensor_fill(t, (dtype_scalar){.u = 0});
     return val_ref(a[0]);
 }
@@ -793,13 +799,14 @@ static val fn_nonzero(host *h, val self, int argc, const val *argv, const val_kw
     tensor *nz = tensor_nonzero(t, err);
     if (!nz || !as_tuple)
         return torch_result(h, at, nz, err);
+    /* one index tensor per dimension; a 0-d input gives (tensor([0]),) when
+     * its value is non-zero, (tensor([]),) otherwise */
     int nd = t->ndim ? t->ndim : 1;
     val r = val_tuple_new((size_t)nd);
     for (int d = 0; d < nd; d++) {
         tensor *col = t->ndim ? tensor_select(nz, 1, d, NULL) : NULL;
-        tensor *c = col ? tensor_contiguous(col, NULL) : tensor_new(DTYPE_INT64, 1,
-                                                        (int64_t[]){tensor_numel(t) ? 1 : 0},
-                                                        t->cuda, NULL);
+        tensor *c = col ? tensor_contiguous(col, NULL)
+                        : tensor_new(DTYPE_INT64, 1, &nz->shape[0], t->cuda, NULL);
         tensor_unref(col);
         val_seq_set(r, (size_t)d, tensor_val(c));
     }

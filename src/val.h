@@ -200,8 +200,9 @@ struct val_type {
     void (*repr)(host *h, val self, strbuf *out);
     /* str(x); NULL: as repr. */
     void (*str)(host *h, val self, strbuf *out);
-    /* format(x, spec) and f"{x:spec}" with a non-empty spec (an empty one
-     * means str(x)); a new str.  NULL: non-empty specs are an error. */
+    /* format(x, spec) and f"{x:spec}", also with an empty spec (the hook
+     * then usually gives str(x)); a new str.  NULL: an empty spec means
+     * str(x), others are an error. */
     val (*format)(host *h, val self, const char *spec, size_t len, src_span at);
     /* Release what the object owns (val_unref its values, free its buffers),
      * not the object itself.  Also called by val_free_all, where val_unref

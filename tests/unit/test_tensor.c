@@ -211,7 +211,7 @@ static void test_arithmetic(void)
            "floor division with Python's signs");
     tensor *r = tensor_binary(TENSOR_MOD, tensor_operand_of(a), tensor_operand_int(-3), err);
     TAP_OK(flat_f(r, 0) == -2 && flat_f(r, 1) == -1 && flat_f(r, 2) == -1,
-           "% takes the divisor's sign");
+           "%% takes the divisor's sign");
     tensor *d = tensor_binary(TENSOR_DIV, tensor_operand_of(a), tensor_operand_int(2), err);
     TAP_OK(d->type == DTYPE_FP32 && flat_f(d, 0) == 3.5, "int / int is float32");
     tensor *z = tensor_binary(TENSOR_FLOORDIV, tensor_operand_of(a), tensor_operand_int(0), err);
