@@ -116,6 +116,11 @@ val host_verror(host *h, src_span at, const char *fmt, va_list ap)
         return val_err();
     fflush(stdout);
     diag_vreport(h->diag, DIAG_ERROR, h->file, at, fmt, ap);
+    return host_fail(h);
+}
+
+val host_fail(host *h)
+{
     host_traceback(h);
     fflush(h->diag->out);
     h->exiting = true;

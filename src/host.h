@@ -109,6 +109,10 @@ val host_verror(host *h, src_span at, const char *fmt, va_list ap);
 /* Print the notes of the call chain only (for errors reported through
  * diag_report directly, e.g. from inside a kernel). */
 void host_traceback(host *h);
+/* An error was already reported through diag_report (e.g. inside a kernel,
+ * at a span of the kernel's file): print the call chain and stop the run
+ * with status 1, as host_error does.  Returns VAL_ERR. */
+val host_fail(host *h);
 
 /* "Did you mean" suggestions: offer candidates, then read best (NULL when
  * nothing is close enough to name). */

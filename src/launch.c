@@ -263,18 +263,6 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
     return g;
 }
 
-/* An error was reported here through diag_report (it happened inside the
- * kernel, whose file and span the host does not know): add the host's call
- * chain and stop the run with status 1, as host_error would. */
-static val launch_fail(host *h)
-{
-    host_traceback(h);
-    fflush(h->diag->out);
-    h->exiting = true;
-    h->exit_status = 1;
-    return val_err();
-}
-
 /* ---- a launch ------------------------------------------------------------ */
 
 static const char *const launch_options[] = {
@@ -484,7 +472,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     if (!s->ir) {
         diag_report(h->diag, DIAG_NOTE, h->file, at, "while compiling '%s' for this launch",
                     f->name);
-        launch_fail(h);
+        host_fail(h);
         arena_free(&s->mem);
         free(s);
         return NULL;
@@ -549,7 +537,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     free(args);
     if (!run_ok) {
         diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
-        return launch_fail(h);
+        return host_fail(h);
     }
     return val_none();
 }
