@@ -524,6 +524,66 @@ static bool op_trans(exec_prog *P, const ir_inst *in)
     return true;
 }
 
+/* FLIP: the same gather, starting at the last element of the axis and
+ * walking it backwards. */
+static bool op_flip(exec_prog *P, const ir_inst *in)
+{
+    const ir_type *ta = TYPE(P, in->a);
+    int64_t shape[IR_MAX_DIM], stride[IR_MAX_DIM];
+    int sz = st_size(st_of(ta->dt)), ax = (int)in->imm;
+    row_strides(ta, stride);
+    for (int d = 0; d < ta->ndim; d++)
+        shape[d] = ta->shape[d];
+    const char *A = (const char *)SLOT(P, in->a) + (shape[ax] - 1) * stride[ax] * sz;
+    stride[ax] = -stride[ax];
+    gather(SLOT(P, in->dst), A, sz, ta->ndim, shape, stride);
+    return true;
+}
+
+/* The byte size of one step along axis (the elements after it). */
+static int64_t axis_block(const ir_type *t, int axis, int sz)
+{
+    int64_t inner = sz;
+    for (int d = axis + 1; d < t->ndim; d++)
+        inner *= t->shape[d];
+    return inner;
+}
+
+/* CONCAT and SLICE copy whole blocks: for each index before the axis, a
+ * contiguous run of rows along it. */
+static bool op_concat(exec_prog *P, const ir_inst *in)
+{
+    const ir_type *ta = TYPE(P, in->a), *tb = TYPE(P, in->b);
+    int ax = (int)in->imm, sz = st_size(st_of(ta->dt));
+    int64_t blk = axis_block(ta, ax, sz), outer = 1;
+    for (int d = 0; d < ax; d++)
+        outer *= ta->shape[d];
+    size_t na = (size_t)(ta->shape[ax] * blk), nb = (size_t)(tb->shape[ax] * blk);
+    char *D = SLOT(P, in->dst);
+    const char *A = SLOT(P, in->a), *B = SLOT(P, in->b);
+    for (int64_t o = 0; o < outer; o++) {
+        memcpy(D, A + o * (int64_t)na, na);
+        memcpy(D + na, B + o * (int64_t)nb, nb);
+        D += na + nb;
+    }
+    return true;
+}
+
+static bool op_slice(exec_prog *P, const ir_inst *in)
+{
+    const ir_type *ta = TYPE(P, in->a), *td = TYPE(P, in->dst);
+    int ax = (int)(in->imm & 15), sz = st_size(st_of(ta->dt));
+    int64_t blk = axis_block(ta, ax, sz), outer = 1, start = in->imm >> 4;
+    for (int d = 0; d < ax; d++)
+        outer *= ta->shape[d];
+    size_t nd = (size_t)(td->shape[ax] * blk);
+    char *D = SLOT(P, in->dst);
+    const char *A = (const char *)SLOT(P, in->a) + start * blk;
+    for (int64_t o = 0; o < outer; o++)
+        memcpy(D + o * (int64_t)nd, A + o * ta->shape[ax] * blk, nd);
+    return true;
+}
+
 /* ---- casts ----------------------------------------------------------- */
 
 /* Saturating float -> int (NaN -> 0), as dtype_cast does. */
@@ -1978,6 +2038,9 @@ static bool run_program(exec_prog *P)
         case IR_COPY: case IR_RESHAPE: ok = op_copy(P, in); break;
         case IR_BROADCAST: ok = op_broadcast(P, in); break;
         case IR_TRANS: ok = op_trans(P, in); break;
+        case IR_FLIP: ok = op_flip(P, in); break;
+        case IR_CONCAT: ok = op_concat(P, in); break;
+        case IR_SLICE: ok = op_slice(P, in); break;
         case IR_CAST: ok = op_cast(P, in); break;
         case IR_BITCAST: ok = op_bitcast(P, in); break;
         case IR_UNARY: ok = op_unary(P, in); break;
@@ -2039,10 +2102,10 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
             return "argument index out of range";
         break;
     case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_CAST:
-    case IR_BITCAST: case IR_UNARY: case IR_MATH: case IR_REDUCE: case IR_SCAN:
+    case IR_FLIP: case IR_SLICE: case IR_BITCAST: case IR_UNARY: case IR_MATH: case IR_REDUCE: case IR_SCAN:
         need_a = true;
         break;
-    case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT:
+    case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT: case IR_CONCAT:
         need_a = need_b = true;
         break;
     case IR_WHERE:
@@ -2094,7 +2157,8 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
             return "operand shapes do not match the destination";
     }
     if ((in->op == IR_BROADCAST || in->op == IR_TRANS || in->op == IR_DOT ||
-         in->op == IR_REDUCE) && (in->dst == in->a || in->dst == in->b))
+         in->op == IR_REDUCE || in->op == IR_FLIP || in->op == IR_CONCAT ||
+         in->op == IR_SLICE) && (in->dst == in->a || in->dst == in->b))
         return "destination overlaps an operand";
     if (in->op == IR_RESHAPE && pl->numel[in->dst] != pl->numel[in->a])
         return "reshape changes the element count";
@@ -2163,6 +2227,27 @@ static bool dot_ok(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
            (int64_t)tb->shape[nd - 2] * tb->shape[nd - 1] < INT32_MAX;
 }
 
+/* FLIP keeps the shape; CONCAT joins two shapes along the axis; SLICE
+ * takes a run of the axis that lies inside the operand. */
+static bool blocks_ok(const ir_kernel *k, const ir_inst *in)
+{
+    const ir_type *ta = &k->slots[in->a].type, *td = &k->slots[in->dst].type;
+    const ir_type *tb = in->op == IR_CONCAT ? &k->slots[in->b].type : NULL;
+    int64_t ax = in->op == IR_SLICE ? in->imm & 15 : in->imm;
+    int64_t start = in->op == IR_SLICE ? in->imm >> 4 : 0;
+    if (ax < 0 || ax >= ta->ndim || td->ndim != ta->ndim || (tb && tb->ndim != ta->ndim))
+        return false;
+    for (int d = 0; d < ta->ndim; d++) {
+        if (d != ax && (td->shape[d] != ta->shape[d] || (tb && tb->shape[d] != ta->shape[d])))
+            return false;
+    }
+    switch (in->op) {
+    case IR_FLIP: return td->shape[ax] == ta->shape[ax];
+    case IR_CONCAT: return td->shape[ax] == (int64_t)ta->shape[ax] + tb->shape[ax];
+    default: return start >= 0 && start + td->shape[ax] <= ta->shape[ax];
+    }
+}
+
 /* The element types and counts the typed loops rely on, so that a
  * specializer bug is an internal error, never a read or write past a slot. */
 static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
@@ -2191,6 +2276,9 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
         return DTY(in->a) == DTY(in->dst) &&
                trans_ok(&k->slots[in->a].type, &k->slots[in->dst].type, in->imm) ? NULL
                : "not a permutation of the operand's axes";
+    case IR_FLIP: case IR_CONCAT: case IR_SLICE:
+        return DTY(in->a) == DTY(in->dst) && (in->op != IR_CONCAT || DTY(in->b) == DTY(in->dst)) &&
+               blocks_ok(k, in) ? NULL : "bad flip, concat or slice operand shapes";
     case IR_BITCAST:
         return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
                : "bitcast between types of different sizes";

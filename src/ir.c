@@ -146,6 +146,12 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
         fputc(')', out);
         break;
     }
+    case IR_FLIP: case IR_CONCAT:
+        fprintf(out, "%saxis %" PRId64, sep, in->imm);
+        break;
+    case IR_SLICE:
+        fprintf(out, "%saxis %" PRId64 ", start %" PRId64, sep, in->imm & 15, in->imm >> 4);
+        break;
     case IR_ATOMIC:
         if (in->sub == IR_ATOMIC_CAS) {
             fprintf(out, "%svalue ", sep);

@@ -51,6 +51,12 @@ typedef struct ir_type {
     X(RESHAPE,     "reshape")      /* dst = a's elements in row-major order, new shape */ \
     X(TRANS,       "trans")        /* dst = a with axes permuted: dst axis i is a's
                                       axis (imm >> 4*i) & 15 */ \
+    X(FLIP,        "flip")         /* dst = a reversed along axis imm */ \
+    X(CONCAT,      "concat")       /* dst = a then b along axis imm (other axes
+                                      equal): tl.cat, tl.join */ \
+    X(SLICE,       "slice")        /* dst = a[start : start + n] along axis
+                                      imm & 15, start = imm >> 4, n = dst's
+                                      size on that axis: tl.split */ \
     X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast);
                                       sub = 1: round fp32 to tf32 first (unused yet) */ \
     X(BITCAST,     "bitcast")      /* dst = a's bits as dst's dtype (same size) */ \

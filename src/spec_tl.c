@@ -203,6 +203,10 @@ static bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot)
 static bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
                            const ast_node *at, const char *what)
 {
+    /* copies: out may be a or b (sp_broadcast_shape writes out->ndim first) */
+    ir_type ca = *a, cb = *b;
+    a = &ca;
+    b = &cb;
     if (sp_broadcast_shape(a, b, out))
         return true;
     char x[64], y[64];
@@ -423,6 +427,138 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
+/* ---- atomics -------------------------------------------------------------
+ *
+ * tl.atomic_*(pointer, val, mask=None, sem=None, scope=None) and
+ * tl.atomic_cas(pointer, cmp, val, sem=None, scope=None), typed as
+ * semantic.py's atom_red_typechecking_impl does: val and mask broadcast to
+ * the pointer's shape, val converted to the element type; the result is
+ * the old values.  On the CPU every atomic is sequentially consistent, so
+ * sem and scope are only checked. */
+
+static bool sp_atomic_mode(spec *s, sval v, const char *what, const char *const *ok,
+                           const ast_node *at)
+{
+    if (sv_is_none(v))
+        return true;
+    const char *str = "";
+    if (!sp_want_str(s, v, at, what, &str))
+        return false;
+    char list[96] = "";
+    for (int i = 0; ok[i]; i++) {
+        if (!strcmp(ok[i], str))
+            return true;
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
+                 ok[i]);
+    }
+    return sp_error(s, at, "%s \"%s\" is not supported (use %s)", what, str, list);
+}
+
+static bool sp_atomic_common(spec *s, const char *fname, ir_atomic op, sval ptr_v,
+                             sval sem, sval scope, const ast_node *call, int32_t *ptr,
+                             dtype *elem)
+{
+    static const char *const sems[] = {"acquire", "release", "acq_rel", "relaxed", NULL};
+    static const char *const scopes[] = {"gpu", "cta", "sys", NULL};
+    if (!sp_want_pointer(s, ptr_v, call, ptr) ||
+        !sp_atomic_mode(s, sem, "sem", sems, call) ||
+        !sp_atomic_mode(s, scope, "scope", scopes, call))
+        return false;
+    dtype e = dtype_elem(sp_slot_type(s, *ptr)->dt);
+    *elem = e;
+    if (op == IR_ATOMIC_CAS) {
+        if (dtype_bits(e) != 16 && dtype_bits(e) != 32 && dtype_bits(e) != 64)
+            return sp_error(s, call, "%s only supports elements of 16, 32 or 64 bits, not %s",
+                            fname, dtype_name(e));
+        return true;
+    }
+    if (e == DTYPE_INT1 || e == DTYPE_INT8 || e == DTYPE_INT16 || e == DTYPE_BF16 ||
+        (e == DTYPE_FP16 && op != IR_ATOMIC_ADD) || dtype_bits(e) == 8)
+        return sp_error(s, call, "%s does not support %s", fname, dtype_name(e));
+    if ((op == IR_ATOMIC_AND || op == IR_ATOMIC_OR || op == IR_ATOMIC_XOR) && !dtype_is_int(e))
+        return sp_error(s, call, "%s needs integer elements, not %s", fname, dtype_name(e));
+    return true;
+}
+
+/* v converted to the element type and broadcast to the pointer's shape. */
+static bool sp_atomic_operand(spec *s, const char *fname, sval v, int32_t ptr, dtype elem,
+                              const char *what, const ast_node *call, int32_t *out)
+{
+    if (!sp_want_tile(s, v, call, what, out))
+        return false;
+    ir_type pt = *sp_slot_type(s, ptr), joined;
+    if (!sp_shapes_join(s, &pt, sp_slot_type(s, *out), &joined, call, fname))
+        return false;
+    if (joined.ndim != pt.ndim || memcmp(joined.shape, pt.shape, sizeof pt.shape[0] * (size_t)pt.ndim)) {
+        char a[64], b[64];
+        sp_shape_str(sp_slot_type(s, *out), a, sizeof a);
+        sp_shape_str(&pt, b, sizeof b);
+        return sp_error(s, call, "%s: the %s (shape %s) must fit the pointer's shape %s",
+                        fname, what, a, b);
+    }
+    *out = sp_materialize(s, sp_cast(s, *out, elem, call), &pt, call);
+    return true;
+}
+
+static bool sp_atomic_rmw(spec *s, const char *qual, ir_atomic op, const sp_args *a,
+                          const ast_node *call, sval *out)
+{
+    sval p[5];
+    int32_t ptr, val, mask;
+    dtype elem;
+    char fname[64];
+    sp_display_name(qual, fname, sizeof fname);
+    if (!SP_BIND(s, qual, "pointer, val, mask=, sem=, scope=", a, call, p) ||
+        !sp_atomic_common(s, fname, op, p[0], p[3], p[4], call, &ptr, &elem) ||
+        !sp_atomic_operand(s, fname, p[1], ptr, elem, "value", call, &val) ||
+        !sp_want_mask(s, p[2], call, &mask))
+        return false;
+    if (mask >= 0) {
+        if (!sp_atomic_operand(s, fname, sv_tile(mask), ptr, DTYPE_INT1, "mask", call, &mask))
+            return false;
+    }
+    ir_type rt = *sp_slot_type(s, ptr);
+    rt.dt = elem;
+    int32_t dst = sp_slot(s, rt, NULL);
+    sp_emit(s, IR_ATOMIC, op, dst, ptr, val, mask, 0, call);
+    *out = sv_tile(dst);
+    return true;
+}
+
+#define SP_ATOMIC_WRAPPER(fname, op)                                                \
+    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
+    {                                                                               \
+        return sp_atomic_rmw(s, "triton.language." #fname, op, a, call, out);       \
+    }
+SP_ATOMIC_WRAPPER(atomic_add, IR_ATOMIC_ADD)
+SP_ATOMIC_WRAPPER(atomic_max, IR_ATOMIC_MAX)
+SP_ATOMIC_WRAPPER(atomic_min, IR_ATOMIC_MIN)
+SP_ATOMIC_WRAPPER(atomic_xchg, IR_ATOMIC_XCHG)
+SP_ATOMIC_WRAPPER(atomic_and, IR_ATOMIC_AND)
+SP_ATOMIC_WRAPPER(atomic_or, IR_ATOMIC_OR)
+SP_ATOMIC_WRAPPER(atomic_xor, IR_ATOMIC_XOR)
+#undef SP_ATOMIC_WRAPPER
+
+static bool tl_atomic_cas(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[5];
+    int32_t ptr, cmp, val;
+    dtype elem;
+    if (!SP_BIND(s, "triton.language.atomic_cas", "pointer, cmp, val, sem=, scope=", a, call,
+                 p) ||
+        !sp_atomic_common(s, "tl.atomic_cas", IR_ATOMIC_CAS, p[0], p[3], p[4], call, &ptr,
+                          &elem) ||
+        !sp_atomic_operand(s, "tl.atomic_cas", p[1], ptr, elem, "cmp", call, &cmp) ||
+        !sp_atomic_operand(s, "tl.atomic_cas", p[2], ptr, elem, "value", call, &val))
+        return false;
+    ir_type rt = *sp_slot_type(s, ptr);
+    rt.dt = elem;
+    int32_t dst = sp_slot(s, rt, NULL);
+    sp_emit(s, IR_ATOMIC, IR_ATOMIC_CAS, dst, ptr, cmp, -1, val, call);
+    *out = sv_tile(dst);
+    return true;
+}
+
 /* ---- arithmetic ------------------------------------------------------- */
 
 static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
@@ -557,6 +693,23 @@ static bool tl_where(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
+/* propagate_nan: tl.PropagateNan.ALL or .NONE (sp_module_attr makes them
+ * the strings "ALL" and "NONE"); None is NONE. */
+static bool sp_propagate_nan(spec *s, sval v, const ast_node *at, bool *all)
+{
+    *all = false;
+    if (sv_is_none(v))
+        return true;
+    if (v.kind == SV_CONST && v.c.kind == SC_STR &&
+        (!strcmp(v.c.u.str.s, "ALL") || !strcmp(v.c.u.str.s, "NONE"))) {
+        *all = !strcmp(v.c.u.str.s, "ALL");
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "propagate_nan must be tl.PropagateNan.ALL or "
+                    "tl.PropagateNan.NONE, not %s", sp_describe(s, v, buf, sizeof buf));
+}
+
 static bool sp_minmax(spec *s, const char *qual, bool is_max, const sp_args *a,
                       const ast_node *call, sval *out)
 {
@@ -571,13 +724,8 @@ static bool sp_minmax(spec *s, const char *qual, bool is_max, const sp_args *a,
         return true;
     }
     bool nan_all = false;
-    if (!sv_is_none(p[2])) {
-        /* tl.PropagateNan.ALL is folded to the string "ALL" by sp_module_attr */
-        const char *mode = "";
-        if (!sp_want_str(s, p[2], call, "propagate_nan", &mode))
-            return false;
-        nan_all = !strcmp(mode, "ALL");
-    }
+    if (!sp_propagate_nan(s, p[2], call, &nan_all))
+        return false;
     dtype_operand ox = {0}, oy = {0};
     for (int i = 0; i < 2; i++) {
         dtype_operand *o = i ? &oy : &ox;
@@ -744,6 +892,151 @@ SP_MATH_WRAPPER(erf)
 SP_MATH_WRAPPER(sigmoid)
 #undef SP_MATH_WRAPPER
 
+/* Triton's math functions check the dtypes of their tensor arguments
+ * (math.py's _check_dtype) before anything is converted. */
+static bool sp_check_dtypes(spec *s, const char *fname, const sval *v, int n,
+                            const dtype *ok, int nok, const ast_node *at)
+{
+    for (int i = 0; i < n; i++) {
+        if (v[i].kind != SV_TILE)
+            continue;
+        dtype dt = sp_slot_type(s, v[i].slot)->dt;
+        bool good = false;
+        for (int k = 0; k < nok; k++)
+            good = good || ok[k] == dt;
+        if (!good) {
+            char list[128] = "";
+            for (int k = 0; k < nok; k++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+                         k ? ", " : "", dtype_name(ok[k]));
+            return sp_error(s, at, "%s expects %s tiles, not %s", fname, list, dtype_name(dt));
+        }
+    }
+    return true;
+}
+
+/* Turn the operands into tiles (Python numbers take their own dtype, as
+ * Triton's _to_tensor does), give them their common type
+ * (binary_op_type_legalization) and broadcast them to one shape. */
+static bool sp_legalize(spec *s, const char *fname, const sval *v, int n, int32_t *slot,
+                        ir_type *shape, const ast_node *at)
+{
+    for (int i = 0; i < n; i++)
+        if (!sp_want_tile(s, v[i], at, "an operand", &slot[i]))
+            return false;
+    dtype dt = sp_slot_type(s, slot[0])->dt;
+    for (int i = 1; i < n; i++) {
+        dtype_operand x = {.type = dt}, y = {.type = sp_slot_type(s, slot[i])->dt};
+        dtype_binop_types ty;
+        char err[256];
+        if (!dtype_binop(DTYPE_OP_ADD, x, y, &ty, err, sizeof err))
+            return sp_error(s, at, "%s: %s", fname, err);
+        dt = ty.result;
+    }
+    *shape = *sp_slot_type(s, slot[0]);
+    for (int i = 1; i < n; i++) {
+        ir_type prev = *shape;
+        if (!sp_shapes_join(s, &prev, sp_slot_type(s, slot[i]), shape, at, fname))
+            return false;
+    }
+    shape->dt = dt;
+    for (int i = 0; i < n; i++)
+        slot[i] = sp_broadcast_to(s, sp_cast(s, slot[i], dt, at), shape, at);
+    return true;
+}
+
+static bool tl_fma(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x[3];
+    ir_type t;
+    if (!SP_BIND(s, "triton.language.fma", "x, y, z", a, call, p) ||
+        !sp_legalize(s, "tl.fma", p, 3, x, &t, call))
+        return false;
+    if (!dtype_is_float(t.dt))
+        return sp_error(s, call, "tl.fma needs float operands, not %s", dtype_name(t.dt));
+    *out = sp_new_tile(s, t, IR_MATH, IR_FMA, x[0], x[1], x[2], 0, call);
+    return true;
+}
+
+static bool tl_umulhi(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    static const dtype ok[] = {DTYPE_INT32, DTYPE_INT64, DTYPE_UINT32, DTYPE_UINT64};
+    sval p[2];
+    int32_t x[2];
+    ir_type t;
+    if (!SP_BIND(s, "triton.language.umulhi", "x, y", a, call, p) ||
+        !sp_check_dtypes(s, "tl.umulhi", p, 2, ok, 4, call) ||
+        !sp_legalize(s, "tl.umulhi", p, 2, x, &t, call))
+        return false;
+    if (!dtype_is_int(t.dt) || dtype_bits(t.dt) < 32)
+        return sp_error(s, call, "tl.umulhi needs 32- or 64-bit integers, not %s",
+                        dtype_name(t.dt));
+    *out = sp_new_tile(s, t, IR_MATH, IR_UMULHI, x[0], x[1], -1, 0, call);
+    return true;
+}
+
+/* x / y on floats: fdiv (the fast division; exact on the CPU, whatever
+ * ieee_rounding says) and div_rn (fp32, rounded to nearest). */
+static bool sp_float_div(spec *s, const char *fname, const sval *p, bool rn,
+                         const ast_node *call, sval *out)
+{
+    static const dtype ok[] = {DTYPE_FP32};
+    int32_t x[2];
+    ir_type t;
+    if (rn && !sp_check_dtypes(s, fname, p, 2, ok, 1, call))
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (p[i].kind == SV_TILE && !dtype_is_float(sp_slot_type(s, p[i].slot)->dt))
+            return sp_error(s, call, "both operands of %s must be floats, not %s", fname,
+                            dtype_name(sp_slot_type(s, p[i].slot)->dt));
+    if (!sp_legalize(s, fname, p, 2, x, &t, call))
+        return false;
+    if (!dtype_is_float(t.dt))
+        return sp_error(s, call, "both operands of %s must be floats", fname);
+    *out = sp_new_tile(s, t, IR_BINARY, rn ? IR_FDIV_RN : IR_DIV, x[0], x[1], -1, 0, call);
+    return true;
+}
+
+static bool tl_fdiv(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    return SP_BIND(s, "triton.language.fdiv", "x, y, ieee_rounding=", a, call, p) &&
+           sp_float_div(s, "tl.fdiv", p, false, call, out);
+}
+
+static bool tl_div_rn(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    return SP_BIND(s, "triton.language.div_rn", "x, y", a, call, p) &&
+           sp_float_div(s, "tl.div_rn", p, true, call, out);
+}
+
+/* tl.clamp(x, min, max, propagate_nan): floats only; bf16 works in fp32;
+ * min(max(x, lo), hi), so with propagate_nan=NONE a NaN x gives lo. */
+static bool tl_clamp(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4], lo;
+    bool all;
+    if (!SP_BIND(s, "triton.language.clamp", "x, min, max, propagate_nan=", a, call, p) ||
+        !sp_propagate_nan(s, p[3], call, &all))
+        return false;
+    int32_t x[3];
+    ir_type t;
+    if (!sp_legalize(s, "tl.clamp", p, 3, x, &t, call))
+        return false;
+    if (!dtype_is_float(t.dt))
+        return sp_error(s, call, "tl.clamp supports floats only, not %s", dtype_name(t.dt));
+    if (t.dt == DTYPE_BF16) {
+        for (int i = 0; i < 3; i++)
+            x[i] = sp_cast(s, x[i], DTYPE_FP32, call);
+        t.dt = DTYPE_FP32;
+    }
+    lo = sp_new_tile(s, t, IR_BINARY, all ? IR_MAX_NAN : IR_MAX, x[0], x[1], -1, 0, call);
+    *out = sp_new_tile(s, t, IR_BINARY, all ? IR_MIN_NAN : IR_MIN, lo.slot, x[2], -1, 0, call);
+    return true;
+}
+
 /* ---- shapes -------------------------------------------------------------- */
 
 static bool sp_reshape_to(spec *s, int32_t x, ir_type nt, const ast_node *at, sval *out)
@@ -876,68 +1169,621 @@ static bool tl_trans(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
-/* ---- reductions ------------------------------------------------------------ */
-
-static bool sp_reduce(spec *s, const char *qual, ir_reduce kind, const sp_args *a,
-                      const ast_node *call, sval *out)
+static bool sp_const_flag(spec *s, sval v, const ast_node *at, const char *what, bool *out)
 {
-    sval p[4];
-    int32_t x;
-    bool argmode = kind == IR_RED_ARGMAX || kind == IR_RED_ARGMIN;
-    if (!SP_BIND(s, qual, argmode ? "input, axis, tie_break_left=, keep_dims="
-                                       : "input, axis=, keep_dims=", a, call, p) ||
-        !sp_want_tile(s, p[0], call, "input", &x))
-        return false;
-    /* keep_dims is the 4th parameter of argmax/argmin, the 3rd of the rest */
-    sval keep = argmode ? p[3] : p[2];
-    ir_type t = *sp_slot_type(s, x);
-    int64_t axis = -1;
-    if (!sv_is_none(p[1])) {
-        if (!sp_const_int(s, p[1], call, "axis", &axis))
-            return false;
-        if (axis < 0)
-            axis += t.ndim;
-        if (axis < 0 || axis >= t.ndim)
-            return sp_error(s, call, "axis %lld is out of range for a tile of %d dimensions",
-                            (long long)p[1].c.u.i, t.ndim);
-    }
-    bool keep_dims = keep.kind == SV_CONST && sp_const_truth(&keep.c);
-    ir_type rt = {.dt = t.dt};
-    if (axis >= 0) {
-        for (int i = 0; i < t.ndim; i++)
-            if (i != axis || keep_dims)
-                rt.shape[rt.ndim++] = i == axis ? 1 : t.shape[i];
-    } else if (keep_dims) {
-        rt.ndim = t.ndim;
-        for (int i = 0; i < t.ndim; i++)
-            rt.shape[i] = 1;
-    }
-    if (argmode)
-        rt.dt = DTYPE_INT32;
-    else if (kind == IR_RED_SUM && dtype_is_int(t.dt) && dtype_bits(t.dt) < 32) {
-        /* Triton sums small integers in 32 bits */
-        dtype wide = dtype_is_signed(t.dt) ? DTYPE_INT32 : DTYPE_UINT32;
-        if (t.dt == DTYPE_INT1)
-            wide = DTYPE_INT32;
-        x = sp_cast(s, x, wide, call);
-        rt.dt = wide;
-    }
-    *out = sp_new_tile(s, rt, IR_REDUCE, kind, x, -1, -1, axis, call);
+    *out = false;
+    if (sv_is_none(v))
+        return true;
+    if (v.kind != SV_CONST)
+        return sp_error(s, at, "%s must be a constant (True or False)", what);
+    *out = sp_const_truth(&v.c);
     return true;
 }
 
-#define SP_REDUCE_WRAPPER(fname, kind)                                              \
-    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
-    {                                                                               \
-        return sp_reduce(s, "triton.language." #fname, kind, a, call, out);         \
+static sval sp_pair(spec *s, sval a, sval b)
+{
+    sval r = {.kind = SV_TUPLE, .n = 2, .slot = -1};
+    r.items = arena_alloc(s->a, 2 * sizeof *r.items);
+    r.items[0] = a;
+    r.items[1] = b;
+    return r;
+}
+
+static bool sp_flip_axis(spec *s, int32_t x, int64_t axis, const ast_node *at, int32_t *out)
+{
+    *out = sp_slot(s, *sp_slot_type(s, x), NULL);
+    sp_emit(s, IR_FLIP, 0, *out, x, -1, -1, axis, at);
+    return true;
+}
+
+/* tl.join(a, b): a new minor axis of size 2 holding a and b (broadcast to
+ * one shape first; two scalars give a [2] tile). */
+static bool sp_join(spec *s, int32_t x, int32_t y, const ast_node *call, int32_t *out)
+{
+    ir_type tx = *sp_slot_type(s, x), ty = *sp_slot_type(s, y), shape;
+    if (tx.dt != ty.dt)
+        return sp_error(s, call, "tl.join: both tiles must have the same dtype, not %s and "
+                        "%s; cast one with .to()", dtype_name(tx.dt), dtype_name(ty.dt));
+    if (!sp_shapes_join(s, &tx, &ty, &shape, call, "tl.join"))
+        return false;
+    if (shape.ndim >= IR_MAX_DIM)
+        return sp_error(s, call, "tiles have at most %d dimensions", IR_MAX_DIM);
+    shape.dt = tx.dt;
+    ir_type one = shape, two = shape;
+    one.shape[one.ndim++] = 1;
+    two.shape[two.ndim++] = 2;
+    sval a, b;
+    if (!sp_reshape_to(s, sp_materialize(s, x, &shape, call), one, call, &a) ||
+        !sp_reshape_to(s, sp_materialize(s, y, &shape, call), one, call, &b))
+        return false;
+    *out = sp_slot(s, two, NULL);
+    sp_emit(s, IR_CONCAT, 0, *out, a.slot, b.slot, -1, one.ndim - 1, call);
+    return true;
+}
+
+static bool tl_join(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x, y, r;
+    if (!SP_BIND(s, "triton.language.join", "a, b", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "a", &x) || !sp_want_tile(s, p[1], call, "b", &y) ||
+        !sp_join(s, x, y, call, &r))
+        return false;
+    *out = sv_tile(r);
+    return true;
+}
+
+/* tl.split(a): the two halves of a's minor axis, which must be 2. */
+static bool tl_split(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[1];
+    int32_t x;
+    if (!SP_BIND(s, "triton.language.split", "a", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "a", &x))
+        return false;
+    ir_type t = *sp_slot_type(s, x);
+    if (t.ndim == 0 || t.shape[t.ndim - 1] != 2) {
+        char buf[64];
+        sp_shape_str(&t, buf, sizeof buf);
+        return sp_error(s, call, "tl.split: the last dimension must have size 2; got shape "
+                        "%s", buf);
     }
-SP_REDUCE_WRAPPER(sum, IR_RED_SUM)
-SP_REDUCE_WRAPPER(max, IR_RED_MAX)
-SP_REDUCE_WRAPPER(min, IR_RED_MIN)
-SP_REDUCE_WRAPPER(argmax, IR_RED_ARGMAX)
-SP_REDUCE_WRAPPER(argmin, IR_RED_ARGMIN)
-SP_REDUCE_WRAPPER(xor_sum, IR_RED_XOR)
-#undef SP_REDUCE_WRAPPER
+    ir_type half = t, res = t;
+    half.shape[half.ndim - 1] = 1;
+    res.ndim--;
+    sval r[2];
+    for (int i = 0; i < 2; i++) {
+        int32_t h = sp_slot(s, half, NULL);
+        sp_emit(s, IR_SLICE, 0, h, x, -1, -1, (int64_t)(t.ndim - 1) | ((int64_t)i << 4), call);
+        if (!sp_reshape_to(s, h, res, call, &r[i]))
+            return false;
+    }
+    *out = sp_pair(s, r[0], r[1]);
+    return true;
+}
+
+/* tl.interleave(a, b) = join(a, b) reshaped so that the minor axis
+ * alternates a and b. */
+static bool tl_interleave(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x, y, j;
+    if (!SP_BIND(s, "triton.language.interleave", "a, b", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "a", &x) || !sp_want_tile(s, p[1], call, "b", &y) ||
+        !sp_join(s, x, y, call, &j))
+        return false;
+    ir_type t = *sp_slot_type(s, j);
+    if (t.ndim == 1) {
+        *out = sv_tile(j);
+        return true;
+    }
+    t.ndim--;
+    t.shape[t.ndim - 1] *= 2;
+    return sp_reshape_to(s, j, t, call, out);
+}
+
+/* tl.cat(input, other, can_reorder): Triton only has the reordering form
+ * (of 1-D tiles); tritsim keeps the order, one of the allowed results. */
+static bool tl_cat(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x, y;
+    bool reorder;
+    if (!SP_BIND(s, "triton.language.cat", "input, other, can_reorder=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x) || !sp_want_tile(s, p[1], call, "other", &y) ||
+        !sp_const_flag(s, p[2], call, "can_reorder", &reorder))
+        return false;
+    if (!reorder)
+        return sp_error(s, call, "tl.cat needs can_reorder=True: the current implementation "
+                        "of `cat` always may reorder elements (as in Triton)");
+    ir_type tx = *sp_slot_type(s, x), ty = *sp_slot_type(s, y);
+    if (tx.ndim != 1 || ty.ndim != 1)
+        return sp_error(s, call, "tl.cat joins 1-D tiles only (as in Triton); got %d-D and "
+                        "%d-D", tx.ndim, ty.ndim);
+    if (tx.dt != ty.dt)
+        return sp_error(s, call, "tl.cat: both tiles must have the same dtype, not %s and %s",
+                        dtype_name(tx.dt), dtype_name(ty.dt));
+    int64_t n = (int64_t)tx.shape[0] + ty.shape[0];
+    if (n & (n - 1))
+        return sp_error(s, call, "tl.cat of %d and %d elements gives %lld, not a power of "
+                        "two", tx.shape[0], ty.shape[0], (long long)n);
+    tx.shape[0] = (int32_t)n;
+    *out = sp_new_tile(s, tx, IR_CONCAT, 0, x, y, -1, 0, call);
+    return true;
+}
+
+static bool tl_ravel(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x;
+    if (!SP_BIND(s, "triton.language.ravel", "x, can_reorder=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "x", &x))
+        return false;
+    ir_type t = *sp_slot_type(s, x), nt = {.dt = t.dt, .ndim = 1, .shape = {1}};
+    for (int i = 0; i < t.ndim; i++)
+        nt.shape[0] *= t.shape[i];
+    return sp_reshape_to(s, x, nt, call, out);
+}
+
+/* tl.flip(x, dim=None): reversed along dim (the last axis when None). */
+static bool tl_flip(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x, r;
+    if (!SP_BIND(s, "triton.language.flip", "x, dim=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "x", &x))
+        return false;
+    const ir_type *t = sp_slot_type(s, x);
+    if (t->ndim == 0)
+        return sp_error(s, call, "tl.flip needs a tile with at least one dimension");
+    int64_t dim = t->ndim - 1;
+    if (!sv_is_none(p[1])) {
+        if (!sp_const_int(s, p[1], call, "dim", &dim))
+            return false;
+        if (dim < -t->ndim || dim >= t->ndim)
+            return sp_error(s, call, "tl.flip: dim %lld is out of range for a tile of %d "
+                            "dimensions", (long long)dim, t->ndim);
+        if (dim < 0)
+            dim += t->ndim;
+    }
+    sp_flip_axis(s, x, dim, call, &r);
+    *out = sv_tile(r);
+    return true;
+}
+
+/* ---- reductions and scans ------------------------------------------------ */
+
+/* A reduction or scan axis: a constant int in [-ndim, ndim), wrapped as in
+ * Triton; None (allowed for reductions) is -1. */
+static bool sp_red_axis(spec *s, sval v, const ir_type *t, bool none_ok,
+                        const ast_node *at, int64_t *axis)
+{
+    *axis = -1;
+    if (none_ok && sv_is_none(v))
+        return true;
+    int64_t a;
+    if (!sp_const_int(s, v, at, "axis", &a))
+        return false;
+    if (t->ndim == 0)
+        return sp_error(s, at, "cannot reduce or scan a scalar (it has no axis %lld)",
+                        (long long)a);
+    if (a < -t->ndim || a >= t->ndim)
+        return sp_error(s, at, "axis %lld is out of range for a tile of %d dimensions "
+                        "(use %d..%d)", (long long)a, t->ndim, -t->ndim, t->ndim - 1);
+    *axis = a < 0 ? a + t->ndim : a;
+    return true;
+}
+
+/* REDUCE of x over axis (-1: all); keep_dims keeps the reduced axes as 1. */
+static sval sp_emit_reduce(spec *s, int32_t x, ir_reduce kind, int64_t axis, bool keep_dims,
+                           dtype rdt, const ast_node *call)
+{
+    ir_type t = *sp_slot_type(s, x), rt = {.dt = rdt};
+    for (int i = 0; i < t.ndim; i++) {
+        bool reduced = axis < 0 || i == axis;
+        if (!reduced || keep_dims)
+            rt.shape[rt.ndim++] = reduced ? 1 : t.shape[i];
+    }
+    return sp_new_tile(s, rt, IR_REDUCE, kind, x, -1, -1, axis, call);
+}
+
+/* Triton's _pick_sum_dtype: dtype= when given, else integers narrower than
+ * 32 bits widen to int32 (signed) or uint32 (unsigned, and int1). */
+static bool sp_sum_dtype(spec *s, sval dt_arg, dtype in, const ast_node *call, dtype *out)
+{
+    *out = in;
+    if (!sv_is_none(dt_arg))
+        return sp_want_dtype(s, dt_arg, call, "dtype", out);
+    if (dtype_is_int(in) && dtype_bits(in) < 32)
+        *out = dtype_is_signed(in) ? DTYPE_INT32 : DTYPE_UINT32;
+    return true;
+}
+
+static bool sp_red_input(spec *s, sval v, const ast_node *call, int32_t *x, ir_type *t)
+{
+    if (!sp_want_tile(s, v, call, "input", x))
+        return false;
+    *t = *sp_slot_type(s, *x);
+    if (dtype_is_ptr(t->dt))
+        return sp_error(s, call, "cannot reduce or scan pointers");
+    return true;
+}
+
+static bool tl_sum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool keep;
+    dtype rdt;
+    if (!SP_BIND(s, "triton.language.sum", "input, axis=, keep_dims=, dtype=", a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t) || !sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "keep_dims", &keep) ||
+        !sp_sum_dtype(s, p[3], t.dt, call, &rdt))
+        return false;
+    x = sp_cast(s, x, rdt, call);
+    *out = sp_emit_reduce(s, x, IR_RED_SUM, axis, keep, rdt, call);
+    return true;
+}
+
+static bool tl_xor_sum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool keep;
+    if (!SP_BIND(s, "triton.language.xor_sum", "input, axis=, keep_dims=", a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t))
+        return false;
+    if (!dtype_is_int(t.dt))
+        return sp_error(s, call, "xor_sum only supported for integers, not %s",
+                        dtype_name(t.dt));
+    if (!sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "keep_dims", &keep))
+        return false;
+    *out = sp_emit_reduce(s, x, IR_RED_XOR, axis, keep, t.dt, call);
+    return true;
+}
+
+/* tl.max / tl.min, and with return_indices=True also the int32 index of
+ * the first extreme value (tie_break_left; without it Triton leaves ties
+ * unspecified and tritsim still takes the first).  As in Triton, bf16 is
+ * reduced in fp32, and without indices every type narrower than 32 bits is
+ * widened (floats to fp32, integers to int32). */
+static bool sp_maxmin(spec *s, const char *qual, bool is_max, const sp_args *a,
+                      const ast_node *call, sval *out)
+{
+    sval p[5];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool ret_idx, tie_left, keep;
+    if (!SP_BIND(s, qual, "input, axis=, return_indices=, return_indices_tie_break_left=, "
+                 "keep_dims=", a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t) || !sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "return_indices", &ret_idx) ||
+        !sp_const_flag(s, p[3], call, "return_indices_tie_break_left", &tie_left) ||
+        !sp_const_flag(s, p[4], call, "keep_dims", &keep))
+        return false;
+    dtype rdt = t.dt;
+    if (rdt == DTYPE_BF16 || (!ret_idx && dtype_bits(rdt) < 32))
+        rdt = dtype_is_float(rdt) ? DTYPE_FP32 : DTYPE_INT32;
+    x = sp_cast(s, x, rdt, call);
+    sval v = sp_emit_reduce(s, x, is_max ? IR_RED_MAX : IR_RED_MIN, axis, keep, rdt, call);
+    if (!ret_idx) {
+        *out = v;
+        return true;
+    }
+    sval i = sp_emit_reduce(s, x, is_max ? IR_RED_ARGMAX : IR_RED_ARGMIN, axis, keep,
+                            DTYPE_INT32, call);
+    *out = sp_pair(s, v, i);
+    return true;
+}
+
+static bool tl_max(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_maxmin(s, "triton.language.max", true, a, call, out);
+}
+
+static bool tl_min(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_maxmin(s, "triton.language.min", false, a, call, out);
+}
+
+static bool sp_argmaxmin(spec *s, const char *qual, bool is_max, const sp_args *a,
+                         const ast_node *call, sval *out)
+{
+    sval p[4];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool tie_left, keep;
+    if (!SP_BIND(s, qual, "input, axis, tie_break_left=, keep_dims=", a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t) || !sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "tie_break_left", &tie_left) ||
+        !sp_const_flag(s, p[3], call, "keep_dims", &keep))
+        return false;
+    if (t.dt == DTYPE_BF16)
+        x = sp_cast(s, x, DTYPE_FP32, call);
+    *out = sp_emit_reduce(s, x, is_max ? IR_RED_ARGMAX : IR_RED_ARGMIN, axis, keep,
+                          DTYPE_INT32, call);
+    return true;
+}
+
+static bool tl_argmax(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_argmaxmin(s, "triton.language.argmax", true, a, call, out);
+}
+
+static bool tl_argmin(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_argmaxmin(s, "triton.language.argmin", false, a, call, out);
+}
+
+/* tl.cumsum / tl.cumprod: inclusive scans; bf16 runs in fp32, cumsum picks
+ * its type as tl.sum does; reverse=True scans from the end (a flip, the
+ * scan, a flip back). */
+static bool sp_scan(spec *s, const char *qual, ir_reduce kind, const sp_args *a,
+                    const ast_node *call, sval *out)
+{
+    sval p[4];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool reverse;
+    bool is_sum = kind == IR_RED_SUM;
+    if (!SP_BIND(s, qual, is_sum ? "input, axis=, reverse=, dtype=" : "input, axis=, reverse=",
+                 a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t))
+        return false;
+    if (sv_is_none(p[1]))
+        p[1] = sv_int(0);
+    if (!sp_red_axis(s, p[1], &t, false, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "reverse", &reverse))
+        return false;
+    dtype rdt = t.dt == DTYPE_BF16 ? DTYPE_FP32 : t.dt;
+    if (is_sum && !sp_sum_dtype(s, p[3], rdt, call, &rdt))
+        return false;
+    x = sp_cast(s, x, rdt, call);
+    t.dt = rdt;
+    if (reverse)
+        sp_flip_axis(s, x, axis, call, &x);
+    int32_t r = sp_slot(s, t, NULL);
+    sp_emit(s, IR_SCAN, kind, r, x, -1, -1, axis, call);
+    if (reverse)
+        sp_flip_axis(s, r, axis, call, &r);
+    *out = sv_tile(r);
+    return true;
+}
+
+static bool tl_cumsum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_scan(s, "triton.language.cumsum", IR_RED_SUM, a, call, out);
+}
+
+static bool tl_cumprod(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    return sp_scan(s, "triton.language.cumprod", IR_RED_PROD, a, call, out);
+}
+
+/* tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False), as
+ * Triton's standard.py writes it: over axis dim (0 when None),
+ * exp(x - max(x, dim)) / sum(...), both reductions with keep_dims. */
+static bool tl_softmax(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4], m, z, num, den;
+    if (!SP_BIND(s, "triton.language.softmax", "x, dim=, keep_dims=, ieee_rounding=", a,
+                 call, p))
+        return false;
+    sval dim = sv_is_none(p[1]) ? sv_int(0) : p[1];
+    const char *kw[] = {"keep_dims"};
+    sval keep = sv_is_none(p[2]) ? sv_const((spec_const){.kind = SC_BOOL}) : p[2];
+    sp_args ma = {.argc = 2, .argv = (sval[]){p[0], dim}, .nkw = 1, .kwnames = kw,
+                  .kwv = &keep};
+    if (!tl_max(s, &ma, call, &m) || !sp_binop(s, AST_OP_SUB, p[0], m, call, &z))
+        return false;
+    sp_args ea = {.argc = 1, .argv = &z};
+    if (!tl_exp(s, &ea, call, &num))
+        return false;
+    sp_args sa = {.argc = 2, .argv = (sval[]){num, dim}, .nkw = 1, .kwnames = kw,
+                  .kwv = &keep};
+    if (!tl_sum(s, &sa, call, &den))
+        return false;
+    return sp_float_div(s, "tl.fdiv", (sval[]){num, den}, false, call, out);
+}
+
+/* ---- random numbers -------------------------------------------------------
+ *
+ * Triton's random.py (3.x), transcribed: Philox 4x32 with n_rounds rounds
+ * (10 by default).  The counter is (offset, 0, 0, 0) as uint32, the key the
+ * seed converted to uint64 and split into (low, high) 32-bit halves; each
+ * round is
+ *     c0, c2 = umulhi(B, c2) ^ c1 ^ k0, umulhi(A, c0) ^ c3 ^ k1
+ *     c1, c3 = B * c2, A * c0;   k0 += KEY_A;  k1 += KEY_B
+ * It is built from ordinary operations (sp_binop, tl.umulhi) rather than a
+ * PHILOX opcode, so every step gets exactly the types Triton's own code
+ * gets, and the GPU emitters need nothing new.  rand maps a uint32 u to
+ * fp32 as Triton does: i = bitcast int32, i < 0 ? -i - 1 : i, times
+ * 4.6566127342e-10; randn is the cosine half of Box-Muller on two uniforms.
+ * randint/rand are bit-exact with Triton; randn depends on the libm's log,
+ * sqrt and cos (the GPU's are approximations too). */
+
+static const int64_t PHILOX_KEY_A = 0x9E3779B9, PHILOX_KEY_B = 0xBB67AE85,
+                     PHILOX_ROUND_A = 0xD2511F53, PHILOX_ROUND_B = 0xCD9E8D57;
+
+#define SP_BIN(op, x, y, out) sp_binop(s, AST_OP_##op, x, y, call, out)
+
+static bool sp_bitcast_sv(spec *s, sval v, dtype dt, const ast_node *call, sval *out)
+{
+    int32_t x;
+    if (!sp_want_tile(s, v, call, "a value", &x))
+        return false;
+    ir_type t = *sp_slot_type(s, x);
+    if (t.dt == dt) {
+        *out = sv_tile(x);
+        return true;
+    }
+    t.dt = dt;
+    *out = sp_new_tile(s, t, IR_BITCAST, 0, x, -1, -1, 0, call);
+    return true;
+}
+
+static bool sp_umulhi2(spec *s, sval x, sval y, const ast_node *call, sval *out)
+{
+    sp_args a = {.argc = 2, .argv = (sval[]){x, y}};
+    return tl_umulhi(s, &a, call, out);
+}
+
+static bool sp_philox(spec *s, sval seed, sval offset, sval n_rounds, const ast_node *call,
+                      sval c[4])
+{
+    int32_t sd, off;
+    int64_t rounds = 10;
+    if (!sp_want_tile(s, seed, call, "the seed", &sd) ||
+        !sp_want_tile(s, offset, call, "the offsets", &off))
+        return false;
+    if (!sv_is_none(n_rounds) && !sp_const_int(s, n_rounds, call, "n_rounds", &rounds))
+        return false;
+    if (rounds < 0 || rounds > 64)
+        return sp_error(s, call, "n_rounds must be between 0 and 64, not %lld",
+                        (long long)rounds);
+    dtype sdt = sp_slot_type(s, sd)->dt, odt = sp_slot_type(s, off)->dt;
+    if (!dtype_is_int(sdt) || dtype_is_ptr(sdt))
+        return sp_error(s, call, "the seed must be an integer, not %s", dtype_name(sdt));
+    if (!dtype_is_int(odt) || dtype_is_ptr(odt) || dtype_bits(odt) != 32)
+        return sp_error(s, call, "the offsets must be 32-bit integers, not %s (64-bit "
+                        "Philox is not supported by tritsim yet)", dtype_name(odt));
+    sval zero, t, k0, k1, seed64 = sv_tile(sp_cast(s, sd, DTYPE_UINT64, call));
+    if (!SP_BIN(MUL, sv_tile(off), sv_int(0), &zero) ||
+        !SP_BIN(RSHIFT, seed64, sv_int(32), &t) ||
+        !SP_BIN(BITAND, t, sv_int(0xffffffff), &t))
+        return false;
+    k1 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
+    if (!SP_BIN(BITAND, seed64, sv_int(0xffffffff), &t))
+        return false;
+    k0 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
+    if (!sp_bitcast_sv(s, sv_tile(off), DTYPE_UINT32, call, &c[0]) ||
+        !sp_bitcast_sv(s, zero, DTYPE_UINT32, call, &c[1]))
+        return false;
+    c[2] = c[3] = c[1];
+    sval A = sv_int(PHILOX_ROUND_A), B = sv_int(PHILOX_ROUND_B);
+    for (int64_t r = 0; r < rounds; r++) {
+        sval c0 = c[0], c2 = c[2], h;
+        bool ok = sp_umulhi2(s, B, c2, call, &h) && SP_BIN(BITXOR, h, c[1], &h) &&
+                  SP_BIN(BITXOR, h, k0, &c[0]) &&
+                  sp_umulhi2(s, A, c0, call, &h) && SP_BIN(BITXOR, h, c[3], &h) &&
+                  SP_BIN(BITXOR, h, k1, &c[2]) &&
+                  SP_BIN(MUL, B, c2, &c[1]) && SP_BIN(MUL, A, c0, &c[3]) &&
+                  SP_BIN(ADD, k0, sv_int(PHILOX_KEY_A), &k0) &&
+                  SP_BIN(ADD, k1, sv_int(PHILOX_KEY_B), &k1);
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+/* uint_to_uniform_float for 32-bit sources. */
+static bool sp_uniform(spec *s, sval x, const ast_node *call, sval *out)
+{
+    sval neg, lt, alt;
+    if (!sp_bitcast_sv(s, x, DTYPE_INT32, call, &x) ||
+        !SP_BIN(LT, x, sv_int(0), &lt) || !sp_unop(s, AST_OP_USUB, x, call, &neg) ||
+        !SP_BIN(SUB, neg, sv_int(1), &alt))
+        return false;
+    sp_args w = {.argc = 3, .argv = (sval[]){lt, alt, x}};
+    spec_const scale = {.kind = SC_FLOAT, .u.f = 4.6566127342e-10};
+    return tl_where(s, &w, call, &x) && SP_BIN(MUL, x, sv_const(scale), out);
+}
+
+/* pair_uniform_to_normal: (r cos th, r sin th). */
+static bool sp_box_muller(spec *s, sval u1, sval u2, const ast_node *call, sval out[2])
+{
+    spec_const tiny = {.kind = SC_FLOAT, .u.f = 1.0e-7};
+    spec_const two_pi = {.kind = SC_FLOAT, .u.f = 6.283185307179586};
+    spec_const m2 = {.kind = SC_FLOAT, .u.f = -2.0};
+    sval th, r, cs, sn;
+    sp_args mx = {.argc = 2, .argv = (sval[]){sv_const(tiny), u1}};
+    if (!tl_maximum(s, &mx, call, &u1) || !SP_BIN(MUL, sv_const(two_pi), u2, &th))
+        return false;
+    sp_args l = {.argc = 1, .argv = &u1};
+    if (!tl_log(s, &l, call, &r) || !SP_BIN(MUL, sv_const(m2), r, &r))
+        return false;
+    sp_args q = {.argc = 1, .argv = &r}, t = {.argc = 1, .argv = &th};
+    return tl_sqrt(s, &q, call, &r) && tl_cos(s, &t, call, &cs) && tl_sin(s, &t, call, &sn) &&
+           SP_BIN(MUL, r, cs, &out[0]) && SP_BIN(MUL, r, sn, &out[1]);
+}
+
+static sval sp_tuple4(spec *s, const sval *v)
+{
+    sval r = {.kind = SV_TUPLE, .n = 4, .slot = -1};
+    r.items = arena_alloc(s->a, 4 * sizeof *r.items);
+    memcpy(r.items, v, 4 * sizeof *v);
+    return r;
+}
+
+#define SP_RANDOM_ARGS(qual) \
+    sval p[3], c[4]; \
+    if (!SP_BIND(s, qual, "seed, offset, n_rounds=", a, call, p) || \
+        !sp_philox(s, p[0], p[1], p[2], call, c)) \
+        return false
+
+static bool tl_randint4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.randint4x");
+    *out = sp_tuple4(s, c);
+    return true;
+}
+
+static bool tl_randint(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.randint");
+    *out = c[0];
+    return true;
+}
+
+static bool tl_rand(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.rand");
+    return sp_uniform(s, c[0], call, out);
+}
+
+static bool tl_rand4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.rand4x");
+    for (int i = 0; i < 4; i++)
+        if (!sp_uniform(s, c[i], call, &c[i]))
+            return false;
+    *out = sp_tuple4(s, c);
+    return true;
+}
+
+static bool tl_randn(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.randn");
+    sval n[2];
+    if (!sp_uniform(s, c[0], call, &c[0]) || !sp_uniform(s, c[1], call, &c[1]) ||
+        !sp_box_muller(s, c[0], c[1], call, n))
+        return false;
+    *out = n[0];
+    return true;
+}
+
+static bool tl_randn4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    SP_RANDOM_ARGS("triton.language.randn4x");
+    sval n[4];
+    for (int i = 0; i < 4; i++)
+        if (!sp_uniform(s, c[i], call, &c[i]))
+            return false;
+    if (!sp_box_muller(s, c[0], c[1], call, n) || !sp_box_muller(s, c[2], c[3], call, n + 2))
+        return false;
+    *out = sp_tuple4(s, n);
+    return true;
+}
+#undef SP_RANDOM_ARGS
+#undef SP_BIN
 
 /* ---- printing and checks ------------------------------------------------- */
 
@@ -1423,6 +2269,14 @@ static const struct sp_builtin {
     {"triton.language.load", tl_load},
     {"triton.language.store", tl_store},
     {"triton.language.dot", tl_dot},
+    {"triton.language.atomic_add", tl_atomic_add},
+    {"triton.language.atomic_max", tl_atomic_max},
+    {"triton.language.atomic_min", tl_atomic_min},
+    {"triton.language.atomic_xchg", tl_atomic_xchg},
+    {"triton.language.atomic_cas", tl_atomic_cas},
+    {"triton.language.atomic_and", tl_atomic_and},
+    {"triton.language.atomic_or", tl_atomic_or},
+    {"triton.language.atomic_xor", tl_atomic_xor},
     {"triton.language.where", tl_where},
     {"triton.language.minimum", tl_minimum},
     {"triton.language.maximum", tl_maximum},
@@ -1434,12 +2288,20 @@ static const struct sp_builtin {
     {"triton.language.broadcast_to", tl_broadcast_to},
     {"triton.language.trans", tl_trans},
     {"triton.language.permute", tl_trans},
+    {"triton.language.join", tl_join},
+    {"triton.language.split", tl_split},
+    {"triton.language.interleave", tl_interleave},
+    {"triton.language.cat", tl_cat},
+    {"triton.language.ravel", tl_ravel},
+    {"triton.language.flip", tl_flip},
     {"triton.language.sum", tl_sum},
     {"triton.language.max", tl_max},
     {"triton.language.min", tl_min},
     {"triton.language.argmax", tl_argmax},
     {"triton.language.argmin", tl_argmin},
     {"triton.language.xor_sum", tl_xor_sum},
+    {"triton.language.cumsum", tl_cumsum},
+    {"triton.language.cumprod", tl_cumprod},
     {"triton.language.exp", tl_exp},
     {"triton.language.exp2", tl_exp2},
     {"triton.language.log", tl_log},
@@ -1454,6 +2316,18 @@ static const struct sp_builtin {
     {"triton.language.ceil", tl_ceil},
     {"triton.language.erf", tl_erf},
     {"triton.language.sigmoid", tl_sigmoid},
+    {"triton.language.randint", tl_randint},
+    {"triton.language.randint4x", tl_randint4x},
+    {"triton.language.rand", tl_rand},
+    {"triton.language.rand4x", tl_rand4x},
+    {"triton.language.randn", tl_randn},
+    {"triton.language.randn4x", tl_randn4x},
+    {"triton.language.softmax", tl_softmax},
+    {"triton.language.fma", tl_fma},
+    {"triton.language.umulhi", tl_umulhi},
+    {"triton.language.fdiv", tl_fdiv},
+    {"triton.language.div_rn", tl_div_rn},
+    {"triton.language.clamp", tl_clamp},
     {"triton.language.static_range", tl_range_outside_for},
     {"triton.language.range", tl_range_outside_for},
     {"triton.language.static_print", tl_static_print},
@@ -1520,7 +2394,7 @@ static bool sp_is_submodule(const char *q)
 {
     static const char *const subs[] = {
         "triton.language", "triton.language.math", "triton.language.extra",
-        "triton.language.extra.libdevice", NULL,
+        "triton.language.extra.libdevice", "triton.language.PropagateNan", NULL,
     };
     for (int i = 0; subs[i]; i++)
         if (!strcmp(subs[i], q))
@@ -1544,6 +2418,14 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
             *out = sv_const(c);
             return true;
         }
+    }
+    if (!strcmp(module, "triton.language.PropagateNan") &&
+        (!strcmp(attr, "ALL") || !strcmp(attr, "NONE"))) {
+        spec_const c = {.kind = SC_STR};
+        c.u.str.s = attr;
+        c.u.str.len = strlen(attr);
+        *out = sv_const(c);
+        return true;
     }
     if (!strcmp(module, "math")) {
         static const struct { const char *name; double v; } consts[] = {
@@ -1589,9 +2471,9 @@ bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval
         return tl_trans(s, &a, at, out);
     }
     static const char *const methods[] = {
-        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "reshape", "view",
+        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "cumsum", "cumprod", "reshape", "view",
         "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2",
-        "sqrt", "abs", "sigmoid", NULL,
+        "sqrt", "abs", "sigmoid", "softmax", "fma", "flip", "ravel", "split", NULL,
     };
     for (int i = 0; methods[i]; i++)
         if (!strcmp(methods[i], attr)) {

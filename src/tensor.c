@@ -778,17 +778,40 @@ tensor *tensor_contiguous(const tensor *t, char *err)
     return tensor_to(t, t->type, t->cuda, err);
 }
 
-tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err)
+/* A copy of t as dtype `to` on the given device, with the strides of t when
+ * keep_strides and t is dense, else contiguous. */
+static tensor *tensor_copy_as(const tensor *t, dtype to, bool cuda, bool keep_strides,
+                              char *err)
 {
     if (!tensor_dtype_ok(to)) {
         tensor_err(err, "tensors of dtype %s are not supported",
                    dtype_torch_name(to) ? dtype_torch_name(to) : dtype_name(to));
         return NULL;
     }
-    tensor *r = tensor_new(to, t->ndim, t->shape, cuda, err);
+    tensor *r;
+    if (keep_strides && dense(t) && !tensor_is_contiguous(t)) {
+        int64_t n = tensor_numel(t);
+        tensor *flat = tensor_new(to, 1, &n, cuda, err);
+        if (!flat)
+            return NULL;
+        r = tensor_view_of(flat, t->ndim, t->shape, t->strides, 0);
+        tensor_unref(flat);
+    } else {
+        r = tensor_new(to, t->ndim, t->shape, cuda, err);
+    }
     if (r)
         copy_elements(r, t);
     return r;
+}
+
+tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err)
+{
+    return tensor_copy_as(t, to, cuda, false, err);
+}
+
+tensor *tensor_to_preserving(const tensor *t, dtype to, bool cuda, char *err)
+{
+    return tensor_copy_as(t, to, cuda, true, err);
 }
 
 void tensor_fill(tensor *t, dtype_scalar v)

@@ -224,6 +224,10 @@ tensor *tensor_contiguous(const tensor *t, char *err);
 /* A contiguous copy of t converted to dtype to (dtype_cast's rules) on the
  * given device; the same dtype gives a plain copy (clone). */
 tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err);
+/* As tensor_to, but as torch's .to() (memory_format=torch.preserve_format):
+ * a dense, non-contiguous t (a permuted layout, e.g. a channel-last image)
+ * keeps its strides. */
+tensor *tensor_to_preserving(const tensor *t, dtype to, bool cuda, char *err);
 /* dst[...] = src: src is broadcast to dst's shape and converted to dst's
  * dtype; an src sharing dst's storage is read in full first.  false with
  * torch's message when the shapes do not broadcast or the two overlap

@@ -620,7 +620,7 @@ static val convert(host *h, val tv, dtype to, bool cuda, bool copy, src_span at)
     if (to == t->type && cuda == t->cuda && !copy)
         return val_ref(tv);
     char err[TENSOR_ERR_LEN];
-    return torch_result(h, at, tensor_to(t, to, cuda, err), err);
+    return torch_result(h, at, tensor_to_preserving(t, to, cuda, err), err);
 }
 
 /* x.to(dtype), x.to(device), x.to(device, dtype), x.to(other),

@@ -113,14 +113,25 @@ static val make_read_mode(void)
 
 /* ---- images <-> tensors ------------------------------------------------------------ */
 
-/* A (C, H, W) uint8 tensor holding img's pixels; img is freed. */
+/* A (C, H, W) uint8 tensor holding img's pixels; img is freed.  Like
+ * torchvision's, it is a view of pixels stored channel-last (H, W, C):
+ * strides (1, W*C, C), so it is not contiguous.  A kernel that assumes a
+ * contiguous CHW layout reads the wrong bytes, on a GPU and here alike;
+ * .contiguous() gives the planar copy. */
 static val image_tensor(host *h, image *img, src_span at)
 {
     char err[TENSOR_ERR_LEN];
-    int64_t shape[3] = {img->channels, img->height, img->width};
-    tensor *t = tensor_new(DTYPE_UINT8, 3, shape, false, err);
-    if (t)
-        memcpy(tensor_data(t), img->data, (size_t)(shape[0] * shape[1] * shape[2]));
+    int64_t c = img->channels, hh = img->height, w = img->width;
+    int64_t hwc[3] = {hh, w, c}, perm[3] = {2, 0, 1};
+    tensor *t = NULL, *stored = tensor_new(DTYPE_UINT8, 3, hwc, false, err);
+    if (stored) {
+        unsigned char *dst = tensor_data(stored);
+        for (int64_t ch = 0; ch < c; ch++)
+            for (int64_t i = 0; i < hh * w; i++)
+                dst[i * c + ch] = img->data[ch * hh * w + i];
+        t = tensor_permute(stored, 3, perm, err);
+        tensor_unref(stored);
+    }
     image_free(img);
     return torch_result(h, at, t, err);
 }
