@@ -7,7 +7,9 @@
  *     aligned) and element count, fixed once per launch;
  *   - tile operations: one function per opcode; each dispatches once on
  *     the element type and runs a tight typed loop (the MAP macros), so no
- *     per-element type switch happens on the common paths;
+ *     per-element type switch happens on the common paths; data movement
+ *     (BROADCAST, TRANS, FLIP: strided gathers; CONCAT, SLICE: block
+ *     copies) moves raw lanes, whatever their type;
  *   - memory: loads, stores and atomics check the active lanes first (a
  *     min/max pass, then a per-lane search only when something is wrong),
  *     then move the data (a memcpy when the lanes are contiguous);
@@ -2102,7 +2104,8 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
             return "argument index out of range";
         break;
     case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_CAST:
-    case IR_FLIP: case IR_SLICE: case IR_BITCAST: case IR_UNARY: case IR_MATH: case IR_REDUCE: case IR_SCAN:
+    case IR_FLIP: case IR_SLICE: case IR_BITCAST: case IR_UNARY: case IR_MATH:
+    case IR_REDUCE: case IR_SCAN:
         need_a = true;
         break;
     case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT: case IR_CONCAT:
@@ -2277,8 +2280,9 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
                trans_ok(&k->slots[in->a].type, &k->slots[in->dst].type, in->imm) ? NULL
                : "not a permutation of the operand's axes";
     case IR_FLIP: case IR_CONCAT: case IR_SLICE:
-        return DTY(in->a) == DTY(in->dst) && (in->op != IR_CONCAT || DTY(in->b) == DTY(in->dst)) &&
-               blocks_ok(k, in) ? NULL : "bad flip, concat or slice operand shapes";
+        return DTY(in->a) == DTY(in->dst) &&
+               (in->op != IR_CONCAT || DTY(in->b) == DTY(in->dst)) && blocks_ok(k, in)
+               ? NULL : "bad flip, concat or slice operand shapes";
     case IR_BITCAST:
         return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
                : "bitcast between types of different sizes";

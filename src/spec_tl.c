@@ -8,13 +8,12 @@
  * other="); sp_bind_args binds positional and keyword arguments to it the
  * way Python does, so messages about arguments are uniform. */
 #define _POSIX_C_SOURCE 200809L
-#include "spec_impl.h"
+#include "spec_tl.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { SP_MAX_PARAMS = 12 };
 
 const char *sp_display_name(const char *q, char *buf, size_t len)
 {
@@ -30,7 +29,7 @@ const char *sp_display_name(const char *q, char *buf, size_t len)
 /* Bind args to the signature sig: comma-separated names, each optionally
  * followed by '=' (optional, default None).  A name starting with '*' takes
  * the remaining positional arguments (bound as a tuple). */
-static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
+bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
                          const ast_node *call, sval *out, int nout)
 {
     char names[SP_MAX_PARAMS][32];
@@ -98,13 +97,10 @@ static bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_ar
     return true;
 }
 
-/* Bind into a local array, which must have a slot for every parameter. */
-#define SP_BIND(s, qual, sig, a, call, out) \
-    sp_bind_args(s, qual, sig, a, call, out, (int)(sizeof(out) / sizeof((out)[0])))
 
 /* ---- argument helpers ------------------------------------------------- */
 
-static bool sp_want_tile(spec *s, sval v, const ast_node *at, const char *what, int32_t *slot)
+bool sp_want_tile(spec *s, sval v, const ast_node *at, const char *what, int32_t *slot)
 {
     if (v.kind == SV_TILE) {
         *slot = v.slot;
@@ -128,7 +124,7 @@ static bool sp_want_dtype(spec *s, sval v, const ast_node *at, const char *what,
                     sp_describe(s, v, buf, sizeof buf));
 }
 
-static bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what,
+bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what,
                         const char **str)
 {
     if (v.kind == SV_CONST && v.c.kind == SC_STR) {
@@ -186,7 +182,7 @@ static bool sp_want_shape(spec *s, sval v, const ast_node *at, ir_type *t)
 }
 
 /* A boolean mask tile (int1), or -1 when absent or constant True. */
-static bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot)
+bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot)
 {
     *slot = -1;
     if (sv_is_none(v))
@@ -200,7 +196,7 @@ static bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot)
     return true;
 }
 
-static bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
+bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
                            const ast_node *at, const char *what)
 {
     /* copies: out may be a or b (sp_broadcast_shape writes out->ndim first) */
@@ -215,7 +211,7 @@ static bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type 
     return sp_error(s, at, "%s: shapes %s and %s do not broadcast together", what, x, y);
 }
 
-static sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b,
+sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b,
                         int32_t c, int64_t imm, const ast_node *at)
 {
     int32_t dst = sp_slot(s, t, NULL);
@@ -335,7 +331,7 @@ static bool tl_zeros_like(spec *s, const sp_args *a, const ast_node *call, sval 
 
 /* ---- memory ----------------------------------------------------------- */
 
-static bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot)
+bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot)
 {
     if (v.kind == SV_TILE && dtype_is_ptr(sp_slot_type(s, v.slot)->dt)) {
         *slot = v.slot;
@@ -427,138 +423,6 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
-/* ---- atomics -------------------------------------------------------------
- *
- * tl.atomic_*(pointer, val, mask=None, sem=None, scope=None) and
- * tl.atomic_cas(pointer, cmp, val, sem=None, scope=None), typed as
- * semantic.py's atom_red_typechecking_impl does: val and mask broadcast to
- * the pointer's shape, val converted to the element type; the result is
- * the old values.  On the CPU every atomic is sequentially consistent, so
- * sem and scope are only checked. */
-
-static bool sp_atomic_mode(spec *s, sval v, const char *what, const char *const *ok,
-                           const ast_node *at)
-{
-    if (sv_is_none(v))
-        return true;
-    const char *str = "";
-    if (!sp_want_str(s, v, at, what, &str))
-        return false;
-    char list[96] = "";
-    for (int i = 0; ok[i]; i++) {
-        if (!strcmp(ok[i], str))
-            return true;
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s\"%s\"", i ? ", " : "",
-                 ok[i]);
-    }
-    return sp_error(s, at, "%s \"%s\" is not supported (use %s)", what, str, list);
-}
-
-static bool sp_atomic_common(spec *s, const char *fname, ir_atomic op, sval ptr_v,
-                             sval sem, sval scope, const ast_node *call, int32_t *ptr,
-                             dtype *elem)
-{
-    static const char *const sems[] = {"acquire", "release", "acq_rel", "relaxed", NULL};
-    static const char *const scopes[] = {"gpu", "cta", "sys", NULL};
-    if (!sp_want_pointer(s, ptr_v, call, ptr) ||
-        !sp_atomic_mode(s, sem, "sem", sems, call) ||
-        !sp_atomic_mode(s, scope, "scope", scopes, call))
-        return false;
-    dtype e = dtype_elem(sp_slot_type(s, *ptr)->dt);
-    *elem = e;
-    if (op == IR_ATOMIC_CAS) {
-        if (dtype_bits(e) != 16 && dtype_bits(e) != 32 && dtype_bits(e) != 64)
-            return sp_error(s, call, "%s only supports elements of 16, 32 or 64 bits, not %s",
-                            fname, dtype_name(e));
-        return true;
-    }
-    if (e == DTYPE_INT1 || e == DTYPE_INT8 || e == DTYPE_INT16 || e == DTYPE_BF16 ||
-        (e == DTYPE_FP16 && op != IR_ATOMIC_ADD) || dtype_bits(e) == 8)
-        return sp_error(s, call, "%s does not support %s", fname, dtype_name(e));
-    if ((op == IR_ATOMIC_AND || op == IR_ATOMIC_OR || op == IR_ATOMIC_XOR) && !dtype_is_int(e))
-        return sp_error(s, call, "%s needs integer elements, not %s", fname, dtype_name(e));
-    return true;
-}
-
-/* v converted to the element type and broadcast to the pointer's shape. */
-static bool sp_atomic_operand(spec *s, const char *fname, sval v, int32_t ptr, dtype elem,
-                              const char *what, const ast_node *call, int32_t *out)
-{
-    if (!sp_want_tile(s, v, call, what, out))
-        return false;
-    ir_type pt = *sp_slot_type(s, ptr), joined;
-    if (!sp_shapes_join(s, &pt, sp_slot_type(s, *out), &joined, call, fname))
-        return false;
-    if (joined.ndim != pt.ndim || memcmp(joined.shape, pt.shape, sizeof pt.shape[0] * (size_t)pt.ndim)) {
-        char a[64], b[64];
-        sp_shape_str(sp_slot_type(s, *out), a, sizeof a);
-        sp_shape_str(&pt, b, sizeof b);
-        return sp_error(s, call, "%s: the %s (shape %s) must fit the pointer's shape %s",
-                        fname, what, a, b);
-    }
-    *out = sp_materialize(s, sp_cast(s, *out, elem, call), &pt, call);
-    return true;
-}
-
-static bool sp_atomic_rmw(spec *s, const char *qual, ir_atomic op, const sp_args *a,
-                          const ast_node *call, sval *out)
-{
-    sval p[5];
-    int32_t ptr, val, mask;
-    dtype elem;
-    char fname[64];
-    sp_display_name(qual, fname, sizeof fname);
-    if (!SP_BIND(s, qual, "pointer, val, mask=, sem=, scope=", a, call, p) ||
-        !sp_atomic_common(s, fname, op, p[0], p[3], p[4], call, &ptr, &elem) ||
-        !sp_atomic_operand(s, fname, p[1], ptr, elem, "value", call, &val) ||
-        !sp_want_mask(s, p[2], call, &mask))
-        return false;
-    if (mask >= 0) {
-        if (!sp_atomic_operand(s, fname, sv_tile(mask), ptr, DTYPE_INT1, "mask", call, &mask))
-            return false;
-    }
-    ir_type rt = *sp_slot_type(s, ptr);
-    rt.dt = elem;
-    int32_t dst = sp_slot(s, rt, NULL);
-    sp_emit(s, IR_ATOMIC, op, dst, ptr, val, mask, 0, call);
-    *out = sv_tile(dst);
-    return true;
-}
-
-#define SP_ATOMIC_WRAPPER(fname, op)                                                \
-    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
-    {                                                                               \
-        return sp_atomic_rmw(s, "triton.language." #fname, op, a, call, out);       \
-    }
-SP_ATOMIC_WRAPPER(atomic_add, IR_ATOMIC_ADD)
-SP_ATOMIC_WRAPPER(atomic_max, IR_ATOMIC_MAX)
-SP_ATOMIC_WRAPPER(atomic_min, IR_ATOMIC_MIN)
-SP_ATOMIC_WRAPPER(atomic_xchg, IR_ATOMIC_XCHG)
-SP_ATOMIC_WRAPPER(atomic_and, IR_ATOMIC_AND)
-SP_ATOMIC_WRAPPER(atomic_or, IR_ATOMIC_OR)
-SP_ATOMIC_WRAPPER(atomic_xor, IR_ATOMIC_XOR)
-#undef SP_ATOMIC_WRAPPER
-
-static bool tl_atomic_cas(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    sval p[5];
-    int32_t ptr, cmp, val;
-    dtype elem;
-    if (!SP_BIND(s, "triton.language.atomic_cas", "pointer, cmp, val, sem=, scope=", a, call,
-                 p) ||
-        !sp_atomic_common(s, "tl.atomic_cas", IR_ATOMIC_CAS, p[0], p[3], p[4], call, &ptr,
-                          &elem) ||
-        !sp_atomic_operand(s, "tl.atomic_cas", p[1], ptr, elem, "cmp", call, &cmp) ||
-        !sp_atomic_operand(s, "tl.atomic_cas", p[2], ptr, elem, "value", call, &val))
-        return false;
-    ir_type rt = *sp_slot_type(s, ptr);
-    rt.dt = elem;
-    int32_t dst = sp_slot(s, rt, NULL);
-    sp_emit(s, IR_ATOMIC, IR_ATOMIC_CAS, dst, ptr, cmp, -1, val, call);
-    *out = sv_tile(dst);
-    return true;
-}
-
 /* ---- arithmetic ------------------------------------------------------- */
 
 static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
@@ -640,7 +504,7 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
-static bool tl_where(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool tl_where(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     int32_t c;
@@ -764,7 +628,7 @@ static bool tl_minimum(spec *s, const sp_args *a, const ast_node *call, sval *ou
     return sp_minmax(s, "triton.language.minimum", false, a, call, out);
 }
 
-static bool tl_maximum(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool tl_maximum(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     return sp_minmax(s, "triton.language.maximum", true, a, call, out);
 }
@@ -827,12 +691,19 @@ static bool tl_swizzle2d(spec *s, const sp_args *a, const ast_node *call, sval *
 
 /* ---- math ---------------------------------------------------------------- */
 
-static const struct { const char *name; ir_math fn; bool int_ok; } sp_math_fns[] = {
-    {"exp", IR_EXP, false}, {"exp2", IR_EXP2, false}, {"log", IR_LOG, false},
-    {"log2", IR_LOG2, false}, {"sqrt", IR_SQRT, false}, {"sqrt_rn", IR_SQRT_RN, false},
-    {"rsqrt", IR_RSQRT, false}, {"sin", IR_SIN, false}, {"cos", IR_COS, false},
-    {"abs", IR_ABS, true}, {"floor", IR_FLOOR, false}, {"ceil", IR_CEIL, false},
-    {"erf", IR_ERF, false}, {"sigmoid", IR_SIGMOID, false},
+/* The dtypes each function accepts, as Triton's math.py checks them
+ * (_check_dtype): fp32 and fp64, sqrt_rn fp32 only; abs takes any number
+ * (unsigned: unchanged); sigmoid is 1 / (1 + exp(-x)), so exp's rule.
+ * Python numbers become tiles of their own dtype first (2.0 is fp32). */
+enum { SP_F32_F64, SP_F32, SP_ANY };
+
+static const struct { const char *name; ir_math fn; int accepts; } sp_math_fns[] = {
+    {"exp", IR_EXP, SP_F32_F64}, {"exp2", IR_EXP2, SP_F32_F64}, {"log", IR_LOG, SP_F32_F64},
+    {"log2", IR_LOG2, SP_F32_F64}, {"sqrt", IR_SQRT, SP_F32_F64},
+    {"sqrt_rn", IR_SQRT_RN, SP_F32}, {"rsqrt", IR_RSQRT, SP_F32_F64},
+    {"sin", IR_SIN, SP_F32_F64}, {"cos", IR_COS, SP_F32_F64}, {"abs", IR_ABS, SP_ANY},
+    {"floor", IR_FLOOR, SP_F32_F64}, {"ceil", IR_CEIL, SP_F32_F64},
+    {"erf", IR_ERF, SP_F32_F64}, {"sigmoid", IR_SIGMOID, SP_F32_F64},
 };
 
 static bool sp_math_unary(spec *s, const char *qual, const sp_args *a, const ast_node *call,
@@ -858,21 +729,20 @@ static bool sp_math_unary(spec *s, const char *qual, const sp_args *a, const ast
     if (!sp_want_tile(s, p[0], call, "x", &x))
         return false;
     ir_type t = *sp_slot_type(s, x);
-    if (!dtype_is_float(t.dt)) {
-        if (!sp_math_fns[i].int_ok) {
-            if (!dtype_is_int(t.dt))
-                return sp_error(s, call, "%s needs a float or int tile", name);
-            /* Triton converts integer inputs of float functions to fp32 */
-            x = sp_cast(s, x, DTYPE_FP32, call);
-            t.dt = DTYPE_FP32;
-        }
-    }
+    int acc = sp_math_fns[i].accepts;
+    if (acc == SP_ANY ? dtype_is_ptr(t.dt) || t.dt == DTYPE_INT1
+                      : t.dt != DTYPE_FP32 && (acc == SP_F32 || t.dt != DTYPE_FP64))
+        return sp_error(s, call, "tl.%s expects %s, not %s (as in Triton; convert with "
+                        ".to(tl.float32))", name,
+                        acc == SP_ANY ? "a number tile" : acc == SP_F32 ? "fp32"
+                                                                         : "fp32 or fp64",
+                        dtype_name(t.dt));
     *out = sp_new_tile(s, t, IR_MATH, sp_math_fns[i].fn, x, -1, -1, 0, call);
     return true;
 }
 
 #define SP_MATH_WRAPPER(fname)                                                      \
-    static bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
+    bool tl_##fname(spec *s, const sp_args *a, const ast_node *call, sval *out) \
     {                                                                               \
         return sp_math_unary(s, "triton.language." #fname, a, call, out);           \
     }
@@ -909,7 +779,8 @@ static bool sp_check_dtypes(spec *s, const char *fname, const sval *v, int n,
             for (int k = 0; k < nok; k++)
                 snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
                          k ? ", " : "", dtype_name(ok[k]));
-            return sp_error(s, at, "%s expects %s tiles, not %s", fname, list, dtype_name(dt));
+            return sp_error(s, at, "%s expects %s tiles, not %s (as in Triton)", fname, list,
+                            dtype_name(dt));
         }
     }
     return true;
@@ -959,7 +830,7 @@ static bool tl_fma(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
-static bool tl_umulhi(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool tl_umulhi(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     static const dtype ok[] = {DTYPE_INT32, DTYPE_INT64, DTYPE_UINT32, DTYPE_UINT64};
     sval p[2];
@@ -1594,197 +1465,6 @@ static bool tl_softmax(spec *s, const sp_args *a, const ast_node *call, sval *ou
     return sp_float_div(s, "tl.fdiv", (sval[]){num, den}, false, call, out);
 }
 
-/* ---- random numbers -------------------------------------------------------
- *
- * Triton's random.py (3.x), transcribed: Philox 4x32 with n_rounds rounds
- * (10 by default).  The counter is (offset, 0, 0, 0) as uint32, the key the
- * seed converted to uint64 and split into (low, high) 32-bit halves; each
- * round is
- *     c0, c2 = umulhi(B, c2) ^ c1 ^ k0, umulhi(A, c0) ^ c3 ^ k1
- *     c1, c3 = B * c2, A * c0;   k0 += KEY_A;  k1 += KEY_B
- * It is built from ordinary operations (sp_binop, tl.umulhi) rather than a
- * PHILOX opcode, so every step gets exactly the types Triton's own code
- * gets, and the GPU emitters need nothing new.  rand maps a uint32 u to
- * fp32 as Triton does: i = bitcast int32, i < 0 ? -i - 1 : i, times
- * 4.6566127342e-10; randn is the cosine half of Box-Muller on two uniforms.
- * randint/rand are bit-exact with Triton; randn depends on the libm's log,
- * sqrt and cos (the GPU's are approximations too). */
-
-static const int64_t PHILOX_KEY_A = 0x9E3779B9, PHILOX_KEY_B = 0xBB67AE85,
-                     PHILOX_ROUND_A = 0xD2511F53, PHILOX_ROUND_B = 0xCD9E8D57;
-
-#define SP_BIN(op, x, y, out) sp_binop(s, AST_OP_##op, x, y, call, out)
-
-static bool sp_bitcast_sv(spec *s, sval v, dtype dt, const ast_node *call, sval *out)
-{
-    int32_t x;
-    if (!sp_want_tile(s, v, call, "a value", &x))
-        return false;
-    ir_type t = *sp_slot_type(s, x);
-    if (t.dt == dt) {
-        *out = sv_tile(x);
-        return true;
-    }
-    t.dt = dt;
-    *out = sp_new_tile(s, t, IR_BITCAST, 0, x, -1, -1, 0, call);
-    return true;
-}
-
-static bool sp_umulhi2(spec *s, sval x, sval y, const ast_node *call, sval *out)
-{
-    sp_args a = {.argc = 2, .argv = (sval[]){x, y}};
-    return tl_umulhi(s, &a, call, out);
-}
-
-static bool sp_philox(spec *s, sval seed, sval offset, sval n_rounds, const ast_node *call,
-                      sval c[4])
-{
-    int32_t sd, off;
-    int64_t rounds = 10;
-    if (!sp_want_tile(s, seed, call, "the seed", &sd) ||
-        !sp_want_tile(s, offset, call, "the offsets", &off))
-        return false;
-    if (!sv_is_none(n_rounds) && !sp_const_int(s, n_rounds, call, "n_rounds", &rounds))
-        return false;
-    if (rounds < 0 || rounds > 64)
-        return sp_error(s, call, "n_rounds must be between 0 and 64, not %lld",
-                        (long long)rounds);
-    dtype sdt = sp_slot_type(s, sd)->dt, odt = sp_slot_type(s, off)->dt;
-    if (!dtype_is_int(sdt) || dtype_is_ptr(sdt))
-        return sp_error(s, call, "the seed must be an integer, not %s", dtype_name(sdt));
-    if (!dtype_is_int(odt) || dtype_is_ptr(odt) || dtype_bits(odt) != 32)
-        return sp_error(s, call, "the offsets must be 32-bit integers, not %s (64-bit "
-                        "Philox is not supported by tritsim yet)", dtype_name(odt));
-    sval zero, t, k0, k1, seed64 = sv_tile(sp_cast(s, sd, DTYPE_UINT64, call));
-    if (!SP_BIN(MUL, sv_tile(off), sv_int(0), &zero) ||
-        !SP_BIN(RSHIFT, seed64, sv_int(32), &t) ||
-        !SP_BIN(BITAND, t, sv_int(0xffffffff), &t))
-        return false;
-    k1 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
-    if (!SP_BIN(BITAND, seed64, sv_int(0xffffffff), &t))
-        return false;
-    k0 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
-    if (!sp_bitcast_sv(s, sv_tile(off), DTYPE_UINT32, call, &c[0]) ||
-        !sp_bitcast_sv(s, zero, DTYPE_UINT32, call, &c[1]))
-        return false;
-    c[2] = c[3] = c[1];
-    sval A = sv_int(PHILOX_ROUND_A), B = sv_int(PHILOX_ROUND_B);
-    for (int64_t r = 0; r < rounds; r++) {
-        sval c0 = c[0], c2 = c[2], h;
-        bool ok = sp_umulhi2(s, B, c2, call, &h) && SP_BIN(BITXOR, h, c[1], &h) &&
-                  SP_BIN(BITXOR, h, k0, &c[0]) &&
-                  sp_umulhi2(s, A, c0, call, &h) && SP_BIN(BITXOR, h, c[3], &h) &&
-                  SP_BIN(BITXOR, h, k1, &c[2]) &&
-                  SP_BIN(MUL, B, c2, &c[1]) && SP_BIN(MUL, A, c0, &c[3]) &&
-                  SP_BIN(ADD, k0, sv_int(PHILOX_KEY_A), &k0) &&
-                  SP_BIN(ADD, k1, sv_int(PHILOX_KEY_B), &k1);
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
-/* uint_to_uniform_float for 32-bit sources. */
-static bool sp_uniform(spec *s, sval x, const ast_node *call, sval *out)
-{
-    sval neg, lt, alt;
-    if (!sp_bitcast_sv(s, x, DTYPE_INT32, call, &x) ||
-        !SP_BIN(LT, x, sv_int(0), &lt) || !sp_unop(s, AST_OP_USUB, x, call, &neg) ||
-        !SP_BIN(SUB, neg, sv_int(1), &alt))
-        return false;
-    sp_args w = {.argc = 3, .argv = (sval[]){lt, alt, x}};
-    spec_const scale = {.kind = SC_FLOAT, .u.f = 4.6566127342e-10};
-    return tl_where(s, &w, call, &x) && SP_BIN(MUL, x, sv_const(scale), out);
-}
-
-/* pair_uniform_to_normal: (r cos th, r sin th). */
-static bool sp_box_muller(spec *s, sval u1, sval u2, const ast_node *call, sval out[2])
-{
-    spec_const tiny = {.kind = SC_FLOAT, .u.f = 1.0e-7};
-    spec_const two_pi = {.kind = SC_FLOAT, .u.f = 6.283185307179586};
-    spec_const m2 = {.kind = SC_FLOAT, .u.f = -2.0};
-    sval th, r, cs, sn;
-    sp_args mx = {.argc = 2, .argv = (sval[]){sv_const(tiny), u1}};
-    if (!tl_maximum(s, &mx, call, &u1) || !SP_BIN(MUL, sv_const(two_pi), u2, &th))
-        return false;
-    sp_args l = {.argc = 1, .argv = &u1};
-    if (!tl_log(s, &l, call, &r) || !SP_BIN(MUL, sv_const(m2), r, &r))
-        return false;
-    sp_args q = {.argc = 1, .argv = &r}, t = {.argc = 1, .argv = &th};
-    return tl_sqrt(s, &q, call, &r) && tl_cos(s, &t, call, &cs) && tl_sin(s, &t, call, &sn) &&
-           SP_BIN(MUL, r, cs, &out[0]) && SP_BIN(MUL, r, sn, &out[1]);
-}
-
-static sval sp_tuple4(spec *s, const sval *v)
-{
-    sval r = {.kind = SV_TUPLE, .n = 4, .slot = -1};
-    r.items = arena_alloc(s->a, 4 * sizeof *r.items);
-    memcpy(r.items, v, 4 * sizeof *v);
-    return r;
-}
-
-#define SP_RANDOM_ARGS(qual) \
-    sval p[3], c[4]; \
-    if (!SP_BIND(s, qual, "seed, offset, n_rounds=", a, call, p) || \
-        !sp_philox(s, p[0], p[1], p[2], call, c)) \
-        return false
-
-static bool tl_randint4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.randint4x");
-    *out = sp_tuple4(s, c);
-    return true;
-}
-
-static bool tl_randint(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.randint");
-    *out = c[0];
-    return true;
-}
-
-static bool tl_rand(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.rand");
-    return sp_uniform(s, c[0], call, out);
-}
-
-static bool tl_rand4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.rand4x");
-    for (int i = 0; i < 4; i++)
-        if (!sp_uniform(s, c[i], call, &c[i]))
-            return false;
-    *out = sp_tuple4(s, c);
-    return true;
-}
-
-static bool tl_randn(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.randn");
-    sval n[2];
-    if (!sp_uniform(s, c[0], call, &c[0]) || !sp_uniform(s, c[1], call, &c[1]) ||
-        !sp_box_muller(s, c[0], c[1], call, n))
-        return false;
-    *out = n[0];
-    return true;
-}
-
-static bool tl_randn4x(spec *s, const sp_args *a, const ast_node *call, sval *out)
-{
-    SP_RANDOM_ARGS("triton.language.randn4x");
-    sval n[4];
-    for (int i = 0; i < 4; i++)
-        if (!sp_uniform(s, c[i], call, &c[i]))
-            return false;
-    if (!sp_box_muller(s, c[0], c[1], call, n) || !sp_box_muller(s, c[2], c[3], call, n + 2))
-        return false;
-    *out = sp_tuple4(s, n);
-    return true;
-}
-#undef SP_RANDOM_ARGS
-#undef SP_BIN
-
 /* ---- printing and checks ------------------------------------------------- */
 
 /* Append v to a print's pieces: text for constants, a slot for tiles. */
@@ -2254,11 +1934,10 @@ static bool util_host_only(spec *s, const sp_args *a, const ast_node *call, sval
 
 /* ---- the table ------------------------------------------------------------- */
 
-typedef bool (*sp_builtin_fn)(spec *s, const sp_args *a, const ast_node *call, sval *out);
 
 static const struct sp_builtin {
     const char *qual;
-    sp_builtin_fn fn;
+    sp_builtin_fn *fn;
 } sp_builtins[] = {
     {"triton.language.program_id", tl_program_id},
     {"triton.language.num_programs", tl_num_programs},
@@ -2359,10 +2038,23 @@ static const struct sp_builtin {
 
 static const struct sp_builtin *sp_find_builtin(const char *qual)
 {
-    /* tl.math.X is tl.X */
+    /* tl.math.X is tl.X for the functions of Triton's math.py; its max and
+     * min are the elementwise tl.maximum and tl.minimum. */
+    static const char *const math_names[] = {
+        "umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn", "rsqrt",
+        "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma", "max", "min", NULL,
+    };
     char buf[128];
     if (!strncmp(qual, "triton.language.math.", 21)) {
-        snprintf(buf, sizeof buf, "triton.language.%s", qual + 21);
+        const char *name = qual + 21;
+        int i = 0;
+        while (math_names[i] && strcmp(math_names[i], name))
+            i++;
+        if (!math_names[i])
+            return NULL;
+        if (!strcmp(name, "max") || !strcmp(name, "min"))
+            name = name[1] == 'a' ? "maximum" : "minimum";
+        snprintf(buf, sizeof buf, "triton.language.%s", name);
         qual = buf;
     }
     for (size_t i = 0; i < sizeof sp_builtins / sizeof sp_builtins[0]; i++)
@@ -2471,9 +2163,11 @@ bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval
         return tl_trans(s, &a, at, out);
     }
     static const char *const methods[] = {
-        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "cumsum", "cumprod", "reshape", "view",
-        "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2", "log", "log2",
-        "sqrt", "abs", "sigmoid", "softmax", "fma", "flip", "ravel", "split", NULL,
+        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "cumsum", "cumprod",
+        "reshape", "view", "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2",
+        "log", "log2",
+        "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf", "abs", "sigmoid",
+        "softmax", "fma", "flip", "ravel", "split", NULL,
     };
     for (int i = 0; methods[i]; i++)
         if (!strcmp(methods[i], attr)) {

@@ -1,0 +1,52 @@
+/* spec_tl.h - what the files of tl.* functions share: spec_tl.c (the
+ * table of every built-in, the core functions, shapes, reductions),
+ * spec_random.c (tl.rand and friends) and spec_atomic.c (tl.atomic_*).
+ * Argument binding and checking helpers, and the handlers each file gives
+ * the table.  Private to the specializer, like spec_impl.h. */
+#ifndef TRITSIM_SPEC_TL_H
+#define TRITSIM_SPEC_TL_H
+
+#include "spec_impl.h"
+
+enum { SP_MAX_PARAMS = 12 };
+
+/* Bind args to the signature sig: comma-separated names, each optionally
+ * followed by '=' (optional, default None); a name starting with '*' takes
+ * the remaining positional arguments (bound as a tuple).  Python's rules
+ * and messages. */
+bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
+                  const ast_node *call, sval *out, int nout);
+
+/* Bind into a local array, which must have a slot for every parameter. */
+#define SP_BIND(s, qual, sig, a, call, out) \
+    sp_bind_args(s, qual, sig, a, call, out, (int)(sizeof(out) / sizeof((out)[0])))
+
+/* v as a tile slot (numbers become constant tiles); else an error naming
+ * what. */
+bool sp_want_tile(spec *s, sval v, const ast_node *at, const char *what, int32_t *slot);
+bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what, const char **str);
+bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot);
+/* An int1 mask tile, or -1 when absent or constant True. */
+bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot);
+/* The broadcast of shapes a and b (out may be either), or an error. */
+bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
+                    const ast_node *at, const char *what);
+/* A new slot of type t written by one instruction. */
+sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b,
+                 int32_t c, int64_t imm, const ast_node *at);
+
+/* Handlers: each binds its arguments and makes IR (or a constant). */
+typedef bool sp_builtin_fn(spec *s, const sp_args *a, const ast_node *call, sval *out);
+
+/* spec_tl.c, used by the other files */
+sp_builtin_fn tl_where, tl_maximum, tl_umulhi, tl_exp, tl_exp2, tl_log, tl_log2, tl_sqrt,
+    tl_sqrt_rn, tl_rsqrt, tl_sin, tl_cos, tl_abs, tl_floor, tl_ceil, tl_erf, tl_sigmoid;
+
+/* spec_random.c */
+sp_builtin_fn tl_randint, tl_randint4x, tl_rand, tl_rand4x, tl_randn, tl_randn4x;
+
+/* spec_atomic.c */
+sp_builtin_fn tl_atomic_add, tl_atomic_max, tl_atomic_min, tl_atomic_xchg, tl_atomic_cas,
+    tl_atomic_and, tl_atomic_or, tl_atomic_xor;
+
+#endif
