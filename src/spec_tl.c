@@ -10,6 +10,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "spec_tl.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1890,6 +1891,26 @@ static bool builtin_convert(spec *s, const char *qual, const sp_args *a, const a
     if (!SP_BIND(s, qual, "x", a, call, p))
         return false;
     const char *what = qual + 9;
+    /* float('inf'), float('-inf'), float('nan'), int('3'): Python's own
+     * conversion of a constant string, done now. */
+    if (p[0].kind == SV_CONST && p[0].c.kind == SC_STR && strcmp(what, "bool")) {
+        const char *text = p[0].c.u.str.s;
+        char *end;
+        errno = 0;
+        spec_const r = {.kind = SC_FLOAT};
+        if (!strcmp(what, "float")) {
+            r.u.f = strtod(text, &end);
+        } else {
+            r.kind = SC_INT;
+            r.u.i = strtoll(text, &end, 10);
+        }
+        while (*end == ' ' || *end == '\t' || *end == '\n')
+            end++;
+        if (end == text || *end || errno)
+            return sp_error(s, call, "could not convert string to %s: '%s'", what, text);
+        *out = sv_const(r);
+        return true;
+    }
     if (p[0].kind != SV_CONST || (p[0].c.kind != SC_INT && p[0].c.kind != SC_FLOAT &&
                                   p[0].c.kind != SC_BOOL))
         return sp_error(s, call, "%s() in a kernel works on constant numbers only; convert "
@@ -2061,6 +2082,11 @@ static const struct sp_builtin *sp_find_builtin(const char *qual)
         if (!strcmp(sp_builtins[i].qual, qual))
             return &sp_builtins[i];
     return NULL;
+}
+
+bool spec_has_builtin(const char *qualname)
+{
+    return sp_find_builtin(qualname) != NULL;
 }
 
 const char *spec_builtin_name(int i)
