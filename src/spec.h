@@ -90,6 +90,9 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
  * registers these names so that `tl.load` exists (and says it is for
  * kernels only when called on the host). */
 const char *spec_builtin_name(int i);
+/* Can a kernel call the function of this qualified name?  (Also for
+ * aliases such as "triton.language.math.exp".) */
+bool spec_has_builtin(const char *qualname);
 
 /* print_if / breakpoint_if condition strings ("=0", ",>1", ">1,=0"): parse
  * into p->pid_cond (false with a message in err), and test a program id. */
