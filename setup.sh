@@ -8,7 +8,7 @@ set -e
 cd "$(dirname "$0")"
 
 packages="gcc make autoconf automake autoconf-archive pkg-config \
-libopenblas-dev libreadline-dev libpng-dev libjpeg-dev"
+libopenblas-dev libreadline-dev libpng-dev libjpeg-dev libcairo2-dev"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

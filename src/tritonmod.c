@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autotune.h"
 #include "dtype.h"
 #include "launch.h"
 #include "spec.h"
+#include "tritontesting.h"
 
 /* ---- triton ------------------------------------------------------------- */
 
@@ -179,19 +181,28 @@ static val util_breakpoint_if(host *h, val self, int argc, const val *argv,
 
 /* ---- registration -------------------------------------------------------- */
 
-static void tritonmod_kernel_names(val module, const char *prefix)
+/* Register in module (named `name`) every kernel function a kernel may
+ * call as name.X, taking the X from the triton.language functions. */
+static void tritonmod_kernel_names(val module, const char *name)
 {
-    size_t plen = strlen(prefix);
+    static const char prefix[] = "triton.language.";
+    size_t plen = sizeof prefix - 1;
     for (int i = 0; spec_builtin_name(i); i++) {
         const char *q = spec_builtin_name(i);
         if (strncmp(q, prefix, plen) || strchr(q + plen, '.'))
             continue;
         const char *attr = q + plen;
+        char alias[128];
+        snprintf(alias, sizeof alias, "%s.%s", name, attr);
+        if (!spec_has_builtin(alias))
+            continue;
         if (val_object_get(module, attr).kind != VAL_MISSING)
             continue;
         char shown[96];
-        snprintf(shown, sizeof shown, "%s%s", !strcmp(prefix, "triton.language.") ? "tl." : prefix,
-                 attr);
+        if (!strcmp(name, "triton.language"))
+            snprintf(shown, sizeof shown, "tl.%s", attr);
+        else
+            snprintf(shown, sizeof shown, "tl.math.%s", attr);
         val_object_set(module, attr, val_builtin_new(q, triton_kernel_only,
                                                      val_str_cstr(shown)));
     }
@@ -215,11 +226,14 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
+    /* Config, autotune, heuristics (autotune.c) and triton.testing */
+    autotune_init(triton);
+    tritontesting_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
-    tritonmod_kernel_names(tl, "triton.language.");
+    tritonmod_kernel_names(tl, "triton.language");
     val math = val_module_new("triton.language.math");
-    tritonmod_kernel_names(math, "triton.language.");
+    tritonmod_kernel_names(math, "triton.language.math");
     val_object_set(tl, "math", val_ref(math));
     val_object_set(triton, "language", val_ref(tl));
     host_register_module(h, "triton", triton);
