@@ -345,12 +345,49 @@ double dtype_fp8e5_to_f64(uint8_t b)
     return (b & 0x80) ? -v : v;
 }
 
+/* Round x to the nearest fp8 value (ties to the even code), saturating to
+ * the largest finite value as the GPU's cvt.rn.satfinite does; NaN stays
+ * NaN.  decode lists the format; max_code is its largest finite code. */
+static uint8_t fp8_encode(double x, double (*decode)(uint8_t), uint8_t max_code,
+                          uint8_t nan_code)
+{
+    if (isnan(x))
+        return nan_code;
+    uint8_t sign = signbit(x) ? 0x80 : 0;
+    double a = fabs(x);
+    if (a >= decode(max_code))
+        return sign | max_code;
+    /* Codes 0..max_code are increasing: find the first one >= a. */
+    uint8_t hi = 0;
+    while (decode(hi) < a)
+        hi++;
+    if (hi == 0 || decode(hi) == a)
+        return sign | hi;
+    uint8_t lo = hi - 1;
+    double dlo = a - decode(lo), dhi = decode(hi) - a;
+    if (dlo < dhi || (dlo == dhi && !(lo & 1)))
+        return sign | lo;
+    return sign | hi;
+}
+
+uint8_t dtype_f64_to_fp8e4nv(double x)
+{
+    return fp8_encode(x, dtype_fp8e4nv_to_f64, 0x7e, 0x7f);
+}
+
+uint8_t dtype_f64_to_fp8e5(double x)
+{
+    return fp8_encode(x, dtype_fp8e5_to_f64, 0x7b, 0x7f);
+}
+
 double dtype_round_float(dtype t, double x)
 {
     switch (t) {
     case DTYPE_FP16: return dtype_f16_to_f32(dtype_f64_to_f16(x));
     case DTYPE_BF16: return dtype_bf16_to_f32(dtype_f64_to_bf16(x));
     case DTYPE_FP32: return (float)x;
+    case DTYPE_FP8E4NV: return dtype_fp8e4nv_to_f64(dtype_f64_to_fp8e4nv(x));
+    case DTYPE_FP8E5: return dtype_fp8e5_to_f64(dtype_f64_to_fp8e5(x));
     default: return x;
     }
 }
@@ -422,7 +459,9 @@ void dtype_store(dtype t, void *p, dtype_scalar v)
     case DTYPE_BF16: { uint16_t h = dtype_f64_to_bf16(v.f); memcpy(p, &h, 2); break; }
     case DTYPE_FP32: { float f = (float)v.f; memcpy(p, &f, 4); break; }
     case DTYPE_FP64: memcpy(p, &v.f, 8); break;
-    default: break;    /* fp8: encoding not implemented yet */
+    case DTYPE_FP8E4NV: { uint8_t b = dtype_f64_to_fp8e4nv(v.f); memcpy(p, &b, 1); break; }
+    case DTYPE_FP8E5: { uint8_t b = dtype_f64_to_fp8e5(v.f); memcpy(p, &b, 1); break; }
+    default: break;
     }
 }
 
@@ -444,10 +483,8 @@ bool dtype_can_cast(dtype from, dtype to)
         return to == DTYPE_INT64 || to == DTYPE_UINT64 || to == DTYPE_INT1;
     if (dtype_is_ptr(to))
         return dtype_is_int(from);
-    if (dtype_is_fp8(to))
-        return false;                 /* fp8 encoding: not yet */
-    if (dtype_is_fp8(from))
-        return dtype_is_float(to);    /* Triton: fp8 <-> ints is refused */
+    if (dtype_is_fp8(to) || dtype_is_fp8(from))
+        return dtype_is_float(from) && dtype_is_float(to);  /* Triton: no fp8 <-> ints */
     return true;
 }
 

@@ -16,9 +16,9 @@
  * not part of the language subset.
  *
  * fp8 types (fp8e4nv = torch.float8_e4m3fn, fp8e5 = torch.float8_e5m2)
- * are declared with their names and sizes and can be decoded (for
- * printing); encoding to fp8 and arithmetic on them come later:
- * dtype_can_cast says no for casts into fp8. */
+ * convert to and from the other float types (rounding as the GPU's
+ * cvt.rn.satfinite); casts between fp8 and integers are refused, as in
+ * Triton. */
 #ifndef TRITSIM_DTYPE_H
 #define TRITSIM_DTYPE_H
 
@@ -130,8 +130,8 @@ typedef union dtype_scalar {
 } dtype_scalar;
 
 /* Read / write one element in its memory format (int1 as one byte,
- * fp16/bf16 as their 16-bit patterns).  p need not be aligned.  Storing
- * fp8 is not supported yet (writes nothing). */
+ * fp16/bf16 as their 16-bit patterns, fp8 as its byte).  p need not be
+ * aligned. */
 dtype_scalar dtype_load(dtype t, const void *p);
 void dtype_store(dtype t, void *p, dtype_scalar v);
 
@@ -142,8 +142,8 @@ dtype_scalar dtype_wrap(dtype t, uint64_t bits);
 
 /* Whether tl.cast / .to(dtype) between the two types is allowed (as in
  * Triton's semantic.cast) and implemented here.  Pointer <-> float is
- * not allowed; pointer -> int is allowed for int64/uint64/int1; casts
- * into fp8 are not implemented yet. */
+ * not allowed; pointer -> int is allowed for int64/uint64/int1; fp8
+ * converts to and from floats only. */
 bool dtype_can_cast(dtype from, dtype to);
 
 /* Convert v from one dtype to another, as Triton's semantic.cast does:
@@ -178,6 +178,11 @@ float dtype_f16_to_f32(uint16_t h);
 float dtype_bf16_to_f32(uint16_t b);
 double dtype_fp8e4nv_to_f64(uint8_t b);   /* e4m3fn: bias 7, no inf, NaN 0x7f */
 double dtype_fp8e5_to_f64(uint8_t b);     /* e5m2: bias 15, IEEE-like */
+/* Narrowing to fp8 as Triton does on the GPU (cvt.rn.satfinite): round to
+ * nearest, ties to even; beyond the largest finite value (448 for e4m3fn,
+ * 57344 for e5m2), infinities included, saturate to it; NaN stays NaN. */
+uint8_t dtype_f64_to_fp8e4nv(double x);
+uint8_t dtype_f64_to_fp8e5(double x);
 
 /* x rounded to the nearest value of float type t (fp16, bf16, fp32 or
  * fp64), returned as a double.  The interpreter may compute fp16 and bf16

@@ -210,6 +210,44 @@ static void test_fp8_decode(void)
     TAP_DBL_EQ(dtype_fp8e5_to_f64(0x80), -0.0, "fp8e5 -0");
 }
 
+/* Narrowing to fp8, against an independent oracle: for every pair of
+ * neighbouring finite codes, the values just below, at and just above
+ * their midpoint, and each code's own value. */
+static void test_fp8_encode(void)
+{
+    struct { const char *name; double (*dec)(uint8_t); uint8_t (*enc)(double);
+             uint8_t max; double maxval; } f[2] = {
+        {"fp8e4nv", dtype_fp8e4nv_to_f64, dtype_f64_to_fp8e4nv, 0x7e, 448.0},
+        {"fp8e5", dtype_fp8e5_to_f64, dtype_f64_to_fp8e5, 0x7b, 57344.0},
+    };
+    for (int k = 0; k < 2; k++) {
+        int bad = 0;
+        for (int c = 0; c <= f[k].max; c++) {
+            double v = f[k].dec((uint8_t)c);
+            bad += f[k].enc(v) != c;
+            bad += f[k].enc(-v) != (c | 0x80);
+            if (c == f[k].max)
+                break;
+            double next = f[k].dec((uint8_t)(c + 1)), mid = (v + next) / 2;
+            uint8_t even = (c & 1) ? (uint8_t)(c + 1) : (uint8_t)c;
+            bad += f[k].enc(mid) != even;
+            bad += f[k].enc(nextafter(mid, 0)) != c;
+            bad += f[k].enc(nextafter(mid, INFINITY)) != c + 1;
+        }
+        TAP_INT_EQ(bad, 0, "%s: every code round-trips, midpoints go to the even code",
+                   f[k].name);
+        TAP_INT_EQ(f[k].enc(1e30), f[k].max, "%s saturates large values to its max", f[k].name);
+        TAP_INT_EQ(f[k].enc(-INFINITY), f[k].max | 0x80, "%s saturates -inf to -max",
+                   f[k].name);
+        TAP_OK(isnan(f[k].dec(f[k].enc(NAN))), "%s keeps NaN", f[k].name);
+        TAP_DBL_EQ(f[k].dec(f[k].enc(f[k].maxval * 1.03)), f[k].maxval,
+                   "%s: just past the max is the max", f[k].name);
+    }
+    TAP_DBL_EQ(dtype_cast((dtype_scalar){.f = 0.3}, DTYPE_FP32, DTYPE_FP8E4NV).f, 0.3125,
+               "fp32 0.3 -> fp8e4nv is 0.3125");
+    TAP_DBL_EQ(dtype_round_float(DTYPE_FP8E5, 0.3), 0.3125, "fp8e5 rounds 0.3 to 0.3125");
+}
+
 /* ---- casts ---------------------------------------------------------- */
 
 static dtype_scalar si(int64_t v) { dtype_scalar s; s.i = v; return s; }
@@ -268,7 +306,8 @@ static void test_casts(void)
     TAP_OK(!dtype_can_cast(p, DTYPE_FP32) && !dtype_can_cast(DTYPE_FP32, p),
            "pointer <-> float is refused");
     TAP_OK(dtype_can_cast(p, dtype_ptr_to(DTYPE_INT8)), "pointer -> pointer is a bitcast");
-    TAP_OK(!dtype_can_cast(DTYPE_FP32, DTYPE_FP8E5), "casting into fp8 is not implemented yet");
+    TAP_OK(dtype_can_cast(DTYPE_FP32, DTYPE_FP8E5), "casting a float into fp8 works");
+    TAP_OK(!dtype_can_cast(DTYPE_INT32, DTYPE_FP8E4NV), "int -> fp8 is refused, as in Triton");
     TAP_OK(dtype_can_cast(DTYPE_FP8E5, DTYPE_FP32), "casting from fp8 to float works");
     TAP_OK(!dtype_can_cast(DTYPE_FP8E5, DTYPE_INT32), "fp8 -> int is refused, as in Triton");
 
@@ -505,6 +544,7 @@ int main(void)
     test_fp16();
     test_bf16();
     test_fp8_decode();
+    test_fp8_encode();
     test_casts();
     test_promotion();
     test_division();
