@@ -654,6 +654,12 @@ BUILTIN_FN(builtin_range)
         return val_err();
     int64_t v[3] = {0, 0, 1};
     for (int i = 0; i < argc; i++) {
+        if (!builtin_is_int(argv[i]) && val_type_of(argv[i]) && argv[i].kind != VAL_DTYPE) {
+            /* an object with __index__ (a 0-d integer tensor) */
+            if (!host_to_int(h, argv[i], at, "range() argument", &v[i]))
+                return val_err();
+            continue;
+        }
         if (!builtin_is_int(argv[i]))
             return host_error(h, at, "'%s' object cannot be interpreted as an integer (range "
                               "needs ints%s)", val_type_name(argv[i]),

@@ -640,6 +640,26 @@ bool host_to_int(host *h, val v, src_span at, const char *what, int64_t *out)
     }
     if (v.kind == VAL_ERR)
         return false;
+    /* Objects that stand for an integer (a 0-d integer tensor) say so with
+     * __index__, as in Python: range(t), lst[t]. */
+    const val_type *t = val_type_of(v);
+    if (t && t->getattr) {
+        val index = t->getattr(h, v, "__index__", at);
+        if (index.kind == VAL_ERR)
+            return false;
+        if (index.kind != VAL_MISSING) {
+            val r = host_call(h, index, 0, NULL, NULL, at);
+            val_unref(index);
+            if (r.kind == VAL_ERR)
+                return false;
+            bool ok = host_is_int(r);
+            if (ok)
+                *out = host_int_of(r);
+            val_unref(r);
+            if (ok)
+                return true;
+        }
+    }
     host_error(h, at, "%s must be an int, not '%s'%s", what, val_type_name(v),
                v.kind == VAL_FLOAT ? " (convert with int(x) or use //)" : "");
     return false;
@@ -1375,13 +1395,19 @@ static bool host_slice_indices(host *h, val slice, int64_t len, src_span at,
 static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_span at,
                            int64_t *out)
 {
-    if (!host_is_int(key)) {
+    int64_t i;
+    if (val_type_of(key) && key.kind != VAL_DTYPE) {
+        /* an object with __index__ (a 0-d integer tensor) */
+        if (!host_to_int(h, key, at, "an index", &i))
+            return false;
+    } else if (!host_is_int(key)) {
         host_error(h, at, "%s indices must be integers or slices, not '%s'%s", what,
                    val_type_name(key),
                    key.kind == VAL_FLOAT ? " (convert with int(x) or use //)" : "");
         return false;
+    } else {
+        i = host_int_of(key);
     }
-    int64_t i = host_int_of(key);
     int64_t j = i < 0 ? i + len : i;
     if (j < 0 || j >= len) {
         host_error(h, at, "%s index %lld is out of range (the %s has %lld item%s)", what,
