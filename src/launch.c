@@ -153,7 +153,7 @@ static bool launch_const(val v, arena *a, spec_const *out)
     case VAL_BOOL: out->kind = SC_BOOL; out->u.b = v.u.b; return true;
     case VAL_INT: out->kind = SC_INT; out->u.i = v.u.i; return true;
     case VAL_FLOAT: out->kind = SC_FLOAT; out->u.f = v.u.f; return true;
-    case VAL_DTYPE: out->kind = SC_DTYPE; out->u.dt = (dtype)v.u.dtype; return true;
+    case VAL_DTYPE: out->kind = SC_DTYPE; out->u.dt = (dtype)val_dtype_id(v); return true;
     case VAL_STR: {
         const val_str *s = val_as_str(v);
         out->kind = SC_STR;

@@ -60,7 +60,7 @@ bool torch_dtype_arg(host *h, val v, src_span at, const char *fname, dtype *out)
     if (v.kind == VAL_MISSING || v.kind == VAL_NONE)
         return true;
     if (v.kind == VAL_DTYPE) {
-        dtype t = (dtype)v.u.dtype;
+        dtype t = (dtype)val_dtype_id(v);
         if (!tensor_dtype_ok(t)) {
             const char *name = dtype_torch_name(t);
             host_error(h, at, "%s(): tensors of dtype %s are not supported in tritsim", fname,

@@ -414,16 +414,19 @@ val torch_return_pair(const char *name, val values, val indices)
 static void dtype_repr(host *h, val self, strbuf *out)
 {
     (void)h;
-    dtype t = (dtype)self.u.dtype;
+    dtype t = (dtype)val_dtype_id(self);
     const char *name = dtype_torch_name(t);
-    strbuf_puts(out, name ? name : dtype_name(t));
+    /* tl.float32 prints as Triton prints it: fp32 */
+    strbuf_puts(out, name && !(self.u.dtype & VAL_DTYPE_TL) ? name : dtype_name(t));
 }
 
 static val dtype_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h;
     (void)at;
-    dtype t = (dtype)self.u.dtype;
+    dtype t = (dtype)val_dtype_id(self);
+    if (!strcmp(name, "primitive_bitwidth") && (self.u.dtype & VAL_DTYPE_TL))
+        return val_int(dtype_bits(t));
     if (!strcmp(name, "is_floating_point"))
         return val_bool(dtype_is_float(t));
     if (!strcmp(name, "is_complex"))

@@ -214,7 +214,7 @@ static val tritonmod_language(const char *name)
     for (int d = 1; d < DTYPE__NSCALAR; d++) {
         const char *attr = dtype_tl_name((dtype)d);
         if (attr)
-            val_object_set(tl, attr, val_dtype(d));
+            val_object_set(tl, attr, val_tl_dtype(d));
     }
     host_def(tl, "triton.language.constexpr", triton_constexpr);
     return tl;

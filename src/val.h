@@ -114,6 +114,13 @@ static inline val val_bool(bool b) { val v = {VAL_BOOL, {.b = b}}; return v; }
 static inline val val_int(int64_t i) { val v = {VAL_INT, {.i = i}}; return v; }
 static inline val val_float(double f) { val v = {VAL_FLOAT, {.f = f}}; return v; }
 static inline val val_dtype(int id) { val v = {VAL_DTYPE, {.dtype = id}}; return v; }
+/* triton.language's dtypes (tl.float32) are other objects than torch's
+ * (torch.float32): they print as Triton does ("fp32") and compare unequal
+ * to torch's.  The flag sits above the dtype's own bits. */
+enum { VAL_DTYPE_TL = 0x100 };
+static inline val val_tl_dtype(int id) { return val_dtype(id | VAL_DTYPE_TL); }
+/* The dtype.h value of a VAL_DTYPE, whichever module it came from. */
+static inline int val_dtype_id(val v) { return v.u.dtype & (VAL_DTYPE_TL - 1); }
 
 /* The val that points at heap object o (any struct starting with val_obj). */
 static inline val val_of(void *o)
