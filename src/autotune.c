@@ -126,15 +126,15 @@ static bool tune_opt_int(host *h, val v, int64_t dflt, src_span at, const char *
 }
 
 /* triton.Config(kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None,
- * pre_hook=None); the AMD keys may also come as keywords. */
+ * pre_hook=None, ir_override=None), as Triton 3.x: backend keys such as
+ * waves_per_eu go in kwargs (ir_override is accepted and ignored). */
 static val tune_config_new(host *h, val self, int argc, const val *argv,
                            const val_kwargs *kw, src_span at)
 {
     (void)self;
-    val p[9];
+    val p[7];
     if (!host_args(h, at, "Config", "kwargs, num_warps=, num_stages=, num_ctas=, maxnreg=, "
-                   "pre_hook=, *, waves_per_eu=, matrix_instr_nonkdim=, kpack=",
-                   argc, argv, kw, p))
+                   "pre_hook=, ir_override=", argc, argv, kw, p))
         return val_err();
     if (p[0].kind != VAL_DICT)
         return host_error(h, at, "Config() argument 'kwargs' must be a dict of meta "
@@ -154,10 +154,6 @@ static val tune_config_new(host *h, val self, int argc, const val *argv,
         }
         val_dict_set(c->kwargs, val_ref(k), val_ref(v));
     }
-    static const char *const amd[] = {"waves_per_eu", "matrix_instr_nonkdim", "kpack"};
-    for (int i = 0; i < 3; i++)
-        if (p[6 + i].kind != VAL_MISSING)
-            val_dict_set_str(c->kwargs, amd[i], val_ref(p[6 + i]));
     if (!tune_opt_int(h, p[1], 4, at, "Config() num_warps", &c->num_warps) ||
         !tune_opt_int(h, p[2], 3, at, "Config() num_stages", &c->num_stages) ||
         !tune_opt_int(h, p[3], 1, at, "Config() num_ctas", &c->num_ctas)) {

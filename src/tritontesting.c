@@ -274,7 +274,8 @@ static val testing_benchmark(host *h, val self, int argc, const val *argv,
 /* ---- the table ---------------------------------------------------------------- */
 
 typedef struct testing_col {
-    const char *name;
+    const char *name;       /* the x name or line name (plot legends) */
+    char *header;           /* the table's and CSV's column title (owned) */
     bool numeric;
     double *num;            /* numeric cells */
     val *obj;               /* other cells (owned) */
@@ -386,7 +387,7 @@ static bool testing_print_table(host *h, const testing_col *cols, int ncols, int
                 val_unref(s);
             }
         }
-        width[c] = strlen(cols[c].name) + cols[c].numeric;
+        width[c] = strlen(cols[c].header) + cols[c].numeric;
         for (int r = 0; r < nrows; r++)
             if (strlen(cells[c][r]) > width[c])
                 width[c] = strlen(cells[c][r]);
@@ -398,9 +399,9 @@ static bool testing_print_table(host *h, const testing_col *cols, int ncols, int
     strbuf_repeat(out, ' ', iw);
     for (int c = 0; c < ncols; c++) {
         strbuf_putc(out, ' ');
-        size_t len = strlen(cols[c].name) + cols[c].numeric;
+        size_t len = strlen(cols[c].header) + cols[c].numeric;
         strbuf_repeat(out, ' ', width[c] - len + cols[c].numeric);
-        strbuf_puts(out, cols[c].name);
+        strbuf_puts(out, cols[c].header);
     }
     strbuf_putc(out, '\n');
     for (int r = 0; r < nrows; r++) {
@@ -472,7 +473,7 @@ static bool testing_mkdir(host *h, const char *dir, src_span at)
 
 typedef struct testing_run {
     val xnames, xvals, lvals, lnames, args;
-    const char *line_arg, *plot_name;
+    const char *line_arg, *plot_name, *ylabel;
     int nx, nl, nxn;
     testing_col *cols;      /* nxn x columns, then nl means */
     double *ymin, *ymax;    /* nl * nx each */
@@ -483,6 +484,7 @@ static void testing_run_free(testing_run *r)
     int ncols = r->nxn + r->nl;
     for (int c = 0; r->cols && c < ncols; c++) {
         free(r->cols[c].num);
+        free(r->cols[c].header);
         for (int i = 0; r->cols[c].obj && i < r->nx; i++)
             val_unref(r->cols[c].obj[i]);
         free(r->cols[c].obj);
@@ -614,7 +616,7 @@ static bool testing_csv(host *h, testing_run *r, const char *dir, src_span at)
     }
     int ncols = r->nxn + r->nl;
     for (int c = 0; c < ncols; c++)
-        fprintf(f, "%s%s", c ? "," : "", r->cols[c].name);
+        fprintf(f, "%s%s", c ? "," : "", r->cols[c].header);
     fputc('\n', f);
     for (int i = 0; i < r->nx; i++) {
         for (int c = 0; c < ncols; c++) {
@@ -660,6 +662,8 @@ static bool testing_run_bench(host *h, val fn, val bench, bool show, bool print,
     if (ok) {
         r.line_arg = val_as_str(la)->s;
         r.plot_name = val_as_str(pn)->s;
+        val yl = testing_attr(bench, "ylabel");
+        r.ylabel = yl.kind == VAL_STR ? val_as_str(yl)->s : "";
         r.nxn = (int)val_as_seq(r.xnames)->len;
         r.nx = (int)val_as_seq(r.xvals)->len;
         r.nl = (int)val_as_seq(r.lvals)->len;
@@ -698,6 +702,14 @@ static bool testing_run_bench(host *h, val fn, val bench, bool show, bool print,
     for (int c = 0; c < ncols; c++) {
         r.cols[c].name = c < r.nxn ? val_as_str(val_as_seq(r.xnames)->items[c])->s
                                    : val_as_str(val_as_seq(r.lnames)->items[c - r.nxn])->s;
+        /* Triton 3.x titles a line's column "name (ylabel)" */
+        strbuf title;
+        strbuf_init(&title);
+        if (c < r.nxn)
+            strbuf_puts(&title, r.cols[c].name);
+        else
+            strbuf_printf(&title, "%s (%s)", r.cols[c].name, r.ylabel);
+        r.cols[c].header = strbuf_detach(&title);
         r.cols[c].numeric = true;
         r.cols[c].num = xcalloc((size_t)r.nx + 1, sizeof(double));
         r.cols[c].obj = xcalloc((size_t)r.nx + 1, sizeof(val));
