@@ -586,6 +586,66 @@ static bool op_slice(exec_prog *P, const ir_inst *in)
     return true;
 }
 
+/* GATHER: dst[i] = a[i with its axis coordinate replaced by b[i]]; an
+ * index outside the axis stops the program, naming the lane. */
+static bool op_gather(exec_prog *P, const ir_inst *in)
+{
+    const ir_type *ta = TYPE(P, in->a), *td = TYPE(P, in->dst);
+    int ax = (int)in->imm, sz = st_size(st_of(ta->dt));
+    dtype it = DT(P, in->b);
+    bool sgn = dtype_is_signed(it);
+    int64_t astride[IR_MAX_DIM], idx[IR_MAX_DIM] = {0}, n = NUMEL(P, in->dst);
+    row_strides(ta, astride);
+    char *D = SLOT(P, in->dst);
+    const char *A = SLOT(P, in->a);
+    const void *X = SLOT(P, in->b);
+    for (int64_t lane = 0; lane < n; lane++) {
+        dtype_scalar v = lane_get(it, X, lane);
+        int64_t k = sgn ? v.i : (int64_t)v.u;
+        if ((!sgn && v.u >= (uint64_t)ta->shape[ax]) || k < 0 || k >= ta->shape[ax]) {
+            char ln[64];
+            lane_name(ln, sizeof ln, td, lane);
+            const int64_t *c = P->coord;
+            return fail(P, in, "clamp or mask the indices: they must lie in [0, size of "
+                        "the axis)",
+                        "tl.gather index out of range in program (%" PRId64 ", %" PRId64
+                        ", %" PRId64 "): %s has index %s%" PRIu64 ", but axis %d has %d "
+                        "elements", c[0], c[1], c[2], ln, sgn && v.i < 0 ? "-" : "",
+                        sgn && v.i < 0 ? (uint64_t)0 - (uint64_t)v.i : sgn ? (uint64_t)v.i
+                                                                         : v.u,
+                        ax, ta->shape[ax]);
+        }
+        int64_t off = 0;
+        for (int d = 0; d < td->ndim; d++)
+            off += (d == ax ? k : idx[d]) * astride[d];
+        memcpy(D + lane * sz, A + off * sz, (size_t)sz);
+        for (int d = td->ndim - 1; d >= 0 && ++idx[d] == td->shape[d]; d--)
+            idx[d] = 0;
+    }
+    return true;
+}
+
+/* HISTOGRAM: dst(int32 [bins]) counts the values of a in [0, bins), for
+ * lanes where b (int1; -1: all); values outside are not counted. */
+static bool op_histogram(exec_prog *P, const ir_inst *in)
+{
+    dtype it = DT(P, in->a);
+    bool sgn = dtype_is_signed(it);
+    int64_t n = NUMEL(P, in->a), bins = NUMEL(P, in->dst);
+    int32_t *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    const uint8_t *M = in->b >= 0 ? SLOT(P, in->b) : NULL;
+    memset(D, 0, (size_t)bins * sizeof *D);
+    for (int64_t i = 0; i < n; i++) {
+        if (M && !M[i])
+            continue;
+        dtype_scalar v = lane_get(it, A, i);
+        if (sgn ? v.i >= 0 && v.i < bins : v.u < (uint64_t)bins)
+            D[sgn ? v.i : (int64_t)v.u]++;
+    }
+    return true;
+}
+
 /* ---- casts ----------------------------------------------------------- */
 
 /* Saturating float -> int (NaN -> 0), as dtype_cast does. */
@@ -2043,6 +2103,8 @@ static bool run_program(exec_prog *P)
         case IR_FLIP: ok = op_flip(P, in); break;
         case IR_CONCAT: ok = op_concat(P, in); break;
         case IR_SLICE: ok = op_slice(P, in); break;
+        case IR_GATHER: ok = op_gather(P, in); break;
+        case IR_HISTOGRAM: ok = op_histogram(P, in); break;
         case IR_CAST: ok = op_cast(P, in); break;
         case IR_BITCAST: ok = op_bitcast(P, in); break;
         case IR_UNARY: ok = op_unary(P, in); break;
@@ -2109,7 +2171,11 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
         need_a = true;
         break;
     case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT: case IR_CONCAT:
+    case IR_GATHER:
         need_a = need_b = true;
+        break;
+    case IR_HISTOGRAM:
+        need_a = true;
         break;
     case IR_WHERE:
         need_a = need_b = true;
@@ -2161,7 +2227,8 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
     }
     if ((in->op == IR_BROADCAST || in->op == IR_TRANS || in->op == IR_DOT ||
          in->op == IR_REDUCE || in->op == IR_FLIP || in->op == IR_CONCAT ||
-         in->op == IR_SLICE) && (in->dst == in->a || in->dst == in->b))
+         in->op == IR_SLICE || in->op == IR_GATHER || in->op == IR_HISTOGRAM) &&
+        (in->dst == in->a || in->dst == in->b))
         return "destination overlaps an operand";
     if (in->op == IR_RESHAPE && pl->numel[in->dst] != pl->numel[in->a])
         return "reshape changes the element count";
@@ -2249,6 +2316,20 @@ static bool blocks_ok(const ir_kernel *k, const ir_inst *in)
     case IR_CONCAT: return td->shape[ax] == (int64_t)ta->shape[ax] + tb->shape[ax];
     default: return start >= 0 && start + td->shape[ax] <= ta->shape[ax];
     }
+}
+
+/* GATHER: index and result share a shape, equal to the source's except on
+ * the axis. */
+static bool gather_ok(const ir_kernel *k, const ir_inst *in)
+{
+    const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
+    const ir_type *td = &k->slots[in->dst].type;
+    if (in->imm < 0 || in->imm >= ta->ndim || tb->ndim != ta->ndim || td->ndim != ta->ndim)
+        return false;
+    for (int d = 0; d < ta->ndim; d++)
+        if (td->shape[d] != tb->shape[d] || (d != in->imm && tb->shape[d] != ta->shape[d]))
+            return false;
+    return true;
 }
 
 /* The element types and counts the typed loops rely on, so that a
@@ -2343,6 +2424,16 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
             return "scan axis out of range";
         return DTY(in->dst) == DTY(in->a) && NUM(in->dst) == NUM(in->a) ? NULL
                : "bad scan result type";
+    case IR_GATHER:
+        return DTY(in->dst) == DTY(in->a) && dtype_is_int(DTY(in->b)) &&
+               !dtype_is_ptr(DTY(in->b)) && gather_ok(k, in) ? NULL
+               : "bad gather operand types or shapes";
+    case IR_HISTOGRAM:
+        return DTY(in->dst) == DTYPE_INT32 && k->slots[in->dst].type.ndim == 1 &&
+               NUM(in->dst) == in->imm && dtype_is_int(DTY(in->a)) &&
+               !dtype_is_ptr(DTY(in->a)) && k->slots[in->a].type.ndim == 1 &&
+               (in->b < 0 || (DTY(in->b) == DTYPE_INT1 && NUM(in->b) == NUM(in->a)))
+               ? NULL : "bad histogram operand types or shapes";
     case IR_BRANCH:
         return NUM(in->a) == 1 ? NULL : "branch on a tile";
     case IR_ASSERT:

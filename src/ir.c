@@ -146,8 +146,11 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
         fputc(')', out);
         break;
     }
-    case IR_FLIP: case IR_CONCAT:
+    case IR_FLIP: case IR_CONCAT: case IR_GATHER:
         fprintf(out, "%saxis %" PRId64, sep, in->imm);
+        break;
+    case IR_HISTOGRAM:
+        fprintf(out, "%sbins %" PRId64, sep, in->imm);
         break;
     case IR_SLICE:
         fprintf(out, "%saxis %" PRId64 ", start %" PRId64, sep, in->imm & 15, in->imm >> 4);

@@ -57,6 +57,13 @@ typedef struct ir_type {
     X(SLICE,       "slice")        /* dst = a[start : start + n] along axis
                                       imm & 15, start = imm >> 4, n = dst's
                                       size on that axis: tl.split */ \
+    X(GATHER,      "gather")       /* dst = a with the coordinate on axis imm
+                                      replaced by b's (an int tile of dst's
+                                      shape; a's shape off the axis); an index
+                                      outside the axis is an error: tl.gather */ \
+    X(HISTOGRAM,   "histogram")    /* dst(int32 [imm]) = counts of the values
+                                      of a (1-d ints) in [0, imm), lanes where
+                                      b (int1; -1: all): tl.histogram */ \
     X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast);
                                       sub = 1: round fp32 to tf32 first (unused yet) */ \
     X(BITCAST,     "bitcast")      /* dst = a's bits as dst's dtype (same size) */ \

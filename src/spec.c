@@ -144,6 +144,14 @@ const char *sp_describe(spec *s, sval v, char *buf, size_t len)
     case SV_JIT: snprintf(buf, len, "the @triton.jit function %s", v.def->u.funcdef.name); break;
     case SV_METHOD: snprintf(buf, len, "the method .%s", v.name); break;
     case SV_FMT: snprintf(buf, len, "an f-string"); break;
+    case SV_BLOCKPTR: {
+        ir_type t = {.dt = v.block->elem, .ndim = (int8_t)v.block->nd};
+        char sh[64];
+        memcpy(t.shape, v.block->block, sizeof t.shape);
+        sp_shape_str(&t, sh, sizeof sh);
+        snprintf(buf, len, "a block pointer to %s blocks of %s", dtype_name(t.dt), sh);
+        break;
+    }
     case SV_UNDEF: snprintf(buf, len, "an undefined name"); break;
     }
     return buf;
@@ -748,7 +756,7 @@ static bool sp_tuple_from_list(spec *s, const ast_list *elts, sval *out)
 }
 
 /* A constant tuple seen as an SV_TUPLE of constants. */
-static sval sp_tuple_view(spec *s, sval v)
+sval sp_tuple_view(spec *s, sval v)
 {
     if (v.kind != SV_CONST || v.c.kind != SC_TUPLE)
         return v;
@@ -1318,7 +1326,7 @@ static bool sp_same(sval a, sval b)
     switch (a.kind) {
     case SV_TILE: return a.slot == b.slot;
     case SV_CONST: return sp_const_eq(&a.c, &b.c) && a.c.kind == b.c.kind;
-    case SV_TUPLE: return a.items == b.items;
+    case SV_TUPLE: case SV_BLOCKPTR: return a.items == b.items;
     default: return a.name == b.name && a.def == b.def;
     }
 }
@@ -1400,6 +1408,17 @@ static bool sp_runtime_cond(spec *s, sval cond, const ast_node *at, int32_t *slo
     return true;
 }
 
+static bool sp_copy_block_into(spec *s, sval dst, sval v, const char *name,
+                               const ast_node *at);
+
+/* A branch's value v into the merge value dst (a slot or a block pointer). */
+static bool sp_merge_into(spec *s, sval dst, sval v, const char *name, const ast_node *at)
+{
+    if (dst.kind == SV_BLOCKPTR)
+        return sp_copy_block_into(s, dst, v, name, at);
+    return sp_copy_into(s, dst.slot, v, name, "variable", at);
+}
+
 static bool sp_if(spec *s, const ast_node *st)
 {
     sval cond;
@@ -1430,7 +1449,7 @@ static bool sp_if(spec *s, const ast_node *st)
      * at the end of each branch (blocks m1 and m2, placed after both). */
     int nm = 0;
     const char **mnames = xmalloc((size_t)(then_sc.n + else_sc.n + 1) * sizeof *mnames);
-    int32_t *mslots = xmalloc((size_t)(then_sc.n + else_sc.n + 1) * sizeof *mslots);
+    sval *mvals = xmalloc((size_t)(then_sc.n + else_sc.n + 1) * sizeof *mvals);
     sp_scope *sides[2] = {&then_sc, &else_sc};
     for (int side = 0; ok && side < 2; side++)
         for (int i = 0; ok && i < sides[side]->n; i++) {
@@ -1452,34 +1471,78 @@ static bool sp_if(spec *s, const ast_node *st)
                 sp_bind(s, name, (sval){.kind = SV_UNDEF, .name = why});
                 continue;
             }
+            mnames[nm] = name;
+            if (t->kind == SV_BLOCKPTR) {
+                /* a block pointer: merge slots for each of its scalars */
+                mvals[nm] = *t;
+                mvals[nm].items = arena_alloc(s->a, (size_t)t->n * sizeof *t->items);
+                for (int j = 0; j < t->n; j++) {
+                    int32_t m = sp_slot(s, *sp_slot_type(s, t->items[j].slot), name);
+                    s->slots[m].ptr_arg = s->slots[t->items[j].slot].ptr_arg;
+                    mvals[nm].items[j] = sv_tile(m);
+                }
+                nm++;
+                continue;
+            }
             /* The merge slot takes the tile side's type (a number on the
              * other side is converted to it). */
             sval model = t->kind == SV_TILE ? *t : *e;
             int32_t src;
             if (!(ok = sp_as_tile(s, model, st, &src)))
                 break;
-            mnames[nm] = name;
-            mslots[nm] = sp_slot(s, *sp_slot_type(s, src), name);
+            mvals[nm] = sv_tile(sp_slot(s, *sp_slot_type(s, src), name));
             nm++;
         }
     s->code[j1].imm = s->ncode;
     for (int k = 0; ok && k < nm; k++)
-        ok = sp_copy_into(s, mslots[k], *sp_scope_find(&then_sc, mnames[k]), mnames[k],
-                          "variable", st);
+        ok = sp_merge_into(s, mvals[k], *sp_scope_find(&then_sc, mnames[k]), mnames[k], st);
     int32_t j3 = sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, 0, st);
     s->code[j2].imm = s->ncode;
     for (int k = 0; ok && k < nm; k++)
-        ok = sp_copy_into(s, mslots[k], *sp_scope_find(&else_sc, mnames[k]), mnames[k],
-                          "variable", st);
+        ok = sp_merge_into(s, mvals[k], *sp_scope_find(&else_sc, mnames[k]), mnames[k], st);
     s->code[j3].imm = s->ncode;
     for (int k = 0; ok && k < nm; k++)
-        sp_bind(s, mnames[k], sv_tile(mslots[k]));
+        sp_bind(s, mnames[k], mvals[k]);
     free(mnames);
-    free(mslots);
+    free(mvals);
     free(before.vars);
     free(then_sc.vars);
     free(else_sc.vars);
     return ok;
+}
+
+/* A block pointer whose runtime scalars are fresh slots (copies of v's),
+ * for a loop that changes it (tl.advance). */
+static bool sp_carry_block(spec *s, sval v, const char *name, const ast_node *at, sval *out)
+{
+    *out = v;
+    out->items = arena_alloc(s->a, (size_t)v.n * sizeof *out->items);
+    for (int j = 0; j < v.n; j++) {
+        int32_t slot;
+        if (!sp_carry_slot(s, v.items[j], name, at, &slot))
+            return false;
+        out->items[j] = sv_tile(slot);
+    }
+    return true;
+}
+
+/* Copy block pointer v's scalars into the carried block pointer dst; v must
+ * point to blocks of the same element type and shape. */
+static bool sp_copy_block_into(spec *s, sval dst, sval v, const char *name,
+                               const ast_node *at)
+{
+    const sp_blockinfo *a = dst.block, *b = v.block;
+    if (v.kind != SV_BLOCKPTR || b->nd != a->nd || b->elem != a->elem ||
+        memcmp(b->block, a->block, sizeof a->block)) {
+        char x[128], y[128];
+        return sp_error(s, at, "variable '%s' is %s on one path but %s on another; it "
+                        "must stay the same kind of block pointer", name,
+                        sp_describe(s, dst, x, sizeof x), sp_describe(s, v, y, sizeof y));
+    }
+    for (int j = 0; j < dst.n; j++)
+        if (!sp_copy_into(s, dst.items[j].slot, v.items[j], name, "loop-carried variable", at))
+            return false;
+    return true;
 }
 
 /* Loop-carried variables: before the loop, each name the body assigns that
@@ -1487,7 +1550,7 @@ static bool sp_if(spec *s, const ast_node *st)
  * of each iteration the body's new value is copied back. */
 typedef struct sp_carry {
     const char **names;
-    int32_t *slots;
+    sval *vals;            /* a tile, or a block pointer of carried scalars */
     int n;
     sp_scope before;       /* to find names first bound in the loop */
 } sp_carry;
@@ -1499,7 +1562,7 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
     int n = 0, cap = 0;
     sp_collect_assigned(body, &names, &n, &cap);
     c->names = xmalloc((size_t)(n + 1) * sizeof *c->names);
-    c->slots = xmalloc((size_t)(n + 1) * sizeof *c->slots);
+    c->vals = xmalloc((size_t)(n + 1) * sizeof *c->vals);
     c->n = 0;
     c->before = sp_scope_copy(&s->fn->scope);
     bool ok = true;
@@ -1508,19 +1571,26 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
         if (!v || v->kind == SV_UNDEF || (skip && !strcmp(names[i], skip)))
             continue;
         int32_t slot;
+        if (v->kind == SV_BLOCKPTR) {
+            if (!(ok = sp_carry_block(s, *v, names[i], at, &c->vals[c->n])))
+                break;
+            c->names[c->n] = names[i];
+            sp_bind(s, names[i], c->vals[c->n++]);
+            continue;
+        }
         if (v->kind != SV_TILE && !(v->kind == SV_CONST && (v->c.kind == SC_INT ||
                                                             v->c.kind == SC_FLOAT ||
                                                             v->c.kind == SC_BOOL))) {
             char buf[128];
             ok = sp_error(s, at, "'%s' is %s and the loop assigns it; only tiles and "
-                          "numbers can change in a loop", names[i],
+                          "numbers (and block pointers) can change in a loop", names[i],
                           sp_describe(s, *v, buf, sizeof buf));
             break;
         }
         if (!(ok = sp_carry_slot(s, *v, names[i], at, &slot)))
             break;
         c->names[c->n] = names[i];
-        c->slots[c->n] = slot;
+        c->vals[c->n] = sv_tile(slot);
         c->n++;
         sp_bind(s, names[i], sv_tile(slot));
     }
@@ -1536,7 +1606,11 @@ static bool sp_carry_back(spec *s, sp_carry *c, const ast_node *at)
         if (!v || v->kind == SV_UNDEF)
             return sp_error(s, at, "'%s' is not defined at the end of the loop body",
                             c->names[i]);
-        if (!sp_copy_into(s, c->slots[i], *v, c->names[i], "loop-carried variable", at))
+        bool ok = c->vals[i].kind == SV_BLOCKPTR
+                  ? sp_copy_block_into(s, c->vals[i], *v, c->names[i], at)
+                  : sp_copy_into(s, c->vals[i].slot, *v, c->names[i], "loop-carried variable",
+                                 at);
+        if (!ok)
             return false;
     }
     return true;
@@ -1547,7 +1621,7 @@ static bool sp_carry_back(spec *s, sp_carry *c, const ast_node *at)
 static void sp_carry_end(spec *s, sp_carry *c, const ast_node *at)
 {
     for (int i = 0; i < c->n; i++)
-        sp_bind(s, c->names[i], sv_tile(c->slots[i]));
+        sp_bind(s, c->names[i], c->vals[i]);
     sp_scope *sc = &s->fn->scope;
     for (int i = 0; i < sc->n; i++)
         if (!sp_scope_find(&c->before, sc->vars[i].name)) {
@@ -1557,7 +1631,7 @@ static void sp_carry_end(spec *s, sp_carry *c, const ast_node *at)
             sc->vars[i].v = (sval){.kind = SV_UNDEF, .name = why};
         }
     free(c->names);
-    free(c->slots);
+    free(c->vals);
     free(c->before.vars);
 }
 

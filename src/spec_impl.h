@@ -20,8 +20,19 @@ typedef enum sv_kind {
     SV_JIT,      /* a @triton.jit function (def, file, env) */
     SV_METHOD,   /* a tile's method (name) bound to the tile in slot */
     SV_FMT,      /* an f-string with tile fields (pieces, n) */
+    SV_BLOCKPTR, /* a block pointer (block; items, n: its runtime scalars) */
     SV_UNDEF,    /* a name that is not usable here; name says why */
 } sv_kind;
+
+/* What a block pointer (tl.make_block_ptr) fixes at compile time.  Its
+ * runtime part is an sval's items: the base pointer, then nd int64 scalars
+ * each of shape, strides and offsets (n = 1 + 3 * nd), all SV_TILE. */
+typedef struct sp_blockinfo {
+    int nd;
+    int32_t block[IR_MAX_DIM];     /* block_shape */
+    int8_t order[IR_MAX_DIM];
+    dtype elem;                    /* the element type pointed to */
+} sp_blockinfo;
 
 typedef struct sval sval;
 struct sval {
@@ -33,6 +44,7 @@ struct sval {
     int n;
     const char *name;
     const ast_node *def;      /* SV_JIT */
+    const sp_blockinfo *block; /* SV_BLOCKPTR */
     const src_file *file;
     void *env;
 };
@@ -101,6 +113,8 @@ sp_scope sp_scope_copy(const sp_scope *sc);
 dtype sp_const_dtype(const spec_const *c);
 int32_t sp_const_slot(spec *s, const spec_const *c, dtype dt, const ast_node *at);
 bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot);
+/* A constant tuple seen as an SV_TUPLE of constants; v itself otherwise. */
+sval sp_tuple_view(spec *s, sval v);
 int32_t sp_cast(spec *s, int32_t slot, dtype dt, const ast_node *at);
 bool sp_broadcast_shape(const ir_type *a, const ir_type *b, ir_type *out);
 void sp_shape_str(const ir_type *t, char *buf, size_t len);

@@ -368,8 +368,8 @@ static bool sp_check_block_args(spec *s, sval boundary_check, sval padding, cons
     bool nopad = sv_is_none(padding) ||
                  (padding.kind == SV_CONST && padding.c.kind == SC_STR && !padding.c.u.str.len);
     if (!empty || !nopad)
-        return sp_error(s, at, "boundary_check and padding_option need block pointers "
-                        "(tl.make_block_ptr), which tritsim does not support yet");
+        return sp_error(s, at, "boundary_check and padding_option need a block pointer "
+                        "(tl.make_block_ptr); mask an ordinary pointer with mask=");
     return true;
 }
 
@@ -379,8 +379,11 @@ static bool tl_load(spec *s, const sp_args *a, const ast_node *call, sval *out)
     int32_t ptr, mask, other = -1;
     if (!SP_BIND(s, "triton.language.load",
                       "pointer, mask=, other=, boundary_check=, padding_option=, "
-                      "cache_modifier=, eviction_policy=, volatile=", a, call, p) ||
-        !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_mask(s, p[1], call, &mask) ||
+                      "cache_modifier=, eviction_policy=, volatile=", a, call, p))
+        return false;
+    if (p[0].kind == SV_BLOCKPTR)
+        return sp_block_load(s, p, call, out);
+    if (!sp_want_pointer(s, p[0], call, &ptr) || !sp_want_mask(s, p[1], call, &mask) ||
         !sp_check_block_args(s, p[3], p[4], call))
         return false;
     dtype elem = dtype_elem(sp_slot_type(s, ptr)->dt);
@@ -405,8 +408,11 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
     int32_t ptr, val, mask;
     if (!SP_BIND(s, "triton.language.store",
                       "pointer, value, mask=, boundary_check=, cache_modifier=, "
-                      "eviction_policy=", a, call, p) ||
-        !sp_want_pointer(s, p[0], call, &ptr) || !sp_want_tile(s, p[1], call, "value", &val) ||
+                      "eviction_policy=", a, call, p))
+        return false;
+    if (p[0].kind == SV_BLOCKPTR)
+        return sp_block_store(s, p, call, out);
+    if (!sp_want_pointer(s, p[0], call, &ptr) || !sp_want_tile(s, p[1], call, "value", &val) ||
         !sp_want_mask(s, p[2], call, &mask) || !sp_check_block_args(s, p[3], sv_none(), call))
         return false;
     dtype elem = dtype_elem(sp_slot_type(s, ptr)->dt);
@@ -1223,6 +1229,81 @@ static bool tl_flip(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
+/* tl.gather(src, index, axis): out[i] = src[i with its axis coordinate
+ * replaced by index[i]]; index has src's rank and src's shape off the
+ * axis, and the result has index's shape (Triton 3.x's semantic.gather). */
+static bool tl_gather(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x, ix;
+    int64_t axis;
+    if (!SP_BIND(s, "triton.language.gather", "src, index, axis", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "src", &x) || !sp_want_tile(s, p[1], call, "index", &ix) ||
+        !sp_const_int(s, p[2], call, "axis", &axis))
+        return false;
+    ir_type ts = *sp_slot_type(s, x), ti = *sp_slot_type(s, ix);
+    if (!dtype_is_int(ti.dt) || dtype_is_ptr(ti.dt))
+        return sp_error(s, call, "tl.gather: index must be a tile of integers, not %s",
+                        dtype_name(ti.dt));
+    if (ts.ndim == 0 || ti.ndim != ts.ndim)
+        return sp_error(s, call, "tl.gather: src and index must have the same number of "
+                        "dimensions (at least 1); got %d and %d", ts.ndim, ti.ndim);
+    if (axis < -ts.ndim || axis >= ts.ndim)
+        return sp_error(s, call, "tl.gather: axis %lld is out of range for a tile of %d "
+                        "dimensions", (long long)axis, ts.ndim);
+    if (axis < 0)
+        axis += ts.ndim;
+    for (int d = 0; d < ts.ndim; d++)
+        if (d != axis && ti.shape[d] != ts.shape[d]) {
+            char bs[64], bi[64];
+            sp_shape_str(&ts, bs, sizeof bs);
+            sp_shape_str(&ti, bi, sizeof bi);
+            return sp_error(s, call, "tl.gather: index shape %s must match src shape %s on "
+                            "every axis but axis %lld", bi, bs, (long long)axis);
+        }
+    ir_type rt = ti;
+    rt.dt = ts.dt;
+    *out = sp_new_tile(s, rt, IR_GATHER, 0, x, ix, -1, axis, call);
+    s->slots[out->slot].ptr_arg = s->slots[x].ptr_arg;
+    return true;
+}
+
+/* tl.histogram(input, num_bins, mask=None): int32 [num_bins] counts of
+ * the values of a 1-D integer tile, bins of width 1 from 0; values
+ * outside [0, num_bins) and masked-off lanes are not counted. */
+static bool tl_histogram(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x, m;
+    int64_t bins;
+    if (!SP_BIND(s, "triton.language.histogram", "input, num_bins, mask=", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "input", &x) ||
+        !sp_const_int(s, p[1], call, "num_bins", &bins) ||
+        !sp_want_mask(s, p[2], call, &m))
+        return false;
+    ir_type t = *sp_slot_type(s, x);
+    if (t.ndim != 1 || !dtype_is_int(t.dt) || dtype_is_ptr(t.dt)) {
+        char ts[96];
+        ir_type_str(&t, ts, sizeof ts);
+        return sp_error(s, call, "tl.histogram: input must be a 1-D tile of integers, not "
+                        "%s", ts);
+    }
+    if (bins <= 0 || bins > (1 << 20) || (bins & (bins - 1)))
+        return sp_error(s, call, "tl.histogram: num_bins must be a power of two (at most "
+                        "2**20), not %lld", (long long)bins);
+    if (m >= 0) {
+        ir_type mt = *sp_slot_type(s, m), joined;
+        if (!sp_shapes_join(s, &mt, &t, &joined, call, "tl.histogram mask"))
+            return false;
+        if (joined.ndim != 1 || joined.shape[0] != t.shape[0])
+            return sp_error(s, call, "tl.histogram: the mask must have the input's shape");
+        m = sp_materialize(s, m, &t, call);
+    }
+    ir_type rt = {.dt = DTYPE_INT32, .ndim = 1, .shape = {(int32_t)bins}};
+    *out = sp_new_tile(s, rt, IR_HISTOGRAM, 0, x, m, -1, bins, call);
+    return true;
+}
+
 /* ---- reductions and scans ------------------------------------------------ */
 
 /* A reduction or scan axis: a constant int in [-ndim, ndim), wrapped as in
@@ -1438,6 +1519,226 @@ static bool tl_cumsum(spec *s, const sp_args *a, const ast_node *call, sval *out
 static bool tl_cumprod(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     return sp_scan(s, "triton.language.cumprod", IR_RED_PROD, a, call, out);
+}
+
+/* ---- tl.reduce and tl.associative_scan: user combine functions ----------- */
+
+/* No IR of their own: the @triton.jit combine_fn is inlined on tile
+ * pieces.  A reduction over an axis of length n is a tree of ceil(log2 n)
+ * steps, each combining the first half with the second, as a GPU's
+ * butterfly does; a scan is Hillis-Steele: at distance d = 1, 2, 4, ...
+ * lane i (i >= d) becomes combine(x[i - d], x[i]). */
+
+enum { SP_MAX_COMBINE = 6 };   /* tiles in one tuple of inputs */
+
+typedef struct sp_combine {
+    const char *fname;          /* "tl.reduce", for messages */
+    sval fn;
+    int k;                      /* inputs */
+    int32_t x[SP_MAX_COMBINE];
+    dtype dt[SP_MAX_COMBINE];
+    bool tuple;                 /* the inputs came as a tuple */
+    int64_t axis;
+} sp_combine;
+
+/* The input (a tile or a tuple of tiles of one shape) and combine_fn. */
+static bool sp_combine_inputs(spec *s, sp_combine *c, sval in, sval fn, const ast_node *call)
+{
+    char buf[96], b2[64];
+    if (fn.kind != SV_JIT)
+        return sp_error(s, call, "%s: combine_fn must be a @triton.jit function, not %s",
+                        c->fname, sp_describe(s, fn, buf, sizeof buf));
+    c->fn = fn;
+    c->tuple = in.kind == SV_TUPLE;
+    c->k = c->tuple ? in.n : 1;
+    if (c->k < 1 || c->k > SP_MAX_COMBINE)
+        return sp_error(s, call, "%s takes 1 to %d input tiles, not %d", c->fname,
+                        SP_MAX_COMBINE, c->k);
+    for (int i = 0; i < c->k; i++) {
+        ir_type t;
+        if (!sp_red_input(s, c->tuple ? in.items[i] : in, call, &c->x[i], &t))
+            return false;
+        c->dt[i] = t.dt;
+        const ir_type *t0 = sp_slot_type(s, c->x[0]);
+        bool same = t.ndim == t0->ndim;
+        for (int d = 0; same && d < t.ndim; d++)
+            same = t.shape[d] == t0->shape[d];
+        if (!same) {
+            sp_shape_str(t0, buf, sizeof buf);
+            sp_shape_str(&t, b2, sizeof b2);
+            return sp_error(s, call, "%s: all inputs must have the same shape; got %s and %s",
+                            c->fname, buf, b2);
+        }
+    }
+    const ast_list *params = &fn.def->u.funcdef.params;
+    if (params->len != 2 * c->k)
+        return sp_error(s, call, "%s: combine_fn %s() takes %d arguments; it must take %d "
+                        "(two for each of the %d input tile%s)", c->fname,
+                        fn.def->u.funcdef.name, params->len, 2 * c->k, c->k,
+                        c->k == 1 ? "" : "s");
+    return true;
+}
+
+/* Slot r[i] = x[i][start : start + n] along the axis. */
+static void sp_slice_all(spec *s, const sp_combine *c, const int32_t *x, int64_t start,
+                         int32_t n, const ast_node *at, int32_t *r)
+{
+    for (int i = 0; i < c->k; i++) {
+        ir_type t = *sp_slot_type(s, x[i]);
+        t.shape[c->axis] = n;
+        r[i] = sp_slot(s, t, NULL);
+        sp_emit(s, IR_SLICE, 0, r[i], x[i], -1, -1, c->axis | (start << 4), at);
+    }
+}
+
+/* r = combine_fn(left..., right...), each result cast to its input's
+ * dtype and broadcast to the pieces' shape. */
+static bool sp_combine_call(spec *s, const sp_combine *c, const int32_t *left,
+                            const int32_t *right, const ast_node *call, int32_t *r)
+{
+    sval argv[2 * SP_MAX_COMBINE], res;
+    for (int i = 0; i < c->k; i++) {
+        argv[i] = sv_tile(left[i]);
+        argv[c->k + i] = sv_tile(right[i]);
+    }
+    if (!sp_call_jit(s, c->fn, 2 * c->k, argv, 0, NULL, NULL, call, &res))
+        return false;
+    int n = res.kind == SV_TUPLE ? res.n : 1;
+    if (n != c->k)
+        return sp_error(s, call, "%s: combine_fn %s() returned %s%d value%s; it must return "
+                        "%d (one for each input tile)", c->fname, c->fn.def->u.funcdef.name,
+                        res.kind == SV_TUPLE ? "a tuple of " : "", n, n == 1 ? "" : "s",
+                        c->k);
+    for (int i = 0; i < c->k; i++) {
+        sval v = res.kind == SV_TUPLE ? res.items[i] : res;
+        if (v.kind != SV_TILE && !(v.kind == SV_CONST && v.c.kind != SC_NONE &&
+                                   v.c.kind != SC_STR))
+            return sp_error(s, call, "%s: combine_fn %s() must return tiles or numbers",
+                            c->fname, c->fn.def->u.funcdef.name);
+        int32_t slot;
+        if (!sp_want_tile(s, v, call, "the combined value", &slot))
+            return false;
+        r[i] = sp_materialize(s, sp_cast(s, slot, c->dt[i], call), sp_slot_type(s, left[i]),
+                              call);
+    }
+    return true;
+}
+
+static sval sp_combine_result(spec *s, const sp_combine *c, const int32_t *r)
+{
+    if (!c->tuple)
+        return sv_tile(r[0]);
+    sval t = {.kind = SV_TUPLE, .n = c->k, .slot = -1};
+    t.items = arena_alloc(s->a, (size_t)c->k * sizeof *t.items);
+    for (int i = 0; i < c->k; i++)
+        t.items[i] = sv_tile(r[i]);
+    return t;
+}
+
+/* tl.reduce(input, axis, combine_fn, keep_dims=False); axis None reduces
+ * the raveled input. */
+static bool tl_reduce(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4];
+    sp_combine c = {.fname = "tl.reduce"};
+    bool keep;
+    if (!SP_BIND(s, "triton.language.reduce", "input, axis, combine_fn, keep_dims=", a, call,
+                 p) ||
+        !sp_combine_inputs(s, &c, p[0], p[2], call) ||
+        !sp_const_flag(s, p[3], call, "keep_dims", &keep))
+        return false;
+    ir_type t = *sp_slot_type(s, c.x[0]);
+    if (!sp_red_axis(s, p[1], &t, true, call, &c.axis))
+        return false;
+    int32_t cur[SP_MAX_COMBINE], lo[SP_MAX_COMBINE], hi[SP_MAX_COMBINE];
+    memcpy(cur, c.x, sizeof cur);
+    bool all = c.axis < 0;
+    if (all) {   /* all axes: reduce the raveled tiles */
+        ir_type flat = {.ndim = 1, .shape = {1}};
+        for (int d = 0; d < t.ndim; d++)
+            flat.shape[0] *= t.shape[d];
+        for (int i = 0; i < c.k; i++) {
+            sval f;
+            flat.dt = c.dt[i];
+            if (!sp_reshape_to(s, cur[i], flat, call, &f))
+                return false;
+            cur[i] = f.slot;
+        }
+        c.axis = 0;
+    }
+    for (int32_t n = sp_slot_type(s, cur[0])->shape[c.axis]; n > 1; n = (n + 1) / 2) {
+        int32_t h = n / 2, r[SP_MAX_COMBINE];
+        sp_slice_all(s, &c, cur, 0, h, call, lo);
+        sp_slice_all(s, &c, cur, h, h, call, hi);
+        if (!sp_combine_call(s, &c, lo, hi, call, r))
+            return false;
+        if (n & 1) {   /* an odd length: the last lane waits for the next step */
+            int32_t last[SP_MAX_COMBINE];
+            sp_slice_all(s, &c, cur, n - 1, 1, call, last);
+            for (int i = 0; i < c.k; i++) {
+                ir_type t2 = *sp_slot_type(s, r[i]);
+                t2.shape[c.axis]++;
+                r[i] = sp_new_tile(s, t2, IR_CONCAT, 0, r[i], last[i], -1, c.axis, call).slot;
+            }
+        }
+        memcpy(cur, r, sizeof cur);
+    }
+    /* cur now has length 1 on the axis: keep it, or drop it (all axes:
+     * reshape to the keep_dims shape or a scalar). */
+    for (int i = 0; i < c.k; i++) {
+        ir_type rt = {.dt = c.dt[i]};
+        for (int d = 0; d < t.ndim; d++) {
+            bool reduced = all || d == c.axis;
+            if (!reduced || keep)
+                rt.shape[rt.ndim++] = reduced ? 1 : t.shape[d];
+        }
+        sval f;
+        if (!sp_reshape_to(s, cur[i], rt, call, &f))
+            return false;
+        cur[i] = f.slot;
+    }
+    *out = sp_combine_result(s, &c, cur);
+    return true;
+}
+
+/* tl.associative_scan(input, axis, combine_fn, reverse=False): inclusive;
+ * reverse=True scans from the end (a flip, the scan, a flip back). */
+static bool tl_associative_scan(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4];
+    sp_combine c = {.fname = "tl.associative_scan"};
+    bool reverse;
+    if (!SP_BIND(s, "triton.language.associative_scan", "input, axis, combine_fn, reverse=", a,
+                 call, p) ||
+        !sp_combine_inputs(s, &c, p[0], p[2], call) ||
+        !sp_const_flag(s, p[3], call, "reverse", &reverse))
+        return false;
+    ir_type t = *sp_slot_type(s, c.x[0]);
+    if (!sp_red_axis(s, p[1], &t, false, call, &c.axis))
+        return false;
+    int32_t cur[SP_MAX_COMBINE], lo[SP_MAX_COMBINE], hi[SP_MAX_COMBINE];
+    int32_t head[SP_MAX_COMBINE], r[SP_MAX_COMBINE];
+    memcpy(cur, c.x, sizeof cur);
+    if (reverse)
+        for (int i = 0; i < c.k; i++)
+            sp_flip_axis(s, cur[i], c.axis, call, &cur[i]);
+    int32_t n = t.shape[c.axis];
+    for (int32_t d = 1; d < n; d *= 2) {
+        sp_slice_all(s, &c, cur, 0, n - d, call, lo);
+        sp_slice_all(s, &c, cur, d, n - d, call, hi);
+        sp_slice_all(s, &c, cur, 0, d, call, head);
+        if (!sp_combine_call(s, &c, lo, hi, call, r))
+            return false;
+        for (int i = 0; i < c.k; i++) {
+            ir_type full = *sp_slot_type(s, cur[i]);
+            cur[i] = sp_new_tile(s, full, IR_CONCAT, 0, head[i], r[i], -1, c.axis, call).slot;
+        }
+    }
+    if (reverse)
+        for (int i = 0; i < c.k; i++)
+            sp_flip_axis(s, cur[i], c.axis, call, &cur[i]);
+    *out = sp_combine_result(s, &c, cur);
+    return true;
 }
 
 /* tl.softmax(x, dim=None, keep_dims=False, ieee_rounding=False), as
@@ -1967,6 +2268,8 @@ static const struct sp_builtin {
     {"triton.language.full", tl_full},
     {"triton.language.zeros_like", tl_zeros_like},
     {"triton.language.load", tl_load},
+    {"triton.language.make_block_ptr", tl_make_block_ptr},
+    {"triton.language.advance", tl_advance},
     {"triton.language.store", tl_store},
     {"triton.language.dot", tl_dot},
     {"triton.language.atomic_add", tl_atomic_add},
@@ -1994,6 +2297,8 @@ static const struct sp_builtin {
     {"triton.language.cat", tl_cat},
     {"triton.language.ravel", tl_ravel},
     {"triton.language.flip", tl_flip},
+    {"triton.language.gather", tl_gather},
+    {"triton.language.histogram", tl_histogram},
     {"triton.language.sum", tl_sum},
     {"triton.language.max", tl_max},
     {"triton.language.min", tl_min},
@@ -2002,6 +2307,8 @@ static const struct sp_builtin {
     {"triton.language.xor_sum", tl_xor_sum},
     {"triton.language.cumsum", tl_cumsum},
     {"triton.language.cumprod", tl_cumprod},
+    {"triton.language.reduce", tl_reduce},
+    {"triton.language.associative_scan", tl_associative_scan},
     {"triton.language.exp", tl_exp},
     {"triton.language.exp2", tl_exp2},
     {"triton.language.log", tl_log},
@@ -2193,7 +2500,8 @@ bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval
         "reshape", "view", "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2",
         "log", "log2",
         "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf", "abs", "sigmoid",
-        "softmax", "fma", "flip", "ravel", "split", NULL,
+        "softmax", "fma", "flip", "ravel", "split", "reduce", "associative_scan", "gather",
+        "histogram", NULL,
     };
     for (int i = 0; methods[i]; i++)
         if (!strcmp(methods[i], attr)) {
