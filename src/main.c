@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argparsemod.h"
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
@@ -180,6 +181,7 @@ static int main_run(int argc, char **argv)
         h->backend = backend;
         torch_init(h);
         vision_init(h);
+        argparse_init(h);
         tritonmod_init(h);
         status = host_run_file(h, m, argc - optind, argv + optind);
         host_free(h);

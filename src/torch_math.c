@@ -1,7 +1,7 @@
 /* torch_math.c - the arithmetic of the torch module: functions that are
  * both torch.f(x, ...) and x.f(...) (and often torch.nn.functional.f):
  * unary functions, binary operators, in-place forms, reductions, softmax,
- * matrix products, where, clamp, cat and stack. */
+ * matrix products, where, clamp, cat and stack, and F.layer_norm. */
 #include "torch_impl.h"
 
 #include <math.h>
@@ -621,6 +621,123 @@ static val fn_log_softmax(host *h, val self, int argc, const val *argv, const va
     return softmax(h, self, argc, argv, kw, at, "log_softmax", true);
 }
 
+/* ---- layer norm --------------------------------------------------------------- */
+
+/* Formats shape as torch prints it in messages: [3, 4]. */
+static void shape_text(char *buf, size_t cap, int n, const int64_t *shape)
+{
+    size_t len = (size_t)snprintf(buf, cap, "[");
+    for (int i = 0; i < n && len < cap; i++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%lld", i ? ", " : "",
+                                (long long)shape[i]);
+    if (len < cap)
+        snprintf(buf + len, cap - len, "]");
+}
+
+/* Checks an optional weight or bias against normalized_shape. */
+static bool layer_norm_param(host *h, const tensor *p, const char *what, int n,
+                             const int64_t *shape, src_span at)
+{
+    bool same = p->ndim == n;
+    for (int i = 0; same && i < n; i++)
+        same = p->shape[i] == shape[i];
+    if (same)
+        return true;
+    char ps[48], ns[48], err[TENSOR_ERR_LEN];
+    shape_text(ps, sizeof ps, p->ndim, p->shape);
+    shape_text(ns, sizeof ns, n, shape);
+    snprintf(err, sizeof err, "Expected %s to be of same shape as normalized_shape, but got "
+             "%s of shape %s and normalized_shape = %s", what, what, ps, ns);
+    torch_fail(h, at, err);
+    return false;
+}
+
+/* (x - mean) / sqrt(var + eps) over the trailing dims of x, then * weight
+ * + bias; computed in float32 (or float64), returned in x's dtype. */
+static tensor *layer_norm(const tensor *x, int n, const tensor *w, const tensor *b, double eps,
+                          char *err)
+{
+    int64_t dims[TENSOR_MAX_DIMS];
+    for (int i = 0; i < n; i++)
+        dims[i] = x->ndim - n + i;
+    dtype work = x->type == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+    tensor *xf = tensor_to(x, work, x->cuda, err);
+    tensor *mean = xf ? tensor_reduce(TENSOR_MEAN, xf, n, dims, true, DTYPE_INVALID, err) : NULL;
+    tensor *xc = mean ? tensor_binary(TENSOR_SUB, tensor_operand_of(xf), tensor_operand_of(mean),
+                                      err) : NULL;
+    tensor *sq = xc ? tensor_binary(TENSOR_MUL, tensor_operand_of(xc), tensor_operand_of(xc),
+                                    err) : NULL;
+    tensor *var = sq ? tensor_reduce(TENSOR_MEAN, sq, n, dims, true, DTYPE_INVALID, err) : NULL;
+    tensor *ve = var ? tensor_binary(TENSOR_ADD, tensor_operand_of(var),
+                                     tensor_operand_float(eps), err) : NULL;
+    tensor *rstd = ve ? tensor_unary(TENSOR_RSQRT, ve, err) : NULL;
+    tensor *y = rstd ? tensor_binary(TENSOR_MUL, tensor_operand_of(xc), tensor_operand_of(rstd),
+                                     err) : NULL;
+    tensor *parts[] = {xf, mean, xc, sq, var, ve, rstd};
+    for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+        tensor_unref(parts[i]);
+    if (y && w) {
+        tensor *r = tensor_binary(TENSOR_MUL, tensor_operand_of(y), tensor_operand_of(w), err);
+        tensor_unref(y);
+        y = r;
+    }
+    if (y && b) {
+        tensor *r = tensor_binary(TENSOR_ADD, tensor_operand_of(y), tensor_operand_of(b), err);
+        tensor_unref(y);
+        y = r;
+    }
+    if (y && y->type != x->type) {
+        tensor *r = tensor_to(y, x->type, x->cuda, err);
+        tensor_unref(y);
+        y = r;
+    }
+    return y;
+}
+
+/* F.layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-05) */
+static val fn_layer_norm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    val a[5];
+    TORCH_READ_ARGS("layer_norm", "input, normalized_shape, weight=, bias=, eps=", a);
+    int n;
+    int64_t shape[TENSOR_MAX_DIMS];
+    if (!torch_int_list(h, a[1], at, "layer_norm", "normalized_shape", &n, shape,
+                        TENSOR_MAX_DIMS))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    bool fits = n >= 1 && n <= t->ndim;
+    for (int i = 0; fits && i < n; i++)
+        fits = t->shape[t->ndim - n + i] == shape[i];
+    if (!fits) {
+        char ns[48], ts[48];
+        shape_text(ns, sizeof ns, n, shape);
+        shape_text(ts, sizeof ts, t->ndim, t->shape);
+        snprintf(err, sizeof err, "Given normalized_shape=%s, expected input with shape "
+                 "[*, %.*s, but got input of size%s", ns, (int)(strlen(ns) - 1), ns + 1, ts);
+        return torch_fail(h, at, err);
+    }
+    if (!dtype_is_float(t->type)) {
+        snprintf(err, sizeof err, "\"LayerNormKernelImpl\" not implemented for '%s'",
+                 tensor_type_name(t->type));
+        return torch_fail(h, at, err);
+    }
+    tensor *w = NULL, *b = NULL;
+    if (a[2].kind != VAL_MISSING && a[2].kind != VAL_NONE &&
+        (!(w = torch_tensor_arg(h, a[2], at, "layer_norm", "weight")) ||
+         !layer_norm_param(h, w, "weight", n, shape, at)))
+        return val_err();
+    if (a[3].kind != VAL_MISSING && a[3].kind != VAL_NONE &&
+        (!(b = torch_tensor_arg(h, a[3], at, "layer_norm", "bias")) ||
+         !layer_norm_param(h, b, "bias", n, shape, at)))
+        return val_err();
+    double eps = 1e-5;
+    if (a[4].kind != VAL_MISSING && !host_to_float(h, a[4], at, "layer_norm() argument 'eps'",
+                                                   &eps))
+        return val_err();
+    return torch_result(h, at, layer_norm(t, n, w, b, eps, err), err);
+}
+
 static val fn_cumsum(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                      src_span at)
 {
@@ -878,6 +995,7 @@ const torch_fn torch_math_fns[] = {
     TORCH_ALL3("relu", fn_relu),
     TORCH_NNF("silu", fn_silu),
     TORCH_NNF("gelu", fn_gelu),
+    TORCH_NNF("layer_norm", fn_layer_norm),
     TORCH_BOTH("floor", fn_floor),
     TORCH_BOTH("ceil", fn_ceil),
     TORCH_BOTH("round", fn_round),

@@ -1,7 +1,7 @@
 /* test_language_doc.c - doc/language.md cannot drift from the code: every
  * function a kernel can call (the specializer's table) and every public
  * name of the modules a program can import (torch, triton, triton.language,
- * triton_util, torchvision, math, ...) must appear in the reference, written
+ * triton_util, torchvision, argparse, math, ...) must appear in the reference, written
  * `module.name` (tl.name for triton.language).  One TAP line per module,
  * listing the names the document is missing.
  *
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "argparsemod.h"
 #include "diag.h"
 #include "host.h"
 #include "spec.h"
@@ -122,6 +123,7 @@ int main(void)
     torch_init(h);
     vision_init(h);
     tritonmod_init(h);
+    argparse_init(h);
     size_t pos = 0;
     val key, module;
     while (val_dict_next(h->modules, &pos, &key, &module)) {
