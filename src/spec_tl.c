@@ -1103,8 +1103,14 @@ static bool tl_join(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
     int32_t x, y, r;
-    if (!SP_BIND(s, "triton.language.join", "a, b", a, call, p) ||
-        !sp_want_tile(s, p[0], call, "a", &x) || !sp_want_tile(s, p[1], call, "b", &y) ||
+    if (!SP_BIND(s, "triton.language.join", "a, b", a, call, p))
+        return false;
+    /* Triton's join takes tensors only; a constant is refused there */
+    for (int i = 0; i < 2; i++)
+        if (p[i].kind != SV_TILE)
+            return sp_error(s, call, "tl.join needs two tiles, and argument %d is a constant "
+                            "(make a tile of it with tl.full)", i + 1);
+    if (!sp_want_tile(s, p[0], call, "a", &x) || !sp_want_tile(s, p[1], call, "b", &y) ||
         !sp_join(s, x, y, call, &r))
         return false;
     *out = sv_tile(r);
@@ -2366,11 +2372,11 @@ static const struct sp_builtin {
 
 static const struct sp_builtin *sp_find_builtin(const char *qual)
 {
-    /* tl.math.X is tl.X for the functions of Triton's math.py; its max and
-     * min are the elementwise tl.maximum and tl.minimum. */
+    /* tl.math.X is tl.X for the functions of Triton's math.py (3.6 has no
+     * tl.math.max or min). */
     static const char *const math_names[] = {
         "umulhi", "exp", "exp2", "log", "log2", "cos", "sin", "sqrt", "sqrt_rn", "rsqrt",
-        "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma", "max", "min", NULL,
+        "abs", "fdiv", "div_rn", "erf", "floor", "ceil", "fma", NULL,
     };
     char buf[128];
     if (!strncmp(qual, "triton.language.math.", 21)) {
@@ -2380,8 +2386,6 @@ static const struct sp_builtin *sp_find_builtin(const char *qual)
             i++;
         if (!math_names[i])
             return NULL;
-        if (!strcmp(name, "max") || !strcmp(name, "min"))
-            name = name[1] == 'a' ? "maximum" : "minimum";
         snprintf(buf, sizeof buf, "triton.language.%s", name);
         qual = buf;
     }
