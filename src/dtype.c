@@ -392,6 +392,28 @@ double dtype_round_float(dtype t, double x)
     }
 }
 
+double dtype_round_float_rtz(dtype t, double x)
+{
+    double r = dtype_round_float(t, x);
+    if (isnan(r) || !(fabs(r) > fabs(x)))
+        return r;
+    /* Rounded away from zero: take the neighbour of r toward zero. */
+    switch (t) {
+    case DTYPE_FP16: {
+        uint16_t h = dtype_f64_to_f16(r);
+        return dtype_f16_to_f32((uint16_t)(h - 1));
+    }
+    case DTYPE_BF16: {
+        uint16_t b = dtype_f64_to_bf16(r);
+        return dtype_bf16_to_f32((uint16_t)(b - 1));
+    }
+    case DTYPE_FP32: return nextafterf((float)r, 0.0f);
+    case DTYPE_FP8E4NV: return dtype_fp8e4nv_to_f64((uint8_t)(dtype_f64_to_fp8e4nv(r) - 1));
+    case DTYPE_FP8E5: return dtype_fp8e5_to_f64((uint8_t)(dtype_f64_to_fp8e5(r) - 1));
+    default: return r;
+    }
+}
+
 /* ---- scalar values -------------------------------------------------- */
 
 dtype_scalar dtype_wrap(dtype t, uint64_t bits)

@@ -191,6 +191,9 @@ uint8_t dtype_f64_to_fp8e5(double x);
  * gives the correctly rounded result since 53 >= 2p + 2 (p = 11 or 8;
  * Figueroa's theorem).  Not so for an arbitrary double: see above. */
 double dtype_round_float(dtype t, double x);
+/* The same, rounding toward zero (Triton's fp_downcast_rounding="rtz"):
+ * magnitudes past the largest finite value give that value. */
+double dtype_round_float_rtz(dtype t, double x);
 
 /* ---- type promotion (semantic.py) ----------------------------------- */
 

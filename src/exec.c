@@ -747,13 +747,16 @@ static bool op_cast(exec_prog *P, const ir_inst *in)
     void *D = SLOT(P, in->dst);
     const void *A = SLOT(P, in->a);
     bool tf32 = in->sub == 1 && from == DTYPE_FP32;
-    if (!tf32 && cast_fast(from, to, D, A, n, sa))
+    bool rtz = in->sub == 2;
+    if (!tf32 && !rtz && cast_fast(from, to, D, A, n, sa))
         return true;
     /* Everything else, one lane at a time through dtype_cast. */
     for (int64_t i = 0; i < n; i++) {
         dtype_scalar v = lane_get(from, A, i * sa);
         if (tf32)
             v.f = round_tf32((float)v.f);
+        if (rtz)
+            v.f = dtype_round_float_rtz(to, v.f);   /* then exact in `to` */
         lane_set(to, D, i, dtype_cast(v, from, to));
     }
     return true;

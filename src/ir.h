@@ -65,7 +65,9 @@ typedef struct ir_type {
                                       of a (1-d ints) in [0, imm), lanes where
                                       b (int1; -1: all): tl.histogram */ \
     X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast);
-                                      sub = 1: round fp32 to tf32 first (unused yet) */ \
+                                      sub = 1: round fp32 to tf32 first (unused yet);
+                                      sub = 2: a float narrowing that rounds toward
+                                      zero (fp_downcast_rounding="rtz") */ \
     X(BITCAST,     "bitcast")      /* dst = a's bits as dst's dtype (same size) */ \
     X(UNARY,       "unary")        /* dst = sub(a) */ \
     X(BINARY,      "binary")       /* dst = a sub b */ \

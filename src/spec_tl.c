@@ -2533,8 +2533,25 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
         *out = sp_new_tile(s, t, IR_BITCAST, 0, x, -1, -1, 0, call);
         return true;
     }
-    if (!sv_is_none(p[1]))
-        return sp_error(s, call, "fp_downcast_rounding is not supported by tritsim yet");
+    if (!sv_is_none(p[1])) {
+        /* Triton: only for a narrowing float conversion from fp32 or wider */
+        const char *mode = "";
+        if (!sp_want_str(s, p[1], call, "fp_downcast_rounding", &mode))
+            return false;
+        if (strcmp(mode, "rtne") && strcmp(mode, "rtz"))
+            return sp_error(s, call, "fp_downcast_rounding must be \"rtne\" or \"rtz\", "
+                            "not \"%s\"", mode);
+        if (!dtype_is_float(t.dt) || !dtype_is_float(dt) || dtype_bits(t.dt) < 32 ||
+            dtype_bits(dt) >= dtype_bits(t.dt))
+            return sp_error(s, call, "fp_downcast_rounding is only for narrowing a float "
+                            "of 32 bits or more to a smaller float (here %s to %s)",
+                            dtype_name(t.dt), dtype_name(dt));
+        if (!strcmp(mode, "rtz")) {
+            t.dt = dt;
+            *out = sp_new_tile(s, t, IR_CAST, 2, x, -1, -1, 0, call);
+            return true;
+        }
+    }
     if (!dtype_can_cast(t.dt, dt))
         return sp_error(s, call, "cannot cast %s to %s", dtype_name(t.dt), dtype_name(dt));
     *out = sv_tile(sp_cast(s, x, dt, call));
