@@ -13,9 +13,7 @@
 
 #include "format.h"
 
-static void tensor_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void tensor_err(char *err, const char *fmt, ...)
+void tensor_err(char *err, const char *fmt, ...)
 {
     if (!err)
         return;

@@ -80,6 +80,10 @@ typedef struct tensor {
 /* ---- the launcher's view ------------------------------------------------- */
 
 /* The tensor v holds (borrowed), or NULL when v is not a tensor. */
+/* Write an error message (printf-style, at most TENSOR_ERR_LEN bytes) to
+ * err, the buffer the tensor functions take; nothing when err is NULL. */
+void tensor_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 tensor *tensor_of(val v);
 static inline dtype tensor_dtype(const tensor *t) { return t->type; }
 /* Address of element [0, ..., 0] of the view. */

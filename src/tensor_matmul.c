@@ -17,18 +17,6 @@
 
 #include <cblas.h>
 
-static void mm_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void mm_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, TENSOR_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
-
 /* The C++ type torch names in its dtype mismatch messages. */
 static const char *cpp_name(dtype t)
 {
@@ -50,12 +38,12 @@ static const char *cpp_name(dtype t)
 static bool check_types(const tensor *a, const tensor *b, char *err)
 {
     if (a->type != b->type) {
-        mm_err(err, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
+        tensor_err(err, "expected mat1 and mat2 to have the same dtype, but got: %s != %s",
                cpp_name(a->type), cpp_name(b->type));
         return false;
     }
     if (a->type == DTYPE_INT1) {
-        mm_err(err, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
+        tensor_err(err, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
         return false;
     }
     return true;
@@ -99,7 +87,7 @@ static bool product(dtype t, const mat *a, const mat *b, unsigned char *c, char 
     if (m == 0 || n == 0)
         return true;
     if (m > INT_MAX || n > INT_MAX || k > INT_MAX) {
-        mm_err(err, "matrix too large for BLAS (%lld x %lld x %lld)", (long long)m,
+        tensor_err(err, "matrix too large for BLAS (%lld x %lld x %lld)", (long long)m,
                (long long)k, (long long)n);
         return false;
     }
@@ -111,7 +99,7 @@ static bool product(dtype t, const mat *a, const mat *b, unsigned char *c, char 
         free(A);
         free(B);
         free(C);
-        mm_err(err, "cannot allocate memory for a %lld x %lld x %lld matrix product",
+        tensor_err(err, "cannot allocate memory for a %lld x %lld x %lld matrix product",
                (long long)m, (long long)k, (long long)n);
         return false;
     }
@@ -194,13 +182,13 @@ static tensor *batched(const tensor *a, const tensor *b, char *err)
 tensor *tensor_mm(const tensor *a, const tensor *b, char *err)
 {
     if (a->ndim != 2 || b->ndim != 2) {
-        mm_err(err, "%s must be a matrix", a->ndim != 2 ? "self" : "mat2");
+        tensor_err(err, "%s must be a matrix", a->ndim != 2 ? "self" : "mat2");
         return NULL;
     }
     if (!check_types(a, b, err))
         return NULL;
     if (a->shape[1] != b->shape[0]) {
-        mm_err(err, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+        tensor_err(err, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                (long long)a->shape[0], (long long)a->shape[1], (long long)b->shape[0],
                (long long)b->shape[1]);
         return NULL;
@@ -211,13 +199,13 @@ tensor *tensor_mm(const tensor *a, const tensor *b, char *err)
 tensor *tensor_bmm(const tensor *a, const tensor *b, char *err)
 {
     if (a->ndim != 3 || b->ndim != 3) {
-        mm_err(err, "batch%d must be a 3D tensor", a->ndim != 3 ? 1 : 2);
+        tensor_err(err, "batch%d must be a 3D tensor", a->ndim != 3 ? 1 : 2);
         return NULL;
     }
     if (!check_types(a, b, err))
         return NULL;
     if (b->shape[0] != a->shape[0] || b->shape[1] != a->shape[2]) {
-        mm_err(err, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] "
+        tensor_err(err, "Expected size for first two dimensions of batch2 tensor to be: [%lld, %lld] "
                "but got: [%lld, %lld].", (long long)a->shape[0], (long long)a->shape[2],
                (long long)b->shape[0], (long long)b->shape[1]);
         return NULL;
@@ -228,7 +216,7 @@ tensor *tensor_bmm(const tensor *a, const tensor *b, char *err)
 tensor *tensor_matmul(const tensor *a, const tensor *b, char *err)
 {
     if (a->ndim == 0 || b->ndim == 0) {
-        mm_err(err, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
+        tensor_err(err, "both arguments to matmul need to be at least 1D, but they are %dD and %dD",
                a->ndim, b->ndim);
         return NULL;
     }
@@ -238,14 +226,14 @@ tensor *tensor_matmul(const tensor *a, const tensor *b, char *err)
     int64_t kb = b->ndim == 1 ? b->shape[0] : b->shape[b->ndim - 2];
     if (ka != kb) {
         if (a->ndim == 1 && b->ndim == 1)
-            mm_err(err, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have "
+            tensor_err(err, "inconsistent tensor size, expected tensor [%lld] and src [%lld] to have "
                    "the same number of elements, but got %lld and %lld elements respectively",
                    (long long)ka, (long long)kb, (long long)ka, (long long)kb);
         else if (b->ndim == 1 && a->ndim == 2)
-            mm_err(err, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
+            tensor_err(err, "size mismatch, got input (%lld), mat (%lldx%lld), vec (%lld)",
                    (long long)a->shape[0], (long long)a->shape[0], (long long)ka, (long long)kb);
         else
-            mm_err(err, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
+            tensor_err(err, "mat1 and mat2 shapes cannot be multiplied (%lldx%lld and %lldx%lld)",
                    (long long)(tensor_numel(a) / (ka ? ka : 1)), (long long)ka, (long long)kb,
                    (long long)b->shape[b->ndim - 1]);
         return NULL;
@@ -259,7 +247,7 @@ tensor *tensor_matmul(const tensor *a, const tensor *b, char *err)
     bool ok = a2 && b2 && tensor_broadcast_shapes(a2->ndim - 2, a2->shape, b2->ndim - 2,
                                                   b2->shape, &nb, batch, err);
     if (ok && nb + 2 > TENSOR_MAX_DIMS) {
-        mm_err(err, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
+        tensor_err(err, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
         ok = false;
     }
     if (ok) {

@@ -16,18 +16,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void ops_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void ops_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, TENSOR_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
-
 /* ---- dtype rules ---------------------------------------------------------------- */
 
 const char *tensor_type_name(dtype t)
@@ -100,7 +88,7 @@ dtype tensor_promote_types(dtype a, dtype b, char *err)
     if (af || bf)
         return af ? a : b;
     if (is_big_unsigned(a) || is_big_unsigned(b)) {
-        ops_err(err, "Promotion for uint16, uint32, uint64 types is not supported, attempted "
+        tensor_err(err, "Promotion for uint16, uint32, uint64 types is not supported, attempted "
                 "to promote %s and %s", tensor_type_name(a), tensor_type_name(b));
         return DTYPE_INVALID;
     }
@@ -157,14 +145,14 @@ bool tensor_broadcast_shapes(int na, const int64_t *a, int nb, const int64_t *b,
 {
     int n = na > nb ? na : nb;
     if (n > TENSOR_MAX_DIMS) {
-        ops_err(err, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
+        tensor_err(err, "tritsim tensors have at most %d dimensions", TENSOR_MAX_DIMS);
         return false;
     }
     for (int i = 0; i < n; i++) {
         int ia = na - n + i, ib = nb - n + i;
         int64_t sa = ia >= 0 ? a[ia] : 1, sb = ib >= 0 ? b[ib] : 1;
         if (sa != sb && sa != 1 && sb != 1) {
-            ops_err(err, "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
+            tensor_err(err, "The size of tensor a (%lld) must match the size of tensor b (%lld) at "
                     "non-singleton dimension %d", (long long)sa, (long long)sb, i);
             return false;
         }
@@ -231,25 +219,25 @@ static bool binop_allowed(tensor_binop op, tensor_operand a, tensor_operand b, d
     dtype ta = a.t ? a.t->type : a.type, tb = b.t ? b.t->type : b.type;
     if (op == TENSOR_SUB && (ta == DTYPE_INT1 || tb == DTYPE_INT1)) {
         if (ta == DTYPE_INT1 && tb == DTYPE_INT1)
-            ops_err(err, "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            tensor_err(err, "Subtraction, the `-` operator, with two bool tensors is not supported. "
                     "Use the `^` or `logical_xor()` operator instead.");
         else
-            ops_err(err, "Subtraction, the `-` operator, with a bool tensor is not supported. "
+            tensor_err(err, "Subtraction, the `-` operator, with a bool tensor is not supported. "
                     "If you are trying to invert a mask, use the `~` or `logical_not()` "
                     "operator instead.");
         return false;
     }
     if (is_bitwise(op) && dtype_is_float(common)) {
-        ops_err(err, "\"%s\" not implemented for '%s'", kernel_name(op), tensor_type_name(common));
+        tensor_err(err, "\"%s\" not implemented for '%s'", kernel_name(op), tensor_type_name(common));
         return false;
     }
     if ((op == TENSOR_FLOORDIV || op == TENSOR_MOD || op == TENSOR_POW) && common == DTYPE_INT1) {
-        ops_err(err, "\"%s\" not implemented for 'Bool'", kernel_name(op));
+        tensor_err(err, "\"%s\" not implemented for 'Bool'", kernel_name(op));
         return false;
     }
     if (op == TENSOR_POW && !b.t && dtype_is_int(common) && b.type == DTYPE_INT64 &&
         b.value.i < 0) {
-        ops_err(err, "Integers to negative integer powers are not allowed.");
+        tensor_err(err, "Integers to negative integer powers are not allowed.");
         return false;
     }
     return true;
@@ -433,7 +421,7 @@ static bool binop_loop(tensor_binop op, const binop_plan *p, tensor *out, const 
         dtype_store(out->type, tensor_iter_ptr(&it, 0), rt == out->type ? r : dtype_cast(r, rt, out->type));
     }
     if (zerodiv) {
-        ops_err(err, "ZeroDivisionError");
+        tensor_err(err, "ZeroDivisionError");
         return false;
     }
     return true;
@@ -467,7 +455,7 @@ bool tensor_binary_inplace(tensor_binop op, tensor *self, tensor_operand b, char
         tensor_internal_overlap(self, err))
         return false;
     if (!tensor_can_cast(p.result, self->type)) {
-        ops_err(err, "result type %s can't be cast to the desired output type %s",
+        tensor_err(err, "result type %s can't be cast to the desired output type %s",
                 tensor_type_name(p.result), tensor_type_name(self->type));
         return false;
     }
@@ -486,7 +474,7 @@ bool tensor_binary_inplace(tensor_binop op, tensor *self, tensor_operand b, char
         snprintf(b2, sizeof b2, "%s", strbuf_cstr(&s2));
         strbuf_free(&s1);
         strbuf_free(&s2);
-        ops_err(err, "output with shape %s doesn't match the broadcast shape %s", b2, b1);
+        tensor_err(err, "output with shape %s doesn't match the broadcast shape %s", b2, b1);
         ok = false;
     }
     if (ok && tensor_partial_overlap(self, tb, err))
@@ -584,7 +572,7 @@ static dtype_scalar int_unop(tensor_unop op, dtype t, dtype_scalar v)
 static bool unop_check(tensor_unop op, dtype t, char *err)
 {
     if (op == TENSOR_NEG && t == DTYPE_INT1) {
-        ops_err(err, "Negation, the `-` operator, on a bool tensor is not supported. If you are "
+        tensor_err(err, "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
         return false;
     }
@@ -592,7 +580,7 @@ static bool unop_check(tensor_unop op, dtype t, char *err)
         ((op == TENSOR_GELU || op == TENSOR_GELU_TANH || op == TENSOR_SILU) &&
          !dtype_is_float(t)) ||
         (op == TENSOR_ABS && t == DTYPE_INT1)) {
-        ops_err(err, "\"%s\" not implemented for '%s'", unop_name(op), tensor_type_name(t));
+        tensor_err(err, "\"%s\" not implemented for '%s'", unop_name(op), tensor_type_name(t));
         return false;
     }
     return true;
@@ -635,7 +623,7 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
 tensor *tensor_where(const tensor *cond, tensor_operand a, tensor_operand b, char *err)
 {
     if (cond->type != DTYPE_INT1 && cond->type != DTYPE_UINT8) {
-        ops_err(err, "where expected condition to be a boolean tensor, but got a tensor with "
+        tensor_err(err, "where expected condition to be a boolean tensor, but got a tensor with "
                 "dtype %s", tensor_type_name(cond->type));
         return NULL;
     }
@@ -674,7 +662,7 @@ tensor *tensor_clamp(const tensor *t, const tensor_operand *lo, const tensor_ope
                      char *err)
 {
     if (!lo && !hi) {
-        ops_err(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
+        tensor_err(err, "torch.clamp: At least one of 'min' or 'max' must not be None");
         return NULL;
     }
     tensor_operand ops[3] = {tensor_operand_of(t)};

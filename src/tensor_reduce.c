@@ -14,18 +14,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static void red_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void red_err(char *err, const char *fmt, ...)
-{
-    if (!err)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, TENSOR_ERR_LEN, fmt, ap);
-    va_end(ap);
-}
-
 static const char *reduce_name(tensor_reduce_op op)
 {
     static const char *const names[] = {
@@ -50,7 +38,7 @@ static bool reduce_mask(const tensor *t, int ndims, const int64_t *dims, bool *m
         if (t->ndim == 0)
             continue;
         if (mask[d]) {
-            red_err(err, "dim %d appears multiple times in the list of dims", d);
+            tensor_err(err, "dim %d appears multiple times in the list of dims", d);
             return false;
         }
         mask[d] = true;
@@ -140,7 +128,7 @@ static dtype reduce_type(tensor_reduce_op op, dtype t, char *err)
         return dtype_is_float(t) ? t : DTYPE_INT64;
     case TENSOR_MEAN:
         if (!dtype_is_float(t)) {
-            red_err(err, "mean(): could not infer output dtype. Input dtype must be either a "
+            tensor_err(err, "mean(): could not infer output dtype. Input dtype must be either a "
                     "floating point or complex dtype. Got: %s", tensor_type_name(t));
             return DTYPE_INVALID;
         }
@@ -252,13 +240,13 @@ static bool check_nonempty(tensor_reduce_op op, const tensor *t, const bool *mas
     if (tensor_numel(t) != 0)
         return true;
     if (all) {
-        red_err(err, "%s(): Expected reduction dim to be specified for input.numel() == 0. "
+        tensor_err(err, "%s(): Expected reduction dim to be specified for input.numel() == 0. "
                 "Specify the reduction dim with the 'dim' argument.", reduce_name(op));
         return false;
     }
     for (int d = 0; d < t->ndim; d++)
         if (mask[d] && t->shape[d] == 0) {
-            red_err(err, "%s(): Expected reduction dim %d to have non-zero size.",
+            tensor_err(err, "%s(): Expected reduction dim %d to have non-zero size.",
                     reduce_name(op), d);
             return false;
         }
@@ -271,7 +259,7 @@ tensor *tensor_reduce(tensor_reduce_op op, const tensor *t, int ndims, const int
     bool mask[TENSOR_MAX_DIMS];
     bool arg = op == TENSOR_ARGMAX || op == TENSOR_ARGMIN;
     if (arg && dims && ndims > 1) {
-        red_err(err, "%s() takes one dimension (dim=int), not several", reduce_name(op));
+        tensor_err(err, "%s() takes one dimension (dim=int), not several", reduce_name(op));
         return NULL;
     }
     if (!reduce_mask(t, ndims, dims, mask, err))
@@ -384,7 +372,7 @@ tensor *tensor_softmax(const tensor *t, int64_t dim, bool log, dtype out_type, c
         return NULL;
     dtype rt = out_type != DTYPE_INVALID ? out_type : t->type;
     if (!dtype_is_float(rt)) {
-        red_err(err, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
+        tensor_err(err, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                 log ? "log_softmax" : "softmax", tensor_type_name(rt));
         return NULL;
     }
