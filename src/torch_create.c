@@ -541,7 +541,9 @@ static val fn_randperm(host *h, val self, int argc, const val *argv, const val_k
 
 /* torch.manual_seed(seed).  torch returns its Generator object; tritsim
  * returns None (programs call it for its effect). */
-static val fn_manual_seed(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+/* torch.manual_seed, also torch.cuda.manual_seed(_all): one generator
+ * serves every device. */
+val torch_manual_seed_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                           src_span at)
 {
     (void)self;
@@ -619,7 +621,7 @@ const torch_fn torch_create_fns[] = {
     TORCH_FUNC("arange", fn_arange),
     TORCH_FUNC("linspace", fn_linspace),
     TORCH_FUNC("eye", fn_eye),
-    TORCH_FUNC("manual_seed", fn_manual_seed),
+    TORCH_FUNC("manual_seed", torch_manual_seed_fn),
     TORCH_FUNC("initial_seed", fn_initial_seed),
     TORCH_METHOD("new_zeros", fn_new_zeros),
     TORCH_METHOD("new_ones", fn_new_ones),

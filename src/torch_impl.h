@@ -48,6 +48,9 @@ extern const torch_fn torch_testing_fns[];
 
 /* torch.testing.assert_close as a value (torch_testing.c). */
 val torch_testing_assert_close(void);
+/* torch.manual_seed(seed), shared with torch.cuda.manual_seed(_all). */
+val torch_manual_seed_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at);
 
 /* The method `name` of tensors, or NULL. */
 const torch_fn *torch_find_method(const char *name);

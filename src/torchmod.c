@@ -42,20 +42,6 @@ CONSTANT(is_bf16_supported, "including_emulation=", val_bool(true))
 CONSTANT(get_device_name, "device=", val_str_cstr("tritsim (CPU simulator)"))
 CONSTANT(get_default_dtype, "", val_dtype(DTYPE_FP32))
 
-/* torch.cuda.manual_seed(seed): one generator serves every device. */
-static val fn_cuda_manual_seed(host *h, val self, int argc, const val *argv,
-                               const val_kwargs *kw, src_span at)
-{
-    (void)self;
-    val a[1];
-    int64_t seed;
-    if (!host_args(h, at, "manual_seed", "seed", argc, argv, kw, a) ||
-        !torch_int_arg(h, a[0], at, "manual_seed", "seed", &seed))
-        return val_err();
-    tensor_manual_seed((uint64_t)seed);
-    return val_none();
-}
-
 static val fn_is_tensor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at)
 {
@@ -176,8 +162,8 @@ static val make_cuda(void)
         {"set_device", "torch.cuda.set_device", fn_set_device},
         {"is_bf16_supported", "torch.cuda.is_bf16_supported", fn_is_bf16_supported},
         {"get_device_name", "torch.cuda.get_device_name", fn_get_device_name},
-        {"manual_seed", "torch.cuda.manual_seed", fn_cuda_manual_seed},
-        {"manual_seed_all", "torch.cuda.manual_seed_all", fn_cuda_manual_seed},
+        {"manual_seed", "torch.cuda.manual_seed", torch_manual_seed_fn},
+        {"manual_seed_all", "torch.cuda.manual_seed_all", torch_manual_seed_fn},
     };
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
         val_object_set(cuda, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
