@@ -1419,6 +1419,174 @@ static bool sp_merge_into(spec *s, sval dst, sval v, const char *name, const ast
     return sp_copy_into(s, dst.slot, v, name, "variable", at);
 }
 
+/* ---- returns ------------------------------------------------------------ */
+
+/* The first 'return' statement anywhere inside statement st (Triton's
+ * ContainsReturnChecker looks at the syntax, constexpr branches included). */
+static const ast_node *sp_find_return_in(const ast_list *body);
+
+static const ast_node *sp_find_return(const ast_node *st)
+{
+    const ast_node *r = NULL;
+    switch (st->kind) {
+    case AST_RETURN:
+        return st;
+    case AST_IF:
+    case AST_WHILE:
+        if (!(r = sp_find_return_in(&st->u.if_.body)))
+            r = sp_find_return_in(&st->u.if_.orelse);
+        return r;
+    case AST_FOR:
+        if (!(r = sp_find_return_in(&st->u.for_.body)))
+            r = sp_find_return_in(&st->u.for_.orelse);
+        return r;
+    default:
+        return NULL;
+    }
+}
+
+static const ast_node *sp_find_return_in(const ast_list *body)
+{
+    for (int i = 0; i < body->len; i++) {
+        const ast_node *r = sp_find_return(body->items[i]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+static bool sp_return_in_loop(spec *s, const ast_node *ret)
+{
+    return sp_error(s, ret, "'return' inside a runtime 'for' or 'while' loop is not "
+                    "supported by Triton (\"Cannot have `return` statements inside `while` "
+                    "or `for` statements\"); end the loop through its condition (a while "
+                    "loop with a flag) and return after it");
+}
+
+/* A returned value as Triton passes it out of a function: numbers become
+ * scalar tiles (int32/int64, fp32, int1), tuples keep their shape. */
+static bool sp_ret_decay(spec *s, sval v, const ast_node *at, sval *out)
+{
+    v = sp_tuple_view(s, v);
+    if (v.kind == SV_TUPLE) {
+        *out = v;
+        out->items = arena_alloc(s->a, (size_t)(v.n + 1) * sizeof *out->items);
+        for (int i = 0; i < v.n; i++)
+            if (!sp_ret_decay(s, v.items[i], at, &out->items[i]))
+                return false;
+        return true;
+    }
+    if (v.kind == SV_TILE || (v.kind == SV_CONST && (v.c.kind == SC_INT ||
+                                                    v.c.kind == SC_FLOAT ||
+                                                    v.c.kind == SC_BOOL))) {
+        int32_t slot;
+        if (!sp_as_tile(s, v, at, &slot))
+            return false;
+        *out = sv_tile(slot);
+        return true;
+    }
+    char buf[128];
+    return sp_error(s, at, "a function that returns inside a runtime 'if' can return "
+                    "tiles, numbers and tuples of them, not %s",
+                    sp_describe(s, v, buf, sizeof buf));
+}
+
+/* The type of a decayed return value, as text ("None" for no value). */
+static void sp_ret_type_str(spec *s, sval v, strbuf *b)
+{
+    if (sv_is_none(v)) {
+        strbuf_puts(b, "None");
+    } else if (v.kind == SV_TUPLE) {
+        strbuf_putc(b, '(');
+        for (int i = 0; i < v.n; i++) {
+            if (i)
+                strbuf_puts(b, ", ");
+            sp_ret_type_str(s, v.items[i], b);
+        }
+        strbuf_puts(b, v.n == 1 ? ",)" : ")");
+    } else {
+        char t[96];
+        ir_type_str(sp_slot_type(s, v.slot), t, sizeof t);
+        strbuf_puts(b, t);
+    }
+}
+
+/* Do decayed values a and b have the same type (Triton compares the
+ * types of all returns of a function)? */
+static bool sp_ret_same_type(spec *s, sval a, sval b)
+{
+    if (sv_is_none(a) || sv_is_none(b))
+        return sv_is_none(a) && sv_is_none(b);
+    if (a.kind != b.kind)
+        return false;
+    if (a.kind == SV_TUPLE) {
+        if (a.n != b.n)
+            return false;
+        for (int i = 0; i < a.n; i++)
+            if (!sp_ret_same_type(s, a.items[i], b.items[i]))
+                return false;
+        return true;
+    }
+    return sp_same_type(sp_slot_type(s, a.slot), sp_slot_type(s, b.slot));
+}
+
+/* Fresh slots shaped like the decayed value v: where every return of the
+ * function leaves its value. */
+static sval sp_ret_slots(spec *s, sval v)
+{
+    if (v.kind == SV_TUPLE) {
+        sval r = v;
+        r.items = arena_alloc(s->a, (size_t)(v.n + 1) * sizeof *r.items);
+        for (int i = 0; i < v.n; i++)
+            r.items[i] = sp_ret_slots(s, v.items[i]);
+        return r;
+    }
+    int32_t dst = sp_slot(s, *sp_slot_type(s, v.slot), "return value");
+    s->slots[dst].ptr_arg = s->slots[v.slot].ptr_arg;
+    return sv_tile(dst);
+}
+
+static void sp_ret_copy(spec *s, sval dst, sval v, const ast_node *at)
+{
+    if (dst.kind == SV_TUPLE) {
+        for (int i = 0; i < dst.n; i++)
+            sp_ret_copy(s, dst.items[i], v.items[i], at);
+        return;
+    }
+    if (s->slots[v.slot].ptr_arg != s->slots[dst.slot].ptr_arg)
+        s->slots[dst.slot].ptr_arg = -1;
+    sp_emit(s, IR_COPY, 0, dst.slot, v.slot, -1, -1, 0, at);
+}
+
+/* A return of a helper that has returned (or returns now) inside a runtime
+ * 'if': the value goes into the function's return slots. */
+static bool sp_ret_store(spec *s, sval v, const ast_node *st)
+{
+    sp_func *f = s->fn;
+    sval d = sv_none();
+    if (!sv_is_none(v) && !sp_ret_decay(s, v, st->u.expr.value ? st->u.expr.value : st, &d))
+        return false;
+    if (!f->first_ret) {
+        f->first_ret = st;
+        f->ret = sv_is_none(d) ? d : sp_ret_slots(s, d);
+    } else if (!sp_ret_same_type(s, f->ret, d)) {
+        strbuf a, b;
+        strbuf_init(&a);
+        strbuf_init(&b);
+        sp_ret_type_str(s, d, &a);
+        sp_ret_type_str(s, f->ret, &b);
+        sp_error(s, st, "%s() returns %s here but %s at line %d; all its returns must give "
+                 "the same type, as in Triton (\"Inconsistent return types\"): convert with "
+                 ".to(...)", f->name, strbuf_cstr(&a), strbuf_cstr(&b), f->first_ret->span.line);
+        strbuf_free(&a);
+        strbuf_free(&b);
+        return false;
+    }
+    if (!sv_is_none(d))
+        sp_ret_copy(s, f->ret, d, st);
+    return true;
+}
+
 static bool sp_if(spec *s, const ast_node *st)
 {
     sval cond;
@@ -1429,11 +1597,18 @@ static bool sp_if(spec *s, const ast_node *st)
     int32_t cs;
     if (!sp_runtime_cond(s, cond, st->u.if_.test, &cs))
         return false;
+    const ast_node *ret;
+    if (s->fn->loop_depth > 0 && (ret = sp_find_return(st)))
+        return sp_return_in_loop(s, ret);
 
+    /* A branch that returns ends its path (returned); the code after the if
+     * runs only if one of the branches did not return. */
     sp_scope before = sp_scope_copy(&s->fn->scope);
     int32_t br = sp_emit(s, IR_BRANCH, 0, -1, cs, -1, -1, 0, st);
     s->fn->runtime_depth++;
     bool ok = sp_block(s, &st->u.if_.body);
+    bool then_ret = s->fn->returned;
+    s->fn->returned = false;
     sp_scope then_sc = sp_scope_copy(&s->fn->scope);
     int32_t j1 = sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, 0, st);
     /* else: start again from the scope before the if */
@@ -1441,6 +1616,8 @@ static bool sp_if(spec *s, const ast_node *st)
     s->fn->scope = sp_scope_copy(&before);
     s->code[br].imm = s->ncode;
     ok = ok && sp_block(s, &st->u.if_.orelse);
+    bool else_ret = s->fn->returned;
+    s->fn->returned = false;
     s->fn->runtime_depth--;
     sp_scope else_sc = sp_scope_copy(&s->fn->scope);
     int32_t j2 = sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, 0, st);
@@ -1503,6 +1680,7 @@ static bool sp_if(spec *s, const ast_node *st)
     s->code[j3].imm = s->ncode;
     for (int k = 0; ok && k < nm; k++)
         sp_bind(s, mnames[k], mvals[k]);
+    s->fn->returned = then_ret && else_ret;
     free(mnames);
     free(mvals);
     free(before.vars);
@@ -1740,7 +1918,9 @@ static bool sp_for(spec *s, const ast_node *st)
     int32_t br = sp_emit(s, IR_BRANCH, 0, -1, cond, -1, -1, 0, st);
     sp_bind(s, var, sv_tile(iv));
     s->fn->runtime_depth++;
+    s->fn->loop_depth++;
     bool ok = sp_block(s, &st->u.for_.body) && sp_carry_back(s, &c, st);
+    s->fn->loop_depth--;
     s->fn->runtime_depth--;
     if (ok) {
         sp_emit(s, IR_BINARY, IR_ADD, iv, iv, step, -1, 0, st);
@@ -1773,7 +1953,9 @@ static bool sp_while(spec *s, const ast_node *st)
     ok = ok && sp_runtime_cond(s, cond, st->u.if_.test, &cs);
     int32_t br = ok ? sp_emit(s, IR_BRANCH, 0, -1, cs, -1, -1, 0, st) : -1;
     s->fn->runtime_depth++;
+    s->fn->loop_depth++;
     ok = ok && sp_block(s, &st->u.if_.body) && sp_carry_back(s, &c, st);
+    s->fn->loop_depth--;
     s->fn->runtime_depth--;
     if (ok) {
         sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, head, st);
@@ -1783,26 +1965,41 @@ static bool sp_while(spec *s, const ast_node *st)
     return ok;
 }
 
+/* return: in the kernel the program ends here; in a helper the value is
+ * the call's.  A return inside a runtime 'if' (Triton's early return) ends
+ * only that path: the helper's returns then meet in return slots at the end
+ * of its inlined body.  Returns inside runtime loops are refused, as by
+ * Triton. */
 static bool sp_return(spec *s, const ast_node *st)
 {
+    sp_func *f = s->fn;
+    if (f->loop_depth > 0)
+        return sp_return_in_loop(s, st);
     sval v = sv_none();
     if (st->u.expr.value && !sp_expr(s, st->u.expr.value, &v))
         return false;
-    if (!s->fn->caller) {
-        /* The kernel itself: the program ends here. */
+    if (!f->caller) {
         if (!sv_is_none(v))
             return sp_error(s, st, "a kernel cannot return a value; store it with tl.store");
         sp_emit(s, IR_RETURN, 0, -1, -1, -1, -1, 0, st);
-        if (s->fn->runtime_depth == 0)
-            s->fn->returned = true;
+        f->returned = true;
         return true;
     }
-    if (s->fn->runtime_depth > 0)
-        return sp_error(s, st, "a helper function can return only at its top level, not "
-                        "inside a runtime 'if' or loop (assign a variable and return it "
-                        "at the end)");
-    s->fn->ret = v;
-    s->fn->returned = true;
+    if (f->runtime_depth == 0 && !f->rt_ret) {
+        /* Every path returns here: the value stays as it is (a constant
+         * stays a constant). */
+        f->ret = v;
+        f->returned = true;
+        return true;
+    }
+    if (!sp_ret_store(s, v, st))
+        return false;
+    if (f->runtime_depth > 0) {
+        int32_t j = sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, 0, st);
+        SP_PUSH(f->ret_jumps, f->nret_jumps, f->cap_ret_jumps, j);
+        f->rt_ret = true;
+    }
+    f->returned = true;
     return true;
 }
 
@@ -1983,9 +2180,21 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
         sp_bind(s, p->u.param.name, bound[i]);
     }
     ok = ok && sp_block(s, &def->u.funcdef.body);
-    *out = f.returned ? f.ret : sv_none();
+    if (ok && f.rt_ret) {
+        /* Early returns jump here, with their value in f.ret's slots. */
+        for (int i = 0; i < f.nret_jumps; i++)
+            s->code[f.ret_jumps[i]].imm = s->ncode;
+        if (!f.returned && !sv_is_none(f.ret))
+            ok = sp_error(s, def, "%s() returns a value at line %d but can also reach its "
+                          "end without a return, where Triton returns an undefined value; "
+                          "end it with a return", name, f.first_ret->span.line);
+        *out = f.ret;
+    } else {
+        *out = f.returned ? f.ret : sv_none();
+    }
     s->inline_depth--;
     s->fn = f.caller;
+    free(f.ret_jumps);
     free(f.scope.vars);
     free(bound);
     free(have);

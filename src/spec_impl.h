@@ -69,9 +69,17 @@ struct sp_func {
     int32_t frame;             /* its ir_frame */
     sp_func *caller;
     const ast_node *call;      /* the call site in the caller */
-    bool returned;             /* a return has run: skip the rest */
-    sval ret;
+    bool returned;             /* this path has returned: skip the rest of it */
+    sval ret;                  /* the value returned (None when none) */
     int runtime_depth;         /* nesting of runtime if/loops */
+    int loop_depth;            /* nesting of runtime for/while loops */
+    /* Returns inside a runtime 'if' (Triton's early returns): each copies
+     * its value into the slots of ret and jumps to the end of the inlined
+     * body; the jumps are patched there. */
+    bool rt_ret;
+    const ast_node *first_ret; /* the first return seen, for messages */
+    int32_t *ret_jumps;
+    int nret_jumps, cap_ret_jumps;
 };
 
 typedef struct spec {
