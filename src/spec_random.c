@@ -12,6 +12,7 @@
  * gets, and the GPU emitters need nothing new.  rand maps a uint32 u to
  * fp32 as Triton does: i = bitcast int32, i < 0 ? -i - 1 : i, times
  * 4.6566127342e-10; randn is the cosine half of Box-Muller on two uniforms.
+ * The offset must be a tile (Triton 3.6 calls offset.to(tl.uint32) on it).
  * randint/rand are bit-exact with Triton; randn depends on the libm's log,
  * sqrt and cos (the GPU's are approximations too). */
 #include "spec_tl.h"
@@ -44,11 +45,20 @@ static bool sp_umulhi2(spec *s, sval x, sval y, const ast_node *call, sval *out)
     return tl_umulhi(s, &a, call, out);
 }
 
-static bool sp_philox(spec *s, sval seed, sval offset, sval n_rounds, const ast_node *call,
-                      sval c[4])
+static bool sp_philox(spec *s, const char *qual, sval seed, sval offset, sval n_rounds,
+                      const ast_node *call, sval c[4])
 {
     int32_t sd, off;
     int64_t rounds = 10;
+    if (offset.kind == SV_CONST) {
+        /* Triton 3.6's randint4x (which all of these call) starts with
+         * offset.to(tl.uint32): a Python number has no .to. */
+        char nb[64];
+        return sp_error(s, call, "the offset of %s must be a tile: Triton converts it with "
+                        "offset.to(tl.uint32), which a constant does not have; use "
+                        "tl.full((), N, tl.int32) or offsets from tl.arange",
+                        sp_display_name(qual, nb, sizeof nb));
+    }
     if (!sp_want_tile(s, seed, call, "the seed", &sd) ||
         !sp_want_tile(s, offset, call, "the offsets", &off))
         return false;
@@ -134,7 +144,7 @@ static sval sp_tuple4(spec *s, const sval *v)
 #define SP_RANDOM_ARGS(qual) \
     sval p[3], c[4]; \
     if (!SP_BIND(s, qual, "seed, offset, n_rounds=", a, call, p) || \
-        !sp_philox(s, p[0], p[1], p[2], call, c)) \
+        !sp_philox(s, qual, p[0], p[1], p[2], call, c)) \
         return false
 
 bool tl_randint4x(spec *s, const sp_args *a, const ast_node *call, sval *out)

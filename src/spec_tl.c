@@ -1209,7 +1209,7 @@ static bool tl_ravel(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return sp_reshape_to(s, x, nt, call, out);
 }
 
-/* tl.flip(x, dim=None): reversed along dim (the last axis when None). */
+/* tl.flip(x, dim): reversed along dim. */
 static bool tl_flip(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[2];
@@ -1220,16 +1220,20 @@ static bool tl_flip(spec *s, const sp_args *a, const ast_node *call, sval *out)
     const ir_type *t = sp_slot_type(s, x);
     if (t->ndim == 0)
         return sp_error(s, call, "tl.flip needs a tile with at least one dimension");
-    int64_t dim = t->ndim - 1;
-    if (!sv_is_none(p[1])) {
-        if (!sp_const_int(s, p[1], call, "dim", &dim))
-            return false;
-        if (dim < -t->ndim || dim >= t->ndim)
-            return sp_error(s, call, "tl.flip: dim %lld is out of range for a tile of %d "
-                            "dimensions", (long long)dim, t->ndim);
-        if (dim < 0)
-            dim += t->ndim;
-    }
+    /* Triton 3.6's flip checks -len(x.shape) <= dim before it reads a None
+     * dim as the last axis, so flip(x) without dim fails there. */
+    int64_t dim;
+    if (sv_is_none(p[1]))
+        return sp_error(s, call, "tl.flip needs dim: Triton 3.6 compares dim with the "
+                        "number of dimensions first, which fails for dim=None; pass "
+                        "dim=-1 to flip the last axis");
+    if (!sp_const_int(s, p[1], call, "dim", &dim))
+        return false;
+    if (dim < -t->ndim || dim >= t->ndim)
+        return sp_error(s, call, "tl.flip: dim %lld is out of range for a tile of %d "
+                        "dimensions", (long long)dim, t->ndim);
+    if (dim < 0)
+        dim += t->ndim;
     sp_flip_axis(s, x, dim, call, &r);
     *out = sv_tile(r);
     return true;
@@ -1406,6 +1410,21 @@ static bool tl_xor_sum(spec *s, const sp_args *a, const ast_node *call, sval *ou
     return true;
 }
 
+/* Reductions that return indices need an axis: Triton 3.6's
+ * _reduce_with_indices reads input.shape[axis], which fails for None. */
+static bool sp_index_axis(spec *s, const char *qual, sval axis, const ast_node *call)
+{
+    if (!sv_is_none(axis))
+        return true;
+    char nb[64];
+    const char *name = sp_display_name(qual, nb, sizeof nb);
+    bool arg = !strcmp(qual, "triton.language.argmax") || !strcmp(qual, "triton.language.argmin");
+    return sp_error(s, call, "%s%s needs an axis: Triton finds the indices along "
+                    "input.shape[axis], which fails for axis=None; flatten the tile first, "
+                    "e.g. %s(tl.ravel(x), 0%s)", name, arg ? "" : " with return_indices=True",
+                    name, arg ? "" : ", return_indices=True");
+}
+
 /* tl.max / tl.min, and with return_indices=True also the int32 index of
  * the first extreme value (tie_break_left; without it Triton leaves ties
  * unspecified and tritsim still takes the first).  As in Triton, bf16 is
@@ -1424,7 +1443,8 @@ static bool sp_maxmin(spec *s, const char *qual, bool is_max, const sp_args *a,
         !sp_red_input(s, p[0], call, &x, &t) || !sp_red_axis(s, p[1], &t, true, call, &axis) ||
         !sp_const_flag(s, p[2], call, "return_indices", &ret_idx) ||
         !sp_const_flag(s, p[3], call, "return_indices_tie_break_left", &tie_left) ||
-        !sp_const_flag(s, p[4], call, "keep_dims", &keep))
+        !sp_const_flag(s, p[4], call, "keep_dims", &keep) ||
+        (ret_idx && !sp_index_axis(s, qual, p[1], call)))
         return false;
     dtype rdt = t.dt;
     if (rdt == DTYPE_BF16 || (!ret_idx && dtype_bits(rdt) < 32))
@@ -1460,7 +1480,8 @@ static bool sp_argmaxmin(spec *s, const char *qual, bool is_max, const sp_args *
     int64_t axis;
     bool tie_left, keep;
     if (!SP_BIND(s, qual, "input, axis, tie_break_left=, keep_dims=", a, call, p) ||
-        !sp_red_input(s, p[0], call, &x, &t) || !sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_red_input(s, p[0], call, &x, &t) || !sp_index_axis(s, qual, p[1], call) ||
+        !sp_red_axis(s, p[1], &t, true, call, &axis) ||
         !sp_const_flag(s, p[2], call, "tie_break_left", &tie_left) ||
         !sp_const_flag(s, p[3], call, "keep_dims", &keep))
         return false;
@@ -1825,23 +1846,63 @@ static ir_print sp_print_finish(spec *s, ir_print_kind kind, ir_fmt_piece *piece
     return p;
 }
 
+/* Triton's device_print(prefix, *args): the prefix is a constant string of
+ * printable ASCII, every later argument a value it converts to a tensor (a
+ * string there fails).  fname names the call for messages. */
+static bool sp_device_print_args(spec *s, const char *fname, sval prefix, const sval *args,
+                                 int nargs, const ast_node *call)
+{
+    if (prefix.kind != SV_CONST || prefix.c.kind != SC_STR) {
+        char buf[128];
+        return sp_error(s, call, "the first argument of %s in a kernel must be a constant "
+                        "string, the prefix of Triton's device_print(prefix, *values), not "
+                        "%s%s", fname, sp_describe(s, prefix, buf, sizeof buf),
+                        prefix.kind == SV_FMT ? " with tile fields (they work only under "
+                        "Triton's interpreter): pass the tiles as separate arguments"
+                        : ": start with a string such as \"x\"");
+    }
+    for (size_t i = 0; i < prefix.c.u.str.len; i++) {
+        unsigned char ch = (unsigned char)prefix.c.u.str.s[i];
+        if (!(ch >= 0x20 && ch < 0x7f) && !(ch && strchr("\t\n\r\v\f", ch)))
+            return sp_error(s, call, "the prefix of %s must be printable ASCII, as Triton "
+                            "requires", fname);
+    }
+    for (int i = 0; i < nargs; i++) {
+        sval v = args[i];
+        if ((v.kind == SV_CONST && v.c.kind == SC_STR) || v.kind == SV_FMT)
+            return sp_error(s, call, "%s in a kernel takes one string, its prefix, then "
+                            "values (Triton's device_print cannot convert a string to a "
+                            "tensor): argument %d is %s; put the text in the prefix or print "
+                            "it in a call of its own", fname, i + 2,
+                            v.kind == SV_FMT ? "an f-string" : "a string");
+    }
+    return true;
+}
+
+/* print(...) in a kernel is Triton's tl.device_print, so it takes the same
+ * arguments; tritsim prints them as Triton's interpreter does (tiles as
+ * numpy arrays, separated by spaces). */
 static bool builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     if (!SP_BIND(s, "builtins.print", "*values, sep=, end=", a, call, p))
         return false;
-    const char *sep = " ";
-    if (!sv_is_none(p[1]) && !sp_want_str(s, p[1], call, "sep", &sep))
+    if (!sv_is_none(p[1]) || !sv_is_none(p[2]))
+        return sp_error(s, call, "print(%s=...) is not supported in kernels: there print is "
+                        "tl.device_print, which has no %s argument",
+                        sv_is_none(p[1]) ? "end" : "sep", sv_is_none(p[1]) ? "end" : "sep");
+    if (p[0].n == 0)
+        return sp_error(s, call, "print() in a kernel needs a prefix string, as Triton's "
+                        "device_print(prefix, *values) does");
+    if (!sp_device_print_args(s, "print", p[0].items[0], p[0].items + 1, p[0].n - 1, call))
         return false;
-    if (!sv_is_none(p[2]))
-        return sp_error(s, call, "print(end=...) is not supported in kernels");
     ir_fmt_piece *pieces = NULL;
     int n = 0, cap = 0;
     for (int i = 0; i < p[0].n; i++) {
-        if (i && *sep) {
+        if (i) {
             spec_const c = {.kind = SC_STR};
-            c.u.str.s = sep;
-            c.u.str.len = strlen(sep);
+            c.u.str.s = " ";
+            c.u.str.len = 1;
             if (!sp_print_piece(s, sv_const(c), call, &pieces, &n, &cap))
                 return free(pieces), false;
         }
@@ -1981,8 +2042,9 @@ static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sva
     sval p[3];
     const char *prefix = "";
     if (!SP_BIND(s, "triton.language.device_print", "prefix, *args, hex=", a, call, p) ||
-        !sp_want_str(s, p[0], call, "prefix", &prefix))
+        !sp_device_print_args(s, "tl.device_print", p[0], p[1].items, p[1].n, call))
         return false;
+    prefix = p[0].c.u.str.s;
     if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c))
         return sp_error(s, call, "tl.device_print(hex=True) is not supported by tritsim yet");
     ir_fmt_piece *pieces = NULL;
