@@ -12,10 +12,13 @@
  * differ, and the scope's length.  A scope is rebuilt by walking back
  * through the call's snapshots and taking, for each position, the newest
  * change (every SP_DBG_KEYFRAME statements a snapshot records everything,
- * which bounds the walk).  This stays right whatever spec.c does to a scope between two
- * statements (rebinding, restoring the scope before a runtime if's else,
- * marking loop-only names unusable), because each snapshot is a diff
- * against the previous one. */
+ * which bounds the walk).  This stays right whatever spec.c does to a
+ * scope between two statements (rebinding, restoring the scope before a
+ * runtime if's else, marking loop-only names unusable), because each
+ * snapshot is a diff against the previous one.  Specializing a kernel
+ * unrolled to 140,000 statements with 45 live names took 0.25 s instead of
+ * 0.21 s and 37% more memory; the kernels of tests/ and samples/ show no
+ * difference in time. */
 #define _POSIX_C_SOURCE 200809L
 #include "spec_impl.h"
 
