@@ -9,6 +9,10 @@
  *      9: load           %9:fp32[4] <- %8:pointer<fp32>[4], mask %6:int1[4]  @6:9
  *     13: return  @7:5
  *
+ * A line "      ; 12: stmt 3" comes before the first instruction of each
+ * statement of the statement table (ir_kernel.stmts): statement 3, at line
+ * 12, starts there; statements that emitted no code share a position.
+ *
  * One instruction a line: its index, the opcode (with its variant after a
  * dot), the destination slot and the operands with their types, the
  * immediate where it means something, then @line:col of the source. */
@@ -189,12 +193,22 @@ static void put_params(const ir_kernel *k, FILE *out)
                 dtype_name(k->params[i].dt));
 }
 
+/* "      ; 12: stmt 3": statement 3 (at line 12) starts here. */
+static void put_stmt(const ir_kernel *k, int32_t st, FILE *out)
+{
+    const ir_stmt *t = &k->stmts[st];
+    fprintf(out, "      ; %d: stmt %" PRId32 "\n", t->at ? t->at->span.line : 0, st);
+}
+
 void ir_dump(const ir_kernel *k, FILE *out)
 {
     fprintf(out, "kernel %s(", k->name ? k->name : "?");
     put_params(k, out);
     fputs(")\n", out);
+    int32_t st = 0;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
+        for (; st < k->nstmts && k->stmts[st].pc <= pc; st++)
+            put_stmt(k, st, out);
         const ir_inst *in = &k->code[pc];
         const char *sub = sub_name(in);
         char op[32];
@@ -222,4 +236,6 @@ void ir_dump(const ir_kernel *k, FILE *out)
             fprintf(out, " in %s", k->frames[in->frame].func);
         fputc('\n', out);
     }
+    for (; st < k->nstmts; st++)
+        put_stmt(k, st, out);
 }

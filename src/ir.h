@@ -153,7 +153,21 @@ typedef struct ir_frame {
     const char *func;       /* the @triton.jit function's name */
     const ast_node *call;   /* the call site in the caller (NULL at top) */
     int32_t parent;
+    const src_file *file;   /* the file of the function's source */
 } ir_frame;
+
+/* A statement of the kernel or an inlined helper: the debugger's stop
+ * points.  Every statement the specializer walks has one, in emission
+ * order: statements in runtime loop bodies and branches, each unrolled copy
+ * of a tl.static_range body, each statement of each inlined call, and
+ * compound statements themselves (a `for`, `if` or `while` stops before its
+ * bounds or condition are evaluated). */
+typedef struct ir_stmt {
+    int32_t pc;            /* its first instruction (equal to the next statement's
+                              pc when it emitted no code, e.g. `BLOCK = 16`) */
+    const ast_node *at;    /* the statement node; at->span.line is its line */
+    int32_t frame;         /* the ir_frame of the function it belongs to */
+} ir_stmt;
 
 /* What PRINT writes (and ASSERT's message, BREAKPOINT's condition): literal
  * text and values.  A value is a slot, formatted as Triton's interpreter
@@ -200,6 +214,13 @@ typedef struct ir_kernel {
     ir_frame *frames; int32_t nframes;
     ir_print *prints; int32_t nprints;
     ir_param *params; int32_t nparams;   /* runtime arguments only */
+    ir_stmt *stmts;   int32_t nstmts;    /* pc non-decreasing */
+    /* Per instruction: the index of the innermost statement it was emitted
+     * for (code after an inlined call returns belongs to the caller's
+     * statement again); -1 outside every statement (the kernel's ARGs, its
+     * final RETURN).  NULL when the kernel has no statement table. */
+    int32_t *inst_stmt;
+    void *debug;      /* opaque: the specializer's scope data (spec_debug.c) */
 } ir_kernel;
 
 const char *ir_op_name(ir_opcode op);

@@ -465,8 +465,11 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
         return NULL;
     }
     arena_free(&tmp);
-    launch_lookup_ctx ctx = {.h = h, .consts = &s->mem};
-    spec_host sh = {.lookup = launch_lookup, .ctx = &ctx};
+    /* The lookups stay usable as long as the kernel: the debugger compiles
+     * expressions through them (spec_dbg_eval). */
+    launch_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
+    *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem};
+    spec_host sh = {.lookup = launch_lookup, .ctx = ctx};
     fflush(stdout);
     s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
     if (!s->ir) {

@@ -2274,3 +2274,40 @@ ast_node *parse_file(const src_file *f, diag_sink *d, arena *a)
                            m->u.module.body.items[m->u.module.body.len - 1]->span);
     return m;
 }
+
+ast_node *parse_expr(const src_file *f, diag_sink *d, arena *a)
+{
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.f = f;
+    p.d = d;
+    p.a = a;
+    p.lx = lex_open(f, d, a);
+    p.prev.kind = TK_NEWLINE;
+    p.tok = parse_fetch(&p, &p.tok_lexerr);
+    int before = d->nerrors;
+
+    accept(&p, TK_INDENT);  /* eval() ignores leading blanks */
+    ast_node *e = NULL;
+    if (check(&p, TK_NEWLINE) || check(&p, TK_EOF) || check(&p, TK_DEDENT))
+        fail_expected(&p, "an expression");
+    else
+        e = star_expressions(&p);
+    while (!p.failed && (accept(&p, TK_NEWLINE) || accept(&p, TK_DEDENT)))
+        ;
+    if (!p.failed && !check(&p, TK_EOF)) {
+        char buf[96];
+        const char *found = describe(&p, &p.tok, buf, sizeof buf);
+        fail_here(&p, "invalid syntax: found %s after the end of the expression%s", found,
+                  starts_expression(p.tok.kind) ? "; maybe a missing ',' or operator?" : "");
+    }
+    /* Let the lexer report what it still has (a bracket never closed). */
+    while (!check(&p, TK_EOF))
+        advance(&p);
+    if (p.deferred && d->nerrors == p.deferred_nerrors)
+        diag_report(d, DIAG_ERROR, f, p.deferred_span, "%s", p.deferred_msg);
+    if (p.held && d->nerrors == before)
+        diag_report(d, DIAG_ERROR, f, p.held_span, "%s", p.held_msg);
+    lex_close(p.lx);
+    return d->nerrors == before ? e : NULL;
+}

@@ -16,4 +16,10 @@
  * it holds the statements that did parse).  The caller checks d->nerrors. */
 ast_node *parse_file(const src_file *f, diag_sink *d, arena *a);
 
+/* Parse the whole text of f as one expression (Python's eval mode: leading
+ * blanks and trailing newlines are fine; a bare tuple `a, b` is a tuple),
+ * e.g. a debugger's `print EXPR`.  Anything after the expression is a
+ * syntax error.  Returns NULL after reporting errors to d. */
+ast_node *parse_expr(const src_file *f, diag_sink *d, arena *a);
+
 #endif

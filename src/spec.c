@@ -55,6 +55,7 @@ int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
     ir_inst in = {.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
                   .b = b, .c = c, .imm = imm, .at = at, .frame = s->fn->frame};
     SP_PUSH(s->code, s->ncode, s->cap_code, in);
+    sp_dbg_emitted(s);
     return s->ncode - 1;
 }
 
@@ -668,10 +669,34 @@ static bool sp_tile_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at
     return true;
 }
 
+/* v as one constant: a constant, or a tuple of constants at any depth
+ * (the literal (1, 0) is a tuple of constants, x.shape a constant tuple). */
+bool sp_const_tuple(arena *a, sval v, spec_const *out)
+{
+    if (v.kind == SV_CONST) {
+        *out = v.c;
+        return true;
+    }
+    if (v.kind != SV_TUPLE)
+        return false;
+    spec_const c = {.kind = SC_TUPLE};
+    c.u.tuple.n = v.n;
+    c.u.tuple.items = arena_alloc(a, (size_t)(v.n + 1) * sizeof *c.u.tuple.items);
+    for (int i = 0; i < v.n; i++)
+        if (!sp_const_tuple(a, v.items[i], &c.u.tuple.items[i]))
+            return false;
+    *out = c;
+    return true;
+}
+
 bool sp_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at, sval *out)
 {
+    spec_const ca, cb;
     if (a.kind == SV_CONST && b.kind == SV_CONST)
         return sp_fold_binop(s, op, &a.c, &b.c, at, out);
+    if ((op == AST_OP_EQ || op == AST_OP_NE) && (a.kind == SV_TUPLE || b.kind == SV_TUPLE) &&
+        sp_const_tuple(s->a, a, &ca) && sp_const_tuple(s->a, b, &cb))
+        return sp_fold_binop(s, op, &ca, &cb, at, out);
     if ((a.kind == SV_TILE || sp_is_number(a)) && (b.kind == SV_TILE || sp_is_number(b)))
         return sp_tile_binop(s, op, a, b, at, out);
     if (a.kind == SV_TUPLE && b.kind == SV_TUPLE && op == AST_OP_ADD) {
@@ -888,6 +913,8 @@ static bool sp_tuple_index(spec *s, sval t, const ast_node *idx, sval *out)
 static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at,
                               sval *out)
 {
+    if (s->dbg_expr)  /* the debugger also picks elements: offs[0], x[2:4] */
+        return sp_dbg_subscript(s, v, idx, at, out);
     const ir_type *t = sp_slot_type(s, v.slot);
     const ast_node *const *items = &idx;
     int n = 1;
@@ -2003,7 +2030,7 @@ static bool sp_return(spec *s, const ast_node *st)
     return true;
 }
 
-static bool sp_stmt(spec *s, const ast_node *st)
+static bool sp_stmt_kind(spec *s, const ast_node *st)
 {
     switch (st->kind) {
     case AST_EXPR_STMT: {
@@ -2080,6 +2107,15 @@ static bool sp_stmt(spec *s, const ast_node *st)
     }
 }
 
+/* A statement, recorded in the debugger's statement table first. */
+static bool sp_stmt(spec *s, const ast_node *st)
+{
+    int32_t outer = sp_dbg_stmt(s, st);
+    bool ok = sp_stmt_kind(s, st);
+    s->cur_stmt = outer;
+    return ok;
+}
+
 static bool sp_block(spec *s, const ast_list *body)
 {
     for (int i = 0; i < body->len && !s->fn->returned; i++)
@@ -2090,10 +2126,14 @@ static bool sp_block(spec *s, const ast_list *body)
 
 /* ---- functions ------------------------------------------------------------ */
 
-static int32_t sp_frame(spec *s, const char *func, const ast_node *call, int32_t parent)
+/* A frame for function def (of file, module env), called at call. */
+static int32_t sp_frame(spec *s, const ast_node *def, const src_file *file, void *env,
+                        const ast_node *call, int32_t parent)
 {
-    ir_frame f = {.func = func, .call = call, .parent = parent};
+    ir_frame f = {.func = def->u.funcdef.name, .call = call, .parent = parent,
+                  .file = file};
     SP_PUSH(s->frames, s->nframes, s->cap_frames, f);
+    sp_dbg_frame(s, s->nframes - 1, def, env);
     return s->nframes - 1;
 }
 
@@ -2153,7 +2193,8 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
     }
 
     sp_func f = {.name = name, .file = fn.file, .env = fn.env, .caller = s->fn,
-                 .call = call, .frame = sp_frame(s, name, call, s->fn->frame)};
+                 .call = call,
+                 .frame = sp_frame(s, def, fn.file, fn.env, call, s->fn->frame)};
     s->fn = &f;
     s->inline_depth++;
     for (int i = 0; ok && i < params->len; i++) {
@@ -2196,6 +2237,7 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
     s->fn = f.caller;
     free(f.ret_jumps);
     free(f.scope.vars);
+    sp_dbg_func_end(&f);
     free(bound);
     free(have);
     return ok;
@@ -2214,10 +2256,10 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
                        const spec_host *host, const spec_param *params, diag_sink *d,
                        arena *a, FILE *out)
 {
-    spec s = {.d = d, .a = a, .host = host, .out = out};
+    spec s = {.d = d, .a = a, .host = host, .out = out, .cur_stmt = -1};
     sp_func top = {.name = def->u.funcdef.name, .file = f, .env = env};
     s.fn = &top;
-    top.frame = sp_frame(&s, top.name, NULL, -1);
+    top.frame = sp_frame(&s, def, f, env, NULL, -1);
 
     const ast_list *ps = &def->u.funcdef.params;
     ir_param *rparams = xcalloc((size_t)(ps->len + 1), sizeof *rparams);
@@ -2259,8 +2301,10 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
         k->params = sp_freeze(&s, rparams, (size_t)nr, sizeof *rparams);
         k->nparams = nr;
     }
+    sp_dbg_finish(&s, k);
     free(rparams);
     free(top.scope.vars);
+    sp_dbg_func_end(&top);
     free(s.code);
     free(s.slots);
     free(s.frames);

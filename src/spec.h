@@ -94,6 +94,56 @@ const char *spec_builtin_name(int i);
  * aliases such as "triton.language.math.exp".) */
 bool spec_has_builtin(const char *qualname);
 
+/* ---- the debugger's view of a specialized kernel (spec_debug.c) ----------
+ *
+ * spec_kernel records, for each statement of k->stmts, the names in scope
+ * when the statement starts (k->debug), and keeps the spec_host it was
+ * given: its ctx must live as long as the kernel for spec_dbg_eval. */
+
+typedef enum spec_dbg_kind { SPEC_DBG_CONST, SPEC_DBG_TILE, SPEC_DBG_OTHER } spec_dbg_kind;
+
+typedef struct spec_dbg_var {
+    const char *name;        /* NULL for an expression result */
+    bool is_arg;             /* a parameter of the statement's function */
+    spec_dbg_kind kind;
+    spec_const c;            /* SPEC_DBG_CONST: constexprs, Python values */
+    int32_t slot;            /* SPEC_DBG_TILE: the slot holding it at this statement */
+    const char *what;        /* SPEC_DBG_OTHER: "a block pointer", "a function", ... */
+} spec_dbg_var;
+
+/* The names visible at statement stmt of k: the parameters of its function
+ * first (in order), then the other locals bound before the statement, in
+ * first-binding order.  Names not usable there (assigned in only one branch
+ * of a runtime if, or only inside a finished loop) are left out.  *out is
+ * allocated in a.  Returns the count (0 for a kernel without debug data). */
+int spec_dbg_vars(const ir_kernel *k, int32_t stmt, spec_dbg_var **out, arena *a);
+
+typedef struct spec_dbg_result {
+    ir_kernel *k;           /* slots: k's slots then new ones (same indices for the old);
+                               code: the expression's instructions only (no RETURN);
+                               frames: k's, then one for the expression (func
+                               "(debugger)", file ef, parent the statement's frame)
+                               and any for helpers it calls; prints and params: k's;
+                               no statement table, inst_stmt all -1 */
+    int n;                  /* 1, or a tuple's length */
+    bool tuple;             /* the value is a tuple of n items (n may be 1) */
+    spec_dbg_var *items;    /* each CONST or TILE (slot in ->k); name NULL */
+} spec_dbg_result;
+
+/* Compile expression e (an expression node parsed from file ef) in the scope of
+ * statement stmt of k.  The name `pid` is the program id tuple (pid_rank
+ * constants, the grid's rank) and shadows a kernel variable of that name;
+ * kernel variables, constexprs, globals of the kernel's module (through the
+ * spec_host the kernel was specialized with) and tl.* all work as in the
+ * kernel, e.g. `pid == (1, 0)`, `pid[0] > 2`, `offs[0] >= 8`,
+ * `tl.sum(mask) < 4`, `x * 2`, `x.dtype`, `x[None, :]`.  Side effects (tl.store,
+ * atomics, print, device_print, breakpoint, ...) are errors.  A constant
+ * tuple is one CONST item (an SC_TUPLE); a tuple holding tiles is its items.
+ * Errors go to d with ef's positions; false then.  Everything in a. */
+bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const ast_node *e,
+                   const int64_t *pid, int pid_rank, diag_sink *d, arena *a,
+                   spec_dbg_result *out);
+
 /* print_if / breakpoint_if condition strings ("=0", ",>1", ">1,=0"): parse
  * into p->pid_cond (false with a message in err), and test a program id. */
 bool spec_pid_conds_parse(const char *text, ir_print *p, char *err, size_t errlen);

@@ -80,7 +80,13 @@ struct sp_func {
     const ast_node *first_ret; /* the first return seen, for messages */
     int32_t *ret_jumps;
     int nret_jumps, cap_ret_jumps;
+    /* The debugger's scope snapshots (spec_debug.c): this function's last
+     * statement (index + 1; 0 before its first) and its scope then. */
+    int32_t dbg_prev;
+    sp_scope dbg_shadow;
 };
+
+typedef struct sp_dbg_rec sp_dbg_rec;
 
 typedef struct spec {
     diag_sink *d;
@@ -94,6 +100,13 @@ typedef struct spec {
     ir_slot *slots;  int32_t nslots, cap_slots;
     ir_frame *frames; int32_t nframes, cap_frames;
     ir_print *prints; int32_t nprints, cap_prints;
+
+    /* The debugger's tables (spec_debug.c). */
+    int32_t cur_stmt;          /* the innermost statement being walked, or -1 */
+    int32_t *inst_stmt; int32_t cap_inst_stmt;   /* one per instruction */
+    ir_stmt *stmts;  int32_t nstmts, cap_stmts;
+    sp_dbg_rec *dbg;           /* scope snapshots and frame environments */
+    bool dbg_expr;             /* compiling a debugger expression: no side effects */
 } spec;
 
 /* spec.c */
@@ -128,6 +141,8 @@ bool sp_broadcast_shape(const ir_type *a, const ir_type *b, ir_type *out);
 void sp_shape_str(const ir_type *t, char *buf, size_t len);
 int32_t sp_broadcast_to(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
 int32_t sp_materialize(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
+/* v as one constant: a constant, or a tuple of constants at any depth. */
+bool sp_const_tuple(arena *a, sval v, spec_const *out);
 bool sp_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at, sval *out);
 bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out);
 bool sp_expr(spec *s, const ast_node *e, sval *out);
@@ -137,6 +152,23 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
 /* Append the text of constant c (Python's str, or format(c, spec)). */
 bool sp_format_const(spec *s, const spec_const *c, const char *fmt_spec,
                      char conv, const ast_node *at, strbuf *out);
+
+/* spec_debug.c: the recording hooks of the walk.  sp_dbg_emitted after each
+ * instruction; sp_dbg_stmt before a statement (returns the statement to
+ * restore in s->cur_stmt after it); sp_dbg_frame for each new frame;
+ * sp_dbg_func_end when a function's walk ends; sp_dbg_finish at the end
+ * (moves the tables into k, or just frees them when k is NULL). */
+void sp_dbg_emitted(spec *s);
+int32_t sp_dbg_stmt(spec *s, const ast_node *st);
+void sp_dbg_frame(spec *s, int32_t frame, const ast_node *def, void *env);
+void sp_dbg_func_end(sp_func *f);
+void sp_dbg_finish(spec *s, ir_kernel *k);
+/* In a debugger expression, a call of a function with side effects
+ * (tl.store, atomics, prints, breakpoints) is an error. */
+bool sp_dbg_pure(spec *s, const char *qualname, const ast_node *call);
+/* x[...] in a debugger expression: besides None and ':', constant indices
+ * and slices (x[0], x[:, 2], x[1:3]) pick elements. */
+bool sp_dbg_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at, sval *out);
 
 /* spec_tl.c: call a built-in function by qualified name. */
 typedef struct sp_args {

@@ -2473,6 +2473,8 @@ bool sp_call_builtin(spec *s, const char *qual, const sp_args *args, const ast_n
                      sval *out)
 {
     const struct sp_builtin *b = sp_find_builtin(qual);
+    if (s->dbg_expr && !sp_dbg_pure(s, qual, call))
+        return false;
     if (!b) {
         char buf[128];
         return sp_error(s, call, "%s is not supported in kernels by tritsim (see "
