@@ -96,3 +96,11 @@ void **arena_copy_ptrs(arena *a, void *const *ptrs, size_t n)
         memcpy(p, ptrs, n * sizeof *p);
     return p;
 }
+
+char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}

@@ -33,5 +33,6 @@ _Noreturn void arena_oom(void);
 void *xmalloc(size_t size);
 void *xrealloc(void *p, size_t size);
 void *xcalloc(size_t n, size_t size);
+char *xstrdup(const char *s);
 
 #endif

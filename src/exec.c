@@ -55,6 +55,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -234,6 +235,15 @@ typedef struct exec_ctx {
     exec_pending *win;     /* programs [cursor, cursor + wincap), by pid % wincap */
     int64_t wincap;        /* a power of two */
     exec_error err;
+
+    /* A debugger session (exec_sess_*): programs also run one instruction
+     * at a time, and their text is written as soon as it is printed. */
+    bool debug;
+    const volatile sig_atomic_t *stop;   /* exec_sess_run: set to stop taking programs */
+    uint8_t *skipped;      /* exec_sess_run: per program, 1 when the stop left it out */
+    int64_t base;          /* exec_sess_run: pool item i is program base + i */
+    bool ready;            /* ctx_init made the workers and the window */
+    bool reported;         /* the error has been reported */
 } exec_ctx;
 
 /* One running program. */
@@ -246,6 +256,11 @@ typedef struct exec_prog {
     const ir_inst *fail_at;
     char msg[640];
     char note[256];
+    /* debugger sessions only: the next instruction, and the program's own
+     * registers and output (in own) */
+    int32_t pc;
+    exec_status state;
+    exec_worker own;
 } exec_prog;
 
 #define SLOT(P, s) ((void *)((P)->regs + (P)->x->plan.off[s]))
@@ -2066,13 +2081,23 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
     return true;
 }
 
-/* DEBUGGER HOOK.  BREAKPOINT will stop here, for the programs whose ids
- * pass ir_kernel.prints[imm]'s pid_cond, and hand the register file to the
- * interactive debugger (debug.c, to come).  For now it does nothing. */
+/* BREAKPOINT outside a debugger session: ignored (--no-break), or a line in
+ * the program's output saying where it would have stopped (stdin is not a
+ * terminal, so nobody could answer a prompt).  Under the debugger
+ * (exec_sess_*) the debugger sees the instruction before it runs and stops
+ * there itself; running it is then a no-op. */
 static bool op_breakpoint(exec_prog *P, const ir_inst *in)
 {
-    (void)P;
-    (void)in;
+    const exec_ctx *x = P->x;
+    if (x->debug || x->L->breaks != EXEC_BREAK_REPORT ||
+        (in->imm >= 0 && !pid_passes(P, &x->k->prints[in->imm])))
+        return true;
+    const src_file *f = x->L->file;
+    int line = in->at ? in->at->span.line : 0, col = in->at ? in->at->span.col : 0;
+    strbuf_printf(&P->w->out, "%s:%d:%d: breakpoint in program (%" PRId64 ", %" PRId64
+                  ", %" PRId64 ") not taken: stdin is not a terminal (run under "
+                  "'tritsim debug' to stop here, or pass --no-break)\n",
+                  f ? f->name : "<kernel>", line, col, P->coord[0], P->coord[1], P->coord[2]);
     return true;
 }
 
@@ -2087,55 +2112,63 @@ static bool scalar_true(const exec_prog *P, int32_t s)
     return !dtype_is_ptr(t) && dtype_is_float(t) ? v.f != 0 : v.u != 0;
 }
 
-static bool run_program(exec_prog *P)
+/* Run the instruction at *pc and move *pc on.  1: go on; 0: the program
+ * ended; -1: it failed (the error is in P). */
+static inline int exec_one(exec_prog *P, int32_t *pc)
 {
     const ir_kernel *k = P->x->k;
-    for (int32_t pc = 0;;) {
-        if (pc >= k->ncode)
-            return true;
-        const ir_inst *in = &k->code[pc++];
-        bool ok = true;
-        switch ((ir_opcode)in->op) {
-        case IR_CONST: ok = op_const(P, in); break;
-        case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: ok = op_program_id(P, in); break;
-        case IR_ARG: ok = op_arg(P, in); break;
-        case IR_ARANGE: ok = op_arange(P, in); break;
-        case IR_COPY: case IR_RESHAPE: ok = op_copy(P, in); break;
-        case IR_BROADCAST: ok = op_broadcast(P, in); break;
-        case IR_TRANS: ok = op_trans(P, in); break;
-        case IR_FLIP: ok = op_flip(P, in); break;
-        case IR_CONCAT: ok = op_concat(P, in); break;
-        case IR_SLICE: ok = op_slice(P, in); break;
-        case IR_GATHER: ok = op_gather(P, in); break;
-        case IR_HISTOGRAM: ok = op_histogram(P, in); break;
-        case IR_CAST: ok = op_cast(P, in); break;
-        case IR_BITCAST: ok = op_bitcast(P, in); break;
-        case IR_UNARY: ok = op_unary(P, in); break;
-        case IR_BINARY: ok = op_binary(P, in); break;
-        case IR_CMP: ok = op_cmp(P, in); break;
-        case IR_WHERE: ok = op_where(P, in); break;
-        case IR_MATH: ok = op_math(P, in); break;
-        case IR_PTR_ADD: ok = op_ptr_add(P, in); break;
-        case IR_LOAD: ok = op_load(P, in); break;
-        case IR_STORE: ok = op_store(P, in); break;
-        case IR_ATOMIC: ok = op_atomic(P, in); break;
-        case IR_DOT: ok = op_dot(P, in); break;
-        case IR_REDUCE: ok = op_reduce(P, in); break;
-        case IR_SCAN: ok = op_scan(P, in); break;
-        case IR_PRINT: ok = op_print(P, in); break;
-        case IR_ASSERT: ok = op_assert(P, in); break;
-        case IR_BREAKPOINT: ok = op_breakpoint(P, in); break;
-        case IR_JUMP: pc = (int32_t)in->imm; break;
-        case IR_BRANCH:
-            if (!scalar_true(P, in->a))
-                pc = (int32_t)in->imm;
-            break;
-        case IR_RETURN: return true;
-        default: return internal(P, in, "opcode");
-        }
-        if (!ok)
-            return false;
+    if (*pc >= k->ncode)
+        return 0;
+    const ir_inst *in = &k->code[(*pc)++];
+    bool ok = true;
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: ok = op_const(P, in); break;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: ok = op_program_id(P, in); break;
+    case IR_ARG: ok = op_arg(P, in); break;
+    case IR_ARANGE: ok = op_arange(P, in); break;
+    case IR_COPY: case IR_RESHAPE: ok = op_copy(P, in); break;
+    case IR_BROADCAST: ok = op_broadcast(P, in); break;
+    case IR_TRANS: ok = op_trans(P, in); break;
+    case IR_FLIP: ok = op_flip(P, in); break;
+    case IR_CONCAT: ok = op_concat(P, in); break;
+    case IR_SLICE: ok = op_slice(P, in); break;
+    case IR_GATHER: ok = op_gather(P, in); break;
+    case IR_HISTOGRAM: ok = op_histogram(P, in); break;
+    case IR_CAST: ok = op_cast(P, in); break;
+    case IR_BITCAST: ok = op_bitcast(P, in); break;
+    case IR_UNARY: ok = op_unary(P, in); break;
+    case IR_BINARY: ok = op_binary(P, in); break;
+    case IR_CMP: ok = op_cmp(P, in); break;
+    case IR_WHERE: ok = op_where(P, in); break;
+    case IR_MATH: ok = op_math(P, in); break;
+    case IR_PTR_ADD: ok = op_ptr_add(P, in); break;
+    case IR_LOAD: ok = op_load(P, in); break;
+    case IR_STORE: ok = op_store(P, in); break;
+    case IR_ATOMIC: ok = op_atomic(P, in); break;
+    case IR_DOT: ok = op_dot(P, in); break;
+    case IR_REDUCE: ok = op_reduce(P, in); break;
+    case IR_SCAN: ok = op_scan(P, in); break;
+    case IR_PRINT: ok = op_print(P, in); break;
+    case IR_ASSERT: ok = op_assert(P, in); break;
+    case IR_BREAKPOINT: ok = op_breakpoint(P, in); break;
+    case IR_JUMP: *pc = (int32_t)in->imm; break;
+    case IR_BRANCH:
+        if (!scalar_true(P, in->a))
+            *pc = (int32_t)in->imm;
+        break;
+    case IR_RETURN: return 0;
+    default: ok = internal(P, in, "opcode"); break;
     }
+    return ok ? 1 : -1;
+}
+
+static bool run_program(exec_prog *P)
+{
+    int32_t pc = 0;
+    int r;
+    while ((r = exec_one(P, &pc)) > 0)
+        ;
+    return r == 0;
 }
 
 /* ======================================================================
@@ -2521,7 +2554,8 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
             report_internal(L, in, pc, why);
             return false;
         }
-        if (in->op == IR_PRINT)
+        if (in->op == IR_PRINT ||
+            (in->op == IR_BREAKPOINT && L->breaks == EXEC_BREAK_REPORT))
             pl->prints = true;
         if (in->op == IR_DOT) {
             size_t need = 8 * (size_t)(pl->numel[in->a] + pl->numel[in->b] +
@@ -2631,15 +2665,25 @@ static void finish_program(exec_ctx *x, exec_prog *P, bool ok)
     strbuf_clear(out);
 }
 
+static void prog_coords(const exec_ctx *x, exec_prog *P)
+{
+    int64_t g0 = x->L->grid[0], g1 = x->L->grid[1];
+    P->coord[0] = P->pid % g0;
+    P->coord[1] = P->pid / g0 % g1;
+    P->coord[2] = P->pid / (g0 * g1);
+}
+
 static bool run_item(void *ctx, int64_t item, int worker)
 {
     exec_ctx *x = ctx;
+    item += x->base;
+    if (x->stop && *x->stop) {     /* interrupted: leave it to the debugger */
+        x->skipped[item] = 1;
+        return true;
+    }
     exec_worker *w = &x->workers[worker];
     exec_prog P = {.x = x, .w = w, .regs = w->regs, .pid = item};
-    int64_t g0 = x->L->grid[0], g1 = x->L->grid[1];
-    P.coord[0] = item % g0;
-    P.coord[1] = item / g0 % g1;
-    P.coord[2] = item / (g0 * g1);
+    prog_coords(x, &P);
     bool ok = run_program(&P);
     finish_program(x, &P, ok);
     return ok;
@@ -2664,6 +2708,7 @@ static void report_error(exec_ctx *x)
         diag_report(L->diag, DIAG_NOTE, L->file, k->frames[f].call->span,
                     "in '%s', called from here", k->frames[f].func);
     }
+    x->reported = true;
 }
 
 /* ======================================================================
@@ -2690,13 +2735,18 @@ static void *alloc64(size_t bytes)
     return p;
 }
 
-bool exec_run(const exec_launch *L)
+/* Check the grid, build the plan, make the workers.  false after
+ * reporting; *empty when the grid has no programs (nothing to run). */
+static bool ctx_init(exec_ctx *x, const exec_launch *L, bool *empty)
 {
     pthread_once(&blas_once, blas_single_thread);
-    exec_ctx x = {.L = L, .k = L->kernel};
+    *x = (exec_ctx){.L = L, .k = L->kernel};
+    *empty = false;
     for (int i = 0; i < 3; i++)
-        if (L->grid[i] < 1)
-            return true;    /* an empty grid runs nothing */
+        if (L->grid[i] < 1) {
+            *empty = true;
+            return true;
+        }
     if (L->grid[0] > INT64_MAX / L->grid[1] ||
         L->grid[0] * L->grid[1] > INT64_MAX / L->grid[2]) {
         diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
@@ -2704,44 +2754,304 @@ bool exec_run(const exec_launch *L)
                     L->grid[0], L->grid[1], L->grid[2]);
         return false;
     }
-    if (!plan_build(L, &x.plan)) {
-        free(x.plan.off);
-        free(x.plan.numel);
+    if (!plan_build(L, &x->plan)) {
+        free(x->plan.off);
+        free(x->plan.numel);
+        x->plan.off = NULL;
+        x->plan.numel = NULL;
         return false;
     }
-    x.nprog = L->grid[0] * L->grid[1] * L->grid[2];
-    x.nworkers = pool_size(L->pool);
-    x.workers = xcalloc((size_t)x.nworkers, sizeof *x.workers);
-    for (int i = 0; i < x.nworkers; i++) {
-        x.workers[i].regs = alloc64(x.plan.regbytes);
-        x.workers[i].scratch = alloc64(x.plan.scratchbytes);
+    x->nprog = L->grid[0] * L->grid[1] * L->grid[2];
+    x->nworkers = pool_size(L->pool);
+    x->workers = xcalloc((size_t)x->nworkers, sizeof *x->workers);
+    for (int i = 0; i < x->nworkers; i++) {
+        x->workers[i].regs = alloc64(x->plan.regbytes);
+        x->workers[i].scratch = alloc64(x->plan.scratchbytes);
     }
-    pthread_mutex_init(&x.lock, NULL);
-    x.wincap = 64;
-    x.win = xcalloc((size_t)x.wincap, sizeof *x.win);
-    x.err.pid = INT64_MAX;
+    pthread_mutex_init(&x->lock, NULL);
+    x->wincap = 64;
+    x->win = xcalloc((size_t)x->wincap, sizeof *x->win);
+    x->err.pid = INT64_MAX;
+    x->ready = true;
+    return true;
+}
 
-    pool_run(L->pool, x.nprog, run_item, &x);
+static void ctx_free(exec_ctx *x)
+{
+    if (x->ready) {
+        for (int64_t i = 0; i < x->wincap; i++)
+            free(x->win[i].text);
+        free(x->win);
+        pthread_mutex_destroy(&x->lock);
+        for (int i = 0; i < x->nworkers; i++) {
+            free(x->workers[i].regs);
+            free(x->workers[i].scratch);
+            strbuf_free(&x->workers[i].out);
+        }
+        free(x->workers);
+    }
+    free(x->err.msg);
+    free(x->err.note);
+    free(x->err.text);
+    free(x->skipped);
+    free(x->plan.off);
+    free(x->plan.numel);
+}
 
+bool exec_run(const exec_launch *L)
+{
+    exec_ctx x;
+    bool empty;
+    if (!ctx_init(&x, L, &empty))
+        return false;
+    if (!empty)
+        pool_run(L->pool, x.nprog, run_item, &x);
     bool ok = x.err.pid == INT64_MAX;
     if (!ok)
         report_error(&x);
     fflush(L->out);
+    ctx_free(&x);
+    return ok;
+}
 
-    for (int64_t i = 0; i < x.wincap; i++)
-        free(x.win[i].text);
-    free(x.win);
-    free(x.err.msg);
-    free(x.err.note);
-    free(x.err.text);
-    pthread_mutex_destroy(&x.lock);
-    for (int i = 0; i < x.nworkers; i++) {
-        free(x.workers[i].regs);
-        free(x.workers[i].scratch);
-        strbuf_free(&x.workers[i].out);
+/* ======================================================================
+ * Debugger sessions: the same launch, run a program at a time or an
+ * instruction at a time.
+ * ====================================================================== */
+
+exec_sess *exec_sess_begin(const exec_launch *L)
+{
+    exec_ctx *x = xcalloc(1, sizeof *x);
+    bool empty;
+    if (!ctx_init(x, L, &empty)) {
+        ctx_free(x);
+        free(x);
+        return NULL;
     }
-    free(x.workers);
-    free(x.plan.off);
-    free(x.plan.numel);
+    x->debug = true;
+    return x;
+}
+
+int64_t exec_sess_nprog(const exec_sess *x)
+{
+    return x->nprog;
+}
+
+const exec_launch *exec_sess_launch(const exec_sess *x)
+{
+    return x->L;
+}
+
+void exec_sess_coord(const exec_sess *x, int64_t pid, int64_t coord[3])
+{
+    exec_prog P = {.pid = pid};
+    prog_coords(x, &P);
+    memcpy(coord, P.coord, sizeof P.coord);
+}
+
+bool exec_sess_failed(const exec_sess *x)
+{
+    return x->err.pid != INT64_MAX;
+}
+
+bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop,
+                   int64_t *next)
+{
+    *next = x->nprog;
+    if (from >= x->nprog || exec_sess_failed(x))
+        return !exec_sess_failed(x);
+    if (!x->skipped)
+        x->skipped = xcalloc((size_t)x->nprog, 1);
+    x->stop = stop;
+    x->base = from;
+    x->cursor = from;
+    x->debug = false;      /* programs print through the window again */
+    pool_run(x->L->pool, x->nprog - from, run_item, x);
+    x->debug = true;
+    x->stop = NULL;
+    /* Text of programs that ran after one the stop left out: write it now,
+     * in program order. */
+    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < x->nprog; p++) {
+        exec_pending *e = pending_at(x, p);
+        if (e->state == PEND_DONE)
+            write_text(x, e->text, e->len);
+        free(e->text);
+        *e = (exec_pending){0};
+    }
+    for (int64_t p = from; p < x->nprog; p++)
+        if (x->skipped[p]) {
+            *next = p;
+            break;
+        }
+    if (exec_sess_failed(x)) {
+        report_error(x);
+        *next = x->nprog;
+    }
+    fflush(x->L->out);
+    return !exec_sess_failed(x);
+}
+
+exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
+{
+    exec_prog *P = xcalloc(1, sizeof *P);
+    P->x = x;
+    P->pid = pid;
+    P->w = &P->own;
+    P->own.regs = alloc64(x->plan.regbytes);
+    P->own.scratch = alloc64(x->plan.scratchbytes);
+    P->regs = P->own.regs;
+    P->state = EXEC_RUNNING;
+    prog_coords(x, P);
+    return P;
+}
+
+void exec_prog_free(exec_prog *P)
+{
+    if (!P)
+        return;
+    free(P->own.regs);
+    free(P->own.scratch);
+    strbuf_free(&P->own.out);
+    free(P);
+}
+
+exec_status exec_prog_step(exec_prog *P)
+{
+    if (P->state != EXEC_RUNNING)
+        return P->state;
+    exec_ctx *x = P->x;
+    int r = exec_one(P, &P->pc);
+    strbuf *out = &P->w->out;
+    if (r < 0) {
+        record_error(x, P);
+        report_error(x);
+        P->state = EXEC_FAILED;
+    } else if (r == 0) {
+        P->state = EXEC_DONE;
+    }
+    if (out->len) {
+        write_text(x, strbuf_cstr(out), out->len);
+        fflush(x->L->out);
+        strbuf_clear(out);
+    }
+    return P->state;
+}
+
+int32_t exec_prog_pc(const exec_prog *P)
+{
+    return P->pc;
+}
+
+int64_t exec_prog_pid(const exec_prog *P)
+{
+    return P->pid;
+}
+
+const int64_t *exec_prog_coord(const exec_prog *P)
+{
+    return P->coord;
+}
+
+exec_status exec_prog_state(const exec_prog *P)
+{
+    return P->state;
+}
+
+/* ---- reading values ------------------------------------------------------ */
+
+/* Copy slot s of a register file into a tile: numpy's memory formats, as
+ * format_slot prepares them (fp16/bf16 as bits, fp8 values as fp32). */
+static void tile_from(const exec_ctx *x, const unsigned char *regs, int32_t s,
+                      exec_tile *t)
+{
+    const ir_type *ty = &x->k->slots[s].type;
+    int64_t n = x->plan.numel[s];
+    const void *data = regs + x->plan.off[s];
+    t->type = *ty;
+    t->numel = n;
+    t->data_type = ty->dt;
+    if (ty->dt == DTYPE_FP16 || ty->dt == DTYPE_BF16) {
+        uint16_t *h = xcalloc((size_t)n, sizeof *h);
+        const float *f = data;
+        for (int64_t i = 0; i < n; i++)
+            h[i] = ty->dt == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
+        t->data = h;
+    } else {
+        size_t bytes = (size_t)n * (size_t)st_size(st_of(ty->dt));
+        t->data = xcalloc(1, bytes ? bytes : 1);
+        memcpy(t->data, data, bytes);
+        if (!dtype_is_ptr(ty->dt) && dtype_is_fp8(ty->dt))
+            t->data_type = DTYPE_FP32;
+    }
+}
+
+bool exec_prog_read(const exec_prog *P, int32_t slot, exec_tile *out)
+{
+    if (slot < 0 || slot >= P->x->k->nslots)
+        return false;
+    tile_from(P->x, P->regs, slot, out);
+    return true;
+}
+
+void exec_tile_free(exec_tile *t)
+{
+    free(t->data);
+    t->data = NULL;
+}
+
+dtype_scalar exec_tile_get(const exec_tile *t, int64_t i)
+{
+    if (t->data_type == DTYPE_FP16 || t->data_type == DTYPE_BF16) {
+        uint16_t h = ((const uint16_t *)t->data)[i];
+        dtype_scalar v;
+        v.f = t->data_type == DTYPE_FP16 ? dtype_f16_to_f32(h) : dtype_bf16_to_f32(h);
+        return v;
+    }
+    return lane_get(t->data_type, t->data, i);
+}
+
+bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int n,
+                    exec_tile *out)
+{
+    exec_ctx *x = P->x;
+    exec_launch L = *x->L;
+    L.kernel = ek;
+    exec_ctx e = {.L = &L, .k = ek, .debug = true, .err.pid = INT64_MAX};
+    if (!plan_build(&L, &e.plan)) {
+        ctx_free(&e);
+        return false;
+    }
+    exec_prog Q = {.x = &e, .pid = P->pid, .state = EXEC_RUNNING};
+    memcpy(Q.coord, P->coord, sizeof Q.coord);
+    Q.w = &Q.own;
+    Q.own.regs = alloc64(e.plan.regbytes);
+    Q.own.scratch = alloc64(e.plan.scratchbytes);
+    Q.regs = Q.own.regs;
+    int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
+    for (int32_t s = 0; s < nold; s++)
+        memcpy(Q.regs + e.plan.off[s], P->regs + x->plan.off[s],
+               (size_t)x->plan.numel[s] * (size_t)st_size(st_of(x->k->slots[s].type.dt)));
+    bool ok = run_program(&Q);
+    if (!ok) {
+        record_error(&e, &Q);
+        report_error(&e);
+    }
+    for (int i = 0; ok && i < n; i++)
+        tile_from(&e, Q.regs, slots[i], &out[i]);
+    free(Q.own.regs);
+    free(Q.own.scratch);
+    strbuf_free(&Q.own.out);
+    ctx_free(&e);
+    return ok;
+}
+
+bool exec_sess_end(exec_sess *x)
+{
+    bool ok = !exec_sess_failed(x);
+    if (!ok && !x->reported)
+        report_error(x);
+    fflush(x->L->out);
+    ctx_free(x);
+    free(x);
     return ok;
 }

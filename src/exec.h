@@ -15,6 +15,7 @@
 #ifndef TRITSIM_EXEC_H
 #define TRITSIM_EXEC_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,18 +36,83 @@ typedef struct exec_arg {
     const char *name;       /* the parameter's name, e.g. "x_ptr" */
 } exec_arg;
 
+/* What a BREAKPOINT instruction (breakpoint(), breakpoint_if()) does
+ * outside a debugger session. */
+typedef enum exec_breaks {
+    EXEC_BREAK_IGNORE,      /* --no-break: nothing */
+    EXEC_BREAK_REPORT,      /* a line in the program's output saying where it
+                               would have stopped (no terminal to ask) */
+} exec_breaks;
+
 typedef struct exec_launch {
     const ir_kernel *kernel;
     const src_file *file;   /* the program, for error messages */
     int64_t grid[3];        /* programs along each axis, each >= 1 */
+    int rank;               /* how many axes the grid was given with (1-3) */
     const exec_arg *args;   /* kernel->nparams of them */
     pool *pool;             /* the threads to run on */
     FILE *out;              /* program output (prints) */
     diag_sink *diag;        /* errors */
+    exec_breaks breaks;
 } exec_launch;
 
 /* Run the launch.  Returns false when a program failed; the error has been
  * reported to L->diag after the output of the programs before it. */
 bool exec_run(const exec_launch *L);
+
+/* ---- debugger sessions (debug.c) ------------------------------------------
+ * The same launch, driven by the debugger: programs start on demand, each
+ * with its own registers, and run an instruction at a time (their text is
+ * written at once), or the rest of the grid goes to the pool. */
+typedef struct exec_ctx exec_sess;
+typedef struct exec_prog exec_prog;
+
+typedef enum exec_status { EXEC_RUNNING, EXEC_DONE, EXEC_FAILED } exec_status;
+
+/* NULL after reporting an error (a bad grid or IR). */
+exec_sess *exec_sess_begin(const exec_launch *L);
+int64_t exec_sess_nprog(const exec_sess *S);
+const exec_launch *exec_sess_launch(const exec_sess *S);
+void exec_sess_coord(const exec_sess *S, int64_t pid, int64_t coord[3]);
+/* Has a program failed (its error reported already)? */
+bool exec_sess_failed(const exec_sess *S);
+/* Run programs [from, nprog) on the pool, text in program order.  When
+ * *stop becomes non-zero, programs not yet started are left out; *next
+ * receives the lowest of them (nprog when none).  false when a program
+ * failed (reported). */
+bool exec_sess_run(exec_sess *S, int64_t from, const volatile sig_atomic_t *stop,
+                   int64_t *next);
+/* Report a failure not yet reported, free the session.  false when a
+ * program failed. */
+bool exec_sess_end(exec_sess *S);
+
+/* A program of the session, before its first instruction. */
+exec_prog *exec_sess_start(exec_sess *S, int64_t pid);
+void exec_prog_free(exec_prog *P);
+/* Run one instruction.  EXEC_FAILED: the error has been reported. */
+exec_status exec_prog_step(exec_prog *P);
+exec_status exec_prog_state(const exec_prog *P);
+int32_t exec_prog_pc(const exec_prog *P);    /* the next instruction */
+int64_t exec_prog_pid(const exec_prog *P);
+const int64_t *exec_prog_coord(const exec_prog *P);
+
+/* A tile copied out of a program's registers, ready for format.h:
+ * data holds numel elements of data_type in numpy's memory format (fp16
+ * and bf16 as their bits; fp8 as fp32 values).  type is the slot's. */
+typedef struct exec_tile {
+    ir_type type;
+    dtype data_type;
+    void *data;
+    int64_t numel;
+} exec_tile;
+bool exec_prog_read(const exec_prog *P, int32_t slot, exec_tile *out);
+/* Run ek (P's kernel's slots followed by more, and instructions over them:
+ * spec_dbg_eval) on a copy of P's registers; copy out the n slots asked
+ * for.  false after reporting an error. */
+bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int n,
+                    exec_tile *out);
+/* Element i, canonical (dtype.h). */
+dtype_scalar exec_tile_get(const exec_tile *t, int64_t i);
+void exec_tile_free(exec_tile *t);
 
 #endif

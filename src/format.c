@@ -275,6 +275,7 @@ typedef struct view {
     int64_t numel;
     const int64_t *shape;
     int64_t strides[FORMAT_MAX_DIMS];
+    const uint8_t *mask;
 } view;
 
 static bool view_init(view *v, const format_array *a)
@@ -283,6 +284,7 @@ static bool view_init(view *v, const format_array *a)
         a->ndim > FORMAT_MAX_DIMS || (a->ndim > 0 && !a->shape))
         return false;
     v->base = a->data;
+    v->mask = a->mask;
     v->type = a->type;
     v->ndim = a->ndim;
     v->size = dtype_size(a->type);
@@ -547,9 +549,18 @@ static void np_item(np_ctx *c, int axis, int64_t i, size_t hang, int width,
 {
     strbuf_clear(word);
     c->idx[axis] = i;
-    if (axis + 1 == c->v->ndim)
+    if (axis + 1 == c->v->ndim) {
         np_put_elem(word, c->f, view_at(c->v, c->idx));
-    else
+        int64_t lin = 0;
+        for (int k = 0; k < c->v->ndim; k++)
+            lin = lin * c->v->shape[k] + c->idx[k];
+        if (c->v->mask && !c->v->mask[lin]) {    /* "--", as wide as the value */
+            size_t w = word->len > 2 ? word->len : 2;
+            strbuf_clear(word);
+            strbuf_repeat(word, ' ', w - 2);
+            strbuf_puts(word, "--");
+        }
+    } else
         np_rec(c, axis + 1, hang, width, word);
 }
 

@@ -34,6 +34,9 @@ typedef struct format_array {
     const int64_t *shape;    /* ndim sizes, each >= 0; unused when ndim 0 */
     const int64_t *strides;  /* ndim strides in elements (may be negative);
                                 NULL means C-contiguous */
+    const uint8_t *mask;     /* format_numpy only, or NULL: per element in
+                                row-major order, 0 prints "--" in the
+                                element's place (numpy.ma's masked lanes) */
 } format_array;
 
 /* str(a) of a numpy array holding these elements.  A 0-d array prints as

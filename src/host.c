@@ -3603,3 +3603,25 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv)
     fflush(stdout);
     return h->exiting ? h->exit_status : 0;
 }
+
+val host_eval_in(host *h, const src_file *f, const ast_node *e)
+{
+    if (!h->frame)
+        return host_error(h, e->span, "no program is running");
+    /* A frame with no caller: an error prints no traceback of the program,
+     * and is reported at f's positions. */
+    host_frame top = {NULL, "<debugger>", e->span, h->frame->globals, val_none()};
+    host_frame *saved = h->frame;
+    const src_file *file = h->file;
+    bool exiting = h->exiting;
+    int status = h->exit_status;
+    h->frame = &top;
+    h->file = f;
+    val v = host_eval(h, e);
+    h->frame = saved;
+    h->file = file;
+    h->exiting = exiting;
+    h->exit_status = status;
+    val_unref(top.retval);
+    return v;
+}

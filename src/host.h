@@ -55,6 +55,8 @@ struct host {
     const src_file *file;       /* the program */
     int threads;                /* --threads N; 0 = one per core */
     const char *backend;        /* --backend: "cpu" (default), "cuda", "hip" */
+    struct debug *debugger;     /* launches go through it when it wants them */
+    bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */
@@ -92,6 +94,11 @@ val host_module(host *h, const char *name);
  * qualname ("torch.zeros" -> attribute "zeros"); qualname must be a
  * static string: messages use it. */
 void host_def(val module, const char *qualname, val_cfunc fn);
+
+/* Evaluate expression e (parsed from f, e.g. a debugger command) in the
+ * scope of the running program; an error is reported at f's positions and
+ * does not stop the program.  VAL_ERR then. */
+val host_eval_in(host *h, const src_file *f, const ast_node *e);
 
 /* Run a parsed program as __main__, with sys.argv = argv[0..argc)
  * (argv[0] the file).  Returns the exit status: 0, 1 after an error, or

@@ -11,6 +11,7 @@
 
 #include "exec.h"
 #include "pool.h"
+#include "debug.h"
 #include "spec.h"
 #include "tensor.h"
 
@@ -336,7 +337,7 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
 
 /* The grid: a tuple of 1 to 3 ints, or a function of the meta dict. */
 static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
-                        const val_kwargs *kw, src_span at, int64_t out[3])
+                        const val_kwargs *kw, src_span at, int64_t out[3], int *rank)
 {
     val g = val_ref(grid);
     if (grid.kind == VAL_FUNC || grid.kind == VAL_BUILTIN ||
@@ -355,6 +356,7 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
             return false;
     }
     out[0] = out[1] = out[2] = 1;
+    *rank = 1;
     bool ok = true;
     if (g.kind == VAL_INT) {
         out[0] = g.u.i;
@@ -366,6 +368,7 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
         }
         for (size_t i = 0; ok && i < t->len; i++)
             ok = host_to_int(h, t->items[i], at, "a grid dimension", &out[i]);
+        *rank = (int)t->len;
     } else {
         host_error(h, at, "the grid must be a tuple of ints (or a function of the meta "
                    "parameters returning one), not %s", val_type_name(g));
@@ -496,9 +499,10 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     int n = f->node->u.funcdef.params.len;
     val *bound = xcalloc((size_t)(n + 1), sizeof *bound);
     int64_t g[3];
+    int rank = 1;
     launch_spec *s = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
-              launch_grid(h, grid, f, bound, kw, at, g) &&
+              launch_grid(h, grid, f, bound, kw, at, g, &rank) &&
               (s = launch_specialize(h, k, bound, at)) != NULL;
     if (!ok) {
         free(bound);
@@ -533,11 +537,19 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         return val_none();
     }
     fflush(stdout);
-    exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]},
-                     .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag};
-    bool run_ok = exec_run(&L);
+    exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
+                     .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag,
+                     .breaks = h->no_break ? EXEC_BREAK_IGNORE : EXEC_BREAK_REPORT};
+    bool killed = false;
+    bool run_ok = h->debugger && debug_wants(h->debugger, &L)
+                  ? debug_launch(h->debugger, h, &L, &killed) : exec_run(&L);
     fflush(stdout);
     free(args);
+    if (killed) {          /* the debugger's `kill`: end the program quietly */
+        h->exiting = true;
+        h->exit_status = 1;
+        return val_err();
+    }
     if (!run_ok) {
         diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
         return host_fail(h);

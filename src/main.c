@@ -11,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "argparsemod.h"
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
+#include "debug.h"
 #include "host.h"
 #include "lex.h"
 #include "parse.h"
@@ -36,11 +38,16 @@ static const char main_usage[] =
     "\n"
     "Commands:\n"
     "  run FILE [-- ARGS]   run a program\n"
+    "  debug FILE [-- ARGS] run a program under the kernel debugger (type `help`)\n"
     "  parse FILE           check a program's syntax\n"
     "\n"
-    "Options of run:\n"
+    "Options of run and debug:\n"
     "  -t, --threads N      run programs of a launch on N threads (default: cores)\n"
     "  -b, --backend NAME   cpu (default), cuda or hip\n"
+    "      --break SPEC     stop at a kernel line and open the debugger: LINE,\n"
+    "                       FILE:LINE, either with ' if COND' (e.g. 'pid == (1, 0)')\n"
+    "      --no-break       ignore breakpoint() and breakpoint_if() in kernels\n"
+    "                       (without a terminal they print where they would stop)\n"
     "\n"
     "Options of parse:\n"
     "      --ast            print the syntax tree as an S-expression\n"
@@ -128,16 +135,49 @@ static int main_parse(int argc, char **argv)
     return status;
 }
 
-static int main_run(int argc, char **argv)
+/* One program to run (tritsim run, or each `run` of the debugger). */
+typedef struct main_prog {
+    const src_file *f;
+    const ast_node *m;
+    int threads;
+    const char *backend;
+    bool no_break;
+} main_prog;
+
+/* Run the program once on a fresh host; its exit status. */
+static int main_exec(void *ctx, debug *g, int argc, char **argv)
 {
+    main_prog *p = ctx;
+    diag_sink d;
+    diag_sink_init(&d, stderr);
+    host *h = host_new(&d, p->f);
+    h->threads = p->threads;
+    h->backend = p->backend;
+    h->debugger = g;
+    h->no_break = p->no_break;
+    torch_init(h);
+    vision_init(h);
+    argparse_init(h);
+    tritonmod_init(h);
+    int status = host_run_file(h, p->m, argc, argv);
+    host_free(h);
+    return status;
+}
+
+static int main_run(int argc, char **argv, bool debugging)
+{
+    enum { OPT_BREAK = 256, OPT_NO_BREAK };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
+        {"break", required_argument, NULL, OPT_BREAK},
+        {"no-break", no_argument, NULL, OPT_NO_BREAK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    int threads = 0;
-    const char *backend = "cpu";
+    main_prog prog = {.backend = "cpu"};
+    const char *breaks[64];
+    int nbreaks = 0;
     int c;
     while ((c = getopt_long(argc, argv, "t:b:h", opts, NULL)) != -1) {
         switch (c) {
@@ -148,21 +188,28 @@ static int main_run(int argc, char **argv)
             if (errno || *end || end == optarg || n < 1 || n > 4096)
                 return main_usage_error("run: --threads wants a number from 1 to 4096, "
                                         "not '%s'", optarg);
-            threads = (int)n;
+            prog.threads = (int)n;
             break;
         }
         case 'b':
             if (strcmp(optarg, "cpu") && strcmp(optarg, "cuda") && strcmp(optarg, "hip"))
                 return main_usage_error("run: unknown backend '%s' (use cpu, cuda or hip)",
                                         optarg);
-            backend = !strcmp(optarg, "cuda") ? "cuda" : !strcmp(optarg, "hip") ? "hip" : "cpu";
+            prog.backend = !strcmp(optarg, "cuda") ? "cuda" : !strcmp(optarg, "hip") ? "hip"
+                                                                                  : "cpu";
             break;
+        case OPT_BREAK:
+            if (nbreaks == 64)
+                return main_usage_error("run: %s", "at most 64 --break options");
+            breaks[nbreaks++] = optarg;
+            break;
+        case OPT_NO_BREAK: prog.no_break = true; break;
         case 'h': fputs(main_usage, stdout); return 0;
         default: return main_bad_option();
         }
     }
     if (optind >= argc)
-        return main_usage_error("run: %s", "missing FILE");
+        return main_usage_error("%s", debugging ? "debug: missing FILE" : "run: missing FILE");
 
     src_file *f = main_read_source(argv[optind]);
     if (!f)
@@ -174,17 +221,31 @@ static int main_run(int argc, char **argv)
     ast_node *m = parse_file(f, &d, &a);
     int status = EXIT_PROGRAM;
     if (d.nerrors == 0) {
+        prog.f = f;
+        prog.m = m;
+        /* A debugger when asked for, or when a breakpoint() in a kernel
+         * could stop with someone at the terminal to answer. */
+        bool tty = isatty(STDIN_FILENO);
+        debug *g = NULL;
+        if (debugging || nbreaks || (tty && !prog.no_break)) {
+            debug_opts o = {.file = f, .run = main_exec, .run_ctx = &prog,
+                            .no_break = prog.no_break, .tty = tty};
+            g = debug_new(&o);
+        }
+        bool ok = true;
+        for (int i = 0; i < nbreaks && ok; i++)
+            ok = debug_break(g, breaks[i]);
         /* The program's sys.argv: FILE and what follows it (getopt_long has
          * moved the options, and a "--", in front of FILE). */
-        host *h = host_new(&d, f);
-        h->threads = threads;
-        h->backend = backend;
-        torch_init(h);
-        vision_init(h);
-        argparse_init(h);
-        tritonmod_init(h);
-        status = host_run_file(h, m, argc - optind, argv + optind);
-        host_free(h);
+        if (!ok)
+            status = EXIT_USAGE;
+        else if (debugging)
+            status = debug_main(g, argc - optind, argv + optind);
+        else if (g)
+            status = debug_run(g, argc - optind, argv + optind);
+        else
+            status = main_exec(&prog, NULL, argc - optind, argv + optind);
+        debug_free(g);
         val_free_all();
     }
     arena_free(&a);
@@ -207,10 +268,15 @@ int main(int argc, char **argv)
     }
     /* Subcommands parse their own options from argv[1] on; getopt_long
      * names argv[0] in its messages, so make that "tritsim CMD". */
-    static char run_name[] = "tritsim run", parse_name[] = "tritsim parse";
+    static char run_name[] = "tritsim run", parse_name[] = "tritsim parse",
+                debug_name[] = "tritsim debug";
     if (!strcmp(cmd, "run")) {
         argv[1] = run_name;
-        return main_run(argc - 1, argv + 1);
+        return main_run(argc - 1, argv + 1, false);
+    }
+    if (!strcmp(cmd, "debug")) {
+        argv[1] = debug_name;
+        return main_run(argc - 1, argv + 1, true);
     }
     if (!strcmp(cmd, "parse")) {
         argv[1] = parse_name;
@@ -218,5 +284,5 @@ int main(int argc, char **argv)
     }
     if (cmd[0] == '-')
         return main_usage_error("unknown option '%s'", cmd);
-    return main_usage_error("unknown command '%s' (commands: run, parse)", cmd);
+    return main_usage_error("unknown command '%s' (commands: run, debug, parse)", cmd);
 }

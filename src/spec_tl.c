@@ -2424,6 +2424,7 @@ static const struct sp_builtin {
     {"builtins.range", tl_range_outside_for},
     {"builtins.print", builtin_print},
     {"builtins.breakpoint", builtin_breakpoint},
+    {"pdb.set_trace", builtin_breakpoint},
     {"builtins.min", builtin_min},
     {"builtins.max", builtin_max},
     {"builtins.len", builtin_len},

@@ -859,7 +859,8 @@ tensor *tensor_nonzero(const tensor *t, char *err)
 
 void tensor_repr(const tensor *t, strbuf *out)
 {
-    format_array a = {tensor_data(t), t->type, t->ndim, t->shape, t->strides};
+    format_array a = {.data = tensor_data(t), .type = t->type, .ndim = t->ndim,
+                      .shape = t->shape, .strides = t->strides};
     format_torch_opts o = {.device = t->cuda ? "cuda:0" : NULL, .requires_grad = false};
     if (!format_torch(out, &a, &o))
         strbuf_printf(out, "tensor(<%s values>)", dtype_name(t->type));

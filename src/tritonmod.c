@@ -174,8 +174,23 @@ static val util_breakpoint_if(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, "breakpoint_if", "conds", argc, argv, kw, p) ||
         !util_host_conds(h, p[0], at, &match))
         return val_err();
-    /* The debugger is not built yet: outside kernels there is nothing to
-     * stop in. */
+    /* tritsim's debugger stops in kernels; outside one (a host call, as
+     * the lecture's helpers allow) there is no kernel program to stop. */
+    return val_none();
+}
+
+/* pdb.set_trace() in host code: tritsim debugs kernels, not the host
+ * program, so say so and go on (in a kernel it is a breakpoint). */
+static val util_pdb_set_trace(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "set_trace", "", argc, argv, kw, p))
+        return val_err();
+    diag_report(h->diag, DIAG_WARNING, h->file, at,
+                "pdb.set_trace() outside a kernel does nothing in tritsim: its debugger "
+                "stops in kernels (use it inside a @triton.jit function, or `tritsim debug`)");
     return val_none();
 }
 
@@ -246,4 +261,8 @@ void tritonmod_init(host *h)
     host_def(util, "triton_util.print_if", util_print_if);
     host_def(util, "triton_util.breakpoint_if", util_breakpoint_if);
     host_register_module(h, "triton_util", util);
+
+    val pdb = val_module_new("pdb");
+    host_def(pdb, "pdb.set_trace", util_pdb_set_trace);
+    host_register_module(h, "pdb", pdb);
 }

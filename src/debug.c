@@ -1,0 +1,790 @@
+/* debug.c - the debugger's engine (debug.h): it takes over a launch from
+ * the launcher, runs its programs in program-id order an instruction at a
+ * time, decides where to stop (breakpoints, watchpoints, steps, a
+ * breakpoint() in the kernel, Ctrl-C, a failing program), and evaluates
+ * the user's expressions in the stopped program (the specializer compiles
+ * them in the statement's scope: spec_dbg_eval; the executor runs them on
+ * a copy of the program's registers: exec_prog_eval).
+ *
+ * Where a program can stop: before the first instruction of a statement
+ * (ir_kernel.stmts), before a breakpoint() instruction, and anywhere on
+ * Ctrl-C.  When nothing can stop the rest of the grid (no breakpoints or
+ * watchpoints, no breakpoint() in the kernel, just `continue`), the
+ * remaining programs go to the thread pool at full speed. */
+#define _POSIX_C_SOURCE 200809L
+#include "debug.h"
+
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debug_impl.h"
+#include "parse.h"
+
+volatile sig_atomic_t dbg_interrupted;
+
+/* ======================================================================
+ * Expressions.
+ * ====================================================================== */
+
+static bool dbg_names_pid(const ast_node *e, const char *text)
+{
+    (void)e;
+    /* A word "pid" anywhere outside a string is a use of the name: good
+     * enough to decide whether the code can be shared between programs
+     * (a false "yes" only costs a recompilation). */
+    for (const char *p = strstr(text, "pid"); p; p = strstr(p + 1, "pid")) {
+        bool before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
+                                   (p[-1] >= 'A' && p[-1] <= 'Z') ||
+                                   (p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.');
+        char c = p[3];
+        bool after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                     (c >= '0' && c <= '9');
+        if (!before && !after)
+            return true;
+    }
+    return false;
+}
+
+dbg_expr *dbg_expr_new(const char *text)
+{
+    dbg_expr *x = xcalloc(1, sizeof *x);
+    x->text = xstrdup(text);
+    x->file = src_from_string("<expr>", text, strlen(text));
+    arena_init(&x->a);
+    diag_sink d;
+    diag_sink_init(&d, stdout);
+    x->e = parse_expr(x->file, &d, &x->a);
+    if (!x->e || d.nerrors) {
+        dbg_expr_free(x);
+        return NULL;
+    }
+    x->uses_pid = dbg_names_pid(x->e, text);
+    return x;
+}
+
+void dbg_expr_free(dbg_expr *x)
+{
+    if (!x)
+        return;
+    free(x->text);
+    src_free(x->file);
+    arena_free(&x->a);
+    free(x);
+}
+
+int dbg_frame_depth(const ir_kernel *k, int32_t frame)
+{
+    int d = 0;
+    while (frame >= 0 && frame < k->nframes && k->frames[frame].parent >= 0) {
+        frame = k->frames[frame].parent;
+        d++;
+    }
+    return d;
+}
+
+/* The statement of the focused program's place: the one starting at its
+ * pc, or (mid-statement, after Ctrl-C) the one its next instruction is of. */
+static int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc)
+{
+    const ir_kernel *k = D->k;
+    if (k->nstmts == 0)
+        return -1;
+    if (pc >= k->ncode)
+        return k->nstmts - 1;
+    if (D->last_stmt[pc] >= 0)
+        return D->last_stmt[pc];
+    return k->inst_stmt ? k->inst_stmt[pc] : -1;
+}
+
+int32_t dbg_cur_stmt(const debug *g)
+{
+    const dbg_launch *D = g->cur;
+    if (!D || !D->focus)
+        return -1;
+    int32_t pc = exec_prog_pc(D->focus);
+    int32_t s = dbg_stmt_at(D, pc);
+    if (s < 0 || D->frame_sel == 0)
+        return s;
+    /* frame N: the latest statement of that caller before pc (the one
+     * making the call). */
+    const ir_kernel *k = D->k;
+    int32_t f = k->stmts[s].frame;
+    for (int i = 0; i < D->frame_sel && f >= 0; i++)
+        f = k->frames[f].parent;
+    for (int32_t i = s; i >= 0; i--)
+        if (k->stmts[i].frame == f)
+            return i;
+    return s;
+}
+
+/* Which slot a masked load wrote, and with which mask: lanes where the mask
+ * is 0 hold `other`, not memory, and print as "--". */
+int32_t dbg_load_mask(const ir_kernel *k, int32_t slot)
+{
+    int32_t mask = -1;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (in->dst != slot)
+            continue;
+        if (in->op != IR_LOAD || in->b < 0 || (mask >= 0 && mask != in->b))
+            return -1;
+        mask = in->b;
+    }
+    return mask;
+}
+
+bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
+{
+    dbg_launch *D = g->cur;
+    memset(out, 0, sizeof *out);
+    arena_init(&out->a);
+    if (!D || !D->focus) {
+        if (!quiet)
+            printf("No program is stopped; expressions are evaluated in a stopped kernel "
+                   "program (use `break` and `run`).\n");
+        return false;
+    }
+    int32_t stmt = dbg_cur_stmt(g);
+    if (stmt < 0) {
+        if (!quiet)
+            printf("The kernel has no statement to evaluate in.\n");
+        return false;
+    }
+    /* quiet: errors (a name not bound yet at this statement) go nowhere */
+    FILE *null = quiet ? fopen("/dev/null", "w") : NULL;
+    diag_sink d;
+    diag_sink_init(&d, null ? null : stdout);
+    spec_dbg_result r;
+    const int64_t *coord = exec_prog_coord(D->focus);
+    bool ok = spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
+    if (ok) {
+        int32_t *slots = xcalloc((size_t)r.n + 1, sizeof *slots);
+        int nt = 0;
+        for (int i = 0; i < r.n; i++)
+            if (r.items[i].kind == SPEC_DBG_TILE)
+                slots[nt++] = r.items[i].slot;
+        exec_tile *tiles = xcalloc((size_t)nt + 1, sizeof *tiles);
+        fflush(stdout);
+        ok = exec_prog_eval(D->focus, r.k, slots, nt, tiles);
+        out->v = xcalloc((size_t)r.n + 1, sizeof *out->v);
+        out->n = ok ? r.n : 0;
+        for (int i = 0, t = 0; ok && i < r.n; i++) {
+            dbg_value *v = &out->v[i];
+            v->kind = r.items[i].kind;
+            v->c = r.items[i].c;
+            v->what = r.items[i].what;
+            if (v->kind != SPEC_DBG_TILE)
+                continue;
+            v->tile = tiles[t++];
+            int32_t s = r.items[i].slot;
+            int32_t m = s < D->k->nslots ? dbg_load_mask(D->k, s) : -1;
+            if (m >= 0 && exec_prog_read(D->focus, m, &v->mask))
+                v->has_mask = v->mask.numel == v->tile.numel || v->mask.numel == 1;
+        }
+        if (!ok)
+            for (int i = 0; i < nt; i++)
+                exec_tile_free(&tiles[i]);
+        free(tiles);
+        free(slots);
+    }
+    if (null)
+        fclose(null);
+    return ok;
+}
+
+void dbg_values_free(dbg_values *v)
+{
+    for (int i = 0; i < v->n; i++) {
+        exec_tile_free(&v->v[i].tile);
+        if (v->v[i].has_mask)
+            exec_tile_free(&v->v[i].mask);
+    }
+    free(v->v);
+    arena_free(&v->a);
+    memset(v, 0, sizeof *v);
+}
+
+/* ======================================================================
+ * Showing where a program is.
+ * ====================================================================== */
+
+void dbg_coord_str(const dbg_launch *D, int64_t pid, char *buf, size_t len)
+{
+    int64_t c[3];
+    exec_sess_coord(D->S, pid, c);
+    snprintf(buf, len, "(%" PRId64 ", %" PRId64 ", %" PRId64 ")", c[0], c[1], c[2]);
+}
+
+const src_file *dbg_frame_file(const dbg_launch *D, int32_t frame)
+{
+    if (frame >= 0 && frame < D->k->nframes && D->k->frames[frame].file)
+        return D->k->frames[frame].file;
+    return D->L->file;
+}
+
+void dbg_print_line(const src_file *f, int line)
+{
+    size_t len;
+    const char *text = f ? src_line(f, line, &len) : NULL;
+    if (text)
+        printf("%d\t%.*s\n", line, (int)len, text);
+    else
+        printf("%d\t<no source>\n", line);
+}
+
+void dbg_show_where(debug *g, bool always)
+{
+    dbg_launch *D = g->cur;
+    if (!D || !D->focus)
+        return;
+    int32_t s = dbg_stmt_at(D, exec_prog_pc(D->focus));
+    if (s < 0)
+        return;
+    const ir_stmt *st = &D->k->stmts[s];
+    const src_file *f = dbg_frame_file(D, st->frame);
+    int64_t pid = exec_prog_pid(D->focus);
+    if (always || pid != g->last_pid || st->frame != g->last_frame) {
+        char c[80];
+        dbg_coord_str(D, pid, c, sizeof c);
+        const char *fn = st->frame >= 0 && st->frame < D->k->nframes
+                         ? D->k->frames[st->frame].func : D->k->name;
+        printf("program %s, %s() at %s:%d\n", c, fn, f ? f->name : "?", st->at->span.line);
+    }
+    dbg_print_line(f, st->at->span.line);
+    g->last_pid = pid;
+    g->last_frame = st->frame;
+    g->list_line = st->at->span.line;
+}
+
+void dbg_show_displays(debug *g)
+{
+    for (int i = 0; i < g->ndisps; i++) {
+        dbg_display *ds = &g->disps[i];
+        dbg_values v;
+        if (!dbg_eval(g, ds->expr, true, &v)) {
+            dbg_values_free(&v);
+            continue;
+        }
+        strbuf sb = {0};
+        char name[320];
+        snprintf(name, sizeof name, "%d: %s", ds->num, ds->expr->text);
+        for (int j = 0; j < v.n; j++)
+            dbg_print_value(g, name, &v.v[j], ds->hex, &sb);
+        fputs(strbuf_cstr(&sb), stdout);
+        strbuf_free(&sb);
+        dbg_values_free(&v);
+    }
+}
+
+/* ======================================================================
+ * Deciding where to stop.
+ * ====================================================================== */
+
+static bool dbg_file_matches(const char *want, const src_file *f)
+{
+    if (!want)
+        return true;
+    if (!f)
+        return false;
+    if (!strcmp(want, f->name))
+        return true;
+    const char *base = strrchr(f->name, '/');
+    return base && !strcmp(want, base + 1);
+}
+
+/* Is v true (every lane, for a tile)?  -1 when it is not a value. */
+static int dbg_truth(const dbg_values *v)
+{
+    if (v->n != 1)
+        return -1;
+    const dbg_value *x = &v->v[0];
+    if (x->kind == SPEC_DBG_CONST) {
+        switch (x->c.kind) {
+        case SC_NONE: return 0;
+        case SC_BOOL: return x->c.u.b;
+        case SC_INT: return x->c.u.i != 0;
+        case SC_FLOAT: return x->c.u.f != 0;
+        case SC_STR: return x->c.u.str.len != 0;
+        case SC_TUPLE: return x->c.u.tuple.n != 0;
+        default: return 1;
+        }
+    }
+    if (x->kind != SPEC_DBG_TILE)
+        return -1;
+    bool fl = !dtype_is_ptr(x->tile.type.dt) && dtype_is_float(x->tile.type.dt);
+    for (int64_t i = 0; i < x->tile.numel; i++) {
+        dtype_scalar s = exec_tile_get(&x->tile, i);
+        if (fl ? s.f == 0 : s.u == 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A breakpoint's condition at this stop: 1 stop, 0 not; an error stops
+ * (so the user sees it), after printing it. */
+static int dbg_cond_holds(debug *g, dbg_bp *b)
+{
+    if (!b->expr)
+        return 1;
+    dbg_values v;
+    if (!dbg_eval(g, b->expr, false, &v)) {
+        printf("Error in the condition of breakpoint %d; stopping.\n", b->num);
+        dbg_values_free(&v);
+        return 1;
+    }
+    int t = dbg_truth(&v);
+    dbg_values_free(&v);
+    if (t < 0) {
+        printf("The condition of breakpoint %d is not a value; stopping.\n", b->num);
+        return 1;
+    }
+    return t;
+}
+
+static bool dbg_tiles_equal(const exec_tile *a, const exec_tile *b)
+{
+    if (a->numel != b->numel || a->data_type != b->data_type ||
+        a->type.ndim != b->type.ndim)
+        return false;
+    for (int64_t i = 0; i < a->numel; i++)
+        if (exec_tile_get(a, i).u != exec_tile_get(b, i).u)
+            return false;
+    return true;
+}
+
+/* A watchpoint at this statement: stop when its value differs from the
+ * one last seen in this program (just remember it when report is false). */
+bool dbg_watch_hit(debug *g, dbg_bp *b, bool report)
+{
+    dbg_values v;
+    int64_t pid = exec_prog_pid(g->cur->focus);
+    if (!dbg_eval(g, b->expr, true, &v) || v.n != 1 || v.v[0].kind == SPEC_DBG_OTHER) {
+        dbg_values_free(&v);
+        return false;
+    }
+    exec_tile now = {0};
+    if (v.v[0].kind == SPEC_DBG_TILE) {
+        now = v.v[0].tile;
+        v.v[0].tile.data = NULL;
+    } else {     /* a constant: compare its text */
+        now.type.ndim = -1;
+        now.numel = 0;
+    }
+    bool hit = false;
+    if (report && b->have_old && b->old_pid == pid && now.data &&
+        !dbg_tiles_equal(&b->old, &now)) {
+        hit = true;
+        b->hits++;
+        printf("\nWatchpoint %d: %s\n", b->num, b->expr->text);
+        strbuf sb = {0};
+        dbg_value ov = {.kind = SPEC_DBG_TILE, .tile = b->old};
+        dbg_value nv = {.kind = SPEC_DBG_TILE, .tile = now};
+        dbg_print_value(g, "Old value", &ov, false, &sb);
+        dbg_print_value(g, "New value", &nv, false, &sb);
+        fputs(strbuf_cstr(&sb), stdout);
+        strbuf_free(&sb);
+    }
+    exec_tile_free(&b->old);
+    b->old = now;
+    b->have_old = now.data != NULL;
+    b->old_pid = pid;
+    dbg_values_free(&v);
+    return hit;
+}
+
+typedef enum dbg_why {
+    WHY_NONE, WHY_BREAK, WHY_WATCH, WHY_STEP, WHY_KERNEL_BREAK, WHY_INTERRUPT,
+} dbg_why;
+
+static dbg_why dbg_should_stop(debug *g, dbg_launch *D, int32_t pc)
+{
+    const ir_kernel *k = D->k;
+    exec_prog *P = D->focus;
+    if (pc < k->ncode && k->code[pc].op == IR_BREAKPOINT && !g->o.no_break) {
+        const ir_inst *in = &k->code[pc];
+        if (in->imm < 0 || spec_pid_conds_match(&k->prints[in->imm], exec_prog_coord(P))) {
+            char c[80];
+            dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+            printf("\nProgram %s reached a breakpoint in the kernel.\n", c);
+            return WHY_KERNEL_BREAK;
+        }
+    }
+    if (pc >= k->ncode || D->first_stmt[pc] < 0)
+        return WHY_NONE;
+    const ir_stmt *st = &k->stmts[D->last_stmt[pc]];
+    int depth = dbg_frame_depth(k, st->frame), line = st->at->span.line;
+    for (int i = 0; i < g->nbps; i++) {
+        dbg_bp *b = &g->bps[i];
+        if (!b->enabled || b->kind != DBG_BREAK)
+            continue;
+        bool at = false;
+        for (int32_t s = D->first_stmt[pc]; s <= D->last_stmt[pc] && !at; s++)
+            at = k->stmts[s].pc == pc && k->stmts[s].at->span.line == b->line &&
+                 dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame));
+        if (!at || !dbg_cond_holds(g, b))
+            continue;
+        b->hits++;
+        char c[80];
+        dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+        printf("\n%s %d, program %s\n", b->temporary ? "Temporary breakpoint" : "Breakpoint",
+               b->num, c);
+        if (b->temporary) {
+            dbg_expr_free(b->expr);
+            free(b->file);
+            memmove(b, b + 1, (size_t)(g->nbps - i - 1) * sizeof *b);
+            g->nbps--;
+        }
+        g->last_pid = -1;
+        return WHY_BREAK;
+    }
+    for (int i = 0; i < g->nbps; i++)
+        if (g->bps[i].enabled && g->bps[i].kind == DBG_WATCH && dbg_watch_hit(g, &g->bps[i], true))
+            return WHY_WATCH;
+    switch (g->mode) {
+    case DBG_STEP: case DBG_STOP: return WHY_STEP;
+    case DBG_NEXT:
+        if (depth <= g->mode_depth)
+            return WHY_STEP;
+        break;
+    case DBG_FINISH:
+        if (depth < g->mode_depth)
+            return WHY_STEP;
+        break;
+    case DBG_UNTIL:
+        if (depth < g->mode_depth ||
+            (depth == g->mode_depth &&
+             (g->until_line ? line == g->until_line : line > g->mode_line)))
+            return WHY_STEP;
+        break;
+    case DBG_CONTINUE: break;
+    }
+    return WHY_NONE;
+}
+
+/* Could anything stop a program of this launch?  If not, the rest of the
+ * grid can go to the pool. */
+static bool dbg_can_stop(debug *g, const dbg_launch *D)
+{
+    if (g->mode != DBG_CONTINUE || g->kill)
+        return true;
+    const ir_kernel *k = D->k;
+    for (int i = 0; i < g->nbps; i++) {
+        const dbg_bp *b = &g->bps[i];
+        if (!b->enabled)
+            continue;
+        if (b->kind == DBG_WATCH)
+            return true;
+        for (int32_t s = 0; s < k->nstmts; s++)
+            if (k->stmts[s].at->span.line == b->line &&
+                dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame)))
+                return true;
+    }
+    if (!g->o.no_break)
+        for (int32_t pc = 0; pc < k->ncode; pc++)
+            if (k->code[pc].op == IR_BREAKPOINT)
+                return true;
+    return false;
+}
+
+/* Stop: show where, the displays, and take commands until one resumes. */
+static void dbg_stop(debug *g, dbg_launch *D, dbg_why why)
+{
+    (void)why;
+    D->frame_sel = 0;
+    dbg_show_where(g, why == WHY_BREAK || why == WHY_KERNEL_BREAK || why == WHY_INTERRUPT);
+    dbg_show_displays(g);
+    fflush(stdout);
+    g->mode = DBG_CONTINUE;
+    dbg_repl(g);
+    D->frame_sel = 0;
+}
+
+/* ======================================================================
+ * Programs.
+ * ====================================================================== */
+
+static void dbg_park(dbg_launch *D, exec_prog *P)
+{
+    if (D->npaused == D->cappaused) {
+        D->cappaused = D->cappaused ? 2 * D->cappaused : 8;
+        D->paused = xrealloc(D->paused, (size_t)D->cappaused * sizeof *D->paused);
+    }
+    D->paused[D->npaused++] = P;
+}
+
+/* Take the paused program pid out of the list (NULL when it is not there). */
+static exec_prog *dbg_unpark(dbg_launch *D, int64_t pid)
+{
+    for (int i = 0; i < D->npaused; i++)
+        if (exec_prog_pid(D->paused[i]) == pid) {
+            exec_prog *P = D->paused[i];
+            D->paused[i] = D->paused[--D->npaused];
+            return P;
+        }
+    return NULL;
+}
+
+static exec_prog *dbg_start(dbg_launch *D, int64_t pid)
+{
+    D->started[pid] = 1;
+    while (D->next < exec_sess_nprog(D->S) && D->started[D->next])
+        D->next++;
+    return exec_sess_start(D->S, pid);
+}
+
+static void dbg_finished(dbg_launch *D, exec_prog *P)
+{
+    if (exec_prog_state(P) == EXEC_FAILED)
+        D->failed = true;
+    D->done++;
+    exec_prog_free(P);
+}
+
+bool dbg_switch_program(debug *g, int64_t pid)
+{
+    dbg_launch *D = g->cur;
+    char c[80];
+    dbg_coord_str(D, pid, c, sizeof c);
+    if (D->focus && exec_prog_pid(D->focus) == pid) {
+        printf("Program %s is the one stopped here already.\n", c);
+        return false;
+    }
+    exec_prog *P = dbg_unpark(D, pid);
+    if (P) {
+        dbg_park(D, D->focus);
+        D->focus = P;
+        printf("[Switching to program %s, paused here earlier]\n", c);
+        D->frame_sel = 0;
+        dbg_show_where(g, true);
+        return true;
+    }
+    if (D->started[pid]) {
+        printf("Program %s has finished: what it stored is in the tensors (see `tensor`).\n",
+               c);
+        return false;
+    }
+    /* Not started: run it to the place the focus is stopped at. */
+    int32_t target = exec_prog_pc(D->focus);
+    P = dbg_start(D, pid);
+    while (exec_prog_state(P) == EXEC_RUNNING && exec_prog_pc(P) != target &&
+           !dbg_interrupted)
+        exec_prog_step(P);
+    if (exec_prog_state(P) != EXEC_RUNNING) {
+        bool failed = exec_prog_state(P) == EXEC_FAILED;
+        dbg_finished(D, P);
+        printf("Program %s %s before reaching this place.\n", c,
+               failed ? "failed" : "finished (it took another path)");
+        return false;
+    }
+    dbg_park(D, D->focus);
+    D->focus = P;
+    if (dbg_interrupted) {
+        dbg_interrupted = 0;
+        printf("[Switching to program %s: interrupted on its way here]\n", c);
+    } else {
+        printf("[Switching to program %s: started it and ran it to this place]\n", c);
+    }
+    D->frame_sel = 0;
+    dbg_show_where(g, true);
+    return true;
+}
+
+/* ======================================================================
+ * The launch.
+ * ====================================================================== */
+
+static void dbg_on_sigint(int sig)
+{
+    (void)sig;
+    dbg_interrupted = 1;
+}
+
+/* Run the focused program until it stops, ends or fails. */
+static void dbg_run_focus(debug *g, dbg_launch *D)
+{
+    bool resume = true;     /* just resumed: do not stop where we stand */
+    while (D->focus && !g->kill) {
+        exec_prog *P = D->focus;
+        if (exec_prog_state(P) != EXEC_RUNNING) {
+            bool failed = exec_prog_state(P) == EXEC_FAILED;
+            char c[80];
+            dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+            if (failed) {
+                printf("\nProgram %s failed (the error is above); inspect it, then "
+                       "`continue` ends the launch.\n", c);
+                dbg_stop(g, D, WHY_INTERRUPT);
+            } else if (g->mode != DBG_CONTINUE) {
+                printf("[Program %s finished]\n", c);
+                g->mode = DBG_STOP;
+            }
+            D->focus = NULL;
+            dbg_finished(D, P);
+            return;
+        }
+        int32_t pc = exec_prog_pc(P);
+        if (dbg_interrupted) {
+            dbg_interrupted = 0;
+            char c[80];
+            dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+            printf("\nInterrupted (Ctrl-C) in program %s.\n", c);
+            dbg_stop(g, D, WHY_INTERRUPT);
+            resume = true;
+            continue;
+        }
+        if (!resume) {
+            dbg_why why = dbg_should_stop(g, D, pc);
+            if (why != WHY_NONE) {
+                dbg_stop(g, D, why);
+                resume = true;
+                continue;     /* the focus may have changed */
+            }
+        }
+        resume = false;
+        exec_prog_step(P);
+    }
+}
+
+static void dbg_drive(debug *g, dbg_launch *D)
+{
+    int64_t nprog = exec_sess_nprog(D->S);
+    while (!g->kill && !D->failed) {
+        if (!D->focus) {
+            if (D->npaused) {
+                int best = 0;
+                for (int i = 1; i < D->npaused; i++)
+                    if (exec_prog_pid(D->paused[i]) < exec_prog_pid(D->paused[best]))
+                        best = i;
+                D->focus = dbg_unpark(D, exec_prog_pid(D->paused[best]));
+            } else if (D->next < nprog) {
+                bool ahead = false;    /* a later program was started out of order */
+                for (int64_t p = D->next; p < nprog && !ahead; p++)
+                    ahead = D->started[p];
+                if (!ahead && !dbg_can_stop(g, D)) {
+                    int64_t next;
+                    bool ok = exec_sess_run(D->S, D->next, &dbg_interrupted, &next);
+                    for (int64_t p = D->next; p < next; p++)
+                        D->started[p] = 1;
+                    D->done += next - D->next;
+                    D->next = next;
+                    if (!ok) {
+                        D->failed = true;
+                        return;
+                    }
+                    if (next < nprog) {    /* Ctrl-C: stop in the next program */
+                        dbg_interrupted = 0;
+                        printf("\nInterrupted (Ctrl-C).\n");
+                        g->mode = DBG_STOP;
+                    }
+                    continue;
+                }
+                D->focus = dbg_start(D, D->next);
+            } else {
+                return;
+            }
+        }
+        dbg_run_focus(g, D);
+    }
+}
+
+bool debug_wants(debug *g, const exec_launch *L)
+{
+    if (g->running && (g->mode != DBG_CONTINUE || g->nbps > 0))
+        return true;
+    if (!g->o.no_break)
+        for (int32_t pc = 0; pc < L->kernel->ncode; pc++)
+            if (L->kernel->code[pc].op == IR_BREAKPOINT)
+                return true;
+    return false;
+}
+
+bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
+{
+    *killed = false;
+    exec_sess *S = exec_sess_begin(L);
+    if (!S)
+        return false;
+    const ir_kernel *k = L->kernel;
+    dbg_launch D = {.h = h, .L = L, .k = k, .S = S};
+    D.first_stmt = xcalloc((size_t)k->ncode + 1, sizeof *D.first_stmt);
+    D.last_stmt = xcalloc((size_t)k->ncode + 1, sizeof *D.last_stmt);
+    for (int32_t pc = 0; pc <= k->ncode; pc++)
+        D.first_stmt[pc] = D.last_stmt[pc] = -1;
+    for (int32_t s = 0; s < k->nstmts; s++) {
+        int32_t pc = k->stmts[s].pc;
+        if (pc < 0 || pc > k->ncode)
+            continue;
+        if (D.first_stmt[pc] < 0)
+            D.first_stmt[pc] = s;
+        D.last_stmt[pc] = s;
+    }
+    D.started = xcalloc((size_t)exec_sess_nprog(S) + 1, 1);
+    dbg_launch *outer = g->cur;
+    g->cur = &D;
+    g->last_pid = -1;
+    struct sigaction sa = {0}, old;
+    sa.sa_handler = dbg_on_sigint;
+    sigemptyset(&sa.sa_mask);
+    bool handle = g->o.tty;
+    if (handle)
+        sigaction(SIGINT, &sa, &old);
+    dbg_interrupted = 0;
+
+    dbg_drive(g, &D);
+
+    if (handle)
+        sigaction(SIGINT, &old, NULL);
+    for (int i = 0; i < D.npaused; i++)
+        exec_prog_free(D.paused[i]);
+    exec_prog_free(D.focus);
+    free(D.paused);
+    bool ok = exec_sess_end(S);
+    free(D.first_stmt);
+    free(D.last_stmt);
+    free(D.started);
+    g->cur = outer;
+    for (int i = 0; i < g->nbps; i++) {      /* watch values belong to this launch */
+        exec_tile_free(&g->bps[i].old);
+        g->bps[i].have_old = false;
+    }
+    if (g->kill) {
+        *killed = true;
+        return false;
+    }
+    return ok && !D.failed;
+}
+
+/* ======================================================================
+ * Set-up.
+ * ====================================================================== */
+
+debug *debug_new(const debug_opts *o)
+{
+    debug *g = xcalloc(1, sizeof *g);
+    g->o = *o;
+    g->next_num = 1;
+    g->next_disp = 1;
+    g->last_pid = -1;
+    dbg_repl_init(g);
+    return g;
+}
+
+void debug_free(debug *g)
+{
+    if (!g)
+        return;
+    dbg_repl_done(g);
+    for (int i = 0; i < g->nbps; i++) {
+        dbg_expr_free(g->bps[i].expr);
+        free(g->bps[i].file);
+        exec_tile_free(&g->bps[i].old);
+    }
+    free(g->bps);
+    for (int i = 0; i < g->ndisps; i++)
+        dbg_expr_free(g->disps[i].expr);
+    free(g->disps);
+    free(g->last_cmd);
+    free(g);
+}

@@ -1,0 +1,60 @@
+/* debug.h - the kernel debugger: breakpoints, stepping and inspection of
+ * the programs of a launch, driven from a REPL (tritsim debug, run --break,
+ * or a breakpoint() in a kernel when stdin is a terminal).
+ *
+ * The debugger sits between the launcher and the executor: when it wants a
+ * launch (debug_wants), launch.c hands it over (debug_launch), and the
+ * debugger runs the programs itself, in program-id order, an instruction
+ * at a time while something could stop them and on the thread pool when
+ * nothing can.  While it is stopped nothing else of the launch runs, so what
+ * `print` shows is consistent. */
+#ifndef TRITSIM_DEBUG_H
+#define TRITSIM_DEBUG_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "exec.h"
+#include "host.h"
+#include "ir.h"
+
+typedef struct debug debug;
+
+/* Runs the program once (a fresh host, sys.argv = argv) and returns its
+ * exit status; the runner sets host->debugger to the debugger. */
+typedef int (*debug_runner)(void *ctx, debug *g, int argc, char **argv);
+
+typedef struct debug_opts {
+    const src_file *file;   /* the program */
+    debug_runner run;
+    void *run_ctx;
+    bool no_break;          /* --no-break: breakpoint() and breakpoint_if() do nothing */
+    bool tty;               /* stdin is a terminal: readline, history, Ctrl-C */
+} debug_opts;
+
+debug *debug_new(const debug_opts *o);
+void debug_free(debug *g);
+
+/* tritsim debug FILE [-- ARGS]: the REPL, until `quit` or end of input.
+ * Returns the exit status of tritsim. */
+int debug_main(debug *g, int argc, char **argv);
+
+/* tritsim run with a debugger: run the program once (the REPL opens at
+ * each stop); its exit status (1 when it was killed). */
+int debug_run(debug *g, int argc, char **argv);
+
+/* tritsim run --break SPEC: set a breakpoint before the program runs.
+ * SPEC is "LINE", "FILE:LINE", either followed by " if COND".  false after
+ * printing what is wrong. */
+bool debug_break(debug *g, const char *spec);
+
+/* Should this launch go through the debugger?  (A breakpoint, watchpoint
+ * or step is pending, or the kernel has a breakpoint() that can stop.) */
+bool debug_wants(debug *g, const exec_launch *L);
+
+/* Run the launch under the debugger (the REPL opens at each stop).  Returns
+ * false when a program failed or the user killed the run; in the latter
+ * case *killed is set and nothing has been reported. */
+bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed);
+
+#endif

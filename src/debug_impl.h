@@ -1,0 +1,156 @@
+/* debug_impl.h - what debug.c (the engine: launches, stops, expressions)
+ * and debug_cmd.c (the REPL and its commands) share.  Not for other
+ * modules: their interface is debug.h. */
+#ifndef TRITSIM_DEBUG_IMPL_H
+#define TRITSIM_DEBUG_IMPL_H
+
+#include <signal.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "debug.h"
+#include "spec.h"
+#include "strbuf.h"
+
+/* An expression typed by the user (a condition, a watch, a display), kept
+ * parsed.  uses_pid: it names `pid`, so its code depends on the program. */
+typedef struct dbg_expr {
+    char *text;
+    src_file *file;          /* "<expr>", holding the text */
+    arena a;
+    ast_node *e;
+    bool uses_pid;
+} dbg_expr;
+
+typedef enum dbg_bp_kind { DBG_BREAK, DBG_WATCH } dbg_bp_kind;
+
+typedef struct dbg_bp {
+    int num;
+    dbg_bp_kind kind;
+    bool enabled, temporary;
+    int line;                /* DBG_BREAK */
+    char *file;              /* DBG_BREAK: the file named, NULL: the program's */
+    dbg_expr *expr;          /* DBG_BREAK: the condition (or NULL); DBG_WATCH: what */
+    int64_t hits;
+    /* DBG_WATCH: the value last seen, in program old_pid */
+    bool have_old;
+    int64_t old_pid;
+    exec_tile old;
+} dbg_bp;
+
+typedef struct dbg_display {
+    int num;
+    dbg_expr *expr;
+    bool hex;
+} dbg_display;
+
+/* What the running program does until the next stop. */
+typedef enum dbg_mode {
+    DBG_CONTINUE,            /* until a breakpoint, watchpoint or breakpoint() */
+    DBG_STEP,                /* the next statement, into helpers */
+    DBG_NEXT,                /* the next statement of this function or its callers */
+    DBG_FINISH,              /* until the function returns to its caller */
+    DBG_UNTIL,               /* until line until_line, or a later line (0) */
+    DBG_STOP,                /* the next statement of whatever program runs */
+} dbg_mode;
+
+/* The launch being debugged. */
+typedef struct dbg_launch {
+    host *h;
+    const exec_launch *L;
+    const ir_kernel *k;
+    exec_sess *S;
+    int32_t *first_stmt;     /* per pc: the first statement starting there, or -1 */
+    int32_t *last_stmt;      /* per pc: the last one */
+    uint8_t *started;        /* per program: started (maybe finished) */
+    int64_t next;            /* programs below it have all started */
+    int64_t done;            /* programs finished */
+    exec_prog **paused;      /* started, not finished, not the focus */
+    int npaused, cappaused;
+    exec_prog *focus;
+    int frame_sel;           /* `frame N`: 0 the innermost */
+    bool failed;             /* a program failed: the launch ends */
+} dbg_launch;
+
+struct debug {
+    debug_opts o;
+    dbg_bp *bps;
+    int nbps, capbps, next_num;
+    dbg_display *disps;
+    int ndisps, capdisps, next_disp;
+    dbg_launch *cur;         /* the launch stopped in, or NULL */
+    bool running;            /* the program is running (run was given) */
+    bool kill, quit;         /* unwind the program; then leave tritsim */
+    int nvalues;             /* $1, $2, ... */
+    dbg_mode mode;
+    int mode_depth, mode_line, until_line;
+    int list_line;           /* where `list` goes on */
+    int64_t last_pid;        /* the program of the last stop shown */
+    int32_t last_frame;
+    char *last_cmd;          /* an empty line repeats it, as in gdb */
+    int argc;                /* tritsim debug FILE -- ARGS: `run`'s default */
+    char **argv;             /* argv[0] the file */
+};
+
+/* Set by the SIGINT handler while a launch runs. */
+extern volatile sig_atomic_t dbg_interrupted;
+
+/* ---- debug.c ---------------------------------------------------------- */
+/* Parse text as an expression; NULL after printing the error. */
+dbg_expr *dbg_expr_new(const char *text);
+void dbg_expr_free(dbg_expr *x);
+
+/* A value of an expression evaluated in the stopped program. */
+typedef struct dbg_value {
+    spec_dbg_kind kind;
+    spec_const c;            /* SPEC_DBG_CONST */
+    exec_tile tile;          /* SPEC_DBG_TILE */
+    bool has_mask;           /* a masked load's result: lanes of mask 0 are off */
+    exec_tile mask;
+    const char *what;        /* SPEC_DBG_OTHER */
+} dbg_value;
+
+typedef struct dbg_values {
+    int n;
+    dbg_value *v;
+    arena a;                 /* the compiled expression */
+} dbg_values;
+
+/* Evaluate x in the focused program at the selected frame; false after
+ * printing why (quiet: print nothing). */
+bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out);
+void dbg_values_free(dbg_values *v);
+/* The statement the focused program is at (in the selected frame). */
+int32_t dbg_cur_stmt(const debug *g);
+/* The depth of a frame (0 the kernel). */
+int dbg_frame_depth(const ir_kernel *k, int32_t frame);
+/* Program coordinates as "(1, 0, 0)". */
+void dbg_coord_str(const dbg_launch *D, int64_t pid, char *buf, size_t len);
+/* Show where the focused program is: "program (1, 0, 0) at f.tk:12" when
+ * it differs from the last stop (or always), then the source line. */
+void dbg_show_where(debug *g, bool always);
+/* Print one source line "12\t...". */
+void dbg_print_line(const src_file *f, int line);
+const src_file *dbg_frame_file(const dbg_launch *D, int32_t frame);
+/* Switch the focus to program pid (starting it and running it to the
+ * focus's place when needed).  false after printing why not. */
+bool dbg_switch_program(debug *g, int64_t pid);
+/* The mask slot of the masked load that is slot's only writer, or -1. */
+int32_t dbg_load_mask(const ir_kernel *k, int32_t slot);
+/* Evaluate watchpoint b here: true when its value changed since the last
+ * time in this program (and report is set: then the change is printed). */
+bool dbg_watch_hit(debug *g, dbg_bp *b, bool report);
+/* Show every display. */
+void dbg_show_displays(debug *g);
+
+/* ---- debug_cmd.c ---------------------------------------------------------- */
+/* The prompt, inside a launch (stopped) or at the top (not running).
+ * Returns when a command resumes the program (g->mode set), or at the top
+ * when the user quits. */
+void dbg_repl(debug *g);
+/* Print a value: "$1 = fp32[8] ..." (name NULL: numbered), hex for p/x. */
+void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, strbuf *out);
+void dbg_repl_init(debug *g);
+void dbg_repl_done(debug *g);
+
+#endif
