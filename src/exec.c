@@ -887,6 +887,8 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
+    if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
+        return true;         /* the fused add wrote the destination */
     RECORD_FIRST(P, in);
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
@@ -2245,12 +2247,13 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
 /* S = X + dot(a, b) for the DOT at in - 1 (fastpath.h's FASTPATH_DOT_ADD):
  * X goes into S, then sgemm accumulates into it with beta = 1; for K
  * within one of OpenBLAS's K panels that is the same single rounding of
- * X + (A @ B) as the add of the two would do. */
+ * X + (A @ B) as the add of the two would do.  FASTPATH_DOT_INPLACE: into
+ * X itself (the copy of S back into X is skipped). */
 static bool dot_add(exec_prog *P, const ir_inst *in)
 {
     const ir_inst *dot = in - 1;
     int32_t X = in->a == dot->dst ? in->b : in->a;
-    float *S = SLOT(P, in->dst);
+    float *S = SLOT(P, (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) ? X : in->dst);
     const float *x = SLOT(P, X);
     int64_t n = NUMEL(P, in->dst);
     if (NUMEL(P, X) == 1) {
@@ -3190,7 +3193,7 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
         return false;
     }
     pl->scratchbytes = align64(pl->scratchbytes);
-    fastpath_analyse(k, pl->numel, true, pl->sflags, pl->iflags);
+    fastpath_analyse(k, pl->numel, !L->keep_lanes, pl->sflags, pl->iflags);
     return true;
 }
 

@@ -152,6 +152,51 @@ static bool fastpath_dot_pair(const ir_kernel *k, const int64_t *numel,
     return true;
 }
 
+/* Does instruction q name slot s anywhere (operands, the value slot of a
+ * compare-and-swap, the slots its print shows)? */
+static bool fastpath_touches(const ir_kernel *k, const ir_inst *q, int32_t s)
+{
+    int32_t ops[4];
+    int n = fastpath_reads(q, ops);
+    for (int i = 0; i < n; i++)
+        if (ops[i] == s)
+            return true;
+    if (q->dst == s)
+        return true;
+    if ((q->op == IR_PRINT || q->op == IR_ASSERT || q->op == IR_BREAKPOINT) &&
+        q->imm >= 0 && q->imm < k->nprints) {
+        const ir_print *pr = &k->prints[q->imm];
+        for (int32_t j = 0; j < pr->npieces; j++)
+            if (pr->pieces[j].slot == s)
+                return true;
+    }
+    return false;
+}
+
+/* For the pair at pc (S = X + dot): the pc of `copy X <- S` when it is the
+ * only reader of S and straight-line code between the add and it leaves X
+ * and S alone; -1 otherwise. */
+static int32_t fastpath_inplace_copy(const ir_kernel *k, const int32_t *reads,
+                                     const bool *target, int32_t pc)
+{
+    const ir_inst *add = &k->code[pc + 1];
+    int32_t S = add->dst, D = k->code[pc].dst;
+    int32_t X = add->a == D ? add->b : add->a;
+    if (X == S || reads[S] != 1)
+        return -1;
+    for (int32_t q = pc + 2; q < k->ncode; q++) {
+        const ir_inst *in = &k->code[q];
+        if (target[q])
+            return -1;
+        if (in->op == IR_COPY && in->a == S && in->dst == X)
+            return q;
+        if (in->op == IR_JUMP || in->op == IR_BRANCH || in->op == IR_RETURN ||
+            fastpath_touches(k, in, X) || fastpath_touches(k, in, S))
+            return -1;
+    }
+    return -1;
+}
+
 void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
                       uint8_t *slot_flags, uint8_t *inst_flags)
 {
@@ -213,7 +258,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         const ir_inst *in = &k->code[pc];
         if ((in->op == IR_JUMP || in->op == IR_BRANCH) && in->imm >= 0 && in->imm <= nc)
             target[in->imm] = true;
-        int32_t ops[4], rec[2];
+        int32_t ops[4], rec[2] = {-1, -1};
         int n = fastpath_reads(in, ops), nr = 0;
         if (inst_flags[pc] & FASTPATH_RECORD)
             nr = fastpath_record_operands(in, rec);
@@ -249,6 +294,11 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         if (fastpath_dot_pair(k, numel, reads, target, pc)) {
             inst_flags[pc] |= FASTPATH_DOT_SKIP;
             inst_flags[pc + 1] |= FASTPATH_DOT_ADD;
+            int32_t q = fastpath_inplace_copy(k, reads, target, pc);
+            if (q >= 0 && numel[k->code[q].dst] == numel[k->code[pc].dst]) {
+                inst_flags[pc + 1] |= FASTPATH_DOT_INPLACE;
+                inst_flags[q] |= FASTPATH_COPY_SKIP;
+            }
         }
     free(written);
     free(refused);

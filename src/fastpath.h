@@ -29,7 +29,15 @@
  *   FASTPATH_DOT_ADD  that add: copy acc to the sum's slot and let
  *                     cblas_sgemm accumulate into it (beta = 1), which is
  *                     the same sum, rounded the same way, for K up to
- *                     FASTPATH_DOT_MAX_K (one K panel of OpenBLAS's kernels). */
+ *                     FASTPATH_DOT_MAX_K (one K panel of OpenBLAS's kernels);
+ *   FASTPATH_DOT_INPLACE  also on that add, when the sum's only reader is
+ *                     the loop's `copy acc <- sum` a few instructions on,
+ *                     with nothing touching either slot in between: sgemm
+ *                     accumulates into acc itself and the sum is never
+ *                     written;
+ *   FASTPATH_COPY_SKIP    that copy: it does nothing.
+ * The fused instructions leave the dot's result (and, in place, the sum)
+ * unwritten, so a debugger must ask for allow_lazy = false. */
 #ifndef TRITSIM_FASTPATH_H
 #define TRITSIM_FASTPATH_H
 
@@ -48,6 +56,8 @@ enum {
     FASTPATH_MEMORY = 2,
     FASTPATH_DOT_SKIP = 4,
     FASTPATH_DOT_ADD = 8,
+    FASTPATH_DOT_INPLACE = 16,
+    FASTPATH_COPY_SKIP = 32,
 };
 
 enum { FASTPATH_DOT_MAX_K = 128 };
