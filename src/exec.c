@@ -1772,6 +1772,15 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
         !in_arg(x, arg, ahi, (int)esz))
         return false;
 
+    if (load && (IFLAGS(P, in) & FASTPATH_LOAD_VIEW) && full && n[0] == 1 && n[1] == 1 &&
+        st[3] == esz && st[2] >= n[3] * esz && st[2] % esz == 0 && st[2] / esz <= INT32_MAX) {
+        /* the dot that reads this tile takes the rows where they are */
+        exec_rec *v = REC(P, in->dst);
+        v->base = (int64_t)base;
+        v->st[0] = st[2] / esz;
+        v->valid = true;
+        return true;
+    }
     bool raw = same_repr(t) || (!load && t == DTYPE_INT1);
     const char *V = load ? NULL : SLOT(P, in->b);
     int64_t sv = load ? 0 : STRIDE(P, in->b);
@@ -1839,6 +1848,8 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
 
 static bool op_load(exec_prog *P, const ir_inst *in)
 {
+    if (IFLAGS(P, in) & FASTPATH_LOAD_VIEW)
+        REC(P, in->dst)->valid = false;     /* lanes, unless mem_fast says */
     if (IFLAGS(P, in) & FASTPATH_MEMORY) {
         if (mem_fast(P, in))
             return true;
@@ -2114,6 +2125,16 @@ static float *dot_sgemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, f
     int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
     float *scratch = (float *)P->w->scratch;
     const float *A = SLOT(P, in->a), *B = SLOT(P, in->b);
+    int64_t lda = d.K, ldb = d.N;
+    /* operands a fast-path load left in the tensor (FASTPATH_VIEW) */
+    if ((P->x->plan.sflags[in->a] & FASTPATH_VIEW) && REC(P, in->a)->valid) {
+        A = (const float *)(uintptr_t)REC(P, in->a)->base;
+        lda = REC(P, in->a)->st[0];
+    }
+    if ((P->x->plan.sflags[in->b] & FASTPATH_VIEW) && REC(P, in->b)->valid) {
+        B = (const float *)(uintptr_t)REC(P, in->b)->base;
+        ldb = REC(P, in->b)->st[0];
+    }
     if (in->imm == IR_PREC_TF32) {
         float *ra = scratch, *rb = scratch + nA;
         for (int64_t i = 0; i < nA; i++)
@@ -2128,8 +2149,8 @@ static float *dot_sgemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, f
         return scratch;
     for (int64_t b = 0; b < d.batch; b++)
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d.M, (int)d.N,
-                    (int)d.K, 1.0f, A + b * d.M * d.K, (int)d.K, B + b * d.K * d.N,
-                    (int)d.N, beta, C + b * d.M * d.N, (int)d.N);
+                    (int)d.K, 1.0f, A + b * d.M * lda, (int)lda, B + b * d.K * ldb,
+                    (int)ldb, beta, C + b * d.M * d.N, (int)d.N);
     return scratch;
 }
 

@@ -197,6 +197,30 @@ static int32_t fastpath_inplace_copy(const ir_kernel *k, const int32_t *reads,
     return -1;
 }
 
+/* Operand s of the fp32 dot at pc, loaded at an earlier pc by an unmasked
+ * fast-path load that nothing else reads, with only instructions between
+ * that neither write memory nor jump. */
+static int32_t fastpath_view_load(const ir_kernel *k, const int32_t *reads,
+                                  const int32_t *writers, const uint8_t *inst_flags,
+                                  const bool *target, int32_t pc, int32_t s)
+{
+    const ir_inst *dot = &k->code[pc];
+    if (reads[s] != 1 || writers[s] != 1 || dot->a == dot->b ||
+        fastpath_type(k, s)->dt != DTYPE_FP32 || fastpath_type(k, s)->ndim != 2)
+        return -1;
+    for (int32_t q = pc - 1; q >= 0; q--) {
+        const ir_inst *in = &k->code[q];
+        if (target[q + 1])
+            return -1;
+        if (in->op == IR_LOAD && in->dst == s)
+            return (inst_flags[q] & FASTPATH_MEMORY) && in->b < 0 ? q : -1;
+        if (in->op == IR_STORE || in->op == IR_ATOMIC || in->op == IR_JUMP ||
+            in->op == IR_BRANCH || in->op == IR_RETURN)
+            return -1;
+    }
+    return -1;
+}
+
 void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
                       uint8_t *slot_flags, uint8_t *inst_flags)
 {
@@ -300,6 +324,32 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
                 inst_flags[q] |= FASTPATH_COPY_SKIP;
             }
         }
+
+    /* fp32 operands of a 2-d dot that sgemm can read where they lie */
+    int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
+    for (int32_t pc = 0; pc < nc; pc++)
+        if (k->code[pc].dst >= 0 && k->code[pc].op != IR_STORE)
+            writers[k->code[pc].dst]++;
+    for (int32_t pc = 0; allow_lazy && pc < nc; pc++) {
+        const ir_inst *dot = &k->code[pc];
+        if (dot->op != IR_DOT || dot->imm == IR_PREC_TF32 ||
+            fastpath_type(k, dot->a)->ndim != 2 ||
+            fastpath_type(k, dot->dst)->dt == DTYPE_FP64 ||
+            !dtype_is_float(fastpath_type(k, dot->a)->dt) ||
+            !dtype_is_float(fastpath_type(k, dot->b)->dt) ||
+            fastpath_type(k, dot->a)->dt == DTYPE_FP64 ||
+            fastpath_type(k, dot->b)->dt == DTYPE_FP64)
+            continue;
+        int32_t ops[2] = {dot->a, dot->b};
+        for (int i = 0; i < 2; i++) {
+            int32_t q = fastpath_view_load(k, reads, writers, inst_flags, target, pc, ops[i]);
+            if (q >= 0) {
+                inst_flags[q] |= FASTPATH_LOAD_VIEW;
+                slot_flags[ops[i]] |= FASTPATH_VIEW;
+            }
+        }
+    }
+    free(writers);
     free(written);
     free(refused);
     free(reads);

@@ -35,9 +35,16 @@
  *                     with nothing touching either slot in between: sgemm
  *                     accumulates into acc itself and the sum is never
  *                     written;
- *   FASTPATH_COPY_SKIP    that copy: it does nothing.
- * The fused instructions leave the dot's result (and, in place, the sum)
- * unwritten, so a debugger must ask for allow_lazy = false. */
+ *   FASTPATH_COPY_SKIP    that copy: it does nothing;
+ *   FASTPATH_LOAD_VIEW    an unmasked 2-d fp32 load whose only reader is a
+ *                     tl.dot a few instructions on, with no store, atomic
+ *                     or jump between: after the range check it only
+ *                     notes where the rows are (its result slot is VIEW),
+ *                     and sgemm reads them from the tensor (lda = the row
+ *                     stride).
+ * The fused instructions leave the dot's result (and, in place, the sum,
+ * and a viewed load's lanes) unwritten, so a debugger must ask for
+ * allow_lazy = false. */
 #ifndef TRITSIM_FASTPATH_H
 #define TRITSIM_FASTPATH_H
 
@@ -49,6 +56,7 @@
 enum {
     FASTPATH_TRACKED = 1,
     FASTPATH_LAZY = 2,
+    FASTPATH_VIEW = 4,     /* a load's result that a dot may read in place */
 };
 
 enum {
@@ -58,6 +66,7 @@ enum {
     FASTPATH_DOT_ADD = 8,
     FASTPATH_DOT_INPLACE = 16,
     FASTPATH_COPY_SKIP = 32,
+    FASTPATH_LOAD_VIEW = 64,
 };
 
 enum { FASTPATH_DOT_MAX_K = 128 };
