@@ -57,6 +57,14 @@
  * reported (the pool hands out ids in order, so every lower program has
  * run), after the output of the programs before it and its own. */
 #define _POSIX_C_SOURCE 200809L
+/* The typed loops below run over unknown lane counts with operands that may
+ * alias the destination: GCC's default cost model at -O2 ("very-cheap")
+ * leaves such loops scalar, so let it vectorise them behind runtime
+ * checks.  Vectorising elementwise loops never changes a result; float
+ * reductions stay in order (that would need -fassociative-math). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
 #include "exec.h"
 
 #include <cblas.h>
