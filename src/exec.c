@@ -90,7 +90,7 @@ typedef enum stk {
     ST_F32, ST_F64,
 } stk;
 
-static stk st_of(dtype t)
+static inline stk st_of(dtype t)
 {
     if (dtype_is_ptr(t))
         return ST_U64;
@@ -109,7 +109,7 @@ static stk st_of(dtype t)
     }
 }
 
-static int st_size(stk s)
+static inline int st_size(stk s)
 {
     static const int size[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
     return size[s];
@@ -123,9 +123,9 @@ static bool st_is_float(stk s)
 /* Does the slot hold the same bytes as memory does (so loads and stores
  * are plain copies)?  Not for int1 (memory may hold any nonzero byte),
  * fp16/bf16/fp8 (slots hold floats). */
-static bool same_repr(dtype t)
+static inline bool same_repr(dtype t)
 {
-    return dtype_is_ptr(t) || (t != DTYPE_INT1 && !dtype_is_fp8(t) &&
+    return dtype_is_ptr(t) || (t != DTYPE_INT1 && t != DTYPE_FP8E4NV && t != DTYPE_FP8E5 &&
                                t != DTYPE_FP16 && t != DTYPE_BF16);
 }
 
@@ -213,6 +213,7 @@ typedef struct exec_plan {
     int64_t *numel;        /* per slot: element count */
     uint8_t *sflags;       /* per slot: FASTPATH_TRACKED, FASTPATH_LAZY */
     uint8_t *iflags;       /* per instruction: FASTPATH_RECORD, ... */
+    uint64_t *argbytes;    /* per parameter: bytes a pointer argument spans */
     size_t recat;          /* byte offset of the records (exec_rec per slot)
                               in a register file */
     size_t regbytes;       /* one register file */
@@ -488,9 +489,11 @@ static bool rec_fits(const exec_rec *r, const ir_type *t)
         if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
             return false;
     }
-    if (dtype_is_signed(t->dt))
-        return lo >= dtype_int_min(t->dt) && hi <= (int64_t)dtype_int_max(t->dt);
-    return lo >= 0 && (uint64_t)hi <= dtype_int_max(t->dt);
+    static const int64_t min[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+    static const int64_t max[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, INT64_MAX};
+    stk k = st_of(t->dt);
+    return k <= ST_U64 && lo >= min[k] && hi <= max[k];
 }
 
 /* Map operand record a (of type ta) onto the axes of td, numpy's
@@ -1545,16 +1548,10 @@ typedef struct access {
                                every lane active */
 } access;
 
-/* Bytes of pointer argument i: [address, address + bytes). */
-static uint64_t arg_bytes(const exec_ctx *x, int i)
-{
-    return (uint64_t)x->L->args[i].numel *
-           (uint64_t)dtype_size(dtype_elem(x->k->params[i].dt));
-}
-
+/* Does [ad, ad + esz) lie in pointer argument i's bytes? */
 static bool in_arg(const exec_ctx *x, int i, uint64_t ad, int esz)
 {
-    uint64_t base = x->L->args[i].value.u, bytes = arg_bytes(x, i);
+    uint64_t base = x->L->args[i].value.u, bytes = x->plan.argbytes[i];
     return ad >= base && bytes >= (uint64_t)esz && ad - base <= bytes - (uint64_t)esz;
 }
 
@@ -1719,7 +1716,8 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
         return false;
     const ir_type *tp = TYPE(P, ps);
     dtype t = dtype_elem(tp->dt);
-    int64_t esz = dtype_size(t), ssz = st_size(st_of(t)), nlanes = NUMEL(P, ps);
+    int64_t ssz = st_size(st_of(t)), nlanes = NUMEL(P, ps);
+    int64_t esz = same_repr(t) ? ssz : t == DTYPE_FP16 || t == DTYPE_BF16 ? 2 : 1;
     int64_t n[IR_MAX_DIM], st[IR_MAX_DIM] = {0}, lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM];
     int pad = IR_MAX_DIM - tp->ndim;
     rec_shape4(tp, n);
@@ -3167,11 +3165,18 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
 {
     const ir_kernel *k = L->kernel;
     enum { MAX_SLOT_ELEMS = 1 << 26 };
-    /* off, sflags and iflags share one allocation (freed through off) */
+    /* off, argbytes, sflags and iflags share one allocation (freed
+     * through off) */
     size_t ns = (size_t)k->nslots + 1, nc = (size_t)k->ncode + 1;
-    pl->off = xcalloc(1, ns * sizeof *pl->off + ns + nc);
-    pl->sflags = (uint8_t *)(pl->off + ns);
+    size_t na = (size_t)k->nparams + 1;
+    pl->off = xcalloc(1, ns * sizeof *pl->off + na * sizeof *pl->argbytes + ns + nc);
+    pl->argbytes = (uint64_t *)(pl->off + ns);
+    pl->sflags = (uint8_t *)(pl->argbytes + na);
     pl->iflags = pl->sflags + ns;
+    for (int32_t i = 0; i < k->nparams; i++)
+        if (dtype_is_ptr(k->params[i].dt))
+            pl->argbytes[i] = (uint64_t)L->args[i].numel *
+                              (uint64_t)dtype_size(dtype_elem(k->params[i].dt));
     pl->numel = xcalloc(ns, sizeof *pl->numel);
     size_t at = 0;
     int64_t maxn = 1;
