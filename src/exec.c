@@ -1693,7 +1693,7 @@ static void mem_prefill(void *D, const void *O, int64_t so, int64_t n, int ssz)
     if (!O) {
         memset(D, 0, (size_t)(n * ssz));
     } else if (so) {
-        memcpy(D, O, (size_t)(n * ssz));
+        memmove(D, O, (size_t)(n * ssz));
     } else {
         for (int64_t i = 0; i < n; i++)
             memcpy((char *)D + i * ssz, O, (size_t)ssz);
@@ -1740,6 +1740,8 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
             M = SLOT(P, ms);
         }
     }
+    if (M && load && (const void *)M == SLOT(P, in->dst))
+        return false;        /* the mask's lanes are about to be overwritten */
     bool full = !M;
     for (int d = 0; d < IR_MAX_DIM; d++) {
         empty |= lo[d] >= hi[d];
@@ -1808,6 +1810,25 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     if (load && !full)
         mem_prefill(D, O, so, nlanes, (int)ssz);
     int64_t j0 = lo[3], cnt = hi[3] - lo[3];
+    if (!M && st[3] == esz && cnt * esz <= 512) {
+        /* short rows far apart: ask for all of them before copying any, so
+         * that their cache misses overlap */
+        for (int64_t i0 = lo[0]; i0 < hi[0]; i0++)
+            for (int64_t i1 = lo[1]; i1 < hi[1]; i1++)
+                for (int64_t i2 = lo[2]; i2 < hi[2]; i2++) {
+                    const char *row = addr(base + (uint64_t)i0 * (uint64_t)st[0] +
+                                           (uint64_t)i1 * (uint64_t)st[1] +
+                                           (uint64_t)i2 * (uint64_t)st[2] +
+                                           (uint64_t)(j0 * esz));
+                    for (int64_t b = 0; b < cnt * esz + 63; b += 64) {
+                        const char *at = row + (b < cnt * esz ? b : cnt * esz - 1);
+                        if (load)
+                            __builtin_prefetch(at, 0);
+                        else
+                            __builtin_prefetch(at, 1);
+                    }
+                }
+    }
     for (int64_t i0 = lo[0]; i0 < hi[0]; i0++)
         for (int64_t i1 = lo[1]; i1 < hi[1]; i1++)
             for (int64_t i2 = lo[2]; i2 < hi[2]; i2++) {
