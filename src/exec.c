@@ -68,6 +68,9 @@
 #include "exec.h"
 
 #include <cblas.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -216,6 +219,8 @@ typedef struct exec_plan {
     uint64_t *argbytes;    /* per parameter: bytes a pointer argument spans */
     size_t recat;          /* byte offset of the records (exec_rec per slot)
                               in a register file */
+    size_t doneat;         /* byte offset of a byte per instruction: this
+                              worker has run it (FASTPATH_INVARIANT) */
     size_t regbytes;       /* one register file */
     size_t scratchbytes;   /* per worker: dot operands, print conversions */
     bool prints;           /* the kernel has PRINT: order its output */
@@ -842,6 +847,18 @@ static bool rec_op(exec_prog *P, const ir_inst *in)
     return false;
 }
 
+/* At the top of every pure instruction: one whose value is the same in
+ * every program (FASTPATH_INVARIANT) runs once per worker and launch; the
+ * register file keeps its result for the later programs. */
+#define INVARIANT_SKIP(P, in) do { \
+    if (IFLAGS(P, in) & FASTPATH_INVARIANT) { \
+        uint8_t *done_ = (P)->regs + (P)->x->plan.doneat + ((in) - (P)->x->k->code); \
+        if (*done_) \
+            return true; \
+        *done_ = 1; \
+    } \
+} while (0)
+
 /* At the top of every instruction that may write a tracked slot. */
 #define RECORD_FIRST(P, in) do { \
     if ((IFLAGS(P, in) & FASTPATH_RECORD) && rec_op(P, in)) \
@@ -852,6 +869,7 @@ static bool rec_op(exec_prog *P, const ir_inst *in)
 
 static bool op_const(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
@@ -871,6 +889,7 @@ static bool op_const(exec_prog *P, const ir_inst *in)
 
 static bool op_program_id(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     int64_t axis = in->imm < 0 || in->imm > 2 ? 0 : in->imm;
     int64_t v = in->op == IR_PROGRAM_ID ? P->coord[axis] : P->x->L->grid[axis];
     *(int32_t *)SLOT(P, in->dst) = (int32_t)v;
@@ -879,6 +898,7 @@ static bool op_program_id(exec_prog *P, const ir_inst *in)
 
 static bool op_arg(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     const exec_arg *arg = &P->x->L->args[in->imm];
     lane_set(DT(P, in->dst), SLOT(P, in->dst), 0, arg->value);
     return true;
@@ -886,6 +906,7 @@ static bool op_arg(exec_prog *P, const ir_inst *in)
 
 static bool op_arange(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     int32_t *d = SLOT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
@@ -898,6 +919,7 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
         return true;         /* the fused add wrote the destination */
     RECORD_FIRST(P, in);
@@ -956,6 +978,7 @@ static void row_strides(const ir_type *t, int64_t *stride)
 
 static bool op_broadcast(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     const ir_type *td = TYPE(P, in->dst), *ta = TYPE(P, in->a);
     int64_t astride[IR_MAX_DIM], shape[IR_MAX_DIM], stride[IR_MAX_DIM];
@@ -1203,6 +1226,7 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
 
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     dtype from = DT(P, in->a), to = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
@@ -1264,6 +1288,7 @@ static bool op_bitcast(exec_prog *P, const ir_inst *in)
 
 static bool op_unary(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -1358,6 +1383,7 @@ static bool dot_add(exec_prog *P, const ir_inst *in);
 
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
         return dot_add(P, in);
     RECORD_FIRST(P, in);
@@ -1391,6 +1417,7 @@ static bool op_binary(exec_prog *P, const ir_inst *in)
 
 static bool op_cmp(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     void *D = SLOT(P, in->dst);
@@ -1407,6 +1434,7 @@ static bool op_cmp(exec_prog *P, const ir_inst *in)
 
 static bool op_where(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     int64_t n = NUMEL(P, in->dst);
     int64_t sa = STRIDE(P, in->a), sb = STRIDE(P, in->b), sc = STRIDE(P, in->c);
     void *D = SLOT(P, in->dst);
@@ -1479,6 +1507,7 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
 
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1508,6 +1537,7 @@ static bool op_math(exec_prog *P, const ir_inst *in)
 
 static bool op_ptr_add(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     uint64_t *d = SLOT(P, in->dst);
@@ -1686,6 +1716,55 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
 
 static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; }
 
+/* Stores into a tensor this large bypass the caches (non-temporal stores,
+ * as glibc's memcpy does for large copies): its lines would only push the
+ * rest out, and a write that misses need not read the line first. */
+enum { STREAM_MIN_TENSOR = 32 << 20, STREAM_MIN_RUN = 1024 };
+
+/* memcpy into tensor memory, streaming when the run is long enough; the
+ * caller ends the instruction with stream_end(). */
+static void copy_out(void *dst, const void *src, size_t n, bool stream)
+{
+#if defined(__SSE2__)
+    if (stream && n >= STREAM_MIN_RUN) {
+        char *d = dst;
+        const char *s = src;
+        size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+        memcpy(d, s, head);
+        d += head;
+        s += head;
+        n -= head;
+        for (; n >= 64; n -= 64, d += 64, s += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+            __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+            _mm_stream_si128((__m128i *)(void *)d, a);
+            _mm_stream_si128((__m128i *)(void *)(d + 16), b);
+            _mm_stream_si128((__m128i *)(void *)(d + 32), c);
+            _mm_stream_si128((__m128i *)(void *)(d + 48), e);
+        }
+        memcpy(d, s, n);
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memcpy(dst, src, n);
+}
+
+/* Order the streaming stores before whatever comes next, as plain stores
+ * would be. */
+static void stream_end(bool stream)
+{
+#if defined(__SSE2__)
+    if (stream)
+        _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
 /* Fill a load's destination with its `other` operand (or zeros): what its
  * masked-off lanes hold. */
 static void mem_prefill(void *D, const void *O, int64_t so, int64_t n, int ssz)
@@ -1792,6 +1871,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     bool raw = same_repr(t) || (!load && t == DTYPE_INT1);
     const char *V = load ? NULL : SLOT(P, in->b);
     int64_t sv = load ? 0 : STRIDE(P, in->b);
+    bool stream = !load && x->plan.argbytes[arg] >= STREAM_MIN_TENSOR;
     if (full && raw && (load || sv)) {
         bool contig = true;
         int64_t want = esz;
@@ -1803,7 +1883,8 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
             if (load)
                 memcpy(D, addr(base), (size_t)(nlanes * esz));
             else
-                memcpy((void *)(uintptr_t)base, V, (size_t)(nlanes * esz));
+                copy_out((void *)(uintptr_t)base, V, (size_t)(nlanes * esz), stream);
+            stream_end(stream);
             return true;
         }
     }
@@ -1840,7 +1921,8 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
                     if (load)
                         memcpy((char *)D + (lane + j0) * ssz, addr(a), (size_t)(cnt * esz));
                     else
-                        memcpy((void *)(uintptr_t)a, V + (lane + j0) * ssz, (size_t)(cnt * esz));
+                        copy_out((void *)(uintptr_t)a, V + (lane + j0) * ssz,
+                                 (size_t)(cnt * esz), stream);
                     continue;
                 }
                 for (int64_t j = j0; j < j0 + cnt; j++) {
@@ -1858,6 +1940,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
                         dtype_store(t, (void *)(uintptr_t)a, lane_get(t, V, i * sv));
                 }
             }
+    stream_end(stream);
     return true;
 }
 
@@ -3225,6 +3308,8 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
     }
     pl->recat = at;
     at += align64((size_t)k->nslots * sizeof(exec_rec));
+    pl->doneat = at;
+    at += align64((size_t)k->ncode);
     pl->regbytes = at ? at : 64;
     pl->scratchbytes = (size_t)maxn * 8;
     for (int32_t pc = 0; pc < k->ncode; pc++) {

@@ -96,6 +96,20 @@ static int fastpath_reads(const ir_inst *in, int32_t *ops)
     return n;
 }
 
+/* Instructions whose result depends only on their operands and the
+ * launch (not on the program id or memory). */
+static bool fastpath_pure(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_ARANGE: case IR_ARG: case IR_NUM_PROGRAMS: case IR_COPY:
+    case IR_BROADCAST: case IR_RESHAPE: case IR_CAST: case IR_UNARY: case IR_BINARY:
+    case IR_CMP: case IR_WHERE: case IR_PTR_ADD: case IR_MATH:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* A load or store whose pointer tile is tracked, points into one known
  * argument, and has the shape of every lane the access touches. */
 static bool fastpath_memory_ok(const ir_kernel *k, const int64_t *numel,
@@ -325,11 +339,36 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             }
         }
 
-    /* fp32 operands of a 2-d dot that sgemm can read where they lie */
     int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
     for (int32_t pc = 0; pc < nc; pc++)
         if (k->code[pc].dst >= 0 && k->code[pc].op != IR_STORE)
             writers[k->code[pc].dst]++;
+
+    /* Program-invariant instructions: the least set closed under "pure,
+     * the only writer of its slot, every operand invariant". */
+    bool *invariant = written;          /* reused */
+    memset(invariant, 0, (size_t)ns + 1);
+    for (bool changed = allow_lazy; changed;) {
+        changed = false;
+        for (int32_t pc = 0; pc < nc; pc++) {
+            const ir_inst *in = &k->code[pc];
+            if (in->dst < 0 || invariant[in->dst] || writers[in->dst] != 1 ||
+                !fastpath_pure(in) || (inst_flags[pc] & (FASTPATH_DOT_ADD | FASTPATH_COPY_SKIP)))
+                continue;
+            int32_t ops[4];
+            int n = fastpath_reads(in, ops);
+            bool all = true;
+            for (int i = 0; i < n; i++)
+                all &= ops[i] != in->dst && invariant[ops[i]];
+            if (all) {
+                invariant[in->dst] = true;
+                inst_flags[pc] |= FASTPATH_INVARIANT;
+                changed = true;
+            }
+        }
+    }
+
+    /* fp32 operands of a 2-d dot that sgemm can read where they lie */
     for (int32_t pc = 0; allow_lazy && pc < nc; pc++) {
         const ir_inst *dot = &k->code[pc];
         if (dot->op != IR_DOT || dot->imm == IR_PREC_TF32 ||

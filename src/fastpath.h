@@ -42,9 +42,15 @@
  *                     notes where the rows are (its result slot is VIEW),
  *                     and sgemm reads them from the tensor (lda = the row
  *                     stride).
+ *   FASTPATH_INVARIANT    a pure instruction (constants, arguments,
+ *                     arithmetic, pointer arithmetic...) whose operands are
+ *                     all invariant and whose result slot nothing else
+ *                     writes: it computes the same value in every program
+ *                     of the launch, so each worker runs it once and later
+ *                     programs find the value already there.
  * The fused instructions leave the dot's result (and, in place, the sum,
  * and a viewed load's lanes) unwritten, so a debugger must ask for
- * allow_lazy = false. */
+ * allow_lazy = false, which also turns FASTPATH_INVARIANT off. */
 #ifndef TRITSIM_FASTPATH_H
 #define TRITSIM_FASTPATH_H
 
@@ -67,6 +73,7 @@ enum {
     FASTPATH_DOT_INPLACE = 16,
     FASTPATH_COPY_SKIP = 32,
     FASTPATH_LOAD_VIEW = 64,
+    FASTPATH_INVARIANT = 128,
 };
 
 enum { FASTPATH_DOT_MAX_K = 128 };
