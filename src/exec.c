@@ -3265,9 +3265,28 @@ static size_t align64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
+/* OpenBLAS starts a thread pool of its own when it loads, and its threads
+ * spin (sched_yield) for about 0.1 s after start-up and after each use,
+ * taking a core from our pool's programs.  Kernel dots run single-threaded
+ * (exec_run sets OpenBLAS to one thread), so the first launch stops those
+ * threads; OpenBLAS starts them again itself if a caller ever asks it for
+ * more than one thread. */
+#ifdef OPENBLAS_VERSION
+int blas_thread_shutdown_(void);
+#endif
+static pthread_once_t plan_blas_once = PTHREAD_ONCE_INIT;
+
+static void plan_blas_quiet(void)
+{
+#ifdef OPENBLAS_VERSION
+    blas_thread_shutdown_();
+#endif
+}
+
 static bool plan_build(const exec_launch *L, exec_plan *pl)
 {
     const ir_kernel *k = L->kernel;
+    pthread_once(&plan_blas_once, plan_blas_quiet);
     enum { MAX_SLOT_ELEMS = 1 << 26 };
     /* off, argbytes, sflags and iflags share one allocation (freed
      * through off) */
