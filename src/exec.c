@@ -212,7 +212,8 @@ static float round_tf32(float x)
 
 typedef struct exec_plan {
     size_t *off;           /* per slot: byte offset in a register file; the
-                              one allocation that also holds sflags, iflags */
+                              one allocation that also holds argbytes,
+                              sflags and iflags */
     int64_t *numel;        /* per slot: element count */
     uint8_t *sflags;       /* per slot: FASTPATH_TRACKED, FASTPATH_LAZY */
     uint8_t *iflags;       /* per instruction: FASTPATH_RECORD, ... */
@@ -281,7 +282,9 @@ typedef struct exec_prog {
  * modulo 2^64), or, for int1 slots, 1 where lo[d] <= index[d] < hi[d] on
  * every axis.  valid: the record describes the slot's current value;
  * mat: the register file holds its lanes.  A lazy slot has valid || mat;
- * any other tracked slot always has mat. */
+ * any other tracked slot always has mat.  (The record of a FASTPATH_VIEW
+ * slot, a tile only a dot reads, says instead where its load left the rows
+ * when valid: base their address, st[0] the row stride in elements.) */
 typedef struct exec_rec {
     int64_t base;
     int64_t st[IR_MAX_DIM];
