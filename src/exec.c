@@ -4,7 +4,11 @@
  *
  * How it is laid out:
  *   - the plan: each slot's byte offset in a register file (64-byte
- *     aligned) and element count, fixed once per launch;
+ *     aligned) and element count, fixed once per launch, and the fast-path
+ *     analysis (fastpath.h): which slots are tracked as affine records
+ *     (lazy ones keep no lanes), which instructions take a fast path;
+ *   - affine records: index and pointer tiles as base + strides, masks as
+ *     boxes, computed by the instructions that write tracked slots;
  *   - tile operations: one function per opcode; each dispatches once on
  *     the element type and runs a tight typed loop (the MAP macros), so no
  *     per-element type switch happens on the common paths; data movement
@@ -12,8 +16,12 @@
  *     copies) moves raw lanes, whatever their type;
  *   - memory: loads, stores and atomics check the active lanes first (a
  *     min/max pass, then a per-lane search only when something is wrong),
- *     then move the data (a memcpy when the lanes are contiguous);
- *   - dot (OpenBLAS), reduce, scan, print, assert;
+ *     then move the data (a memcpy when the lanes are contiguous); through
+ *     a tracked pointer the check is one address range and the data moves
+ *     by rows, and anything doubtful goes the lane-by-lane way, which
+ *     reports the exact failing lane;
+ *   - dot (OpenBLAS; acc += tl.dot(a, b) accumulates in place), reduce,
+ *     scan, print, assert;
  *   - the interpreter loop and the launch: program ids go to the pool;
  *     each program's text is flushed in program-id order; the lowest
  *     failing program's error is the one reported.
@@ -49,9 +57,20 @@
  * reported (the pool hands out ids in order, so every lower program has
  * run), after the output of the programs before it and its own. */
 #define _POSIX_C_SOURCE 200809L
+/* The typed loops below run over unknown lane counts with operands that may
+ * alias the destination: GCC's default cost model at -O2 ("very-cheap")
+ * leaves such loops scalar, so let it vectorise them behind runtime
+ * checks.  Vectorising elementwise loops never changes a result; float
+ * reductions stay in order (that would need -fassociative-math). */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC optimize("vect-cost-model=dynamic")
+#endif
 #include "exec.h"
 
 #include <cblas.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <inttypes.h>
 #include <math.h>
 #include <pthread.h>
@@ -61,6 +80,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "fastpath.h"
 #include "format.h"
 #include "pyformat.h"
 #include "strbuf.h"
@@ -74,7 +94,7 @@ typedef enum stk {
     ST_F32, ST_F64,
 } stk;
 
-static stk st_of(dtype t)
+static inline stk st_of(dtype t)
 {
     if (dtype_is_ptr(t))
         return ST_U64;
@@ -93,7 +113,7 @@ static stk st_of(dtype t)
     }
 }
 
-static int st_size(stk s)
+static inline int st_size(stk s)
 {
     static const int size[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
     return size[s];
@@ -107,9 +127,9 @@ static bool st_is_float(stk s)
 /* Does the slot hold the same bytes as memory does (so loads and stores
  * are plain copies)?  Not for int1 (memory may hold any nonzero byte),
  * fp16/bf16/fp8 (slots hold floats). */
-static bool same_repr(dtype t)
+static inline bool same_repr(dtype t)
 {
-    return dtype_is_ptr(t) || (t != DTYPE_INT1 && !dtype_is_fp8(t) &&
+    return dtype_is_ptr(t) || (t != DTYPE_INT1 && t != DTYPE_FP8E4NV && t != DTYPE_FP8E5 &&
                                t != DTYPE_FP16 && t != DTYPE_BF16);
 }
 
@@ -192,8 +212,17 @@ static float round_tf32(float x)
  * ====================================================================== */
 
 typedef struct exec_plan {
-    size_t *off;           /* per slot: byte offset in a register file */
+    size_t *off;           /* per slot: byte offset in a register file; the
+                              one allocation that also holds argbytes,
+                              sflags and iflags */
     int64_t *numel;        /* per slot: element count */
+    uint8_t *sflags;       /* per slot: FASTPATH_TRACKED, FASTPATH_LAZY */
+    uint8_t *iflags;       /* per instruction: FASTPATH_RECORD, ... */
+    uint64_t *argbytes;    /* per parameter: bytes a pointer argument spans */
+    size_t recat;          /* byte offset of the records (exec_rec per slot)
+                              in a register file */
+    size_t doneat;         /* byte offset of a byte per instruction: this
+                              worker has run it (FASTPATH_INVARIANT) */
     size_t regbytes;       /* one register file */
     size_t scratchbytes;   /* per worker: dot operands, print conversions */
     bool prints;           /* the kernel has PRINT: order its output */
@@ -263,7 +292,26 @@ typedef struct exec_prog {
     exec_worker own;
 } exec_prog;
 
+/* The affine record of a tracked slot (fastpath.h): its lanes are
+ * base + sum(st[d] * index[d]) (index and pointer tiles; pointers wrap
+ * modulo 2^64), or, for int1 slots, 1 where lo[d] <= index[d] < hi[d] on
+ * every axis.  valid: the record describes the slot's current value;
+ * mat: the register file holds its lanes.  A lazy slot has valid || mat;
+ * any other tracked slot always has mat.  (The record of a FASTPATH_VIEW
+ * slot, a tile only a dot reads, says instead where its load left the rows
+ * when valid: base their address, st[0] the row stride in elements.) */
+typedef struct exec_rec {
+    int64_t base;
+    int64_t st[IR_MAX_DIM];
+    int32_t lo[IR_MAX_DIM], hi[IR_MAX_DIM];
+    bool valid, mat;
+} exec_rec;
+
 #define SLOT(P, s) ((void *)((P)->regs + (P)->x->plan.off[s]))
+#define REC(P, s) ((exec_rec *)((P)->regs + (P)->x->plan.recat) + (s))
+#define TRACKED(P, s) ((P)->x->plan.sflags[s] & FASTPATH_TRACKED)
+#define LAZY(P, s) ((P)->x->plan.sflags[s] & FASTPATH_LAZY)
+#define IFLAGS(P, in) ((P)->x->plan.iflags[(in) - (P)->x->k->code])
 #define NUMEL(P, s) ((P)->x->plan.numel[s])
 #define TYPE(P, s) (&(P)->x->k->slots[s].type)
 #define DT(P, s) ((P)->x->k->slots[s].type.dt)
@@ -408,10 +456,439 @@ static inline double fmaxnan(double a, double b)
 static inline float fminnanf(float a, float b) { return (float)fminnan(a, b); }
 static inline float fmaxnanf(float a, float b) { return (float)fmaxnan(a, b); }
 
+/* ======================================================================
+ * Affine records (fastpath.h): index, pointer and mask tiles described by
+ * a base and a stride per axis (masks: a box of lanes), so that loads and
+ * stores through them check one address range and copy whole rows, and
+ * lazy slots never have their lanes written at all.
+ * ====================================================================== */
+
+/* A tile's shape padded on the left to IR_MAX_DIM axes. */
+static void rec_shape4(const ir_type *t, int64_t *n)
+{
+    int pad = IR_MAX_DIM - t->ndim;
+    for (int d = 0; d < IR_MAX_DIM; d++)
+        n[d] = d < pad ? 1 : t->shape[d - pad];
+}
+
+/* The record of operand s: a scalar (its value, zero strides; int1: all
+ * lanes or none), or the valid record of a tracked slot; NULL otherwise. */
+static const exec_rec *rec_of(exec_prog *P, int32_t s, exec_rec *tmp)
+{
+    if (NUMEL(P, s) == 1) {
+        dtype t = DT(P, s);
+        dtype_scalar v = lane_get(t, SLOT(P, s), 0);
+        memset(tmp, 0, sizeof *tmp);
+        if (t == DTYPE_INT1) {
+            for (int d = 0; d < IR_MAX_DIM; d++)
+                tmp->hi[d] = v.u ? INT32_MAX : 0;
+        } else if (dtype_is_ptr(t) || dtype_is_signed(t)) {
+            tmp->base = v.i;
+        } else {
+            if (v.u > INT64_MAX)
+                return NULL;
+            tmp->base = (int64_t)v.u;
+        }
+        tmp->valid = true;
+        return tmp;
+    }
+    if (TRACKED(P, s) && REC(P, s)->valid)
+        return REC(P, s);
+    return NULL;
+}
+
+/* Do the lanes of an index record fit its type, so that the wrapping
+ * arithmetic that made them was exact?  (Pointers always fit: their
+ * records wrap as the lanes do.) */
+static bool rec_fits(const exec_rec *r, const ir_type *t)
+{
+    if (dtype_is_ptr(t->dt))
+        return true;
+    int64_t lo = r->base, hi = r->base;
+    for (int d = 0; d < t->ndim; d++) {
+        int64_t span;
+        if (__builtin_mul_overflow(r->st[d], (int64_t)t->shape[d] - 1, &span))
+            return false;
+        if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
+            return false;
+    }
+    static const int64_t min[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
+    static const int64_t max[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
+                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, INT64_MAX};
+    stk k = st_of(t->dt);
+    return k <= ST_U64 && lo >= min[k] && hi <= max[k];
+}
+
+/* Map operand record a (of type ta) onto the axes of td, numpy's
+ * broadcast: axes aligned on the right, size-1 and missing axes repeat. */
+static void rec_broadcast(const exec_rec *a, const ir_type *ta, const ir_type *td,
+                          exec_rec *r)
+{
+    r->base = a->base;
+    for (int d = 0; d < td->ndim; d++) {
+        int j = d - (td->ndim - ta->ndim);
+        bool rep = j < 0 || ta->shape[j] == 1;
+        r->st[d] = rep ? 0 : a->st[j];
+        /* a repeated axis is on everywhere, unless a's box is empty */
+        r->lo[d] = rep ? 0 : a->lo[j];
+        r->hi[d] = rep ? INT32_MAX : a->hi[j];
+    }
+    for (int j = 0; j < ta->ndim; j++)
+        if (a->lo[j] >= a->hi[j] && td->ndim > 0)
+            r->hi[0] = r->lo[0] = 0;
+}
+
+/* RESHAPE: when a and dst have the same axes of size > 1 (only size-1
+ * axes come or go), or a's index record is affine in its row-major lane
+ * number (so any reshape is). */
+static bool rec_reshape(const exec_rec *a, const ir_type *ta, const ir_type *td,
+                        bool box, exec_rec *r)
+{
+    int ja = 0;
+    bool same = true;
+    int64_t st[IR_MAX_DIM] = {0};
+    int32_t lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM] = {0};
+    bool empty = false;
+    for (int j = 0; j < ta->ndim; j++)
+        empty |= box && a->lo[j] >= a->hi[j];
+    for (int d = 0; d < td->ndim; d++) {
+        if (td->shape[d] == 1) {
+            hi[d] = 1;
+            continue;
+        }
+        while (ja < ta->ndim && ta->shape[ja] == 1)
+            ja++;
+        if (ja >= ta->ndim || ta->shape[ja] != td->shape[d]) {
+            same = false;
+            break;
+        }
+        st[d] = a->st[ja];
+        lo[d] = a->lo[ja];
+        hi[d] = a->hi[ja];
+        ja++;
+    }
+    while (same && ja < ta->ndim && ta->shape[ja] == 1)
+        ja++;
+    if (same && ja == ta->ndim) {
+        r->base = a->base;
+        memcpy(r->st, st, sizeof st);
+        memcpy(r->lo, lo, sizeof lo);
+        memcpy(r->hi, hi, sizeof hi);
+        if (empty && td->ndim > 0)
+            r->lo[0] = r->hi[0] = 0;
+        return true;
+    }
+    if (box)
+        return false;
+    /* Affine in the lane number f: st[d] == step * (elements after d). */
+    int64_t step = ta->ndim ? a->st[ta->ndim - 1] : 0, after = 1, want;
+    for (int j = ta->ndim - 1; j >= 0; j--) {
+        if (ta->shape[j] > 1 &&
+            (__builtin_mul_overflow(step, after, &want) || a->st[j] != want))
+            return false;
+        after *= ta->shape[j];
+    }
+    r->base = a->base;
+    after = 1;
+    for (int d = td->ndim - 1; d >= 0; d--) {
+        if (__builtin_mul_overflow(step, after, &r->st[d]))
+            return false;
+        after *= td->shape[d];
+    }
+    return true;
+}
+
+/* CMP of two index records whose difference varies along one axis at most:
+ * the box of lanes where (a - b) op 0. */
+static bool rec_compare(const exec_rec *a, const exec_rec *b, ir_cmp op,
+                        const ir_type *td, exec_rec *r)
+{
+    int64_t c, st[IR_MAX_DIM];
+    if (__builtin_sub_overflow(a->base, b->base, &c))
+        return false;
+    int axis = -1;
+    for (int d = 0; d < td->ndim; d++) {
+        if (__builtin_sub_overflow(a->st[d], b->st[d], &st[d]))
+            return false;
+        r->lo[d] = 0;
+        r->hi[d] = td->shape[d];
+        if (st[d] != 0 && td->shape[d] > 1) {
+            if (axis >= 0)
+                return false;
+            axis = d;
+        }
+    }
+    /* c + s * i op 0 for i in [0, n) */
+    int64_t s = axis >= 0 ? st[axis] : 0, n = axis >= 0 ? td->shape[axis] : 1;
+    int64_t lo = 0, hi = n, lim;
+    switch (op) {
+    case IR_LT: lim = 0; break;                  /* c + s*i < 0 */
+    case IR_LE: lim = 1; break;                  /* c + s*i < 1 */
+    case IR_GT: case IR_GE:                      /* -c - s*i < 0 (or < 1) */
+        if (c == INT64_MIN || s == INT64_MIN)
+            return false;
+        c = -c;
+        s = -s;
+        lim = op == IR_GT ? 0 : 1;
+        break;
+    default:
+        if (s != 0)
+            return false;
+        lim = 0;
+        break;
+    }
+    if (op == IR_EQ || op == IR_NE) {
+        bool on = (c == 0) == (op == IR_EQ);
+        hi = on ? n : 0;
+    } else {
+        /* c + s*i < lim, i.e. s*i < lim - c */
+        int64_t t;
+        if (__builtin_sub_overflow(lim, c, &t) || t == INT64_MIN)
+            return false;
+        if (s == 0) {
+            hi = 0 < t ? n : 0;
+        } else if (s > 0) {             /* i < t / s, rounded up */
+            int64_t q = t / s + (t % s != 0 && t > 0);
+            hi = q < 0 ? 0 : q > n ? n : q;
+        } else {                        /* i > -t / -s: i >= floor(t / s) + 1 */
+            int64_t q = t / s - (t % s != 0 && t > 0);   /* floor(t / s), s < 0 */
+            int64_t first = q + 1;
+            lo = first < 0 ? 0 : first > n ? n : first;
+        }
+    }
+    if (lo >= hi) {
+        lo = hi = 0;
+        if (axis < 0 && td->ndim > 0)
+            r->lo[0] = r->hi[0] = 0;
+    }
+    if (axis >= 0) {
+        r->lo[axis] = (int32_t)lo;
+        r->hi[axis] = (int32_t)hi;
+        if (lo >= hi)
+            r->lo[axis] = r->hi[axis] = 0;
+    }
+    return true;
+}
+
+/* The record of instruction in's result, from its operands' records;
+ * false when the result is not affine (or would wrap). */
+static bool rec_compute(exec_prog *P, const ir_inst *in, exec_rec *r)
+{
+    const ir_type *td = TYPE(P, in->dst);
+    dtype t = td->dt;
+    bool box = t == DTYPE_INT1;
+    exec_rec ta, tb;
+    const exec_rec *a = NULL, *b = NULL;
+    memset(r, 0, sizeof *r);
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: {
+        dtype_scalar v = dtype_wrap(t, (uint64_t)in->imm);
+        if (box) {
+            for (int d = 0; d < td->ndim; d++)
+                r->hi[d] = v.u ? td->shape[d] : 0;
+            return true;
+        }
+        if (!dtype_is_ptr(t) && !dtype_is_signed(t) && v.u > INT64_MAX)
+            return false;
+        r->base = v.i;
+        break;
+    }
+    case IR_ARANGE:
+        r->base = in->imm;
+        r->st[0] = 1;
+        break;
+    case IR_COPY: case IR_CAST:
+        if (!(a = rec_of(P, in->a, &ta)))
+            return false;
+        *r = *a;
+        break;
+    case IR_BROADCAST:
+        if (!(a = rec_of(P, in->a, &ta)))
+            return false;
+        rec_broadcast(a, NUMEL(P, in->a) == 1 ? td : TYPE(P, in->a), td, r);
+        break;
+    case IR_RESHAPE:
+        if (!(a = rec_of(P, in->a, &ta)))
+            return false;
+        if (NUMEL(P, in->a) == 1)
+            *r = *a;
+        else if (!rec_reshape(a, TYPE(P, in->a), td, box, r))
+            return false;
+        break;
+    case IR_BINARY: case IR_CMP: case IR_PTR_ADD:
+        if (!(a = rec_of(P, in->a, &ta)) || !(b = rec_of(P, in->b, &tb)))
+            return false;
+        break;
+    default:
+        return false;
+    }
+    if (in->op == IR_BINARY && box) {          /* AND of two boxes */
+        for (int d = 0; d < td->ndim; d++) {
+            r->lo[d] = a->lo[d] > b->lo[d] ? a->lo[d] : b->lo[d];
+            r->hi[d] = a->hi[d] < b->hi[d] ? a->hi[d] : b->hi[d];
+        }
+    } else if (in->op == IR_BINARY && in->sub == IR_MUL) {
+        /* one side must be the same on every lane: it scales the other */
+        bool ua = true, ub = true;
+        for (int d = 0; d < td->ndim; d++) {
+            ua &= a->st[d] == 0;
+            ub &= b->st[d] == 0;
+        }
+        if (!ua && !ub)
+            return false;
+        int64_t f = ua ? a->base : b->base;
+        const exec_rec *x = ua ? b : a;
+        if (__builtin_mul_overflow(f, x->base, &r->base))
+            return false;
+        for (int d = 0; d < td->ndim; d++)
+            if (__builtin_mul_overflow(f, x->st[d], &r->st[d]))
+                return false;
+    } else if (in->op == IR_BINARY) {       /* ADD, SUB */
+        bool add = in->sub == IR_ADD;
+        if (add ? __builtin_add_overflow(a->base, b->base, &r->base)
+                : __builtin_sub_overflow(a->base, b->base, &r->base))
+            return false;
+        for (int d = 0; d < td->ndim; d++)
+            if (add ? __builtin_add_overflow(a->st[d], b->st[d], &r->st[d])
+                    : __builtin_sub_overflow(a->st[d], b->st[d], &r->st[d]))
+                return false;
+    } else if (in->op == IR_CMP) {
+        if (!rec_compare(a, b, (ir_cmp)in->sub, td, r))
+            return false;
+    } else if (in->op == IR_PTR_ADD) {
+        uint64_t esz = (uint64_t)dtype_size(dtype_elem(t));
+        r->base = (int64_t)((uint64_t)a->base + (uint64_t)b->base * esz);
+        for (int d = 0; d < td->ndim; d++) {
+            int64_t bs;
+            if (__builtin_mul_overflow(b->st[d], (int64_t)esz, &bs) ||
+                __builtin_add_overflow(a->st[d], bs, &r->st[d]))
+                return false;
+        }
+    }
+    if (box) {
+        for (int d = 0; d < td->ndim; d++) {
+            if (r->hi[d] > td->shape[d])
+                r->hi[d] = td->shape[d];
+            if (r->lo[d] < 0)
+                r->lo[d] = 0;
+        }
+        return true;
+    }
+    return rec_fits(r, td);
+}
+
+/* Write a record's lanes into slot s. */
+#define REC_FILL(T) do { \
+    T *d_ = (T *)D; \
+    for (int64_t i0 = 0; i0 < n[0]; i0++) \
+        for (int64_t i1 = 0; i1 < n[1]; i1++) \
+            for (int64_t i2 = 0; i2 < n[2]; i2++) { \
+                uint64_t row_ = (uint64_t)r->base + (uint64_t)i0 * st[0] + \
+                                (uint64_t)i1 * st[1] + (uint64_t)i2 * st[2]; \
+                for (int64_t j = 0; j < n[3]; j++) \
+                    *d_++ = (T)(row_ + (uint64_t)j * st[3]); \
+            } \
+} while (0)
+
+static void rec_fill(exec_prog *P, int32_t s, const exec_rec *r)
+{
+    const ir_type *t = TYPE(P, s);
+    void *D = SLOT(P, s);
+    int64_t n[IR_MAX_DIM];
+    uint64_t st[IR_MAX_DIM] = {0};
+    int pad = IR_MAX_DIM - t->ndim;
+    rec_shape4(t, n);
+    if (t->dt == DTYPE_INT1) {
+        int32_t lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM] = {1, 1, 1, 1};
+        for (int d = 0; d < t->ndim; d++) {
+            lo[d + pad] = r->lo[d];
+            hi[d + pad] = r->hi[d];
+        }
+        uint8_t *b = D;
+        for (int64_t i0 = 0; i0 < n[0]; i0++)
+            for (int64_t i1 = 0; i1 < n[1]; i1++)
+                for (int64_t i2 = 0; i2 < n[2]; i2++) {
+                    bool on = i0 >= lo[0] && i0 < hi[0] && i1 >= lo[1] && i1 < hi[1] &&
+                              i2 >= lo[2] && i2 < hi[2] && lo[3] < hi[3];
+                    memset(b, 0, (size_t)n[3]);
+                    if (on)
+                        memset(b + lo[3], 1, (size_t)(hi[3] - lo[3]));
+                    b += n[3];
+                }
+        return;
+    }
+    for (int d = 0; d < t->ndim; d++)
+        st[d + pad] = (uint64_t)r->st[d];
+    switch (st_of(t->dt)) {
+    case ST_I8: case ST_U8: case ST_B: REC_FILL(uint8_t); break;
+    case ST_I16: case ST_U16: REC_FILL(uint16_t); break;
+    case ST_I32: case ST_U32: REC_FILL(uint32_t); break;
+    default: REC_FILL(uint64_t); break;
+    }
+}
+
+/* Make slot s's lanes available in the register file (a lazy slot holds
+ * only its record until something needs them).  The debugger calls this
+ * before it shows a slot. */
+static void slot_sync(exec_prog *P, int32_t s)
+{
+    if (s < 0 || !LAZY(P, s))
+        return;
+    exec_rec *r = REC(P, s);
+    if (!r->mat) {
+        rec_fill(P, s, r);
+        r->mat = true;
+    }
+}
+
+/* An instruction that writes a tracked slot: its record, and its lanes
+ * unless the slot is lazy.  Returns false when the record cannot describe
+ * the result: the operands' lanes are then in the register file and the
+ * caller computes the lanes the ordinary way. */
+static bool rec_op(exec_prog *P, const ir_inst *in)
+{
+    exec_rec r;
+    if (rec_compute(P, in, &r)) {
+        bool lazy = LAZY(P, in->dst);
+        r.valid = true;
+        r.mat = !lazy;
+        *REC(P, in->dst) = r;
+        if (!lazy)
+            rec_fill(P, in->dst, &r);
+        return true;
+    }
+    slot_sync(P, in->a);
+    slot_sync(P, in->b);
+    exec_rec *d = REC(P, in->dst);
+    d->valid = false;
+    d->mat = true;
+    return false;
+}
+
+/* At the top of every pure instruction: one whose value is the same in
+ * every program (FASTPATH_INVARIANT) runs once per worker and launch; the
+ * register file keeps its result for the later programs. */
+#define INVARIANT_SKIP(P, in) do { \
+    if (IFLAGS(P, in) & FASTPATH_INVARIANT) { \
+        uint8_t *done_ = (P)->regs + (P)->x->plan.doneat + ((in) - (P)->x->k->code); \
+        if (*done_) \
+            return true; \
+        *done_ = 1; \
+    } \
+} while (0)
+
+/* At the top of every instruction that may write a tracked slot. */
+#define RECORD_FIRST(P, in) do { \
+    if ((IFLAGS(P, in) & FASTPATH_RECORD) && rec_op(P, in)) \
+        return true; \
+} while (0)
+
 /* ---- constants, ids, arguments --------------------------------------- */
 
 static bool op_const(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     void *D = SLOT(P, in->dst);
@@ -430,6 +907,7 @@ static bool op_const(exec_prog *P, const ir_inst *in)
 
 static bool op_program_id(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     int64_t axis = in->imm < 0 || in->imm > 2 ? 0 : in->imm;
     int64_t v = in->op == IR_PROGRAM_ID ? P->coord[axis] : P->x->L->grid[axis];
     *(int32_t *)SLOT(P, in->dst) = (int32_t)v;
@@ -438,6 +916,7 @@ static bool op_program_id(exec_prog *P, const ir_inst *in)
 
 static bool op_arg(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     const exec_arg *arg = &P->x->L->args[in->imm];
     lane_set(DT(P, in->dst), SLOT(P, in->dst), 0, arg->value);
     return true;
@@ -445,6 +924,8 @@ static bool op_arg(exec_prog *P, const ir_inst *in)
 
 static bool op_arange(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     int32_t *d = SLOT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     for (int64_t i = 0; i < n; i++)
@@ -456,6 +937,10 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
+        return true;         /* the fused add wrote the destination */
+    RECORD_FIRST(P, in);
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
                (size_t)NUMEL(P, in->dst) * (size_t)st_size(st_of(DT(P, in->dst))));
@@ -511,6 +996,8 @@ static void row_strides(const ir_type *t, int64_t *stride)
 
 static bool op_broadcast(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     const ir_type *td = TYPE(P, in->dst), *ta = TYPE(P, in->a);
     int64_t astride[IR_MAX_DIM], shape[IR_MAX_DIM], stride[IR_MAX_DIM];
     row_strides(ta, astride);
@@ -757,6 +1244,8 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
 
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     dtype from = DT(P, in->a), to = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -817,6 +1306,7 @@ static bool op_bitcast(exec_prog *P, const ir_inst *in)
 
 static bool op_unary(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -907,8 +1397,14 @@ static bool op_shift(exec_prog *P, const ir_inst *in)
     return true;
 }
 
+static bool dot_add(exec_prog *P, const ir_inst *in);
+
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
+        return dot_add(P, in);
+    RECORD_FIRST(P, in);
     if (in->sub == IR_SHL || in->sub == IR_SHR)
         return op_shift(P, in);
     dtype t = DT(P, in->dst);
@@ -939,6 +1435,8 @@ static bool op_binary(exec_prog *P, const ir_inst *in)
 
 static bool op_cmp(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     void *D = SLOT(P, in->dst);
     const void *A = SLOT(P, in->a), *B = SLOT(P, in->b);
@@ -954,6 +1452,7 @@ static bool op_cmp(exec_prog *P, const ir_inst *in)
 
 static bool op_where(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     int64_t n = NUMEL(P, in->dst);
     int64_t sa = STRIDE(P, in->a), sb = STRIDE(P, in->b), sc = STRIDE(P, in->c);
     void *D = SLOT(P, in->dst);
@@ -1026,6 +1525,7 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
 
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1055,6 +1555,8 @@ static bool op_math(exec_prog *P, const ir_inst *in)
 
 static bool op_ptr_add(exec_prog *P, const ir_inst *in)
 {
+    INVARIANT_SKIP(P, in);
+    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     uint64_t *d = SLOT(P, in->dst);
     const uint64_t *pa = SLOT(P, in->a);
@@ -1094,16 +1596,10 @@ typedef struct access {
                                every lane active */
 } access;
 
-/* Bytes of pointer argument i: [address, address + bytes). */
-static uint64_t arg_bytes(const exec_ctx *x, int i)
-{
-    return (uint64_t)x->L->args[i].numel *
-           (uint64_t)dtype_size(dtype_elem(x->k->params[i].dt));
-}
-
+/* Does [ad, ad + esz) lie in pointer argument i's bytes? */
 static bool in_arg(const exec_ctx *x, int i, uint64_t ad, int esz)
 {
-    uint64_t base = x->L->args[i].value.u, bytes = arg_bytes(x, i);
+    uint64_t base = x->L->args[i].value.u, bytes = x->plan.argbytes[i];
     return ad >= base && bytes >= (uint64_t)esz && ad - base <= bytes - (uint64_t)esz;
 }
 
@@ -1238,6 +1734,234 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
 
 static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; }
 
+/* Stores into a tensor this large bypass the caches (non-temporal stores,
+ * as glibc's memcpy does for large copies): its lines would only push the
+ * rest out, and a write that misses need not read the line first. */
+enum { STREAM_MIN_TENSOR = 32 << 20, STREAM_MIN_RUN = 1024 };
+
+/* memcpy into tensor memory, streaming when the run is long enough; the
+ * caller ends the instruction with stream_end(). */
+static void copy_out(void *dst, const void *src, size_t n, bool stream)
+{
+#if defined(__SSE2__)
+    if (stream && n >= STREAM_MIN_RUN) {
+        char *d = dst;
+        const char *s = src;
+        size_t head = (16 - ((uintptr_t)d & 15)) & 15;
+        memcpy(d, s, head);
+        d += head;
+        s += head;
+        n -= head;
+        for (; n >= 64; n -= 64, d += 64, s += 64) {
+            __m128i a = _mm_loadu_si128((const __m128i *)(const void *)s);
+            __m128i b = _mm_loadu_si128((const __m128i *)(const void *)(s + 16));
+            __m128i c = _mm_loadu_si128((const __m128i *)(const void *)(s + 32));
+            __m128i e = _mm_loadu_si128((const __m128i *)(const void *)(s + 48));
+            _mm_stream_si128((__m128i *)(void *)d, a);
+            _mm_stream_si128((__m128i *)(void *)(d + 16), b);
+            _mm_stream_si128((__m128i *)(void *)(d + 32), c);
+            _mm_stream_si128((__m128i *)(void *)(d + 48), e);
+        }
+        memcpy(d, s, n);
+        return;
+    }
+#else
+    (void)stream;
+#endif
+    memcpy(dst, src, n);
+}
+
+/* Order the streaming stores before whatever comes next, as plain stores
+ * would be. */
+static void stream_end(bool stream)
+{
+#if defined(__SSE2__)
+    if (stream)
+        _mm_sfence();
+#else
+    (void)stream;
+#endif
+}
+
+/* Fill a load's destination with its `other` operand (or zeros): what its
+ * masked-off lanes hold. */
+static void mem_prefill(void *D, const void *O, int64_t so, int64_t n, int ssz)
+{
+    if (!O) {
+        memset(D, 0, (size_t)(n * ssz));
+    } else if (so) {
+        memmove(D, O, (size_t)(n * ssz));
+    } else {
+        for (int64_t i = 0; i < n; i++)
+            memcpy((char *)D + i * ssz, O, (size_t)ssz);
+    }
+}
+
+/* A load or store through a tracked pointer tile (FASTPATH_MEMORY): one
+ * range and alignment check for the box of active lanes, then whole rows
+ * (one memcpy when the lanes are contiguous).  Returns false when the
+ * ordinary path must run instead: the pointer's record is not valid, or
+ * some lane of the box may be outside the tensor or misaligned (the
+ * ordinary path then finds and reports the exact lane, if any). */
+static bool mem_fast(exec_prog *P, const ir_inst *in)
+{
+    const exec_ctx *x = P->x;
+    bool load = in->op == IR_LOAD;
+    int32_t ps = in->a, ms = load ? in->b : in->c;
+    const exec_rec *pr = REC(P, ps);
+    if (!pr->valid)
+        return false;
+    const ir_type *tp = TYPE(P, ps);
+    dtype t = dtype_elem(tp->dt);
+    int64_t ssz = st_size(st_of(t)), nlanes = NUMEL(P, ps);
+    int64_t esz = same_repr(t) ? ssz : t == DTYPE_FP16 || t == DTYPE_BF16 ? 2 : 1;
+    int64_t n[IR_MAX_DIM], st[IR_MAX_DIM] = {0}, lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM];
+    int pad = IR_MAX_DIM - tp->ndim;
+    rec_shape4(tp, n);
+    for (int d = 0; d < IR_MAX_DIM; d++)
+        hi[d] = n[d];
+    for (int d = 0; d < tp->ndim; d++)
+        st[d + pad] = pr->st[d];
+    const uint8_t *M = NULL;       /* a mask known only lane by lane */
+    bool empty = false;
+    if (ms >= 0) {
+        if (NUMEL(P, ms) == 1) {
+            empty = !*(const uint8_t *)SLOT(P, ms);
+        } else if (TRACKED(P, ms) && REC(P, ms)->valid) {
+            const exec_rec *mr = REC(P, ms);
+            for (int d = 0; d < tp->ndim; d++) {
+                lo[d + pad] = mr->lo[d];
+                hi[d + pad] = mr->hi[d];
+            }
+        } else {
+            M = SLOT(P, ms);
+        }
+    }
+    if (M && load && (const void *)M == SLOT(P, in->dst))
+        return false;        /* the mask's lanes are about to be overwritten */
+    bool full = !M;
+    for (int d = 0; d < IR_MAX_DIM; d++) {
+        empty |= lo[d] >= hi[d];
+        full &= lo[d] == 0 && hi[d] == n[d];
+    }
+    void *D = load ? SLOT(P, in->dst) : NULL;
+    const void *O = load && in->c >= 0 ? SLOT(P, in->c) : NULL;
+    int64_t so = load && in->c >= 0 ? STRIDE(P, in->c) : 0;
+    if (empty) {
+        if (load)
+            mem_prefill(D, O, so, nlanes, (int)ssz);
+        return true;
+    }
+
+    /* The box's lowest and highest offsets from the base, its first lane's
+     * address, and alignment: the first lane aligned and every stride
+     * along which the box has two lanes or more a multiple of esz. */
+    int64_t olo = 0, ohi = 0, ofirst = 0;
+    uint64_t odd = 0;
+    for (int d = 0; d < IR_MAX_DIM; d++) {
+        int64_t a, b;
+        if (__builtin_mul_overflow(st[d], lo[d], &a) ||
+            __builtin_mul_overflow(st[d], hi[d] - 1, &b) ||
+            __builtin_add_overflow(olo, a < b ? a : b, &olo) ||
+            __builtin_add_overflow(ohi, a < b ? b : a, &ohi) ||
+            __builtin_add_overflow(ofirst, a, &ofirst))
+            return false;
+        if (hi[d] - lo[d] > 1)
+            odd |= (uint64_t)st[d];
+    }
+    uint64_t base = (uint64_t)pr->base;
+    uint64_t alo = base + (uint64_t)olo, ahi = base + (uint64_t)ohi;
+    int arg = x->k->slots[ps].ptr_arg;
+    odd |= base + (uint64_t)ofirst;
+    if ((odd & (uint64_t)(esz - 1)) || alo > ahi || !in_arg(x, arg, alo, (int)esz) ||
+        !in_arg(x, arg, ahi, (int)esz))
+        return false;
+
+    if (load && (IFLAGS(P, in) & FASTPATH_LOAD_VIEW) && full && n[0] == 1 && n[1] == 1 &&
+        st[3] == esz && st[2] >= n[3] * esz && st[2] % esz == 0 && st[2] / esz <= INT32_MAX) {
+        /* the dot that reads this tile takes the rows where they are */
+        exec_rec *v = REC(P, in->dst);
+        v->base = (int64_t)base;
+        v->st[0] = st[2] / esz;
+        v->valid = true;
+        return true;
+    }
+    bool raw = same_repr(t) || (!load && t == DTYPE_INT1);
+    const char *V = load ? NULL : SLOT(P, in->b);
+    int64_t sv = load ? 0 : STRIDE(P, in->b);
+    bool stream = !load && x->plan.argbytes[arg] >= STREAM_MIN_TENSOR;
+    if (full && raw && (load || sv)) {
+        bool contig = true;
+        int64_t want = esz;
+        for (int d = IR_MAX_DIM - 1; d >= 0; d--) {
+            contig &= n[d] == 1 || st[d] == want;
+            want *= n[d];
+        }
+        if (contig) {
+            if (load)
+                memcpy(D, addr(base), (size_t)(nlanes * esz));
+            else
+                copy_out((void *)(uintptr_t)base, V, (size_t)(nlanes * esz), stream);
+            stream_end(stream);
+            return true;
+        }
+    }
+    if (load && !full)
+        mem_prefill(D, O, so, nlanes, (int)ssz);
+    int64_t j0 = lo[3], cnt = hi[3] - lo[3];
+    if (!M && st[3] == esz && cnt * esz <= 512) {
+        /* short rows far apart: ask for all of them before copying any, so
+         * that their cache misses overlap */
+        for (int64_t i0 = lo[0]; i0 < hi[0]; i0++)
+            for (int64_t i1 = lo[1]; i1 < hi[1]; i1++)
+                for (int64_t i2 = lo[2]; i2 < hi[2]; i2++) {
+                    const char *row = addr(base + (uint64_t)i0 * (uint64_t)st[0] +
+                                           (uint64_t)i1 * (uint64_t)st[1] +
+                                           (uint64_t)i2 * (uint64_t)st[2] +
+                                           (uint64_t)(j0 * esz));
+                    for (int64_t b = 0; b < cnt * esz + 63; b += 64) {
+                        const char *at = row + (b < cnt * esz ? b : cnt * esz - 1);
+                        if (load)
+                            __builtin_prefetch(at, 0);
+                        else
+                            __builtin_prefetch(at, 1);
+                    }
+                }
+    }
+    for (int64_t i0 = lo[0]; i0 < hi[0]; i0++)
+        for (int64_t i1 = lo[1]; i1 < hi[1]; i1++)
+            for (int64_t i2 = lo[2]; i2 < hi[2]; i2++) {
+                uint64_t row = base + (uint64_t)i0 * (uint64_t)st[0] +
+                               (uint64_t)i1 * (uint64_t)st[1] + (uint64_t)i2 * (uint64_t)st[2];
+                int64_t lane = ((i0 * n[1] + i1) * n[2] + i2) * n[3];
+                if (!M && raw && st[3] == esz && (load || sv)) {
+                    uint64_t a = row + (uint64_t)(j0 * esz);
+                    if (load)
+                        memcpy((char *)D + (lane + j0) * ssz, addr(a), (size_t)(cnt * esz));
+                    else
+                        copy_out((void *)(uintptr_t)a, V + (lane + j0) * ssz,
+                                 (size_t)(cnt * esz), stream);
+                    continue;
+                }
+                for (int64_t j = j0; j < j0 + cnt; j++) {
+                    int64_t i = lane + j;
+                    if (M && !M[i])
+                        continue;
+                    uint64_t a = row + (uint64_t)j * (uint64_t)st[3];
+                    if (load && raw)
+                        memcpy((char *)D + i * ssz, addr(a), (size_t)esz);
+                    else if (load)
+                        lane_set(t, D, i, dtype_load(t, addr(a)));
+                    else if (raw)
+                        memcpy((void *)(uintptr_t)a, V + i * sv * ssz, (size_t)esz);
+                    else
+                        dtype_store(t, (void *)(uintptr_t)a, lane_get(t, V, i * sv));
+                }
+            }
+    stream_end(stream);
+    return true;
+}
+
 /* d[i] = *ptr[i] for active lanes, else the other value (or zero). */
 #define LOAD_LOOP(T) do { \
     T *d_ = D; const T *o_ = O; \
@@ -1252,6 +1976,14 @@ static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; 
 
 static bool op_load(exec_prog *P, const ir_inst *in)
 {
+    if (IFLAGS(P, in) & FASTPATH_LOAD_VIEW)
+        REC(P, in->dst)->valid = false;     /* lanes, unless mem_fast says */
+    if (IFLAGS(P, in) & FASTPATH_MEMORY) {
+        if (mem_fast(P, in))
+            return true;
+        slot_sync(P, in->a);
+        slot_sync(P, in->b);
+    }
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     access ac = {
@@ -1295,6 +2027,12 @@ static bool op_load(exec_prog *P, const ir_inst *in)
 
 static bool op_store(exec_prog *P, const ir_inst *in)
 {
+    if (IFLAGS(P, in) & FASTPATH_MEMORY) {
+        if (mem_fast(P, in))
+            return true;
+        slot_sync(P, in->a);
+        slot_sync(P, in->c);
+    }
     dtype t = dtype_elem(DT(P, in->a));
     int64_t n = NUMEL(P, in->a);
     if (NUMEL(P, in->b) > n)
@@ -1507,12 +2245,24 @@ static dot_dims dot_dims_of(const ir_type *ta, const ir_type *tb)
 /* fp16/bf16/fp32/fp8 inputs: sgemm on the float lanes (a tf32-rounded copy
  * under IR_PREC_TF32), accumulating into the destination when it is fp32,
  * else into scratch that is then rounded to the destination type. */
-static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
+/* C = A @ B (+ C when beta is 1) over the float lanes of a DOT's operands
+ * (tf32-rounded copies in scratch under IR_PREC_TF32); returns the scratch
+ * left after the copies. */
+static float *dot_sgemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, float beta)
 {
-    dtype dd = DT(P, in->dst);
-    int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N, nC = d.batch * d.M * d.N;
+    int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
     float *scratch = (float *)P->w->scratch;
     const float *A = SLOT(P, in->a), *B = SLOT(P, in->b);
+    int64_t lda = d.K, ldb = d.N;
+    /* operands a fast-path load left in the tensor (FASTPATH_VIEW) */
+    if ((P->x->plan.sflags[in->a] & FASTPATH_VIEW) && REC(P, in->a)->valid) {
+        A = (const float *)(uintptr_t)REC(P, in->a)->base;
+        lda = REC(P, in->a)->st[0];
+    }
+    if ((P->x->plan.sflags[in->b] & FASTPATH_VIEW) && REC(P, in->b)->valid) {
+        B = (const float *)(uintptr_t)REC(P, in->b)->base;
+        ldb = REC(P, in->b)->st[0];
+    }
     if (in->imm == IR_PREC_TF32) {
         float *ra = scratch, *rb = scratch + nA;
         for (int64_t i = 0; i < nA; i++)
@@ -1523,8 +2273,22 @@ static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
         B = rb;
         scratch += nA + nB;
     }
+    if (!C)
+        return scratch;
+    for (int64_t b = 0; b < d.batch; b++)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d.M, (int)d.N,
+                    (int)d.K, 1.0f, A + b * d.M * lda, (int)lda, B + b * d.K * ldb,
+                    (int)ldb, beta, C + b * d.M * d.N, (int)d.N);
+    return scratch;
+}
+
+static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
+{
+    dtype dd = DT(P, in->dst);
+    int64_t nC = d.batch * d.M * d.N;
     bool direct = dd == DTYPE_FP32;
-    float *C = direct ? SLOT(P, in->dst) : scratch;
+    /* where the tf32 copies end, if any: the fp32 result goes after them */
+    float *C = direct ? SLOT(P, in->dst) : dot_sgemm(P, in, d, NULL, 0.0f);
     float beta = 0.0f;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
@@ -1537,10 +2301,7 @@ static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
         }
         beta = 1.0f;
     }
-    for (int64_t b = 0; b < d.batch; b++)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d.M, (int)d.N,
-                    (int)d.K, 1.0f, A + b * d.M * d.K, (int)d.K, B + b * d.K * d.N,
-                    (int)d.N, beta, C + b * d.M * d.N, (int)d.N);
+    dot_sgemm(P, in, d, C, beta);
     if (!direct) {
         void *D = SLOT(P, in->dst);
         for (int64_t i = 0; i < nC; i++)
@@ -1632,8 +2393,33 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     return true;
 }
 
+/* S = X + dot(a, b) for the DOT at in - 1 (fastpath.h's FASTPATH_DOT_ADD):
+ * X goes into S, then sgemm accumulates into it with beta = 1; for K
+ * within one of OpenBLAS's K panels that is the same single rounding of
+ * X + (A @ B) as the add of the two would do.  FASTPATH_DOT_INPLACE: into
+ * X itself (the copy of S back into X is skipped). */
+static bool dot_add(exec_prog *P, const ir_inst *in)
+{
+    const ir_inst *dot = in - 1;
+    int32_t X = in->a == dot->dst ? in->b : in->a;
+    float *S = SLOT(P, (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) ? X : in->dst);
+    const float *x = SLOT(P, X);
+    int64_t n = NUMEL(P, in->dst);
+    if (NUMEL(P, X) == 1) {
+        float v = x[0];
+        for (int64_t i = 0; i < n; i++)
+            S[i] = v;
+    } else if (S != x) {
+        memcpy(S, x, (size_t)n * sizeof *S);
+    }
+    dot_sgemm(P, dot, dot_dims_of(TYPE(P, dot->a), TYPE(P, dot->b)), S, 1.0f);
+    return true;
+}
+
 static bool op_dot(exec_prog *P, const ir_inst *in)
 {
+    if (IFLAGS(P, in) & FASTPATH_DOT_SKIP)
+        return true;         /* the add after it does the work */
     dot_dims d = dot_dims_of(TYPE(P, in->a), TYPE(P, in->b));
     dtype da = DT(P, in->a), db = DT(P, in->b), dd = DT(P, in->dst);
     if (dtype_is_float(da) && dtype_is_float(db)) {
@@ -2515,12 +3301,42 @@ static size_t align64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
+/* OpenBLAS starts a thread pool of its own when it loads, and its threads
+ * spin (sched_yield) for about 0.1 s after start-up and after each use,
+ * taking a core from our pool's programs.  Kernel dots run single-threaded
+ * (exec_run sets OpenBLAS to one thread), so the first launch stops those
+ * threads; OpenBLAS starts them again itself if a caller ever asks it for
+ * more than one thread. */
+#ifdef OPENBLAS_VERSION
+int blas_thread_shutdown_(void);
+#endif
+static pthread_once_t plan_blas_once = PTHREAD_ONCE_INIT;
+
+static void plan_blas_quiet(void)
+{
+#ifdef OPENBLAS_VERSION
+    blas_thread_shutdown_();
+#endif
+}
+
 static bool plan_build(const exec_launch *L, exec_plan *pl)
 {
     const ir_kernel *k = L->kernel;
+    pthread_once(&plan_blas_once, plan_blas_quiet);
     enum { MAX_SLOT_ELEMS = 1 << 26 };
-    pl->off = xcalloc((size_t)k->nslots + 1, sizeof *pl->off);
-    pl->numel = xcalloc((size_t)k->nslots + 1, sizeof *pl->numel);
+    /* off, argbytes, sflags and iflags share one allocation (freed
+     * through off) */
+    size_t ns = (size_t)k->nslots + 1, nc = (size_t)k->ncode + 1;
+    size_t na = (size_t)k->nparams + 1;
+    pl->off = xcalloc(1, ns * sizeof *pl->off + na * sizeof *pl->argbytes + ns + nc);
+    pl->argbytes = (uint64_t *)(pl->off + ns);
+    pl->sflags = (uint8_t *)(pl->argbytes + na);
+    pl->iflags = pl->sflags + ns;
+    for (int32_t i = 0; i < k->nparams; i++)
+        if (dtype_is_ptr(k->params[i].dt))
+            pl->argbytes[i] = (uint64_t)L->args[i].numel *
+                              (uint64_t)dtype_size(dtype_elem(k->params[i].dt));
+    pl->numel = xcalloc(ns, sizeof *pl->numel);
     size_t at = 0;
     int64_t maxn = 1;
     for (int32_t s = 0; s < k->nslots; s++) {
@@ -2545,6 +3361,10 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
         at += align64((size_t)n * (size_t)st_size(st_of(t->dt)));
         maxn = n > maxn ? n : maxn;
     }
+    pl->recat = at;
+    at += align64((size_t)k->nslots * sizeof(exec_rec));
+    pl->doneat = at;
+    at += align64((size_t)k->ncode);
     pl->regbytes = at ? at : 64;
     pl->scratchbytes = (size_t)maxn * 8;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
@@ -2569,6 +3389,7 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
         return false;
     }
     pl->scratchbytes = align64(pl->scratchbytes);
+    fastpath_analyse(k, pl->numel, !L->keep_lanes, pl->sflags, pl->iflags);
     return true;
 }
 

@@ -54,6 +54,9 @@ typedef struct exec_launch {
     FILE *out;              /* program output (prints) */
     diag_sink *diag;        /* errors */
     exec_breaks breaks;
+    bool keep_lanes;        /* every slot's lanes in its register file after
+                               each instruction: no lazy slots, no fused
+                               instructions (fastpath.h); for a debugger */
 } exec_launch;
 
 /* Run the launch.  Returns false when a program failed; the error has been

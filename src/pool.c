@@ -1,6 +1,10 @@
 /* pool.c - persistent worker threads that share out the items of a job
  * through an atomic counter (pool.h).  Workers sleep on a condition
- * variable between jobs; a job is published by bumping a generation count. */
+ * variable between jobs; a job is published by bumping a generation count.
+ * Items are taken a few at a time (chunk: about 64 chunks per worker, at
+ * most 32 items each), so that small items do not spend their time
+ * bouncing the counter's cache line between cores; the lowest failed item
+ * is kept so that every item below it still runs. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
@@ -32,8 +36,9 @@ struct pool {
     pool_fn fn;
     void *ctx;
     int64_t n;
+    int64_t chunk;             /* items taken at once */
     atomic_int_fast64_t next;  /* next item to take */
-    atomic_bool failed;
+    atomic_int_fast64_t failed_at; /* lowest item whose fn failed; n: none */
 };
 
 int pool_default_threads(void)
@@ -42,15 +47,29 @@ int pool_default_threads(void)
     return n > 0 ? (int)n : 1;
 }
 
-/* Take items until none are left or the job has failed. */
+/* Note that item failed (keeping the lowest). */
+static void pool_fail(pool *p, int64_t item)
+{
+    int_fast64_t cur = atomic_load(&p->failed_at);
+    while (item < cur && !atomic_compare_exchange_weak(&p->failed_at, &cur, item))
+        ;
+}
+
+/* Take chunks of items until none are left or an item has failed; within
+ * a chunk, run the items below the lowest failure. */
 static void pool_work(pool *p, int worker)
 {
-    while (!atomic_load_explicit(&p->failed, memory_order_relaxed)) {
-        int64_t item = atomic_fetch_add_explicit(&p->next, 1, memory_order_relaxed);
-        if (item >= p->n)
+    while (atomic_load_explicit(&p->failed_at, memory_order_relaxed) == p->n) {
+        int64_t first = atomic_fetch_add_explicit(&p->next, p->chunk, memory_order_relaxed);
+        if (first >= p->n)
             break;
-        if (!p->fn(p->ctx, item, worker))
-            atomic_store(&p->failed, true);
+        int64_t end = first + p->chunk < p->n ? first + p->chunk : p->n;
+        for (int64_t item = first; item < end; item++) {
+            if (item > atomic_load_explicit(&p->failed_at, memory_order_relaxed))
+                break;
+            if (!p->fn(p->ctx, item, worker))
+                pool_fail(p, item);
+        }
     }
 }
 
@@ -125,8 +144,10 @@ bool pool_run(pool *p, int64_t n, pool_fn fn, void *ctx)
     p->fn = fn;
     p->ctx = ctx;
     p->n = n;
+    p->chunk = n / ((int64_t)pool_size(p) * 64);
+    p->chunk = p->chunk < 1 ? 1 : p->chunk > 32 ? 32 : p->chunk;
     atomic_store(&p->next, 0);
-    atomic_store(&p->failed, false);
+    atomic_store(&p->failed_at, n);
     /* Small jobs are not worth waking anyone for. */
     bool spread = p->nworkers > 0 && n > 1;
     if (spread) {
@@ -143,5 +164,5 @@ bool pool_run(pool *p, int64_t n, pool_fn fn, void *ctx)
             pthread_cond_wait(&p->done, &p->lock);
         pthread_mutex_unlock(&p->lock);
     }
-    return !atomic_load(&p->failed);
+    return atomic_load(&p->failed_at) == n;
 }

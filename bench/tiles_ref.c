@@ -1,0 +1,95 @@
+/* tiles_ref.c - what calling OpenBLAS once per tile costs, the way
+ * tritsim's tl.dot does for bench/matmul.tk's 1024^3 case: THREADS threads
+ * share out the 64 x 64 tiles of C; each steps through K 32 at a time with
+ * one cblas_sgemm reading A and B in place (lda = ldb = 1024) and
+ * accumulating (beta = 1) into its tile, which is then stored.  No
+ * interpreter, so the ceiling of that approach on this machine.
+ *
+ *   bench/tiles_ref [THREADS]     prints "ms<TAB>GFLOP/s" (best of half a second) */
+#define _POSIX_C_SOURCE 200809L
+#include <cblas.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum { TILES_N = 1024, TILES_BM = 64, TILES_BN = 64, TILES_BK = 32, TILES_MAX_THREADS = 64 };
+
+static const float *tiles_a, *tiles_b;
+static float *tiles_c;
+static int tiles_threads;
+
+static double tiles_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static void *tiles_work(void *arg)
+{
+    long id = (long)arg;
+    static _Thread_local float acc[TILES_BM * TILES_BN];
+    enum { NT = TILES_N / TILES_BN, NTILES = (TILES_N / TILES_BM) * NT };
+    for (long t = id; t < NTILES; t += tiles_threads) {
+        long i = t / NT * TILES_BM, j = t % NT * TILES_BN;
+        memset(acc, 0, sizeof acc);
+        for (long k = 0; k < TILES_N; k += TILES_BK)
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, TILES_BM, TILES_BN,
+                        TILES_BK, 1.0f, tiles_a + i * TILES_N + k, TILES_N,
+                        tiles_b + k * TILES_N + j, TILES_N, 1.0f, acc, TILES_BN);
+        for (long r = 0; r < TILES_BM; r++)
+            memcpy(tiles_c + (i + r) * TILES_N + j, acc + r * TILES_BN,
+                   TILES_BN * sizeof *acc);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    tiles_threads = argc > 1 ? atoi(argv[1]) : 1;
+    if (tiles_threads < 1 || tiles_threads > TILES_MAX_THREADS) {
+        fprintf(stderr, "usage: tiles_ref [THREADS (1 to %d)]\n", TILES_MAX_THREADS);
+        return 2;
+    }
+#ifdef OPENBLAS_VERSION
+    openblas_set_num_threads(1);
+#endif
+    size_t nn = (size_t)TILES_N * TILES_N;
+    float *a = malloc(nn * sizeof *a), *b = malloc(nn * sizeof *b);
+    tiles_c = malloc(nn * sizeof *tiles_c);
+    if (!a || !b || !tiles_c) {
+        fprintf(stderr, "tiles_ref: cannot allocate the matrices\n");
+        return 1;
+    }
+    unsigned s = 12345;
+    for (size_t i = 0; i < nn; i++) {
+        s = s * 1103515245u + 12345u;
+        a[i] = (float)(s >> 8) / 16777216.0f;
+        s = s * 1103515245u + 12345u;
+        b[i] = (float)(s >> 8) / 16777216.0f;
+    }
+    tiles_a = a;
+    tiles_b = b;
+    double best = 1e30, start = tiles_now();
+    for (int rep = 0; rep < 3 || tiles_now() - start < 0.5; rep++) {
+        pthread_t th[TILES_MAX_THREADS];
+        double t0 = tiles_now();
+        for (long i = 1; i < tiles_threads; i++)
+            if (pthread_create(&th[i], NULL, tiles_work, (void *)i) != 0) {
+                fprintf(stderr, "tiles_ref: cannot start a thread\n");
+                return 1;
+            }
+        tiles_work((void *)0);
+        for (long i = 1; i < tiles_threads; i++)
+            pthread_join(th[i], NULL);
+        double t = tiles_now() - t0;
+        best = t < best ? t : best;
+    }
+    printf("%.3f\t%.1f\n", best * 1e3, 2.0 * TILES_N * (double)nn / best / 1e9);
+    free(a);
+    free(b);
+    free(tiles_c);
+    return 0;
+}

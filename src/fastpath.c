@@ -1,0 +1,396 @@
+/* fastpath.c - which slots the executor can keep as affine records and
+ * which instructions take its fast paths (fastpath.h).  A few passes over
+ * the IR: the tracked slots are the largest set closed under "every writer
+ * is a record-making instruction whose record operands are tracked or
+ * scalars"; lazy slots are tracked slots that no reader needs as lanes. */
+#include "fastpath.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "dtype.h"
+
+static bool fastpath_is_index(dtype t)
+{
+    return !dtype_is_ptr(t) && dtype_is_int(t) && t != DTYPE_INT1;
+}
+
+static const ir_type *fastpath_type(const ir_kernel *k, int32_t s)
+{
+    return &k->slots[s].type;
+}
+
+static bool fastpath_same_shape(const ir_type *a, const ir_type *b)
+{
+    if (a->ndim != b->ndim)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return false;
+    return true;
+}
+
+/* Can this instruction describe its result (slot in->dst) as a record,
+ * given records (or scalars) for its operands? */
+static bool fastpath_makes_record(const ir_kernel *k, const ir_inst *in)
+{
+    dtype t = fastpath_type(k, in->dst)->dt;
+    bool index = fastpath_is_index(t), ptr = dtype_is_ptr(t), box = t == DTYPE_INT1;
+    switch ((ir_opcode)in->op) {
+    case IR_CONST:
+        return index || ptr || box;
+    case IR_ARANGE:
+        return true;
+    case IR_COPY: case IR_RESHAPE: case IR_BROADCAST:
+        return index || ptr || box;
+    case IR_CAST:
+        return in->sub == 0 && index && fastpath_is_index(fastpath_type(k, in->a)->dt);
+    case IR_BINARY:
+        if (index)
+            return in->sub == IR_ADD || in->sub == IR_SUB || in->sub == IR_MUL;
+        return box && in->sub == IR_AND;
+    case IR_CMP:
+        return box && fastpath_is_index(fastpath_type(k, in->a)->dt) &&
+               fastpath_is_index(fastpath_type(k, in->b)->dt);
+    case IR_PTR_ADD:
+        return ptr && fastpath_is_index(fastpath_type(k, in->b)->dt);
+    default:
+        return false;
+    }
+}
+
+/* The operands a record-making instruction reads as records (up to 2). */
+static int fastpath_record_operands(const ir_inst *in, int32_t *ops)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_COPY: case IR_RESHAPE: case IR_BROADCAST: case IR_CAST:
+        ops[0] = in->a;
+        return 1;
+    case IR_BINARY: case IR_CMP: case IR_PTR_ADD:
+        ops[0] = in->a;
+        ops[1] = in->b;
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/* Every slot an instruction reads (ATOMIC's compare-and-swap value is in
+ * imm). */
+static int fastpath_reads(const ir_inst *in, int32_t *ops)
+{
+    int n = 0;
+    bool has_dst_only = in->op == IR_CONST || in->op == IR_ARANGE || in->op == IR_ARG ||
+                        in->op == IR_PROGRAM_ID || in->op == IR_NUM_PROGRAMS;
+    if (has_dst_only)
+        return 0;
+    if (in->a >= 0)
+        ops[n++] = in->a;
+    if (in->b >= 0)
+        ops[n++] = in->b;
+    if (in->c >= 0)
+        ops[n++] = in->c;
+    if (in->op == IR_ATOMIC && in->sub == IR_ATOMIC_CAS && in->imm >= 0)
+        ops[n++] = (int32_t)in->imm;
+    return n;
+}
+
+/* Instructions whose result depends only on their operands and the
+ * launch (not on the program id or memory). */
+static bool fastpath_pure(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_ARANGE: case IR_ARG: case IR_NUM_PROGRAMS: case IR_COPY:
+    case IR_BROADCAST: case IR_RESHAPE: case IR_CAST: case IR_UNARY: case IR_BINARY:
+    case IR_CMP: case IR_WHERE: case IR_PTR_ADD: case IR_MATH:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A load or store whose pointer tile is tracked, points into one known
+ * argument, and has the shape of every lane the access touches. */
+static bool fastpath_memory_ok(const ir_kernel *k, const int64_t *numel,
+                               const uint8_t *slot_flags, const ir_inst *in)
+{
+    if (in->op != IR_LOAD && in->op != IR_STORE)
+        return false;
+    if (!(slot_flags[in->a] & FASTPATH_TRACKED) || k->slots[in->a].ptr_arg < 0)
+        return false;
+    const ir_type *tp = fastpath_type(k, in->a);
+    int32_t mask = in->op == IR_LOAD ? in->b : in->c;
+    int32_t data = in->op == IR_LOAD ? in->dst : in->b;
+    int32_t other = in->op == IR_LOAD ? in->c : -1;
+    if (numel[data] != numel[in->a] && numel[data] != 1)
+        return false;
+    if (numel[data] == numel[in->a] && !fastpath_same_shape(tp, fastpath_type(k, data)))
+        return false;
+    if (mask >= 0 && numel[mask] != 1 &&
+        !fastpath_same_shape(tp, fastpath_type(k, mask)))
+        return false;
+    if (other >= 0 && numel[other] != 1 && numel[other] != numel[in->a])
+        return false;
+    if (in->op == IR_STORE && dtype_is_fp8(dtype_elem(tp->dt)))
+        return false;
+    return true;
+}
+
+/* dot(a, b) -> D at pc, then S = X + D at pc + 1, and nothing else reads
+ * D or jumps between the two. */
+static bool fastpath_dot_pair(const ir_kernel *k, const int64_t *numel,
+                              const int32_t *reads, const bool *target, int32_t pc)
+{
+    if (pc + 1 >= k->ncode)
+        return false;
+    const ir_inst *dot = &k->code[pc], *add = &k->code[pc + 1];
+    if (dot->op != IR_DOT || dot->c >= 0 || add->op != IR_BINARY || add->sub != IR_ADD ||
+        target[pc + 1])
+        return false;
+    int32_t D = dot->dst, S = add->dst;
+    int32_t X = add->a == D ? add->b : add->b == D ? add->a : -1;
+    if (X < 0 || X == D || reads[D] != 1)
+        return false;
+    const ir_type *ta = fastpath_type(k, dot->a), *tb = fastpath_type(k, dot->b);
+    dtype da = ta->dt, db = tb->dt;
+    if (!dtype_is_float(da) || !dtype_is_float(db) || da == DTYPE_FP64 || db == DTYPE_FP64 ||
+        fastpath_type(k, D)->dt != DTYPE_FP32 || fastpath_type(k, S)->dt != DTYPE_FP32 ||
+        fastpath_type(k, X)->dt != DTYPE_FP32)
+        return false;
+    if (ta->ndim < 2 || ta->shape[ta->ndim - 1] > FASTPATH_DOT_MAX_K)
+        return false;
+    if (S == dot->a || S == dot->b || numel[S] != numel[D] ||
+        (numel[X] != numel[D] && numel[X] != 1))
+        return false;
+    return true;
+}
+
+/* Does instruction q name slot s anywhere (operands, the value slot of a
+ * compare-and-swap, the slots its print shows)? */
+static bool fastpath_touches(const ir_kernel *k, const ir_inst *q, int32_t s)
+{
+    int32_t ops[4];
+    int n = fastpath_reads(q, ops);
+    for (int i = 0; i < n; i++)
+        if (ops[i] == s)
+            return true;
+    if (q->dst == s)
+        return true;
+    if ((q->op == IR_PRINT || q->op == IR_ASSERT || q->op == IR_BREAKPOINT) &&
+        q->imm >= 0 && q->imm < k->nprints) {
+        const ir_print *pr = &k->prints[q->imm];
+        for (int32_t j = 0; j < pr->npieces; j++)
+            if (pr->pieces[j].slot == s)
+                return true;
+    }
+    return false;
+}
+
+/* For the pair at pc (S = X + dot): the pc of `copy X <- S` when it is the
+ * only reader of S and straight-line code between the add and it leaves X
+ * and S alone; -1 otherwise. */
+static int32_t fastpath_inplace_copy(const ir_kernel *k, const int32_t *reads,
+                                     const bool *target, int32_t pc)
+{
+    const ir_inst *add = &k->code[pc + 1];
+    int32_t S = add->dst, D = k->code[pc].dst;
+    int32_t X = add->a == D ? add->b : add->a;
+    if (X == S || reads[S] != 1)
+        return -1;
+    for (int32_t q = pc + 2; q < k->ncode; q++) {
+        const ir_inst *in = &k->code[q];
+        if (target[q])
+            return -1;
+        if (in->op == IR_COPY && in->a == S && in->dst == X)
+            return q;
+        if (in->op == IR_JUMP || in->op == IR_BRANCH || in->op == IR_RETURN ||
+            fastpath_touches(k, in, X) || fastpath_touches(k, in, S))
+            return -1;
+    }
+    return -1;
+}
+
+/* Operand s of the fp32 dot at pc, loaded at an earlier pc by an unmasked
+ * fast-path load that nothing else reads, with only instructions between
+ * that neither write memory nor jump. */
+static int32_t fastpath_view_load(const ir_kernel *k, const int32_t *reads,
+                                  const int32_t *writers, const uint8_t *inst_flags,
+                                  const bool *target, int32_t pc, int32_t s)
+{
+    const ir_inst *dot = &k->code[pc];
+    if (reads[s] != 1 || writers[s] != 1 || dot->a == dot->b ||
+        fastpath_type(k, s)->dt != DTYPE_FP32 || fastpath_type(k, s)->ndim != 2)
+        return -1;
+    for (int32_t q = pc - 1; q >= 0; q--) {
+        const ir_inst *in = &k->code[q];
+        if (target[q + 1])
+            return -1;
+        if (in->op == IR_LOAD && in->dst == s)
+            return (inst_flags[q] & FASTPATH_MEMORY) && in->b < 0 ? q : -1;
+        if (in->op == IR_STORE || in->op == IR_ATOMIC || in->op == IR_JUMP ||
+            in->op == IR_BRANCH || in->op == IR_RETURN)
+            return -1;
+    }
+    return -1;
+}
+
+void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
+                      uint8_t *slot_flags, uint8_t *inst_flags)
+{
+    int32_t ns = k->nslots, nc = k->ncode;
+    memset(slot_flags, 0, (size_t)ns);
+    memset(inst_flags, 0, (size_t)nc);
+    for (int32_t pc = 0; pc < nc; pc++)
+        if (k->code[pc].op == IR_BREAKPOINT)
+            allow_lazy = false;
+
+    /* Start from every non-scalar slot whose writers all make records... */
+    bool *written = xcalloc((size_t)ns + 1, sizeof *written);
+    bool *refused = xcalloc((size_t)ns + 1, sizeof *refused);
+    for (int32_t pc = 0; pc < nc; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (in->dst < 0 || in->op == IR_STORE || in->op == IR_PRINT ||
+            in->op == IR_ASSERT || in->op == IR_BREAKPOINT || in->op == IR_JUMP ||
+            in->op == IR_BRANCH || in->op == IR_RETURN)
+            continue;
+        written[in->dst] = true;
+        if (!fastpath_makes_record(k, in))
+            refused[in->dst] = true;
+    }
+    for (int32_t s = 0; s < ns; s++)
+        if (written[s] && !refused[s] && numel[s] > 1)
+            slot_flags[s] = FASTPATH_TRACKED;
+    /* ... then drop those fed by an untracked tile, until nothing changes. */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (int32_t pc = 0; pc < nc; pc++) {
+            const ir_inst *in = &k->code[pc];
+            if (in->dst < 0 || !(slot_flags[in->dst] & FASTPATH_TRACKED))
+                continue;
+            int32_t ops[2];
+            int n = fastpath_record_operands(in, ops);
+            for (int i = 0; i < n; i++)
+                if (numel[ops[i]] != 1 && !(slot_flags[ops[i]] & FASTPATH_TRACKED)) {
+                    slot_flags[in->dst] = 0;
+                    changed = true;
+                    break;
+                }
+        }
+    }
+    for (int32_t pc = 0; pc < nc; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (in->dst >= 0 && (slot_flags[in->dst] & FASTPATH_TRACKED) &&
+            fastpath_makes_record(k, in) && in->op != IR_STORE)
+            inst_flags[pc] |= FASTPATH_RECORD;
+        if (fastpath_memory_ok(k, numel, slot_flags, in))
+            inst_flags[pc] |= FASTPATH_MEMORY;
+    }
+
+    /* Lazy: tracked, and every read is one that understands records. */
+    int32_t *reads = xcalloc((size_t)ns + 1, sizeof *reads);
+    bool *needs_lanes = refused;       /* reused */
+    memset(needs_lanes, 0, (size_t)ns + 1);
+    bool *target = xcalloc((size_t)nc + 1, sizeof *target);
+    for (int32_t pc = 0; pc < nc; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if ((in->op == IR_JUMP || in->op == IR_BRANCH) && in->imm >= 0 && in->imm <= nc)
+            target[in->imm] = true;
+        int32_t ops[4], rec[2] = {-1, -1};
+        int n = fastpath_reads(in, ops), nr = 0;
+        if (inst_flags[pc] & FASTPATH_RECORD)
+            nr = fastpath_record_operands(in, rec);
+        if (inst_flags[pc] & FASTPATH_MEMORY) {
+            rec[0] = in->a;
+            rec[1] = in->op == IR_LOAD ? in->b : in->c;
+            nr = 2;
+        }
+        for (int i = 0; i < n; i++) {
+            reads[ops[i]]++;
+            bool aware = false;
+            for (int j = 0; j < nr; j++)
+                aware |= rec[j] == ops[i];
+            if (!aware)
+                needs_lanes[ops[i]] = true;
+        }
+    }
+    for (int32_t i = 0; i < k->nprints; i++)
+        for (int32_t j = 0; j < k->prints[i].npieces; j++) {
+            int32_t s = k->prints[i].pieces[j].slot;
+            if (s >= 0) {
+                needs_lanes[s] = true;
+                reads[s]++;
+            }
+        }
+    if (allow_lazy)
+        for (int32_t s = 0; s < ns; s++)
+            if ((slot_flags[s] & FASTPATH_TRACKED) && !needs_lanes[s])
+                slot_flags[s] |= FASTPATH_LAZY;
+
+    /* acc += tl.dot(a, b): the add accumulates through sgemm. */
+    for (int32_t pc = 0; allow_lazy && pc < nc; pc++)
+        if (fastpath_dot_pair(k, numel, reads, target, pc)) {
+            inst_flags[pc] |= FASTPATH_DOT_SKIP;
+            inst_flags[pc + 1] |= FASTPATH_DOT_ADD;
+            int32_t q = fastpath_inplace_copy(k, reads, target, pc);
+            if (q >= 0 && numel[k->code[q].dst] == numel[k->code[pc].dst]) {
+                inst_flags[pc + 1] |= FASTPATH_DOT_INPLACE;
+                inst_flags[q] |= FASTPATH_COPY_SKIP;
+            }
+        }
+
+    int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
+    for (int32_t pc = 0; pc < nc; pc++)
+        if (k->code[pc].dst >= 0 && k->code[pc].op != IR_STORE)
+            writers[k->code[pc].dst]++;
+
+    /* Program-invariant instructions: the least set closed under "pure,
+     * the only writer of its slot, every operand invariant". */
+    bool *invariant = written;          /* reused */
+    memset(invariant, 0, (size_t)ns + 1);
+    for (bool changed = allow_lazy; changed;) {
+        changed = false;
+        for (int32_t pc = 0; pc < nc; pc++) {
+            const ir_inst *in = &k->code[pc];
+            if (in->dst < 0 || invariant[in->dst] || writers[in->dst] != 1 ||
+                !fastpath_pure(in) || (inst_flags[pc] & (FASTPATH_DOT_ADD | FASTPATH_COPY_SKIP)))
+                continue;
+            int32_t ops[4];
+            int n = fastpath_reads(in, ops);
+            bool all = true;
+            for (int i = 0; i < n; i++)
+                all &= ops[i] != in->dst && invariant[ops[i]];
+            if (all) {
+                invariant[in->dst] = true;
+                inst_flags[pc] |= FASTPATH_INVARIANT;
+                changed = true;
+            }
+        }
+    }
+
+    /* fp32 operands of a 2-d dot that sgemm can read where they lie */
+    for (int32_t pc = 0; allow_lazy && pc < nc; pc++) {
+        const ir_inst *dot = &k->code[pc];
+        if (dot->op != IR_DOT || dot->imm == IR_PREC_TF32 ||
+            fastpath_type(k, dot->a)->ndim != 2 ||
+            fastpath_type(k, dot->dst)->dt == DTYPE_FP64 ||
+            !dtype_is_float(fastpath_type(k, dot->a)->dt) ||
+            !dtype_is_float(fastpath_type(k, dot->b)->dt) ||
+            fastpath_type(k, dot->a)->dt == DTYPE_FP64 ||
+            fastpath_type(k, dot->b)->dt == DTYPE_FP64)
+            continue;
+        int32_t ops[2] = {dot->a, dot->b};
+        for (int i = 0; i < 2; i++) {
+            int32_t q = fastpath_view_load(k, reads, writers, inst_flags, target, pc, ops[i]);
+            if (q >= 0) {
+                inst_flags[q] |= FASTPATH_LOAD_VIEW;
+                slot_flags[ops[i]] |= FASTPATH_VIEW;
+            }
+        }
+    }
+    free(writers);
+    free(written);
+    free(refused);
+    free(reads);
+    free(target);
+}
