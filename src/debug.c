@@ -665,15 +665,25 @@ static void dbg_drive(debug *g, dbg_launch *D)
                 if (!ahead && !dbg_can_stop(g, D)) {
                     int64_t next;
                     bool ok = exec_sess_run(D->S, D->next, &dbg_interrupted, &next);
-                    for (int64_t p = D->next; p < next; p++)
-                        D->started[p] = 1;
-                    D->done += next - D->next;
-                    D->next = next;
+                    exec_prog **held;
+                    int nheld = exec_sess_held(D->S, &held);
+                    for (int64_t p = D->next; p < nprog; p++)
+                        if (!exec_sess_skipped(D->S, p)) {
+                            D->started[p] = 1;
+                            D->done++;
+                        }
+                    for (int i = 0; i < nheld; i++) {
+                        D->done--;
+                        dbg_park(D, held[i]);
+                    }
+                    free(held);
+                    while (D->next < nprog && D->started[D->next])
+                        D->next++;
                     if (!ok) {
                         D->failed = true;
                         return;
                     }
-                    if (next < nprog) {    /* Ctrl-C: stop in the next program */
+                    if (nheld || next < nprog) {   /* Ctrl-C: stop where it is */
                         dbg_interrupted = 0;
                         printf("\nInterrupted (Ctrl-C).\n");
                         g->mode = DBG_STOP;
@@ -691,7 +701,7 @@ static void dbg_drive(debug *g, dbg_launch *D)
 
 bool debug_wants(debug *g, const exec_launch *L)
 {
-    if (g->running && (g->mode != DBG_CONTINUE || g->nbps > 0))
+    if (g->running && (g->session || g->mode != DBG_CONTINUE || g->nbps > 0))
         return true;
     if (!g->o.no_break)
         for (int32_t pc = 0; pc < L->kernel->ncode; pc++)
@@ -703,6 +713,9 @@ bool debug_wants(debug *g, const exec_launch *L)
 bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
 {
     *killed = false;
+    exec_launch DL = *L;
+    DL.keep_lanes = true;         /* every variable's lanes, for `print` */
+    L = &DL;
     exec_sess *S = exec_sess_begin(L);
     if (!S)
         return false;

@@ -1319,6 +1319,7 @@ int debug_main(debug *g, int argc, char **argv)
 {
     g->argc = argc;
     g->argv = argv;
+    g->session = true;
     printf("tritsim debugger: `break LINE [if COND]`, then `run`; `help` lists the "
            "commands.\n");
     while (!g->quit)

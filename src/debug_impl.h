@@ -80,6 +80,7 @@ struct debug {
     int ndisps, capdisps, next_disp;
     dbg_launch *cur;         /* the launch stopped in, or NULL */
     bool running;            /* the program is running (run was given) */
+    bool session;            /* tritsim debug: every launch goes through here */
     bool kill, quit;         /* unwind the program; then leave tritsim */
     int nvalues;             /* $1, $2, ... */
     dbg_mode mode;

@@ -271,6 +271,8 @@ typedef struct exec_ctx {
     const volatile sig_atomic_t *stop;   /* exec_sess_run: set to stop taking programs */
     uint8_t *skipped;      /* exec_sess_run: per program, 1 when the stop left it out */
     int64_t base;          /* exec_sess_run: pool item i is program base + i */
+    exec_prog **held;      /* exec_sess_run: programs the stop caught running */
+    int nheld;
     bool ready;            /* ctx_init made the workers and the window */
     bool reported;         /* the error has been reported */
 } exec_ctx;
@@ -3486,6 +3488,36 @@ static void finish_program(exec_ctx *x, exec_prog *P, bool ok)
     strbuf_clear(out);
 }
 
+static exec_prog *prog_new(exec_ctx *x, int64_t pid);
+
+/* A program of a debugger session run on the pool: it checks the stop flag
+ * before each instruction, and when it is set (Ctrl-C) the program moves,
+ * registers, place and text so far, into a program of its own, held for
+ * the debugger (exec_sess_run hands it over).  P->state stays
+ * EXEC_RUNNING then. */
+static bool run_program_stoppable(exec_prog *P)
+{
+    exec_ctx *x = P->x;
+    int32_t pc = 0;
+    int r;
+    P->state = EXEC_DONE;
+    while (!*x->stop) {
+        if ((r = exec_one(P, &pc)) <= 0)
+            return r == 0;
+    }
+    exec_prog *Q = prog_new(x, P->pid);
+    memcpy(Q->own.regs, P->regs, x->plan.regbytes);
+    Q->pc = pc;
+    strbuf_putn(&Q->own.out, strbuf_cstr(&P->w->out), P->w->out.len);
+    strbuf_clear(&P->w->out);
+    pthread_mutex_lock(&x->lock);
+    x->held = xrealloc(x->held, (size_t)(x->nheld + 1) * sizeof *x->held);
+    x->held[x->nheld++] = Q;
+    pthread_mutex_unlock(&x->lock);
+    P->state = EXEC_RUNNING;
+    return true;
+}
+
 static void prog_coords(const exec_ctx *x, exec_prog *P)
 {
     int64_t g0 = x->L->grid[0], g1 = x->L->grid[1];
@@ -3505,7 +3537,9 @@ static bool run_item(void *ctx, int64_t item, int worker)
     exec_worker *w = &x->workers[worker];
     exec_prog P = {.x = x, .w = w, .regs = w->regs, .pid = item};
     prog_coords(x, &P);
-    bool ok = run_program(&P);
+    bool ok = x->stop ? run_program_stoppable(&P) : run_program(&P);
+    if (ok && P.state == EXEC_RUNNING && x->stop)
+        return true;               /* held for the debugger */
     finish_program(x, &P, ok);
     return ok;
 }
@@ -3615,6 +3649,9 @@ static void ctx_free(exec_ctx *x)
     free(x->err.note);
     free(x->err.text);
     free(x->skipped);
+    for (int i = 0; i < x->nheld; i++)
+        exec_prog_free(x->held[i]);
+    free(x->held);
     free(x->plan.off);
     free(x->plan.numel);
 }
@@ -3699,6 +3736,11 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
         free(e->text);
         *e = (exec_pending){0};
     }
+    for (int i = 0; i < x->nheld; i++) {      /* their text so far */
+        strbuf *o = &x->held[i]->own.out;
+        write_text(x, strbuf_cstr(o), o->len);
+        strbuf_clear(o);
+    }
     for (int64_t p = from; p < x->nprog; p++)
         if (x->skipped[p]) {
             *next = p;
@@ -3713,6 +3755,11 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
 }
 
 exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
+{
+    return prog_new(x, pid);
+}
+
+static exec_prog *prog_new(exec_ctx *x, int64_t pid)
 {
     exec_prog *P = xcalloc(1, sizeof *P);
     P->x = x;
@@ -3864,6 +3911,20 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
     strbuf_free(&Q.own.out);
     ctx_free(&e);
     return ok;
+}
+
+bool exec_sess_skipped(const exec_sess *x, int64_t pid)
+{
+    return x->skipped && pid >= 0 && pid < x->nprog && x->skipped[pid];
+}
+
+int exec_sess_held(exec_sess *x, exec_prog ***out)
+{
+    int n = x->nheld;
+    *out = x->held;
+    x->held = NULL;
+    x->nheld = 0;
+    return n;
 }
 
 bool exec_sess_end(exec_sess *x)
