@@ -672,17 +672,32 @@ static void dbg_drive(debug *g, dbg_launch *D)
                             D->started[p] = 1;
                             D->done++;
                         }
+                    exec_prog *failed = NULL;
                     for (int i = 0; i < nheld; i++) {
+                        if (exec_prog_state(held[i]) == EXEC_FAILED) {
+                            if (!failed || exec_prog_pid(held[i]) < exec_prog_pid(failed)) {
+                                exec_prog_free(failed);
+                                failed = held[i];
+                            } else {
+                                exec_prog_free(held[i]);
+                            }
+                            continue;
+                        }
                         D->done--;
                         dbg_park(D, held[i]);
                     }
                     free(held);
                     while (D->next < nprog && D->started[D->next])
                         D->next++;
-                    if (!ok) {
+                    if (!ok) {      /* stop where the lowest failing program failed */
                         D->failed = true;
+                        if (failed) {
+                            D->focus = failed;
+                            dbg_run_focus(g, D);
+                        }
                         return;
                     }
+                    exec_prog_free(failed);
                     if (nheld || next < nprog) {   /* Ctrl-C: stop where it is */
                         dbg_interrupted = 0;
                         printf("\nInterrupted (Ctrl-C).\n");

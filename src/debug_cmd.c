@@ -164,7 +164,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
                       t->numel);
     else
         strbuf_printf(sb, "%s\n", ty);
-    if (hex) {
+    if (hex || dtype_is_ptr(t->type.dt)) {     /* addresses read best in hex */
         dbg_put_hex(sb, t);
     } else {
         int64_t shape[IR_MAX_DIM];

@@ -3494,7 +3494,9 @@ static exec_prog *prog_new(exec_ctx *x, int64_t pid);
  * before each instruction, and when it is set (Ctrl-C) the program moves,
  * registers, place and text so far, into a program of its own, held for
  * the debugger (exec_sess_run hands it over).  P->state stays
- * EXEC_RUNNING then. */
+ * EXEC_RUNNING then.  A program that fails is also copied and held, in
+ * state EXEC_FAILED at the failing instruction, so the debugger can show
+ * its variables. */
 static bool run_program_stoppable(exec_prog *P)
 {
     exec_ctx *x = P->x;
@@ -3502,8 +3504,20 @@ static bool run_program_stoppable(exec_prog *P)
     int r;
     P->state = EXEC_DONE;
     while (!*x->stop) {
-        if ((r = exec_one(P, &pc)) <= 0)
-            return r == 0;
+        int32_t at = pc;
+        if ((r = exec_one(P, &pc)) == 0)
+            return true;
+        if (r < 0) {     /* keep it as it failed too, for the debugger to show */
+            exec_prog *Q = prog_new(x, P->pid);
+            memcpy(Q->own.regs, P->regs, x->plan.regbytes);
+            Q->pc = at;
+            Q->state = EXEC_FAILED;
+            pthread_mutex_lock(&x->lock);
+            x->held = xrealloc(x->held, (size_t)(x->nheld + 1) * sizeof *x->held);
+            x->held[x->nheld++] = Q;
+            pthread_mutex_unlock(&x->lock);
+            return false;
+        }
     }
     exec_prog *Q = prog_new(x, P->pid);
     memcpy(Q->own.regs, P->regs, x->plan.regbytes);
@@ -3788,9 +3802,11 @@ exec_status exec_prog_step(exec_prog *P)
     if (P->state != EXEC_RUNNING)
         return P->state;
     exec_ctx *x = P->x;
+    int32_t at = P->pc;
     int r = exec_one(P, &P->pc);
     strbuf *out = &P->w->out;
     if (r < 0) {
+        P->pc = at;         /* stay at the failing instruction */
         record_error(x, P);
         report_error(x);
         P->state = EXEC_FAILED;

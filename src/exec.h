@@ -85,7 +85,8 @@ bool exec_sess_failed(const exec_sess *S);
  * failed (reported). */
 bool exec_sess_run(exec_sess *S, int64_t from, const volatile sig_atomic_t *stop,
                    int64_t *next);
-/* The programs the stop of the last exec_sess_run caught running, now
+/* The programs the stop of the last exec_sess_run caught running, and
+ * those that failed (EXEC_FAILED, at the failing instruction), now
  * programs of the session (the caller owns them and the array). */
 int exec_sess_held(exec_sess *S, exec_prog ***out);
 /* Did the stop of the last exec_sess_run leave program pid out? */
