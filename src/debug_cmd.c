@@ -50,20 +50,6 @@ static void dbg_put_const(strbuf *sb, const spec_const *c)
     }
 }
 
-static const char *dbg_const_type(const spec_const *c)
-{
-    switch (c->kind) {
-    case SC_NONE: return "NoneType";
-    case SC_BOOL: return "bool";
-    case SC_INT: return "int";
-    case SC_FLOAT: return "float";
-    case SC_STR: return "str";
-    case SC_DTYPE: return "dtype";
-    case SC_TUPLE: return "tuple";
-    }
-    return "?";
-}
-
 /* The bits of a lane in its type's memory format. */
 static uint64_t dbg_lane_bits(const exec_tile *t, int64_t i)
 {
@@ -131,7 +117,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     strbuf_printf(sb, "%s = ", name);
     if (v->kind == SPEC_DBG_CONST) {
         dbg_put_const(sb, &v->c);
-        strbuf_printf(sb, "  (constexpr %s)\n", dbg_const_type(&v->c));
+        strbuf_printf(sb, "  (constexpr %s)\n", spec_const_kind_name(&v->c));
         return;
     }
     if (v->kind == SPEC_DBG_OTHER) {
@@ -860,6 +846,23 @@ static cmd_result cmd_quit(debug *g, const char *arg)
     return CMD_RESUME;
 }
 
+/* print and ptype: parse arg and evaluate it in the stopped program.
+ * false after saying why; *x and *v are freed by the caller either way. */
+static bool dbg_eval_arg(debug *g, const char *arg, const char *usage, dbg_expr **x,
+                         dbg_values *v)
+{
+    *x = NULL;
+    memset(v, 0, sizeof *v);
+    arg = dbg_skip(arg);
+    if (!*arg) {
+        printf("%s\n", usage);
+        return false;
+    }
+    if (!dbg_stopped(g) || !(*x = dbg_expr_new(arg)))
+        return false;
+    return dbg_eval(g, *x, false, v);
+}
+
 /* print[/x] EXPR */
 static cmd_result cmd_print(debug *g, const char *arg)
 {
@@ -872,18 +875,10 @@ static cmd_result cmd_print(debug *g, const char *arg)
         hex = true;
         arg += 2;
     }
-    arg = dbg_skip(arg);
-    if (!*arg) {
-        printf("print wants an expression, e.g. `print offs` or `p/x mask`.\n");
-        return CMD_STAY;
-    }
-    if (!dbg_stopped(g))
-        return CMD_STAY;
-    dbg_expr *x = dbg_expr_new(arg);
-    if (!x)
-        return CMD_STAY;
+    dbg_expr *x;
     dbg_values v;
-    if (dbg_eval(g, x, false, &v)) {
+    if (dbg_eval_arg(g, arg, "print wants an expression, e.g. `print offs` or `p/x mask`.",
+                     &x, &v)) {
         strbuf sb = {0};
         for (int i = 0; i < v.n; i++)
             dbg_print_value(g, NULL, &v.v[i], hex, &sb);
@@ -897,25 +892,16 @@ static cmd_result cmd_print(debug *g, const char *arg)
 
 static cmd_result cmd_ptype(debug *g, const char *arg)
 {
-    arg = dbg_skip(arg);
-    if (!*arg) {
-        printf("ptype wants an expression.\n");
-        return CMD_STAY;
-    }
-    if (!dbg_stopped(g))
-        return CMD_STAY;
-    dbg_expr *x = dbg_expr_new(arg);
-    if (!x)
-        return CMD_STAY;
+    dbg_expr *x;
     dbg_values v;
-    if (dbg_eval(g, x, false, &v))
+    if (dbg_eval_arg(g, arg, "ptype wants an expression.", &x, &v))
         for (int i = 0; i < v.n; i++) {
             char ty[96];
             if (v.v[i].kind == SPEC_DBG_TILE) {
                 ir_type_str(&v.v[i].tile.type, ty, sizeof ty);
                 printf("type = %s\n", ty);
             } else if (v.v[i].kind == SPEC_DBG_CONST) {
-                printf("type = constexpr %s\n", dbg_const_type(&v.v[i].c));
+                printf("type = constexpr %s\n", spec_const_kind_name(&v.v[i].c));
             } else {
                 printf("type = %s\n", v.v[i].what ? v.v[i].what : "?");
             }

@@ -114,7 +114,7 @@ bool sv_is_none(sval v)
     return v.kind == SV_CONST && v.c.kind == SC_NONE;
 }
 
-const char *sp_const_kind_name(const spec_const *c)
+const char *spec_const_kind_name(const spec_const *c)
 {
     switch (c->kind) {
     case SC_NONE: return "None";
@@ -132,7 +132,7 @@ const char *sp_const_kind_name(const spec_const *c)
 const char *sp_describe(spec *s, sval v, char *buf, size_t len)
 {
     switch (v.kind) {
-    case SV_CONST: snprintf(buf, len, "a constant %s", sp_const_kind_name(&v.c)); break;
+    case SV_CONST: snprintf(buf, len, "a constant %s", spec_const_kind_name(&v.c)); break;
     case SV_TILE: {
         char t[96];
         ir_type_str(sp_slot_type(s, v.slot), t, sizeof t);
@@ -469,7 +469,7 @@ static bool sp_fold_binop(spec *s, ast_op op, const spec_const *a, const spec_co
     bool bn = b->kind == SC_INT || b->kind == SC_FLOAT || b->kind == SC_BOOL;
     if (!an || !bn)
         return sp_error(s, at, "unsupported operand types for %s: '%s' and '%s'",
-                        ast_op_name(op), sp_const_kind_name(a), sp_const_kind_name(b));
+                        ast_op_name(op), spec_const_kind_name(a), spec_const_kind_name(b));
     bool isfloat = a->kind == SC_FLOAT || b->kind == SC_FLOAT;
     if (!isfloat) {
         int64_t x = sp_num_i(a), y = sp_num_i(b), r = 0;
@@ -734,7 +734,7 @@ bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out)
             return true;
         }
         return sp_error(s, at, "bad operand type for unary %s: '%s'", ast_op_name(op),
-                        sp_const_kind_name(c));
+                        spec_const_kind_name(c));
     }
     if (a.kind != SV_TILE) {
         char buf[128];

@@ -43,6 +43,9 @@ typedef struct spec_const {
     } u;
 } spec_const;
 
+/* The Python type name of a constant: "int", "tuple", "None", ... */
+const char *spec_const_kind_name(const spec_const *c);
+
 /* What a global name of a kernel's module is. */
 typedef enum spec_global_kind {
     SPEC_G_UNDEFINED,   /* no such name */

@@ -124,7 +124,6 @@ sval sv_int(int64_t i);
 sval sv_none(void);
 sval sv_tile(int32_t slot);
 bool sv_is_none(sval v);
-const char *sp_const_kind_name(const spec_const *c);
 const char *sp_describe(spec *s, sval v, char *buf, size_t len);
 bool sp_const_truth(const spec_const *c);
 bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t *out);
