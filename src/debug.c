@@ -29,25 +29,6 @@ volatile sig_atomic_t dbg_interrupted;
  * Expressions.
  * ====================================================================== */
 
-static bool dbg_names_pid(const ast_node *e, const char *text)
-{
-    (void)e;
-    /* A word "pid" anywhere outside a string is a use of the name: good
-     * enough to decide whether the code can be shared between programs
-     * (a false "yes" only costs a recompilation). */
-    for (const char *p = strstr(text, "pid"); p; p = strstr(p + 1, "pid")) {
-        bool before = p > text && (p[-1] == '_' || (p[-1] >= 'a' && p[-1] <= 'z') ||
-                                   (p[-1] >= 'A' && p[-1] <= 'Z') ||
-                                   (p[-1] >= '0' && p[-1] <= '9') || p[-1] == '.');
-        char c = p[3];
-        bool after = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-                     (c >= '0' && c <= '9');
-        if (!before && !after)
-            return true;
-    }
-    return false;
-}
-
 dbg_expr *dbg_expr_new(const char *text)
 {
     dbg_expr *x = xcalloc(1, sizeof *x);
@@ -61,7 +42,6 @@ dbg_expr *dbg_expr_new(const char *text)
         dbg_expr_free(x);
         return NULL;
     }
-    x->uses_pid = dbg_names_pid(x->e, text);
     return x;
 }
 
@@ -85,9 +65,7 @@ int dbg_frame_depth(const ir_kernel *k, int32_t frame)
     return d;
 }
 
-/* The statement of the focused program's place: the one starting at its
- * pc, or (mid-statement, after Ctrl-C) the one its next instruction is of. */
-static int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc)
+int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc)
 {
     const ir_kernel *k = D->k;
     if (k->nstmts == 0)
@@ -259,15 +237,10 @@ void dbg_show_where(debug *g, bool always)
     g->list_line = st->at->span.line;
 }
 
-void dbg_show_displays(debug *g)
+void dbg_show_display(debug *g, const dbg_display *ds, bool quiet)
 {
-    for (int i = 0; i < g->ndisps; i++) {
-        dbg_display *ds = &g->disps[i];
-        dbg_values v;
-        if (!dbg_eval(g, ds->expr, true, &v)) {
-            dbg_values_free(&v);
-            continue;
-        }
+    dbg_values v;
+    if (dbg_eval(g, ds->expr, quiet, &v)) {
         strbuf sb = {0};
         char name[320];
         snprintf(name, sizeof name, "%d: %s", ds->num, ds->expr->text);
@@ -275,8 +248,14 @@ void dbg_show_displays(debug *g)
             dbg_print_value(g, name, &v.v[j], ds->hex, &sb);
         fputs(strbuf_cstr(&sb), stdout);
         strbuf_free(&sb);
-        dbg_values_free(&v);
     }
+    dbg_values_free(&v);
+}
+
+void dbg_show_displays(debug *g)
+{
+    for (int i = 0; i < g->ndisps; i++)
+        dbg_show_display(g, &g->disps[i], true);
 }
 
 /* ======================================================================
@@ -365,13 +344,10 @@ bool dbg_watch_hit(debug *g, dbg_bp *b, bool report)
         dbg_values_free(&v);
         return false;
     }
-    exec_tile now = {0};
+    exec_tile now = {0};      /* a constant never changes: no data, no hit */
     if (v.v[0].kind == SPEC_DBG_TILE) {
         now = v.v[0].tile;
         v.v[0].tile.data = NULL;
-    } else {     /* a constant: compare its text */
-        now.type.ndim = -1;
-        now.numel = 0;
     }
     bool hit = false;
     if (report && b->have_old && b->old_pid == pid && now.data &&

@@ -640,8 +640,7 @@ static void dbg_info_programs(debug *g)
                 if (exec_prog_pid(D->paused[i]) == p)
                     P = D->paused[i];
             int32_t pc = exec_prog_pc(P);
-            int32_t s = pc < D->k->ncode && D->last_stmt[pc] >= 0 ? D->last_stmt[pc]
-                        : D->k->inst_stmt && pc < D->k->ncode ? D->k->inst_stmt[pc] : -1;
+            int32_t s = dbg_stmt_at(D, pc);
             dbg_coord_str(D, p, c0, sizeof c0);
             const src_file *f = s >= 0 ? dbg_frame_file(D, D->k->stmts[s].frame) : NULL;
             printf("%s program %s  %s at %s:%d\n", st == 3 ? "*" : " ", c0,
@@ -934,19 +933,8 @@ static cmd_result cmd_display(debug *g, const char *arg)
     d->num = g->next_disp++;
     d->expr = x;
     d->hex = hex;
-    if (g->cur && g->cur->focus) {     /* show it now */
-        dbg_values v;
-        if (dbg_eval(g, x, false, &v)) {
-            strbuf sb = {0};
-            char name[320];
-            snprintf(name, sizeof name, "%d: %s", d->num, x->text);
-            for (int i = 0; i < v.n; i++)
-                dbg_print_value(g, name, &v.v[i], hex, &sb);
-            fputs(strbuf_cstr(&sb), stdout);
-            strbuf_free(&sb);
-        }
-        dbg_values_free(&v);
-    }
+    if (g->cur && g->cur->focus)     /* show it now, or why it cannot be */
+        dbg_show_display(g, d, false);
     return CMD_STAY;
 }
 
@@ -1020,8 +1008,7 @@ static int dbg_frames(debug *g, int32_t *frames, int *lines, int cap)
 {
     const dbg_launch *D = g->cur;
     int32_t pc = exec_prog_pc(D->focus);
-    int32_t s = pc < D->k->ncode && D->last_stmt[pc] >= 0 ? D->last_stmt[pc]
-                : D->k->inst_stmt && pc < D->k->ncode ? D->k->inst_stmt[pc] : D->k->nstmts - 1;
+    int32_t s = dbg_stmt_at(D, pc);
     if (s < 0)
         return 0;
     int n = 0;
@@ -1244,15 +1231,26 @@ static const dbg_cmd *dbg_find(const char *word, size_t len)
 }
 
 /* Run one command line. */
-static cmd_result dbg_command(debug *g, const char *line)
+/* The command a line names: its first word (up to a space or a '/') in
+ * *word, *len bytes; NULL when no command has that name. */
+static const dbg_cmd *dbg_command_of(const char *line, const char **word, size_t *len)
 {
     const char *p = dbg_skip(line);
+    size_t n = 0;
+    while (p[n] && !isspace((unsigned char)p[n]) && p[n] != '/')
+        n++;
+    *word = p;
+    *len = n;
+    return dbg_find(p, n);
+}
+
+static cmd_result dbg_command(debug *g, const char *line)
+{
+    const char *p;
+    size_t len;
+    const dbg_cmd *c = dbg_command_of(line, &p, &len);
     if (!*p || *p == '#')
         return CMD_STAY;
-    size_t len = 0;
-    while (p[len] && !isspace((unsigned char)p[len]) && p[len] != '/')
-        len++;
-    const dbg_cmd *c = dbg_find(p, len);
     if (!c) {
         printf("Unknown command '%.*s'; `help` lists the commands.\n", (int)len, p);
         return CMD_STAY;
@@ -1285,11 +1283,9 @@ void dbg_repl(debug *g)
         else if (*dbg_skip(line)) {
             free(g->last_cmd);
             g->last_cmd = NULL;
-            const char *p = dbg_skip(line);
-            size_t len = 0;
-            while (p[len] && !isspace((unsigned char)p[len]) && p[len] != '/')
-                len++;
-            const dbg_cmd *c = dbg_find(p, len);
+            const char *p;
+            size_t len;
+            const dbg_cmd *c = dbg_command_of(line, &p, &len);
             if (c && c->repeats)
                 g->last_cmd = xstrdup(line);
         }

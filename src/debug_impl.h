@@ -13,13 +13,12 @@
 #include "strbuf.h"
 
 /* An expression typed by the user (a condition, a watch, a display), kept
- * parsed.  uses_pid: it names `pid`, so its code depends on the program. */
+ * parsed. */
 typedef struct dbg_expr {
     char *text;
     src_file *file;          /* "<expr>", holding the text */
     arena a;
     ast_node *e;
-    bool uses_pid;
 } dbg_expr;
 
 typedef enum dbg_bp_kind { DBG_BREAK, DBG_WATCH } dbg_bp_kind;
@@ -121,6 +120,10 @@ typedef struct dbg_values {
  * printing why (quiet: print nothing). */
 bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out);
 void dbg_values_free(dbg_values *v);
+/* The statement a program at pc is at: the one starting there, or
+ * (mid-statement, after Ctrl-C or a failure) the one its next instruction
+ * belongs to; -1 when there is none. */
+int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc);
 /* The statement the focused program is at (in the selected frame). */
 int32_t dbg_cur_stmt(const debug *g);
 /* The depth of a frame (0 the kernel). */
@@ -141,7 +144,9 @@ int32_t dbg_load_mask(const ir_kernel *k, int32_t slot);
 /* Evaluate watchpoint b here: true when its value changed since the last
  * time in this program (and report is set: then the change is printed). */
 bool dbg_watch_hit(debug *g, dbg_bp *b, bool report);
-/* Show every display. */
+/* Show one display (quiet: nothing when it cannot be evaluated here). */
+void dbg_show_display(debug *g, const dbg_display *ds, bool quiet);
+/* Show every display that can be evaluated here. */
 void dbg_show_displays(debug *g);
 
 /* ---- debug_cmd.c ---------------------------------------------------------- */
