@@ -592,6 +592,8 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
                 printf("\nProgram %s failed (the error is above); inspect it, then "
                        "`continue` ends the launch.\n", c);
                 dbg_stop(g, D, WHY_INTERRUPT);
+                if (D->focus != P)      /* `program` switched away: P is paused */
+                    continue;
             } else if (g->mode != DBG_CONTINUE) {
                 printf("[Program %s finished]\n", c);
                 g->mode = DBG_STOP;

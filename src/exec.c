@@ -3558,18 +3558,18 @@ static bool run_item(void *ctx, int64_t item, int worker)
     return ok;
 }
 
-/* The error of the lowest failing program, after the output before it,
- * with a note per inlined call the failing instruction sits in. */
-static void report_error(exec_ctx *x)
+/* A program's error at instruction in, after the text it printed before
+ * it, with a note per inlined call the instruction sits in. */
+static void report_at(exec_ctx *x, const ir_inst *in, const char *msg, const char *note,
+                      const char *text, size_t len)
 {
     const exec_launch *L = x->L;
-    const ir_inst *in = x->err.at;
-    write_text(x, x->err.text, x->err.len);
+    write_text(x, text, len);
     fflush(L->out);
     src_span sp = in && in->at ? in->at->span : (src_span){0};
-    diag_report(L->diag, DIAG_ERROR, L->file, sp, "%s", x->err.msg);
-    if (x->err.note)
-        diag_report(L->diag, DIAG_NOTE, L->file, sp, "%s", x->err.note);
+    diag_report(L->diag, DIAG_ERROR, L->file, sp, "%s", msg);
+    if (note)
+        diag_report(L->diag, DIAG_NOTE, L->file, sp, "%s", note);
     const ir_kernel *k = x->k;
     for (int32_t f = in ? in->frame : -1; f >= 0 && f < k->nframes; f = k->frames[f].parent) {
         if (!k->frames[f].call)
@@ -3577,6 +3577,12 @@ static void report_error(exec_ctx *x)
         diag_report(L->diag, DIAG_NOTE, L->file, k->frames[f].call->span,
                     "in '%s', called from here", k->frames[f].func);
     }
+}
+
+/* The error of the lowest failing program (x->err). */
+static void report_error(exec_ctx *x)
+{
+    report_at(x, x->err.at, x->err.msg, x->err.note, x->err.text, x->err.len);
     x->reported = true;
 }
 
@@ -3734,6 +3740,7 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
         return !exec_sess_failed(x);
     if (!x->skipped)
         x->skipped = xcalloc((size_t)x->nprog, 1);
+    memset(x->skipped + from, 0, (size_t)(x->nprog - from));   /* this run's only */
     x->stop = stop;
     x->base = from;
     x->cursor = from;
@@ -3807,8 +3814,13 @@ exec_status exec_prog_step(exec_prog *P)
     strbuf *out = &P->w->out;
     if (r < 0) {
         P->pc = at;         /* stay at the failing instruction */
+        /* this program's own error, now; x->err keeps the lowest failing
+         * program's for the launch's result */
+        report_at(x, P->fail_at, P->msg, P->note[0] ? P->note : NULL, strbuf_cstr(out),
+                  out->len);
+        strbuf_clear(out);
         record_error(x, P);
-        report_error(x);
+        x->reported = true;
         P->state = EXEC_FAILED;
     } else if (r == 0) {
         P->state = EXEC_DONE;
