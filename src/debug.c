@@ -24,6 +24,7 @@
 #include "parse.h"
 
 volatile sig_atomic_t dbg_interrupted;
+volatile sig_atomic_t dbg_catching;
 
 /* ======================================================================
  * Expressions.
@@ -572,9 +573,15 @@ bool dbg_switch_program(debug *g, int64_t pid)
  * The launch.
  * ====================================================================== */
 
+/* Ctrl-C is caught while a launch runs or the prompt waits; elsewhere (the
+ * host part of the program) it ends tritsim as it would without us. */
 static void dbg_on_sigint(int sig)
 {
-    (void)sig;
+    if (!dbg_catching) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     dbg_interrupted = 1;
 }
 
@@ -730,18 +737,14 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     dbg_launch *outer = g->cur;
     g->cur = &D;
     g->last_pid = -1;
-    struct sigaction sa = {0}, old;
-    sa.sa_handler = dbg_on_sigint;
-    sigemptyset(&sa.sa_mask);
-    bool handle = g->o.tty;
-    if (handle)
-        sigaction(SIGINT, &sa, &old);
     dbg_interrupted = 0;
+    sig_atomic_t catching = dbg_catching;
+    dbg_catching = 1;
 
     dbg_drive(g, &D);
 
-    if (handle)
-        sigaction(SIGINT, &old, NULL);
+    dbg_catching = catching;
+
     for (int i = 0; i < D.npaused; i++)
         exec_prog_free(D.paused[i]);
     exec_prog_free(D.focus);
@@ -773,6 +776,12 @@ debug *debug_new(const debug_opts *o)
     g->next_num = 1;
     g->next_disp = 1;
     g->last_pid = -1;
+    if (g->o.tty) {     /* Ctrl-C stops a launch or clears the prompt's line */
+        struct sigaction sa = {0};
+        sa.sa_handler = dbg_on_sigint;
+        sigemptyset(&sa.sa_mask);
+        g->sigint_set = sigaction(SIGINT, &sa, &g->old_sigint) == 0;
+    }
     dbg_repl_init(g);
     return g;
 }
@@ -782,6 +791,8 @@ void debug_free(debug *g)
     if (!g)
         return;
     dbg_repl_done(g);
+    if (g->sigint_set)
+        sigaction(SIGINT, &g->old_sigint, NULL);
     for (int i = 0; i < g->nbps; i++) {
         dbg_expr_free(g->bps[i].expr);
         free(g->bps[i].file);

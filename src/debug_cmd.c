@@ -12,10 +12,12 @@
 #endif
 
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 
 #include <readline/history.h>
 #include <readline/readline.h>
@@ -244,15 +246,53 @@ static char **dbg_complete(const char *text, int start, int end)
     return rl_completion_matches(text, dbg_complete_next);
 }
 
-/* Ctrl-C at the prompt: drop the line, show a fresh prompt. */
-static int dbg_on_signal(void)
+/* readline through its callback interface, so that Ctrl-C at the prompt is
+ * ours to handle: the line typed so far is dropped and a fresh prompt shown,
+ * as in gdb, without losing the keys typed after it (readline's blocking
+ * call goes on reading after a signal). */
+static char *dbg_rl_line;
+static bool dbg_rl_done;
+
+static void dbg_rl_take(char *line)
 {
-    if (dbg_interrupted) {
-        dbg_interrupted = 0;
-        rl_replace_line("", 0);
-        rl_done = 1;
+    rl_callback_handler_remove();
+    dbg_rl_line = line;
+    dbg_rl_done = true;
+}
+
+static char *dbg_readline(const char *prompt)
+{
+    dbg_rl_done = false;
+    dbg_rl_line = NULL;
+    dbg_interrupted = 0;
+    sig_atomic_t catching = dbg_catching;
+    dbg_catching = 1;
+    rl_callback_handler_install(prompt, dbg_rl_take);
+    while (!dbg_rl_done) {
+        int fd = fileno(rl_instream ? rl_instream : stdin);
+        fd_set in;
+        FD_ZERO(&in);
+        FD_SET(fd, &in);
+        int r = select(fd + 1, &in, NULL, NULL, NULL);
+        if (r < 0 && errno != EINTR) {
+            rl_callback_handler_remove();
+            break;
+        }
+        if (dbg_interrupted) {
+            dbg_interrupted = 0;
+            rl_free_line_state();
+            rl_callback_sigcleanup();
+            rl_callback_handler_remove();
+            printf("^C\nQuit\n");
+            fflush(stdout);
+            rl_callback_handler_install(prompt, dbg_rl_take);
+            continue;
+        }
+        if (r > 0)
+            rl_callback_read_char();
     }
-    return 0;
+    dbg_catching = catching;
+    return dbg_rl_line;
 }
 
 static char *dbg_history_path(void)
@@ -272,7 +312,6 @@ void dbg_repl_init(debug *g)
         return;
     rl_readline_name = "tritsim";
     rl_attempted_completion_function = dbg_complete;
-    rl_signal_event_hook = dbg_on_signal;
     char *p = dbg_history_path();
     if (p) {
         using_history();
@@ -301,7 +340,7 @@ static char *dbg_read(debug *g)
     fflush(stdout);
     if (g->o.tty) {
         dbg_completing = g;
-        char *line = readline(prompt);
+        char *line = dbg_readline(prompt);
         dbg_completing = NULL;
         if (line && *line)
             add_history(line);

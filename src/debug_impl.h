@@ -90,10 +90,15 @@ struct debug {
     char *last_cmd;          /* an empty line repeats it, as in gdb */
     int argc;                /* tritsim debug FILE -- ARGS: `run`'s default */
     char **argv;             /* argv[0] the file */
+    bool sigint_set;         /* on a terminal: SIGINT is ours while we live */
+    struct sigaction old_sigint;
 };
 
-/* Set by the SIGINT handler while a launch runs. */
+/* Set by the SIGINT handler (installed on a terminal for the debugger's
+ * whole life): a running launch stops, a prompt drops its line. */
 extern volatile sig_atomic_t dbg_interrupted;
+/* Nonzero while Ctrl-C is to be caught rather than end tritsim. */
+extern volatile sig_atomic_t dbg_catching;
 
 /* ---- debug.c ---------------------------------------------------------- */
 /* Parse text as an expression; NULL after printing the error. */
