@@ -81,6 +81,7 @@
 
 #include "arena.h"
 #include "fastpath.h"
+#include "gemm.h"
 #include "format.h"
 #include "pyformat.h"
 #include "strbuf.h"
@@ -2244,13 +2245,10 @@ static dot_dims dot_dims_of(const ir_type *ta, const ir_type *tb)
     return d;
 }
 
-/* fp16/bf16/fp32/fp8 inputs: sgemm on the float lanes (a tf32-rounded copy
- * under IR_PREC_TF32), accumulating into the destination when it is fp32,
- * else into scratch that is then rounded to the destination type. */
-/* C = A @ B (+ C when beta is 1) over the float lanes of a DOT's operands
- * (tf32-rounded copies in scratch under IR_PREC_TF32); returns the scratch
- * left after the copies. */
-static float *dot_sgemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, float beta)
+/* C = A @ B (C + A @ B when accumulate) over the float lanes of a DOT's
+ * operands (tf32-rounded copies in scratch under IR_PREC_TF32), summed as
+ * gemm.h defines; returns the scratch left after the copies. */
+static float *dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bool accumulate)
 {
     int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
     float *scratch = (float *)P->w->scratch;
@@ -2278,20 +2276,27 @@ static float *dot_sgemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, f
     if (!C)
         return scratch;
     for (int64_t b = 0; b < d.batch; b++)
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)d.M, (int)d.N,
-                    (int)d.K, 1.0f, A + b * d.M * lda, (int)lda, B + b * d.K * ldb,
-                    (int)ldb, beta, C + b * d.M * d.N, (int)d.N);
+        gemm_f32(d.M, d.N, d.K, A + b * d.M * lda, lda, B + b * d.K * ldb, ldb,
+                 C + b * d.M * d.N, d.N, accumulate);
     return scratch;
 }
 
+/* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, accumulating
+ * into the destination when it is fp32, else into scratch that is then
+ * rounded to the destination type. */
 static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
 {
     dtype dd = DT(P, in->dst);
     int64_t nC = d.batch * d.M * d.N;
     bool direct = dd == DTYPE_FP32;
-    /* where the tf32 copies end, if any: the fp32 result goes after them */
-    float *C = direct ? SLOT(P, in->dst) : dot_sgemm(P, in, d, NULL, 0.0f);
-    float beta = 0.0f;
+    /* where the tf32 copies would end: the fp32 result goes after them */
+    float *C = SLOT(P, in->dst);
+    if (!direct) {
+        C = (float *)P->w->scratch;
+        if (in->imm == IR_PREC_TF32)
+            C += d.batch * (d.M * d.K + d.K * d.N);
+    }
+    bool accumulate = false;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
         if (st_of(dc) == ST_F32) {
@@ -2301,9 +2306,9 @@ static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
             for (int64_t i = 0; i < nC; i++)
                 C[i] = (float)dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, DTYPE_FP32).f;
         }
-        beta = 1.0f;
+        accumulate = true;
     }
-    dot_sgemm(P, in, d, C, beta);
+    dot_gemm(P, in, d, C, accumulate);
     if (!direct) {
         void *D = SLOT(P, in->dst);
         for (int64_t i = 0; i < nC; i++)
@@ -2396,10 +2401,10 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
 }
 
 /* S = X + dot(a, b) for the DOT at in - 1 (fastpath.h's FASTPATH_DOT_ADD):
- * X goes into S, then sgemm accumulates into it with beta = 1; for K
- * within one of OpenBLAS's K panels that is the same single rounding of
- * X + (A @ B) as the add of the two would do.  FASTPATH_DOT_INPLACE: into
- * X itself (the copy of S back into X is skipped). */
+ * X goes into S, then the product accumulates into it, which is the same
+ * single rounding of X + (A @ B) as the add of the two would do (gemm.h).
+ * FASTPATH_DOT_INPLACE: into X itself (the copy of S back into X is
+ * skipped). */
 static bool dot_add(exec_prog *P, const ir_inst *in)
 {
     const ir_inst *dot = in - 1;
@@ -2414,7 +2419,7 @@ static bool dot_add(exec_prog *P, const ir_inst *in)
     } else if (S != x) {
         memcpy(S, x, (size_t)n * sizeof *S);
     }
-    dot_sgemm(P, dot, dot_dims_of(TYPE(P, dot->a), TYPE(P, dot->b)), S, 1.0f);
+    dot_gemm(P, dot, dot_dims_of(TYPE(P, dot->a), TYPE(P, dot->b)), S, true);
     return true;
 }
 

@@ -158,7 +158,7 @@ static bool fastpath_dot_pair(const ir_kernel *k, const int64_t *numel,
         fastpath_type(k, D)->dt != DTYPE_FP32 || fastpath_type(k, S)->dt != DTYPE_FP32 ||
         fastpath_type(k, X)->dt != DTYPE_FP32)
         return false;
-    if (ta->ndim < 2 || ta->shape[ta->ndim - 1] > FASTPATH_DOT_MAX_K)
+    if (ta->ndim < 2)
         return false;
     if (S == dot->a || S == dot->b || numel[S] != numel[D] ||
         (numel[X] != numel[D] && numel[X] != 1))
@@ -327,7 +327,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             if ((slot_flags[s] & FASTPATH_TRACKED) && !needs_lanes[s])
                 slot_flags[s] |= FASTPATH_LAZY;
 
-    /* acc += tl.dot(a, b): the add accumulates through sgemm. */
+    /* acc += tl.dot(a, b): the product accumulates into the add's result. */
     for (int32_t pc = 0; allow_lazy && pc < nc; pc++)
         if (fastpath_dot_pair(k, numel, reads, target, pc)) {
             inst_flags[pc] |= FASTPATH_DOT_SKIP;
@@ -368,7 +368,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         }
     }
 
-    /* fp32 operands of a 2-d dot that sgemm can read where they lie */
+    /* fp32 operands of a 2-d dot that gemm_f32 can read where they lie */
     for (int32_t pc = 0; allow_lazy && pc < nc; pc++) {
         const ir_inst *dot = &k->code[pc];
         if (dot->op != IR_DOT || dot->imm == IR_PREC_TF32 ||

@@ -26,22 +26,21 @@
  *                     copy rows instead of checking and moving every lane;
  *   FASTPATH_DOT_SKIP a tl.dot whose only reader is the add after it
  *                     (acc += tl.dot(a, b)): it does nothing;
- *   FASTPATH_DOT_ADD  that add: copy acc to the sum's slot and let
- *                     cblas_sgemm accumulate into it (beta = 1), which is
- *                     the same sum, rounded the same way, for K up to
- *                     FASTPATH_DOT_MAX_K (one K panel of OpenBLAS's kernels);
+ *   FASTPATH_DOT_ADD  that add: copy acc to the sum's slot and let the
+ *                     product accumulate into it (gemm.h), which is the
+ *                     same sum, rounded the same way;
  *   FASTPATH_DOT_INPLACE  also on that add, when the sum's only reader is
  *                     the loop's `copy acc <- sum` a few instructions on,
- *                     with nothing touching either slot in between: sgemm
- *                     accumulates into acc itself and the sum is never
+ *                     with nothing touching either slot in between: the
+ *                     product accumulates into acc itself and the sum is never
  *                     written;
  *   FASTPATH_COPY_SKIP    that copy: it does nothing;
  *   FASTPATH_LOAD_VIEW    an unmasked 2-d fp32 load whose only reader is a
  *                     tl.dot a few instructions on, with no store, atomic
  *                     or jump between: after the range check it only
  *                     notes where the rows are (its result slot is VIEW),
- *                     and sgemm reads them from the tensor (lda = the row
- *                     stride).
+ *                     and the product reads them from the tensor (lda =
+ *                     the row stride).
  *   FASTPATH_INVARIANT    a pure instruction (constants, arguments,
  *                     arithmetic, pointer arithmetic...) whose operands are
  *                     all invariant and whose result slot nothing else
@@ -75,8 +74,6 @@ enum {
     FASTPATH_LOAD_VIEW = 64,
     FASTPATH_INVARIANT = 128,
 };
-
-enum { FASTPATH_DOT_MAX_K = 128 };
 
 /* Fill slot_flags[k->nslots] and inst_flags[k->ncode] (FASTPATH_* bits)
  * for a kernel whose IR has passed the executor's checks; numel[s] is

@@ -1,0 +1,37 @@
+/* gemm.h - the fp32 matrix product behind tl.dot.
+ *
+ * One definition of the result, whatever the machine, the thread count or
+ * the instruction set: element (i, j) is
+ *
+ *     t = 0;  for k in 0 .. K-1:  t = fma(A[i, k], B[k, j], t)
+ *     C[i, j] = accumulate ? C[i, j] + t : t
+ *
+ * the products summed in k order with one rounding each (fused
+ * multiply-add), then added to the accumulator with one more rounding, so
+ * `acc += tl.dot(a, b)` and `tl.dot(a, b, acc)` give the same bits.  The
+ * vector variants (AVX2 + FMA, AVX-512) compute exactly that sequence for
+ * every element, so they differ from the scalar one only in speed. */
+#ifndef TRITSIM_GEMM_H
+#define TRITSIM_GEMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* C (M x N, row stride ldc) = [C +] A (M x K, row stride lda) @ B (K x N,
+ * row stride ldb), with the best variant this CPU runs. */
+void gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+              const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate);
+
+typedef void gemm_f32_fn(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
+                         const float *B, int64_t ldb, float *C, int64_t ldc,
+                         bool accumulate);
+
+/* The variants this CPU can run, best last ("scalar" first, always there);
+ * for tests and benchmarks.  Returns how many were written (at most max). */
+typedef struct gemm_variant {
+    const char *name;
+    gemm_f32_fn *fn;
+} gemm_variant;
+int gemm_variants(gemm_variant *out, int max);
+
+#endif
