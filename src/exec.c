@@ -2275,9 +2275,12 @@ static float *dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bo
     }
     if (!C)
         return scratch;
+    /* gemm's work area, after all else the scratch may hold (the tf32
+     * copies, a non-fp32 result); the plan leaves room for it */
+    float *work = (float *)P->w->scratch + nA + nB + d.batch * d.M * d.N;
     for (int64_t b = 0; b < d.batch; b++)
         gemm_f32(d.M, d.N, d.K, A + b * d.M * lda, lda, B + b * d.K * ldb, ldb,
-                 C + b * d.M * d.N, d.N, accumulate);
+                 C + b * d.M * d.N, d.N, accumulate, work);
     return scratch;
 }
 
@@ -3385,8 +3388,13 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
             (in->op == IR_BREAKPOINT && L->breaks == EXEC_BREAK_REPORT))
             pl->prints = true;
         if (in->op == IR_DOT) {
+            /* operands and result as doubles, or fp32 copies, a result and
+             * gemm's work area (dot_gemm) */
+            const ir_type *ta = &k->slots[in->a].type;
+            int64_t K = ta->ndim ? ta->shape[ta->ndim - 1] : 1;
             size_t need = 8 * (size_t)(pl->numel[in->a] + pl->numel[in->b] +
-                                       pl->numel[in->dst]);
+                                       pl->numel[in->dst]) +
+                          4 * (size_t)gemm_work_floats(K);
             pl->scratchbytes = need > pl->scratchbytes ? need : pl->scratchbytes;
         }
     }

@@ -1,11 +1,12 @@
 /* gemm.c - the fp32 matrix product behind tl.dot (see gemm.h for the
  * result it defines).
  *
- * Tiles are small (Triton's dots are 16 to 256 on a side), so there is no
- * packing: the product walks B in panels of a few vectors' width, and for
- * each panel runs a register-blocked kernel over blocks of rows, with one
- * accumulator register per (row, vector) summing that block's products in
- * k order.  Every variant performs, for each element, the same sequence of
+ * Tiles are small (Triton's dots are 16 to 256 on a side), so A is read
+ * where it lies: the product walks B in panels of a few vectors' width
+ * (copied side by side into the caller's work area when several blocks of
+ * rows read them), and for each panel runs a register-blocked kernel over
+ * blocks of rows, with one accumulator register per (row, vector) summing
+ * that block's products in k order.  Every variant performs, for each element, the same sequence of
  * fused multiply-adds from zero and the same final add, so they give the
  * same bits; the vector ones differ only in how many elements they carry
  * at once.  The variant is picked once, from what the CPU supports. */
@@ -55,12 +56,21 @@ static void gemm_scalar_from(int64_t j0, int64_t M, int64_t N, int64_t K, const 
 }
 
 static void gemm_scalar(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-                        const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate)
+                        const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate,
+                        float *work)
 {
+    (void)work;      /* one row at a time: B's rows are read in order */
     gemm_scalar_from(0, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
 }
 
 #ifdef GEMM_X86
+/* The panel of B that is w columns wide, rows side by side in dst. */
+static void gemm_pack(float *dst, int64_t w, int64_t K, const float *B, int64_t ldb)
+{
+    for (int64_t k = 0; k < K; k++)
+        memcpy(dst + k * w, B + k * ldb, (size_t)w * sizeof *dst);
+}
+
 /* ======================================================================
  * AVX2 + FMA: blocks of 4 rows x 16 columns (8 accumulators of 8 lanes).
  * ====================================================================== */
@@ -136,11 +146,19 @@ static inline void gemm_avx2_panel(const int V, int64_t M, int64_t K, const floa
 
 __attribute__((target("avx2,fma")))
 static void gemm_avx2(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-                      const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate)
+                      const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate,
+                      float *work)
 {
     int64_t j = 0;
-    for (; j + 16 <= N; j += 16)
-        gemm_avx2_panel(2, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+    bool pack = work && M > 4;       /* more than one block reads the panel */
+    for (; j + 16 <= N; j += 16) {
+        if (pack) {
+            gemm_pack(work, 16, K, B + j, ldb);
+            gemm_avx2_panel(2, M, K, A, lda, work, 16, C + j, ldc, accumulate);
+        } else {
+            gemm_avx2_panel(2, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+        }
+    }
     if (j + 8 <= N) {
         gemm_avx2_panel(1, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
         j += 8;
@@ -218,11 +236,18 @@ static inline void gemm_avx512_panel(const int V, __mmask16 m1, int64_t M, int64
 __attribute__((target("avx512f")))
 static void gemm_avx512(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
                         const float *B, int64_t ldb, float *C, int64_t ldc,
-                        bool accumulate)
+                        bool accumulate, float *work)
 {
     int64_t j = 0;
-    for (; j + 32 <= N; j += 32)
-        gemm_avx512_panel(2, 0xffff, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+    bool pack = work && M > 8;       /* more than one block reads the panel */
+    for (; j + 32 <= N; j += 32) {
+        if (pack) {
+            gemm_pack(work, 32, K, B + j, ldb);
+            gemm_avx512_panel(2, 0xffff, M, K, A, lda, work, 32, C + j, ldc, accumulate);
+        } else {
+            gemm_avx512_panel(2, 0xffff, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
+        }
+    }
     int64_t left = N - j;
     if (left > 16)
         gemm_avx512_panel(2, (__mmask16)((1u << (left - 16)) - 1), M, K, A, lda, B + j,
@@ -263,8 +288,9 @@ static void gemm_pick(void)
 }
 
 void gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-              const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate)
+              const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate,
+              float *work)
 {
     pthread_once(&gemm_once, gemm_pick);
-    gemm_best(M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+    gemm_best(M, N, K, A, lda, B, ldb, C, ldc, accumulate, work);
 }

@@ -18,13 +18,22 @@
 #include <stdint.h>
 
 /* C (M x N, row stride ldc) = [C +] A (M x K, row stride lda) @ B (K x N,
- * row stride ldb), with the best variant this CPU runs. */
+ * row stride ldb), with the best variant this CPU runs.  work: room for
+ * gemm_work_floats(K) floats, where panels of B are copied side by side
+ * (rows of B far apart in memory would fight over the same cache sets),
+ * or NULL to read B where it lies.  work changes nothing in the result. */
 void gemm_f32(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
-              const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate);
+              const float *B, int64_t ldb, float *C, int64_t ldc, bool accumulate,
+              float *work);
+
+static inline int64_t gemm_work_floats(int64_t K)
+{
+    return K * 32;
+}
 
 typedef void gemm_f32_fn(int64_t M, int64_t N, int64_t K, const float *A, int64_t lda,
                          const float *B, int64_t ldb, float *C, int64_t ldc,
-                         bool accumulate);
+                         bool accumulate, float *work);
 
 /* The variants this CPU can run, best last ("scalar" first, always there);
  * for tests and benchmarks.  Returns how many were written (at most max). */

@@ -2,8 +2,8 @@
  *
  * Every variant the CPU runs must give exactly the bits of the definition
  * in gemm.h (computed here by a separate, plain loop), for odd shapes,
- * strides wider than the rows, with and without accumulating, without
- * touching memory outside C; and two hand-made cases pin the definition
+ * strides wider than the rows, with and without accumulating, with and
+ * without a work area, without touching memory outside C; and two hand-made cases pin the definition
  * itself: the products are summed in k order, and with fused
  * multiply-adds. */
 #include <math.h>
@@ -55,13 +55,17 @@ static void check_shape(const gemm_variant *v, int64_t M, int64_t N, int64_t K, 
             C0[i * ldc + j] = rnd();
     memcpy(C1, C0, nc * sizeof *C1);
     reference(M, N, K, A, lda, B, ldb, C0, ldc, acc);
-    v->fn(M, N, K, A, lda, B, ldb, C1, ldc, acc);
+    /* with a work area (panels of B copied) when accumulating, without
+     * otherwise: both ways for every shape */
+    float *work = acc ? malloc((size_t)(gemm_work_floats(K) + 1) * sizeof *work) : NULL;
+    v->fn(M, N, K, A, lda, B, ldb, C1, ldc, acc, work);
+    free(work);
     int64_t bad = -1;
     for (size_t i = 0; i < nc && bad < 0; i++)
         if (memcmp(&C0[i], &C1[i], sizeof *C0) != 0)
             bad = (int64_t)i;
     if (!TAP_OK(bad < 0, "%s: %" PRId64 "x%" PRId64 "x%" PRId64 ", row pad %" PRId64 ", %s",
-                v->name, M, N, K, pad, acc ? "C + A@B" : "A@B"))
+                v->name, M, N, K, pad, acc ? "C + A@B, work area" : "A@B"))
         printf("# element %" PRId64 " (row %" PRId64 ", column %" PRId64 "): got %.9g, "
                "expected %.9g\n", bad, bad / ldc, bad % ldc, C1[bad], C0[bad]);
     free(A);
@@ -92,19 +96,19 @@ static void test_definition(void)
 {
     /* k order: 1e8 + 1 is 1e8 in fp32, so in order the 1 is lost */
     float A[3] = {1e8f, 1.0f, -1e8f}, B[3] = {1.0f, 1.0f, 1.0f}, C = 0.5f;
-    gemm_f32(1, 1, 3, A, 3, B, 1, &C, 1, true);
+    gemm_f32(1, 1, 3, A, 3, B, 1, &C, 1, true, NULL);
     TAP_OK(C == 0.5f, "products are summed in k order (0.5 + ((1e8 + 1) - 1e8) = 0.5): %.9g",
            C);
     /* fused: (1 + 2^-12)^2 rounds to 1 + 2^-11, and the second product
      * exactly cancels all but 2^-24 of it only when it is not rounded */
     float e = 1.0f + ldexpf(1.0f, -12);
     float A2[2] = {e, e}, B2[2] = {e, -e}, C2 = 7.0f;
-    gemm_f32(1, 1, 2, A2, 2, B2, 1, &C2, 1, false);
+    gemm_f32(1, 1, 2, A2, 2, B2, 1, &C2, 1, false, NULL);
     TAP_OK(C2 == -ldexpf(1.0f, -24), "products are fused multiply-adds: %.9g (-2^-24)", C2);
     /* accumulate adds the sum once, at the end */
     float C3 = 1.0f;
     float A3[2] = {ldexpf(1.0f, -24), ldexpf(1.0f, -24)}, B3[2] = {1.0f, 1.0f};
-    gemm_f32(1, 1, 2, A3, 2, B3, 1, &C3, 1, true);
+    gemm_f32(1, 1, 2, A3, 2, B3, 1, &C3, 1, true, NULL);
     TAP_OK(C3 == 1.0f + ldexpf(1.0f, -23),
            "the accumulator is added after the sum: 1 + (2^-24 + 2^-24) = 1 + 2^-23, got %.9g",
            C3);
