@@ -1,11 +1,13 @@
-/* tiles_ref.c - what calling OpenBLAS once per tile costs, the way
- * tritsim's tl.dot does for bench/matmul.tk's 1024^3 case: THREADS threads
- * share out the 64 x 64 tiles of C; each steps through K 32 at a time with
- * one cblas_sgemm reading A and B in place (lda = ldb = 1024) and
- * accumulating (beta = 1) into its tile, which is then stored.  No
- * interpreter, so the ceiling of that approach on this machine.
+/* tiles_ref.c - what one product call per tile costs, the way tritsim's
+ * tl.dot works for bench/matmul.tk's 1024^3 case: THREADS threads share
+ * out the 64 x 64 tiles of C; each steps through K 32 at a time with one
+ * product call reading A and B in place (lda = ldb = 1024) and
+ * accumulating into its tile, which is then stored.  No interpreter, so
+ * the ceiling of that approach on this machine.  KIND picks the product:
+ * `tritsim` (gemm_f32 from src/gemm.c, what tl.dot calls) or `openblas`
+ * (cblas_sgemm with beta = 1, what tl.dot called before it).
  *
- *   bench/tiles_ref [THREADS]     prints "ms<TAB>GFLOP/s" (best of half a second) */
+ *   bench/tiles_ref [THREADS [KIND]]   prints "ms<TAB>GFLOP/s" (best of half a second) */
 #define _POSIX_C_SOURCE 200809L
 #include <cblas.h>
 #include <pthread.h>
@@ -14,11 +16,14 @@
 #include <string.h>
 #include <time.h>
 
+#include "gemm.h"
+
 enum { TILES_N = 1024, TILES_BM = 64, TILES_BN = 64, TILES_BK = 32, TILES_MAX_THREADS = 64 };
 
 static const float *tiles_a, *tiles_b;
 static float *tiles_c;
 static int tiles_threads;
+static int tiles_openblas;    /* cblas_sgemm instead of gemm_f32 */
 
 static double tiles_now(void)
 {
@@ -30,15 +35,20 @@ static double tiles_now(void)
 static void *tiles_work(void *arg)
 {
     long id = (long)arg;
-    static _Thread_local float acc[TILES_BM * TILES_BN];
+    static _Thread_local float acc[TILES_BM * TILES_BN], work[TILES_BK * 32];
     enum { NT = TILES_N / TILES_BN, NTILES = (TILES_N / TILES_BM) * NT };
     for (long t = id; t < NTILES; t += tiles_threads) {
         long i = t / NT * TILES_BM, j = t % NT * TILES_BN;
         memset(acc, 0, sizeof acc);
-        for (long k = 0; k < TILES_N; k += TILES_BK)
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, TILES_BM, TILES_BN,
-                        TILES_BK, 1.0f, tiles_a + i * TILES_N + k, TILES_N,
-                        tiles_b + k * TILES_N + j, TILES_N, 1.0f, acc, TILES_BN);
+        for (long k = 0; k < TILES_N; k += TILES_BK) {
+            const float *a = tiles_a + i * TILES_N + k, *b = tiles_b + k * TILES_N + j;
+            if (tiles_openblas)
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, TILES_BM, TILES_BN,
+                            TILES_BK, 1.0f, a, TILES_N, b, TILES_N, 1.0f, acc, TILES_BN);
+            else
+                gemm_f32(TILES_BM, TILES_BN, TILES_BK, a, TILES_N, b, TILES_N, acc, TILES_BN,
+                         true, work);
+        }
         for (long r = 0; r < TILES_BM; r++)
             memcpy(tiles_c + (i + r) * TILES_N + j, acc + r * TILES_BN,
                    TILES_BN * sizeof *acc);
@@ -49,8 +59,12 @@ static void *tiles_work(void *arg)
 int main(int argc, char **argv)
 {
     tiles_threads = argc > 1 ? atoi(argv[1]) : 1;
-    if (tiles_threads < 1 || tiles_threads > TILES_MAX_THREADS) {
-        fprintf(stderr, "usage: tiles_ref [THREADS (1 to %d)]\n", TILES_MAX_THREADS);
+    const char *kind = argc > 2 ? argv[2] : "tritsim";
+    tiles_openblas = strcmp(kind, "openblas") == 0;
+    if (tiles_threads < 1 || tiles_threads > TILES_MAX_THREADS ||
+        (!tiles_openblas && strcmp(kind, "tritsim") != 0)) {
+        fprintf(stderr, "usage: tiles_ref [THREADS (1 to %d) [tritsim|openblas]]\n",
+                TILES_MAX_THREADS);
         return 2;
     }
 #ifdef OPENBLAS_VERSION
