@@ -80,6 +80,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "blas.h"
 #include "fastpath.h"
 #include "gemm.h"
 #include "format.h"
@@ -3311,28 +3312,9 @@ static size_t align64(size_t n)
     return (n + 63) & ~(size_t)63;
 }
 
-/* OpenBLAS starts a thread pool of its own when it loads, and its threads
- * spin (sched_yield) for about 0.1 s after start-up and after each use,
- * taking a core from our pool's programs.  Kernel dots run single-threaded
- * (exec_run sets OpenBLAS to one thread), so the first launch stops those
- * threads; OpenBLAS starts them again itself if a caller ever asks it for
- * more than one thread. */
-#ifdef OPENBLAS_VERSION
-int blas_thread_shutdown_(void);
-#endif
-static pthread_once_t plan_blas_once = PTHREAD_ONCE_INIT;
-
-static void plan_blas_quiet(void)
-{
-#ifdef OPENBLAS_VERSION
-    blas_thread_shutdown_();
-#endif
-}
-
 static bool plan_build(const exec_launch *L, exec_plan *pl)
 {
     const ir_kernel *k = L->kernel;
-    pthread_once(&plan_blas_once, plan_blas_quiet);
     enum { MAX_SLOT_ELEMS = 1 << 26 };
     /* off, argbytes, sflags and iflags share one allocation (freed
      * through off) */
@@ -3603,17 +3585,6 @@ static void report_error(exec_ctx *x)
  * The launch.
  * ====================================================================== */
 
-/* Our pool already runs one program per core, so OpenBLAS must not start
- * threads of its own inside each program's dot: set it to one thread, once. */
-static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
-
-static void blas_single_thread(void)
-{
-#ifdef OPENBLAS_VERSION
-    openblas_set_num_threads(1);
-#endif
-}
-
 static void *alloc64(size_t bytes)
 {
     void *p = aligned_alloc(64, align64(bytes ? bytes : 64));
@@ -3627,7 +3598,7 @@ static void *alloc64(size_t bytes)
  * reporting; *empty when the grid has no programs (nothing to run). */
 static bool ctx_init(exec_ctx *x, const exec_launch *L, bool *empty)
 {
-    pthread_once(&blas_once, blas_single_thread);
+    blas_ready();        /* fp64 dots call dgemm on the pool's threads */
     *x = (exec_ctx){.L = L, .k = L->kernel};
     *empty = false;
     for (int i = 0; i < 3; i++)

@@ -17,6 +17,8 @@
 
 #include <cblas.h>
 
+#include "blas.h"
+
 /* The C++ type torch names in its dtype mismatch messages. */
 static const char *cpp_name(dtype t)
 {
@@ -107,6 +109,7 @@ static bool product(dtype t, const mat *a, const mat *b, unsigned char *c, char 
     if (fl) {
         gather_float(a, t, A, wide);
         gather_float(b, t, B, wide);
+        blas_ready();
         if (wide)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0,
                         A, (int)(k ? k : 1), B, (int)n, 0.0, C, (int)n);
