@@ -8,13 +8,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-static double memcpy_ref_now(void)
+#include "bench_ref.h"
+
+typedef struct memcpy_ref_bufs {
+    char *src, *dst;
+    size_t bytes;
+} memcpy_ref_bufs;
+
+static void memcpy_ref_copy(void *arg, int rep)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    memcpy_ref_bufs *m = arg;
+    memcpy(m->dst, m->src, m->bytes);
+    m->src[rep % 64] ^= m->dst[m->bytes - 1 - (size_t)(rep % 64)];   /* keep the copies */
 }
 
 int main(int argc, char **argv)
@@ -29,14 +35,8 @@ int main(int argc, char **argv)
     memset(dst, 2, bytes);
     /* the best of at least half a second of copies (and 10), as the
      * benchmarks time their launches */
-    double best = 1e30, start = memcpy_ref_now();
-    for (int rep = 0; rep < 10 || memcpy_ref_now() - start < 0.5; rep++) {
-        double t0 = memcpy_ref_now();
-        memcpy(dst, src, bytes);
-        double t = memcpy_ref_now() - t0;
-        best = t < best ? t : best;
-        src[rep % 64] ^= dst[bytes - 1 - (size_t)(rep % 64)];   /* keep the copies */
-    }
+    memcpy_ref_bufs m = {src, dst, bytes};
+    double best = bench_best(10, memcpy_ref_copy, &m);
     printf("%.3f\t%.2f\n", best * 1e3, (double)bytes / best / 1e9);
     free(src);
     free(dst);

@@ -7,13 +7,21 @@
 #include <cblas.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double sgemm_ref_now(void)
+#include "bench_ref.h"
+
+typedef struct sgemm_ref_mats {
+    int n;
+    const float *a, *b;
+    float *c;
+} sgemm_ref_mats;
+
+static void sgemm_ref_call(void *arg, int rep)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+    sgemm_ref_mats *m = arg;
+    (void)rep;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m->n, m->n, m->n, 1.0f, m->a,
+                m->n, m->b, m->n, 0.0f, m->c, m->n);
 }
 
 int main(int argc, char **argv)
@@ -33,23 +41,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "sgemm_ref: cannot allocate 3 %d x %d matrices\n", n, n);
         return 1;
     }
-    unsigned s = 12345;
-    for (size_t i = 0; i < nn; i++) {
-        s = s * 1103515245u + 12345u;
-        a[i] = (float)(s >> 8) / 16777216.0f;
-        s = s * 1103515245u + 12345u;
-        b[i] = (float)(s >> 8) / 16777216.0f;
-    }
+    bench_fill(a, b, nn);
     /* the best of at least half a second of calls (and 3), as the
      * benchmarks time their launches */
-    double best = 1e30, start = sgemm_ref_now();
-    for (int rep = 0; rep < 3 || sgemm_ref_now() - start < 0.5; rep++) {
-        double t0 = sgemm_ref_now();
-        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n,
-                    0.0f, c, n);
-        double t = sgemm_ref_now() - t0;
-        best = t < best ? t : best;
-    }
+    sgemm_ref_mats m = {n, a, b, c};
+    double best = bench_best(3, sgemm_ref_call, &m);
     printf("%.3f\t%.1f\n", best * 1e3, 2.0 * n * (double)nn / best / 1e9);
     free(a);
     free(b);

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_ref.h"
 #include "gemm.h"
 
 enum { TILES_N = 1024, TILES_BM = 64, TILES_BN = 64, TILES_BK = 32, TILES_MAX_THREADS = 64 };
@@ -24,13 +24,6 @@ static const float *tiles_a, *tiles_b;
 static float *tiles_c;
 static int tiles_threads;
 static int tiles_openblas;    /* cblas_sgemm instead of gemm_f32 */
-
-static double tiles_now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static void *tiles_work(void *arg)
 {
@@ -56,6 +49,22 @@ static void *tiles_work(void *arg)
     return NULL;
 }
 
+/* One product of the whole matrices: THREADS threads, this one among them. */
+static void tiles_run(void *arg, int rep)
+{
+    (void)arg;
+    (void)rep;
+    pthread_t th[TILES_MAX_THREADS];
+    for (long i = 1; i < tiles_threads; i++)
+        if (pthread_create(&th[i], NULL, tiles_work, (void *)i) != 0) {
+            fprintf(stderr, "tiles_ref: cannot start a thread\n");
+            exit(1);
+        }
+    tiles_work((void *)0);
+    for (long i = 1; i < tiles_threads; i++)
+        pthread_join(th[i], NULL);
+}
+
 int main(int argc, char **argv)
 {
     tiles_threads = argc > 1 ? atoi(argv[1]) : 1;
@@ -77,30 +86,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "tiles_ref: cannot allocate the matrices\n");
         return 1;
     }
-    unsigned s = 12345;
-    for (size_t i = 0; i < nn; i++) {
-        s = s * 1103515245u + 12345u;
-        a[i] = (float)(s >> 8) / 16777216.0f;
-        s = s * 1103515245u + 12345u;
-        b[i] = (float)(s >> 8) / 16777216.0f;
-    }
+    bench_fill(a, b, nn);
     tiles_a = a;
     tiles_b = b;
-    double best = 1e30, start = tiles_now();
-    for (int rep = 0; rep < 3 || tiles_now() - start < 0.5; rep++) {
-        pthread_t th[TILES_MAX_THREADS];
-        double t0 = tiles_now();
-        for (long i = 1; i < tiles_threads; i++)
-            if (pthread_create(&th[i], NULL, tiles_work, (void *)i) != 0) {
-                fprintf(stderr, "tiles_ref: cannot start a thread\n");
-                return 1;
-            }
-        tiles_work((void *)0);
-        for (long i = 1; i < tiles_threads; i++)
-            pthread_join(th[i], NULL);
-        double t = tiles_now() - t0;
-        best = t < best ? t : best;
-    }
+    double best = bench_best(3, tiles_run, NULL);
     printf("%.3f\t%.1f\n", best * 1e3, 2.0 * TILES_N * (double)nn / best / 1e9);
     free(a);
     free(b);
