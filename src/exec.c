@@ -3917,26 +3917,19 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
         ctx_free(&e);
         return false;
     }
-    exec_prog Q = {.x = &e, .pid = P->pid, .state = EXEC_RUNNING};
-    memcpy(Q.coord, P->coord, sizeof Q.coord);
-    Q.w = &Q.own;
-    Q.own.regs = alloc64(e.plan.regbytes);
-    Q.own.scratch = alloc64(e.plan.scratchbytes);
-    Q.regs = Q.own.regs;
+    exec_prog *Q = prog_new(&e, P->pid);   /* L has P's grid: the same coordinates */
     int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
     for (int32_t s = 0; s < nold; s++)
-        memcpy(Q.regs + e.plan.off[s], P->regs + x->plan.off[s],
+        memcpy(Q->regs + e.plan.off[s], P->regs + x->plan.off[s],
                (size_t)x->plan.numel[s] * (size_t)st_size(st_of(x->k->slots[s].type.dt)));
-    bool ok = run_program(&Q);
+    bool ok = run_program(Q);
     if (!ok) {
-        record_error(&e, &Q);
+        record_error(&e, Q);
         report_error(&e);
     }
     for (int i = 0; ok && i < n; i++)
-        tile_from(&e, Q.regs, slots[i], &out[i]);
-    free(Q.own.regs);
-    free(Q.own.scratch);
-    strbuf_free(&Q.own.out);
+        tile_from(&e, Q->regs, slots[i], &out[i]);
+    exec_prog_free(Q);
     ctx_free(&e);
     return ok;
 }
