@@ -3532,12 +3532,13 @@ static bool run_program_stoppable(exec_prog *P)
     return true;
 }
 
-static void prog_coords(const exec_ctx *x, exec_prog *P)
+/* Program pid's (x, y, z) in the launch's grid; pids run along x first. */
+static void pid_coords(const exec_ctx *x, int64_t pid, int64_t coord[3])
 {
     int64_t g0 = x->L->grid[0], g1 = x->L->grid[1];
-    P->coord[0] = P->pid % g0;
-    P->coord[1] = P->pid / g0 % g1;
-    P->coord[2] = P->pid / (g0 * g1);
+    coord[0] = pid % g0;
+    coord[1] = pid / g0 % g1;
+    coord[2] = pid / (g0 * g1);
 }
 
 static bool run_item(void *ctx, int64_t item, int worker)
@@ -3550,7 +3551,7 @@ static bool run_item(void *ctx, int64_t item, int worker)
     }
     exec_worker *w = &x->workers[worker];
     exec_prog P = {.x = x, .w = w, .regs = w->regs, .pid = item};
-    prog_coords(x, &P);
+    pid_coords(x, item, P.coord);
     bool ok = x->stop ? run_program_stoppable(&P) : run_program(&P);
     if (ok && P.state == EXEC_RUNNING && x->stop)
         return true;               /* held for the debugger */
@@ -3722,9 +3723,7 @@ const exec_launch *exec_sess_launch(const exec_sess *x)
 
 void exec_sess_coord(const exec_sess *x, int64_t pid, int64_t coord[3])
 {
-    exec_prog P = {.pid = pid};
-    prog_coords(x, &P);
-    memcpy(coord, P.coord, sizeof P.coord);
+    pid_coords(x, pid, coord);
 }
 
 bool exec_sess_failed(const exec_sess *x)
@@ -3790,7 +3789,7 @@ static exec_prog *prog_new(exec_ctx *x, int64_t pid)
     P->own.scratch = alloc64(x->plan.scratchbytes);
     P->regs = P->own.regs;
     P->state = EXEC_RUNNING;
-    prog_coords(x, P);
+    pid_coords(x, pid, P->coord);
     return P;
 }
 
