@@ -170,6 +170,24 @@ static void lane_set(dtype t, void *p, int64_t i, dtype_scalar v)
     }
 }
 
+/* n lanes of a slot of type t (at A) copied to D in numpy's memory format,
+ * the one format.h and exec_tile want: fp16 and bf16 lanes (floats in a
+ * slot) become their 16-bit patterns, any other lane is copied as it is.
+ * D has room for n lanes of the slot's size.  Returns the type of D's
+ * elements: t, except fp8, whose values D holds as fp32. */
+static dtype numpy_lanes(dtype t, void *D, const void *A, int64_t n)
+{
+    if (t == DTYPE_FP16 || t == DTYPE_BF16) {
+        uint16_t *h = D;
+        const float *f = A;
+        for (int64_t i = 0; i < n; i++)
+            h[i] = t == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
+        return t;
+    }
+    memcpy(D, A, (size_t)n * (size_t)st_size(st_of(t)));
+    return !dtype_is_ptr(t) && dtype_is_fp8(t) ? DTYPE_FP32 : t;
+}
+
 /* Rounding of fp32 results to the narrow float types. */
 static inline float round_f16(float x) { return dtype_f16_to_f32(dtype_f32_to_f16(x)); }
 static inline float round_bf16(float x) { return dtype_bf16_to_f32(dtype_f32_to_bf16(x)); }
@@ -2685,18 +2703,10 @@ static bool format_slot(exec_prog *P, const ir_inst *in, strbuf *sb, int32_t s,
         }
         return format_spec_value(P, in, sb, dt, lane_get(dt, data, 0), spec);
     }
-    /* numpy wants memory-format elements: fp16/bf16 lanes become their
-     * 16-bit patterns in scratch; fp8 values print as fp32. */
-    int64_t n = NUMEL(P, s);
-    if (dt == DTYPE_FP16 || dt == DTYPE_BF16) {
-        uint16_t *h = (uint16_t *)P->w->scratch;
-        const float *f = data;
-        for (int64_t i = 0; i < n; i++)
-            h[i] = dt == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
-        data = h;
-    } else if (!dtype_is_ptr(dt) && dtype_is_fp8(dt)) {
-        dt = DTYPE_FP32;
-    }
+    /* numpy wants memory-format elements, prepared in scratch (room for
+     * 8 bytes a lane of the largest slot). */
+    dt = numpy_lanes(dt, P->w->scratch, data, NUMEL(P, s));
+    data = P->w->scratch;
     /* Scalars print as 1-element arrays, "pid = [0]": under Triton's
      * interpreter, which the lecture shows, program ids and scalar
      * arguments are numpy arrays of shape (1,). */
@@ -3854,30 +3864,18 @@ exec_status exec_prog_state(const exec_prog *P)
 
 /* ---- reading values ------------------------------------------------------ */
 
-/* Copy slot s of a register file into a tile: numpy's memory formats, as
- * format_slot prepares them (fp16/bf16 as bits, fp8 values as fp32). */
+/* Copy slot s of a register file into a tile, in numpy's memory format
+ * (numpy_lanes), as format_slot prints it. */
 static void tile_from(const exec_ctx *x, const unsigned char *regs, int32_t s,
                       exec_tile *t)
 {
     const ir_type *ty = &x->k->slots[s].type;
     int64_t n = x->plan.numel[s];
-    const void *data = regs + x->plan.off[s];
+    size_t bytes = (size_t)n * (size_t)st_size(st_of(ty->dt));
     t->type = *ty;
     t->numel = n;
-    t->data_type = ty->dt;
-    if (ty->dt == DTYPE_FP16 || ty->dt == DTYPE_BF16) {
-        uint16_t *h = xcalloc((size_t)n, sizeof *h);
-        const float *f = data;
-        for (int64_t i = 0; i < n; i++)
-            h[i] = ty->dt == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
-        t->data = h;
-    } else {
-        size_t bytes = (size_t)n * (size_t)st_size(st_of(ty->dt));
-        t->data = xcalloc(1, bytes ? bytes : 1);
-        memcpy(t->data, data, bytes);
-        if (!dtype_is_ptr(ty->dt) && dtype_is_fp8(ty->dt))
-            t->data_type = DTYPE_FP32;
-    }
+    t->data = xcalloc(1, bytes ? bytes : 1);
+    t->data_type = numpy_lanes(ty->dt, t->data, regs + x->plan.off[s], n);
 }
 
 bool exec_prog_read(const exec_prog *P, int32_t slot, exec_tile *out)
