@@ -848,8 +848,10 @@ static void rec_fill(exec_prog *P, int32_t s, const exec_rec *r)
 }
 
 /* Make slot s's lanes available in the register file (a lazy slot holds
- * only its record until something needs them).  The debugger calls this
- * before it shows a slot. */
+ * only its record until something needs them): an instruction whose
+ * record could not be made (rec_op), or a fast-path load or store that
+ * falls back to the lane-by-lane way, reads its tracked operands' lanes.
+ * (Debugger sessions have no lazy slots: they plan with keep_lanes.) */
 static void slot_sync(exec_prog *P, int32_t s)
 {
     if (s < 0 || !LAZY(P, s))
