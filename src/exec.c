@@ -864,9 +864,9 @@ static void slot_sync(exec_prog *P, int32_t s)
 }
 
 /* An instruction that writes a tracked slot: its record, and its lanes
- * unless the slot is lazy.  Returns false when the record cannot describe
- * the result: the operands' lanes are then in the register file and the
- * caller computes the lanes the ordinary way. */
+ * unless the slot is lazy (exec_one calls it before the op).  Returns false
+ * when the record cannot describe the result: the operands' lanes are then
+ * in the register file and the op computes the lanes the ordinary way. */
 static bool rec_op(exec_prog *P, const ir_inst *in)
 {
     exec_rec r;
@@ -887,30 +887,10 @@ static bool rec_op(exec_prog *P, const ir_inst *in)
     return false;
 }
 
-/* At the top of every pure instruction: one whose value is the same in
- * every program (FASTPATH_INVARIANT) runs once per worker and launch; the
- * register file keeps its result for the later programs. */
-#define INVARIANT_SKIP(P, in) do { \
-    if (IFLAGS(P, in) & FASTPATH_INVARIANT) { \
-        uint8_t *done_ = (P)->regs + (P)->x->plan.doneat + ((in) - (P)->x->k->code); \
-        if (*done_) \
-            return true; \
-        *done_ = 1; \
-    } \
-} while (0)
-
-/* At the top of every instruction that may write a tracked slot. */
-#define RECORD_FIRST(P, in) do { \
-    if ((IFLAGS(P, in) & FASTPATH_RECORD) && rec_op(P, in)) \
-        return true; \
-} while (0)
-
 /* ---- constants, ids, arguments --------------------------------------- */
 
 static bool op_const(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     void *D = SLOT(P, in->dst);
@@ -929,7 +909,6 @@ static bool op_const(exec_prog *P, const ir_inst *in)
 
 static bool op_program_id(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     int64_t axis = in->imm < 0 || in->imm > 2 ? 0 : in->imm;
     int64_t v = in->op == IR_PROGRAM_ID ? P->coord[axis] : P->x->L->grid[axis];
     *(int32_t *)SLOT(P, in->dst) = (int32_t)v;
@@ -938,7 +917,6 @@ static bool op_program_id(exec_prog *P, const ir_inst *in)
 
 static bool op_arg(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     const exec_arg *arg = &P->x->L->args[in->imm];
     lane_set(DT(P, in->dst), SLOT(P, in->dst), 0, arg->value);
     return true;
@@ -946,8 +924,6 @@ static bool op_arg(exec_prog *P, const ir_inst *in)
 
 static bool op_arange(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int32_t *d = SLOT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     for (int64_t i = 0; i < n; i++)
@@ -959,10 +935,8 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
         return true;         /* the fused add wrote the destination */
-    RECORD_FIRST(P, in);
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
                (size_t)NUMEL(P, in->dst) * (size_t)st_size(st_of(DT(P, in->dst))));
@@ -1018,8 +992,6 @@ static void row_strides(const ir_type *t, int64_t *stride)
 
 static bool op_broadcast(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     const ir_type *td = TYPE(P, in->dst), *ta = TYPE(P, in->a);
     int64_t astride[IR_MAX_DIM], shape[IR_MAX_DIM], stride[IR_MAX_DIM];
     row_strides(ta, astride);
@@ -1266,8 +1238,6 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
 
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     dtype from = DT(P, in->a), to = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -1328,7 +1298,6 @@ static bool op_bitcast(exec_prog *P, const ir_inst *in)
 
 static bool op_unary(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -1423,10 +1392,8 @@ static bool dot_add(exec_prog *P, const ir_inst *in);
 
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
         return dot_add(P, in);
-    RECORD_FIRST(P, in);
     if (in->sub == IR_SHL || in->sub == IR_SHR)
         return op_shift(P, in);
     dtype t = DT(P, in->dst);
@@ -1457,8 +1424,6 @@ static bool op_binary(exec_prog *P, const ir_inst *in)
 
 static bool op_cmp(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     void *D = SLOT(P, in->dst);
     const void *A = SLOT(P, in->a), *B = SLOT(P, in->b);
@@ -1474,7 +1439,6 @@ static bool op_cmp(exec_prog *P, const ir_inst *in)
 
 static bool op_where(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     int64_t n = NUMEL(P, in->dst);
     int64_t sa = STRIDE(P, in->a), sb = STRIDE(P, in->b), sc = STRIDE(P, in->c);
     void *D = SLOT(P, in->dst);
@@ -1547,7 +1511,6 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
 
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1577,8 +1540,6 @@ static bool op_math(exec_prog *P, const ir_inst *in)
 
 static bool op_ptr_add(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     uint64_t *d = SLOT(P, in->dst);
     const uint64_t *pa = SLOT(P, in->a);
@@ -2919,7 +2880,26 @@ static inline int exec_one(exec_prog *P, int32_t *pc)
     const ir_kernel *k = P->x->k;
     if (*pc >= k->ncode)
         return 0;
-    const ir_inst *in = &k->code[(*pc)++];
+    int32_t at = (*pc)++;
+    const ir_inst *in = &k->code[at];
+    uint8_t fl = P->x->plan.iflags[at];
+    if (fl & (FASTPATH_INVARIANT | FASTPATH_RECORD)) {
+        /* A program-invariant instruction runs once per worker and launch:
+         * the register file keeps its result for the later programs. */
+        if (fl & FASTPATH_INVARIANT) {
+            uint8_t *done = P->regs + P->x->plan.doneat + at;
+            if (*done)
+                return 1;
+            *done = 1;
+        }
+        /* One that writes a tracked slot makes the slot's record; the op
+         * computes the lanes only when no record describes the result.
+         * (FASTPATH_RECORD is never on the fused add or skipped copy of
+         * acc += tl.dot, whose slots are fp32, so their ops see no
+         * difference in order.) */
+        if ((fl & FASTPATH_RECORD) && rec_op(P, in))
+            return 1;
+    }
     bool ok = true;
     switch ((ir_opcode)in->op) {
     case IR_CONST: ok = op_const(P, in); break;
