@@ -172,6 +172,24 @@ static void lane_set(dtype t, void *p, int64_t i, dtype_scalar v)
     }
 }
 
+/* n lanes of a slot of type t (at A) copied to D in numpy's memory format,
+ * the one format.h and exec_tile want: fp16 and bf16 lanes (floats in a
+ * slot) become their 16-bit patterns, any other lane is copied as it is.
+ * D has room for n lanes of the slot's size.  Returns the type of D's
+ * elements: t, except fp8, whose values D holds as fp32. */
+static dtype numpy_lanes(dtype t, void *D, const void *A, int64_t n)
+{
+    if (t == DTYPE_FP16 || t == DTYPE_BF16) {
+        uint16_t *h = D;
+        const float *f = A;
+        for (int64_t i = 0; i < n; i++)
+            h[i] = t == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
+        return t;
+    }
+    memcpy(D, A, (size_t)n * (size_t)st_size(st_of(t)));
+    return !dtype_is_ptr(t) && dtype_is_fp8(t) ? DTYPE_FP32 : t;
+}
+
 /* Rounding of fp32 results to the narrow float types. */
 static inline float round_f16(float x) { return dtype_f16_to_f32(dtype_f32_to_f16(x)); }
 static inline float round_bf16(float x) { return dtype_bf16_to_f32(dtype_f32_to_bf16(x)); }
@@ -832,8 +850,10 @@ static void rec_fill(exec_prog *P, int32_t s, const exec_rec *r)
 }
 
 /* Make slot s's lanes available in the register file (a lazy slot holds
- * only its record until something needs them).  The debugger calls this
- * before it shows a slot. */
+ * only its record until something needs them): an instruction whose
+ * record could not be made (rec_op), or a fast-path load or store that
+ * falls back to the lane-by-lane way, reads its tracked operands' lanes.
+ * (Debugger sessions have no lazy slots: they plan with keep_lanes.) */
 static void slot_sync(exec_prog *P, int32_t s)
 {
     if (s < 0 || !LAZY(P, s))
@@ -846,9 +866,9 @@ static void slot_sync(exec_prog *P, int32_t s)
 }
 
 /* An instruction that writes a tracked slot: its record, and its lanes
- * unless the slot is lazy.  Returns false when the record cannot describe
- * the result: the operands' lanes are then in the register file and the
- * caller computes the lanes the ordinary way. */
+ * unless the slot is lazy (exec_one calls it before the op).  Returns false
+ * when the record cannot describe the result: the operands' lanes are then
+ * in the register file and the op computes the lanes the ordinary way. */
 static bool rec_op(exec_prog *P, const ir_inst *in)
 {
     exec_rec r;
@@ -869,30 +889,10 @@ static bool rec_op(exec_prog *P, const ir_inst *in)
     return false;
 }
 
-/* At the top of every pure instruction: one whose value is the same in
- * every program (FASTPATH_INVARIANT) runs once per worker and launch; the
- * register file keeps its result for the later programs. */
-#define INVARIANT_SKIP(P, in) do { \
-    if (IFLAGS(P, in) & FASTPATH_INVARIANT) { \
-        uint8_t *done_ = (P)->regs + (P)->x->plan.doneat + ((in) - (P)->x->k->code); \
-        if (*done_) \
-            return true; \
-        *done_ = 1; \
-    } \
-} while (0)
-
-/* At the top of every instruction that may write a tracked slot. */
-#define RECORD_FIRST(P, in) do { \
-    if ((IFLAGS(P, in) & FASTPATH_RECORD) && rec_op(P, in)) \
-        return true; \
-} while (0)
-
 /* ---- constants, ids, arguments --------------------------------------- */
 
 static bool op_const(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     void *D = SLOT(P, in->dst);
@@ -911,7 +911,6 @@ static bool op_const(exec_prog *P, const ir_inst *in)
 
 static bool op_program_id(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     int64_t axis = in->imm < 0 || in->imm > 2 ? 0 : in->imm;
     int64_t v = in->op == IR_PROGRAM_ID ? P->coord[axis] : P->x->L->grid[axis];
     *(int32_t *)SLOT(P, in->dst) = (int32_t)v;
@@ -920,7 +919,6 @@ static bool op_program_id(exec_prog *P, const ir_inst *in)
 
 static bool op_arg(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     const exec_arg *arg = &P->x->L->args[in->imm];
     lane_set(DT(P, in->dst), SLOT(P, in->dst), 0, arg->value);
     return true;
@@ -928,8 +926,6 @@ static bool op_arg(exec_prog *P, const ir_inst *in)
 
 static bool op_arange(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int32_t *d = SLOT(P, in->dst);
     int64_t n = NUMEL(P, in->dst);
     for (int64_t i = 0; i < n; i++)
@@ -941,10 +937,8 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
         return true;         /* the fused add wrote the destination */
-    RECORD_FIRST(P, in);
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
                (size_t)NUMEL(P, in->dst) * (size_t)st_size(st_of(DT(P, in->dst))));
@@ -1000,8 +994,6 @@ static void row_strides(const ir_type *t, int64_t *stride)
 
 static bool op_broadcast(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     const ir_type *td = TYPE(P, in->dst), *ta = TYPE(P, in->a);
     int64_t astride[IR_MAX_DIM], shape[IR_MAX_DIM], stride[IR_MAX_DIM];
     row_strides(ta, astride);
@@ -1248,8 +1240,6 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
 
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     dtype from = DT(P, in->a), to = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -1310,7 +1300,6 @@ static bool op_bitcast(exec_prog *P, const ir_inst *in)
 
 static bool op_unary(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
@@ -1405,10 +1394,8 @@ static bool dot_add(exec_prog *P, const ir_inst *in);
 
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
         return dot_add(P, in);
-    RECORD_FIRST(P, in);
     if (in->sub == IR_SHL || in->sub == IR_SHR)
         return op_shift(P, in);
     dtype t = DT(P, in->dst);
@@ -1439,8 +1426,6 @@ static bool op_binary(exec_prog *P, const ir_inst *in)
 
 static bool op_cmp(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     void *D = SLOT(P, in->dst);
     const void *A = SLOT(P, in->a), *B = SLOT(P, in->b);
@@ -1456,7 +1441,6 @@ static bool op_cmp(exec_prog *P, const ir_inst *in)
 
 static bool op_where(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     int64_t n = NUMEL(P, in->dst);
     int64_t sa = STRIDE(P, in->a), sb = STRIDE(P, in->b), sc = STRIDE(P, in->c);
     void *D = SLOT(P, in->dst);
@@ -1529,7 +1513,6 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
 
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1559,8 +1542,6 @@ static bool op_math(exec_prog *P, const ir_inst *in)
 
 static bool op_ptr_add(exec_prog *P, const ir_inst *in)
 {
-    INVARIANT_SKIP(P, in);
-    RECORD_FIRST(P, in);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a), sb = STRIDE(P, in->b);
     uint64_t *d = SLOT(P, in->dst);
     const uint64_t *pa = SLOT(P, in->a);
@@ -2694,18 +2675,10 @@ static bool format_slot(exec_prog *P, const ir_inst *in, strbuf *sb, int32_t s,
         }
         return format_spec_value(P, in, sb, dt, lane_get(dt, data, 0), spec);
     }
-    /* numpy wants memory-format elements: fp16/bf16 lanes become their
-     * 16-bit patterns in scratch; fp8 values print as fp32. */
-    int64_t n = NUMEL(P, s);
-    if (dt == DTYPE_FP16 || dt == DTYPE_BF16) {
-        uint16_t *h = (uint16_t *)P->w->scratch;
-        const float *f = data;
-        for (int64_t i = 0; i < n; i++)
-            h[i] = dt == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
-        data = h;
-    } else if (!dtype_is_ptr(dt) && dtype_is_fp8(dt)) {
-        dt = DTYPE_FP32;
-    }
+    /* numpy wants memory-format elements, prepared in scratch (room for
+     * 8 bytes a lane of the largest slot). */
+    dt = numpy_lanes(dt, P->w->scratch, data, NUMEL(P, s));
+    data = P->w->scratch;
     /* Scalars print as 1-element arrays, "pid = [0]": under Triton's
      * interpreter, which the lecture shows, program ids and scalar
      * arguments are numpy arrays of shape (1,). */
@@ -2916,7 +2889,26 @@ static inline int exec_one(exec_prog *P, int32_t *pc)
     const ir_kernel *k = P->x->k;
     if (*pc >= k->ncode)
         return 0;
-    const ir_inst *in = &k->code[(*pc)++];
+    int32_t at = (*pc)++;
+    const ir_inst *in = &k->code[at];
+    uint8_t fl = P->x->plan.iflags[at];
+    if (fl & (FASTPATH_INVARIANT | FASTPATH_RECORD)) {
+        /* A program-invariant instruction runs once per worker and launch:
+         * the register file keeps its result for the later programs. */
+        if (fl & FASTPATH_INVARIANT) {
+            uint8_t *done = P->regs + P->x->plan.doneat + at;
+            if (*done)
+                return 1;
+            *done = 1;
+        }
+        /* One that writes a tracked slot makes the slot's record; the op
+         * computes the lanes only when no record describes the result.
+         * (FASTPATH_RECORD is never on the fused add or skipped copy of
+         * acc += tl.dot, whose slots are fp32, so their ops see no
+         * difference in order.) */
+        if ((fl & FASTPATH_RECORD) && rec_op(P, in))
+            return 1;
+    }
     bool ok = true;
     switch ((ir_opcode)in->op) {
     case IR_CONST: ok = op_const(P, in); break;
@@ -3527,12 +3519,13 @@ static bool run_program_stoppable(exec_prog *P)
     return true;
 }
 
-static void prog_coords(const exec_ctx *x, exec_prog *P)
+/* Program pid's (x, y, z) in the launch's grid; pids run along x first. */
+static void pid_coords(const exec_ctx *x, int64_t pid, int64_t coord[3])
 {
     int64_t g0 = x->L->grid[0], g1 = x->L->grid[1];
-    P->coord[0] = P->pid % g0;
-    P->coord[1] = P->pid / g0 % g1;
-    P->coord[2] = P->pid / (g0 * g1);
+    coord[0] = pid % g0;
+    coord[1] = pid / g0 % g1;
+    coord[2] = pid / (g0 * g1);
 }
 
 static bool run_item(void *ctx, int64_t item, int worker)
@@ -3545,7 +3538,7 @@ static bool run_item(void *ctx, int64_t item, int worker)
     }
     exec_worker *w = &x->workers[worker];
     exec_prog P = {.x = x, .w = w, .regs = w->regs, .pid = item};
-    prog_coords(x, &P);
+    pid_coords(x, item, P.coord);
     bool ok = x->stop ? run_program_stoppable(&P) : run_program(&P);
     if (ok && P.state == EXEC_RUNNING && x->stop)
         return true;               /* held for the debugger */
@@ -3706,9 +3699,7 @@ const exec_launch *exec_sess_launch(const exec_sess *x)
 
 void exec_sess_coord(const exec_sess *x, int64_t pid, int64_t coord[3])
 {
-    exec_prog P = {.pid = pid};
-    prog_coords(x, &P);
-    memcpy(coord, P.coord, sizeof P.coord);
+    pid_coords(x, pid, coord);
 }
 
 bool exec_sess_failed(const exec_sess *x)
@@ -3774,7 +3765,7 @@ static exec_prog *prog_new(exec_ctx *x, int64_t pid)
     P->own.scratch = alloc64(x->plan.scratchbytes);
     P->regs = P->own.regs;
     P->state = EXEC_RUNNING;
-    prog_coords(x, P);
+    pid_coords(x, pid, P->coord);
     return P;
 }
 
@@ -3839,30 +3830,18 @@ exec_status exec_prog_state(const exec_prog *P)
 
 /* ---- reading values ------------------------------------------------------ */
 
-/* Copy slot s of a register file into a tile: numpy's memory formats, as
- * format_slot prepares them (fp16/bf16 as bits, fp8 values as fp32). */
+/* Copy slot s of a register file into a tile, in numpy's memory format
+ * (numpy_lanes), as format_slot prints it. */
 static void tile_from(const exec_ctx *x, const unsigned char *regs, int32_t s,
                       exec_tile *t)
 {
     const ir_type *ty = &x->k->slots[s].type;
     int64_t n = x->plan.numel[s];
-    const void *data = regs + x->plan.off[s];
+    size_t bytes = (size_t)n * (size_t)st_size(st_of(ty->dt));
     t->type = *ty;
     t->numel = n;
-    t->data_type = ty->dt;
-    if (ty->dt == DTYPE_FP16 || ty->dt == DTYPE_BF16) {
-        uint16_t *h = xcalloc((size_t)n, sizeof *h);
-        const float *f = data;
-        for (int64_t i = 0; i < n; i++)
-            h[i] = ty->dt == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
-        t->data = h;
-    } else {
-        size_t bytes = (size_t)n * (size_t)st_size(st_of(ty->dt));
-        t->data = xcalloc(1, bytes ? bytes : 1);
-        memcpy(t->data, data, bytes);
-        if (!dtype_is_ptr(ty->dt) && dtype_is_fp8(ty->dt))
-            t->data_type = DTYPE_FP32;
-    }
+    t->data = xcalloc(1, bytes ? bytes : 1);
+    t->data_type = numpy_lanes(ty->dt, t->data, regs + x->plan.off[s], n);
 }
 
 bool exec_prog_read(const exec_prog *P, int32_t slot, exec_tile *out)
@@ -3901,26 +3880,19 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
         ctx_free(&e);
         return false;
     }
-    exec_prog Q = {.x = &e, .pid = P->pid, .state = EXEC_RUNNING};
-    memcpy(Q.coord, P->coord, sizeof Q.coord);
-    Q.w = &Q.own;
-    Q.own.regs = alloc64(e.plan.regbytes);
-    Q.own.scratch = alloc64(e.plan.scratchbytes);
-    Q.regs = Q.own.regs;
+    exec_prog *Q = prog_new(&e, P->pid);   /* L has P's grid: the same coordinates */
     int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
     for (int32_t s = 0; s < nold; s++)
-        memcpy(Q.regs + e.plan.off[s], P->regs + x->plan.off[s],
+        memcpy(Q->regs + e.plan.off[s], P->regs + x->plan.off[s],
                (size_t)x->plan.numel[s] * (size_t)st_size(st_of(x->k->slots[s].type.dt)));
-    bool ok = run_program(&Q);
+    bool ok = run_program(Q);
     if (!ok) {
-        record_error(&e, &Q);
+        record_error(&e, Q);
         report_error(&e);
     }
     for (int i = 0; ok && i < n; i++)
-        tile_from(&e, Q.regs, slots[i], &out[i]);
-    free(Q.own.regs);
-    free(Q.own.scratch);
-    strbuf_free(&Q.own.out);
+        tile_from(&e, Q->regs, slots[i], &out[i]);
+    exec_prog_free(Q);
     ctx_free(&e);
     return ok;
 }

@@ -96,6 +96,20 @@ static int fastpath_reads(const ir_inst *in, int32_t *ops)
     return n;
 }
 
+/* Does the instruction write its dst slot?  (Stores, prints, assertions,
+ * breakpoints and jumps have no result; the specializer gives them dst -1,
+ * and this keeps them out whatever they carry.) */
+static bool fastpath_writes(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_BRANCH: case IR_RETURN:
+        return false;
+    default:
+        return in->dst >= 0;
+    }
+}
+
 /* Instructions whose result depends only on their operands and the
  * launch (not on the program id or memory). */
 static bool fastpath_pure(const ir_inst *in)
@@ -246,20 +260,18 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             allow_lazy = false;
 
     /* Start from every non-scalar slot whose writers all make records... */
-    bool *written = xcalloc((size_t)ns + 1, sizeof *written);
+    int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
     bool *refused = xcalloc((size_t)ns + 1, sizeof *refused);
     for (int32_t pc = 0; pc < nc; pc++) {
         const ir_inst *in = &k->code[pc];
-        if (in->dst < 0 || in->op == IR_STORE || in->op == IR_PRINT ||
-            in->op == IR_ASSERT || in->op == IR_BREAKPOINT || in->op == IR_JUMP ||
-            in->op == IR_BRANCH || in->op == IR_RETURN)
+        if (!fastpath_writes(in))
             continue;
-        written[in->dst] = true;
+        writers[in->dst]++;
         if (!fastpath_makes_record(k, in))
             refused[in->dst] = true;
     }
     for (int32_t s = 0; s < ns; s++)
-        if (written[s] && !refused[s] && numel[s] > 1)
+        if (writers[s] > 0 && !refused[s] && numel[s] > 1)
             slot_flags[s] = FASTPATH_TRACKED;
     /* ... then drop those fed by an untracked tile, until nothing changes. */
     for (bool changed = true; changed;) {
@@ -281,7 +293,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
     for (int32_t pc = 0; pc < nc; pc++) {
         const ir_inst *in = &k->code[pc];
         if (in->dst >= 0 && (slot_flags[in->dst] & FASTPATH_TRACKED) &&
-            fastpath_makes_record(k, in) && in->op != IR_STORE)
+            fastpath_makes_record(k, in))
             inst_flags[pc] |= FASTPATH_RECORD;
         if (fastpath_memory_ok(k, numel, slot_flags, in))
             inst_flags[pc] |= FASTPATH_MEMORY;
@@ -339,15 +351,9 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             }
         }
 
-    int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
-    for (int32_t pc = 0; pc < nc; pc++)
-        if (k->code[pc].dst >= 0 && k->code[pc].op != IR_STORE)
-            writers[k->code[pc].dst]++;
-
     /* Program-invariant instructions: the least set closed under "pure,
      * the only writer of its slot, every operand invariant". */
-    bool *invariant = written;          /* reused */
-    memset(invariant, 0, (size_t)ns + 1);
+    bool *invariant = xcalloc((size_t)ns + 1, sizeof *invariant);
     for (bool changed = allow_lazy; changed;) {
         changed = false;
         for (int32_t pc = 0; pc < nc; pc++) {
@@ -389,7 +395,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         }
     }
     free(writers);
-    free(written);
+    free(invariant);
     free(refused);
     free(reads);
     free(target);
