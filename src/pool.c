@@ -1,19 +1,27 @@
 /* pool.c - persistent worker threads that share out the items of a job
- * through an atomic counter (pool.h).  Workers sleep on a condition
- * variable between jobs; a job is published by bumping a generation count.
- * Items are taken a few at a time (chunk: about 64 chunks per worker, at
- * most 32 items each), so that small items do not spend their time
- * bouncing the counter's cache line between cores; the lowest failed item
- * is kept so that every item below it still runs. */
+ * through an atomic counter (pool.h).  A job is published by bumping a
+ * generation count.  Between jobs a worker first spins on that count for
+ * a short while (POOL_SPIN_NS), so that launches made one after another
+ * (a timing loop, autotuning, a kernel called per layer) find it awake,
+ * then sleeps on a condition variable; the caller waits for the job's end
+ * the same way.  Items are taken a few at a time (chunk: about 64 chunks
+ * per worker, at most 32 items each), so that small items do not spend
+ * their time bouncing the counter's cache line between cores; the lowest
+ * failed item is kept so that every item below it still runs. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "arena.h"
+
+/* How long a worker spins for the next job, and the caller for the end
+ * of one, before sleeping. */
+enum { POOL_SPIN_NS = 200 * 1000 };
 
 typedef struct pool_worker {
     pool *p;
@@ -27,10 +35,10 @@ struct pool {
 
     pthread_mutex_t lock;
     pthread_cond_t wake;       /* a job was published, or shutdown */
-    pthread_cond_t done;       /* a worker finished its share */
-    uint64_t generation;       /* bumped for each job */
-    int active;                /* workers still inside the current job */
-    bool shutdown;
+    pthread_cond_t done;       /* the last worker finished its share */
+    atomic_uint_fast64_t generation;  /* bumped for each job */
+    atomic_int active;         /* workers still inside the current job */
+    atomic_bool shutdown;
 
     /* the current job */
     pool_fn fn;
@@ -73,25 +81,67 @@ static void pool_work(pool *p, int worker)
     }
 }
 
+static int64_t pool_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static inline void pool_pause(void)
+{
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Spin until ready(p, arg) or POOL_SPIN_NS have passed; true if ready. */
+static bool pool_spin(pool *p, bool (*ready)(pool *, uint64_t), uint64_t arg)
+{
+    int64_t until = pool_now_ns() + POOL_SPIN_NS;
+    for (int i = 1;; i++) {
+        if (ready(p, arg))
+            return true;
+        pool_pause();
+        if (i % 64 == 0 && pool_now_ns() > until)
+            return false;
+    }
+}
+
+static bool pool_job_after(pool *p, uint64_t seen)
+{
+    return atomic_load_explicit(&p->generation, memory_order_acquire) != seen ||
+           atomic_load_explicit(&p->shutdown, memory_order_acquire);
+}
+
+static bool pool_job_done(pool *p, uint64_t unused)
+{
+    (void)unused;
+    return atomic_load_explicit(&p->active, memory_order_acquire) == 0;
+}
+
 static void *pool_thread(void *arg)
 {
     pool_worker *w = arg;
     pool *p = w->p;
     uint64_t seen = 0;
-    pthread_mutex_lock(&p->lock);
     for (;;) {
-        while (!p->shutdown && p->generation == seen)
-            pthread_cond_wait(&p->wake, &p->lock);
-        if (p->shutdown)
+        if (!pool_spin(p, pool_job_after, seen)) {
+            pthread_mutex_lock(&p->lock);
+            while (!pool_job_after(p, seen))
+                pthread_cond_wait(&p->wake, &p->lock);
+            pthread_mutex_unlock(&p->lock);
+        }
+        if (atomic_load_explicit(&p->shutdown, memory_order_acquire))
             break;
-        seen = p->generation;
-        pthread_mutex_unlock(&p->lock);
+        seen = atomic_load_explicit(&p->generation, memory_order_acquire);
         pool_work(p, w->index);
-        pthread_mutex_lock(&p->lock);
-        if (--p->active == 0)
+        if (atomic_fetch_sub_explicit(&p->active, 1, memory_order_acq_rel) == 1) {
+            pthread_mutex_lock(&p->lock);     /* the caller may be asleep */
             pthread_cond_signal(&p->done);
+            pthread_mutex_unlock(&p->lock);
+        }
     }
-    pthread_mutex_unlock(&p->lock);
     return NULL;
 }
 
@@ -122,7 +172,7 @@ void pool_destroy(pool *p)
     if (!p)
         return;
     pthread_mutex_lock(&p->lock);
-    p->shutdown = true;
+    atomic_store_explicit(&p->shutdown, true, memory_order_release);
     pthread_cond_broadcast(&p->wake);
     pthread_mutex_unlock(&p->lock);
     for (int i = 0; i < p->nworkers; i++)
@@ -151,16 +201,18 @@ bool pool_run(pool *p, int64_t n, pool_fn fn, void *ctx)
     /* Small jobs are not worth waking anyone for. */
     bool spread = p->nworkers > 0 && n > 1;
     if (spread) {
+        /* the job's fields above are published by the generation's
+         * release; a sleeping worker re-checks it under the lock */
+        atomic_store_explicit(&p->active, p->nworkers, memory_order_relaxed);
         pthread_mutex_lock(&p->lock);
-        p->active = p->nworkers;
-        p->generation++;
+        atomic_fetch_add_explicit(&p->generation, 1, memory_order_release);
         pthread_cond_broadcast(&p->wake);
         pthread_mutex_unlock(&p->lock);
     }
     pool_work(p, 0);
-    if (spread) {
+    if (spread && !pool_spin(p, pool_job_done, 0)) {
         pthread_mutex_lock(&p->lock);
-        while (p->active > 0)
+        while (!pool_job_done(p, 0))
             pthread_cond_wait(&p->done, &p->lock);
         pthread_mutex_unlock(&p->lock);
     }
