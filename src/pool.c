@@ -3,11 +3,12 @@
  * generation count.  Between jobs a worker first spins on that count for
  * a short while (POOL_SPIN_NS), so that launches made one after another
  * (a timing loop, autotuning, a kernel called per layer) find it awake,
- * then sleeps on a condition variable; the caller waits for the job's end
- * the same way.  Items are taken a few at a time (chunk: about 64 chunks
- * per worker, at most 32 items each), so that small items do not spend
- * their time bouncing the counter's cache line between cores; the lowest
- * failed item is kept so that every item below it still runs. */
+ * then sleeps on a condition variable (at once when there are more
+ * threads than cores); the caller waits for the job's end the same way.
+ * Items are taken a few at a time (chunk: about 64 chunks per worker, at
+ * most 32 items each), so that small items do not spend their time
+ * bouncing the counter's cache line between cores; the lowest failed item
+ * is kept so that every item below it still runs. */
 #define _POSIX_C_SOURCE 200809L
 #include "pool.h"
 
@@ -39,6 +40,7 @@ struct pool {
     atomic_uint_fast64_t generation;  /* bumped for each job */
     atomic_int active;         /* workers still inside the current job */
     atomic_bool shutdown;
+    bool spin;                 /* no more threads than cores: spin first */
 
     /* the current job */
     pool_fn fn;
@@ -95,9 +97,13 @@ static inline void pool_pause(void)
 #endif
 }
 
-/* Spin until ready(p, arg) or POOL_SPIN_NS have passed; true if ready. */
+/* Spin until ready(p, arg) or POOL_SPIN_NS have passed; true if ready.
+ * With more threads than cores a spinning thread would take the core of
+ * one with work to do, so then it only checks once. */
 static bool pool_spin(pool *p, bool (*ready)(pool *, uint64_t), uint64_t arg)
 {
+    if (!p->spin)
+        return ready(p, arg);
     int64_t until = pool_now_ns() + POOL_SPIN_NS;
     for (int i = 1;; i++) {
         if (ready(p, arg))
@@ -154,6 +160,7 @@ pool *pool_create(int nthreads)
     pthread_cond_init(&p->wake, NULL);
     pthread_cond_init(&p->done, NULL);
     p->workers = xcalloc((size_t)nthreads, sizeof *p->workers);
+    p->spin = nthreads <= pool_default_threads();
     /* Worker 0 is the calling thread; start the others.  If the system
      * refuses a thread, run with the ones we have. */
     for (int i = 1; i < nthreads; i++) {
