@@ -120,7 +120,8 @@ static inline void gemm_avx2_block(const int R, const int V, int64_t K, const fl
         }
 }
 
-/* All rows of a panel V vectors wide starting at column j. */
+/* All rows of a panel V vectors wide: blocks of 4 rows, then one row at a
+ * time (Triton's tile sides are powers of two, so that is rare). */
 __attribute__((always_inline, target("avx2,fma")))
 static inline void gemm_avx2_panel(const int V, int64_t M, int64_t K, const float *A,
                                    int64_t lda, const float *B, int64_t ldb, float *C,
@@ -129,19 +130,8 @@ static inline void gemm_avx2_panel(const int V, int64_t M, int64_t K, const floa
     int64_t i = 0;
     for (; i + 4 <= M; i += 4)
         gemm_avx2_block(4, V, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-    switch (M - i) {
-    case 3:
-        gemm_avx2_block(3, V, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-        break;
-    case 2:
-        gemm_avx2_block(2, V, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-        break;
-    case 1:
+    for (; i < M; i++)
         gemm_avx2_block(1, V, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc, accumulate);
-        break;
-    default:
-        break;
-    }
 }
 
 __attribute__((target("avx2,fma")))
@@ -210,6 +200,7 @@ static inline void gemm_avx512_block(const int R, const int V, __mmask16 m1, int
         }
 }
 
+/* All rows of a panel: blocks of 8 rows, then one row at a time. */
 __attribute__((always_inline, target("avx512f")))
 static inline void gemm_avx512_panel(const int V, __mmask16 m1, int64_t M, int64_t K,
                                      const float *A, int64_t lda, const float *B,
@@ -219,18 +210,9 @@ static inline void gemm_avx512_panel(const int V, __mmask16 m1, int64_t M, int64
     for (; i + 8 <= M; i += 8)
         gemm_avx512_block(8, V, m1, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc,
                           accumulate);
-    A += i * lda;
-    C += i * ldc;
-    switch (M - i) {
-    case 7: gemm_avx512_block(7, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 6: gemm_avx512_block(6, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 5: gemm_avx512_block(5, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 4: gemm_avx512_block(4, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 3: gemm_avx512_block(3, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 2: gemm_avx512_block(2, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    case 1: gemm_avx512_block(1, V, m1, K, A, lda, B, ldb, C, ldc, accumulate); break;
-    default: break;
-    }
+    for (; i < M; i++)
+        gemm_avx512_block(1, V, m1, K, A + i * lda, lda, B, ldb, C + i * ldc, ldc,
+                          accumulate);
 }
 
 __attribute__((target("avx512f")))
