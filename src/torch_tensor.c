@@ -294,18 +294,12 @@ static val ask(host *h, val self, int argc, const val *argv, const val_kwargs *k
     }
 }
 
-#define QUERY(name, q) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return ask(h, self, argc, argv, kw, at, #name, q); \
-    }
-QUERY(numel, Q_NUMEL)
-QUERY(dim, Q_DIM)
-QUERY(element_size, Q_ELSIZE)
-QUERY(data_ptr, Q_PTR)
-QUERY(storage_offset, Q_OFFSET)
-QUERY(is_contiguous, Q_CONTIG)
+TORCH_NAMED(numel, ask, Q_NUMEL)
+TORCH_NAMED(dim, ask, Q_DIM)
+TORCH_NAMED(element_size, ask, Q_ELSIZE)
+TORCH_NAMED(data_ptr, ask, Q_PTR)
+TORCH_NAMED(storage_offset, ask, Q_OFFSET)
+TORCH_NAMED(is_contiguous, ask, Q_CONTIG)
 
 /* ---- reshaping ----------------------------------------------------------------- */
 
@@ -395,31 +389,14 @@ static val as_other(host *h, val self, int argc, const val *argv, const val_kwar
                     tensor *(*f)(const tensor *, int, const int64_t *, char *))
 {
     val a[2];
-    TORCH_READ_ARGS(fname, "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER(fname, "input, other", a);
     char err[TENSOR_ERR_LEN];
     return torch_result(h, at, f(t, o->ndim, o->shape, err), err);
 }
 
-static val fn_view_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "view_as", tensor_view);
-}
-
-static val fn_reshape_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "reshape_as", tensor_reshape);
-}
-
-static val fn_expand_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                        src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "expand_as", tensor_expand);
-}
+TORCH_NAMED(view_as, as_other, tensor_view)
+TORCH_NAMED(reshape_as, as_other, tensor_reshape)
+TORCH_NAMED(expand_as, as_other, tensor_expand)
 
 static val fn_transpose(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at)
@@ -660,10 +637,7 @@ static val fn_type_as(host *h, val self, int argc, const val *argv, const val_kw
                       src_span at)
 {
     val a[2];
-    TORCH_READ_ARGS("type_as", "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, "type_as", "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER("type_as", "input, other", a);
     return convert(h, a[0], o->type, t->cuda, false, at);
 }
 
@@ -676,22 +650,16 @@ static val to_dtype(host *h, val self, int argc, const val *argv, const val_kwar
     return convert(h, a[0], to, t->cuda, false, at);
 }
 
-#define TO_DTYPE(name, dt) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return to_dtype(h, self, argc, argv, kw, at, #name, dt); \
-    }
-TO_DTYPE(float, DTYPE_FP32)
-TO_DTYPE(double, DTYPE_FP64)
-TO_DTYPE(half, DTYPE_FP16)
-TO_DTYPE(bfloat16, DTYPE_BF16)
-TO_DTYPE(int, DTYPE_INT32)
-TO_DTYPE(long, DTYPE_INT64)
-TO_DTYPE(short, DTYPE_INT16)
-TO_DTYPE(char, DTYPE_INT8)
-TO_DTYPE(byte, DTYPE_UINT8)
-TO_DTYPE(bool, DTYPE_INT1)
+TORCH_NAMED(float, to_dtype, DTYPE_FP32)
+TORCH_NAMED(double, to_dtype, DTYPE_FP64)
+TORCH_NAMED(half, to_dtype, DTYPE_FP16)
+TORCH_NAMED(bfloat16, to_dtype, DTYPE_BF16)
+TORCH_NAMED(int, to_dtype, DTYPE_INT32)
+TORCH_NAMED(long, to_dtype, DTYPE_INT64)
+TORCH_NAMED(short, to_dtype, DTYPE_INT16)
+TORCH_NAMED(char, to_dtype, DTYPE_INT8)
+TORCH_NAMED(byte, to_dtype, DTYPE_UINT8)
+TORCH_NAMED(bool, to_dtype, DTYPE_INT1)
 
 static val fn_cpu(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                   src_span at)
@@ -759,23 +727,9 @@ static val to_python(host *h, val self, int argc, const val *argv, const val_kwa
     return val_int(dtype_cast(v, t->type, DTYPE_INT64).i);
 }
 
-static val fn_dunder_int(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__int__", VAL_INT);
-}
-
-static val fn_dunder_float(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                           src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__float__", VAL_FLOAT);
-}
-
-static val fn_dunder_index(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                           src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__index__", VAL_ERR);
-}
+HOST_CFUNC_CALLING(fn_dunder_int, to_python, "__int__", VAL_INT)
+HOST_CFUNC_CALLING(fn_dunder_float, to_python, "__float__", VAL_FLOAT)
+HOST_CFUNC_CALLING(fn_dunder_index, to_python, "__index__", VAL_ERR)
 
 static val fn_numpy(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                     src_span at)
