@@ -238,29 +238,17 @@ const val_type tensor_type = {
 
 /* ---- describing ------------------------------------------------------------- */
 
-static val fn_size(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                   src_span at)
+/* x.size() and x.stride(): all of them (a torch.Size, a tuple), or the
+ * one of dimension dim. */
+static val size_or_stride(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at, const char *fname, bool stride)
 {
     val a[2];
-    TORCH_READ_ARGS("size", "input, dim=", a);
-    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
-        return torch_size_new(t->ndim, t->shape);
-    int64_t dim;
-    int d;
-    char err[TENSOR_ERR_LEN];
-    if (!torch_int_arg(h, a[1], at, "size", "dim", &dim))
-        return val_err();
-    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
-        return torch_fail(h, at, err);
-    return val_int(t->ndim ? t->shape[d] : 1);
-}
-
-static val fn_stride(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    val a[2];
-    TORCH_READ_ARGS("stride", "input, dim=", a);
+    TORCH_READ_ARGS(fname, "input, dim=", a);
+    const int64_t *per_dim = stride ? t->strides : t->shape;
     if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE) {
+        if (!stride)
+            return torch_size_new(t->ndim, t->shape);
         val r = val_tuple_new((size_t)t->ndim);
         for (int i = 0; i < t->ndim; i++)
             val_seq_set(r, (size_t)i, val_int(t->strides[i]));
@@ -269,12 +257,15 @@ static val fn_stride(host *h, val self, int argc, const val *argv, const val_kwa
     int64_t dim;
     int d;
     char err[TENSOR_ERR_LEN];
-    if (!torch_int_arg(h, a[1], at, "stride", "dim", &dim))
+    if (!torch_int_arg(h, a[1], at, fname, "dim", &dim))
         return val_err();
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return torch_fail(h, at, err);
-    return val_int(t->ndim ? t->strides[d] : 1);
+    return val_int(t->ndim ? per_dim[d] : 1);
 }
+
+TORCH_NAMED(size, size_or_stride, false)
+TORCH_NAMED(stride, size_or_stride, true)
 
 /* Methods without arguments that answer a number about the tensor. */
 typedef enum { Q_NUMEL, Q_DIM, Q_ELSIZE, Q_PTR, Q_OFFSET, Q_CONTIG } query;
