@@ -889,6 +889,8 @@ static val fn_parse_args(host *h, val self, int argc, const val *argv, const val
     return r;
 }
 
+/* print_help(), format_help(), print_usage(), format_usage(): the help
+ * (else the usage) text, printed (else returned). */
 static val fn_format(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                      src_span at, bool help, bool print)
 {
@@ -912,29 +914,10 @@ static val fn_format(host *h, val self, int argc, const val *argv, const val_kwa
     return val_none();
 }
 
-static val fn_print_help(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return fn_format(h, self, argc, argv, kw, at, true, true);
-}
-
-static val fn_format_help(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                          src_span at)
-{
-    return fn_format(h, self, argc, argv, kw, at, true, false);
-}
-
-static val fn_print_usage(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                          src_span at)
-{
-    return fn_format(h, self, argc, argv, kw, at, false, true);
-}
-
-static val fn_format_usage(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                           src_span at)
-{
-    return fn_format(h, self, argc, argv, kw, at, false, false);
-}
+HOST_CFUNC_CALLING(fn_print_help, fn_format, true, true)
+HOST_CFUNC_CALLING(fn_format_help, fn_format, true, false)
+HOST_CFUNC_CALLING(fn_print_usage, fn_format, false, true)
+HOST_CFUNC_CALLING(fn_format_usage, fn_format, false, false)
 
 static val fn_error(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                     src_span at)

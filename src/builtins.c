@@ -4827,41 +4827,22 @@ static int64_t builtin_clock_ns(clockid_t id)
     return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-BUILTIN_FN(builtin_time_time)
-{
-    (void)self;
-    (void)argv;
-    if (!builtin_nargs(h, "time", argc, kw, 0, 0, at))
-        return val_err();
-    return val_float(builtin_clock(CLOCK_REALTIME));
-}
+/* time.time(), time.perf_counter() and their _ns forms: no arguments, a
+ * clock's reading in float seconds or int nanoseconds. */
+#define TIME_CLOCK(name, reading) \
+    BUILTIN_FN(builtin_time_##name) \
+    { \
+        (void)self; \
+        (void)argv; \
+        if (!builtin_nargs(h, #name, argc, kw, 0, 0, at)) \
+            return val_err(); \
+        return reading; \
+    }
 
-BUILTIN_FN(builtin_time_time_ns)
-{
-    (void)self;
-    (void)argv;
-    if (!builtin_nargs(h, "time_ns", argc, kw, 0, 0, at))
-        return val_err();
-    return val_int(builtin_clock_ns(CLOCK_REALTIME));
-}
-
-BUILTIN_FN(builtin_time_perf_counter)
-{
-    (void)self;
-    (void)argv;
-    if (!builtin_nargs(h, "perf_counter", argc, kw, 0, 0, at))
-        return val_err();
-    return val_float(builtin_clock(CLOCK_MONOTONIC));
-}
-
-BUILTIN_FN(builtin_time_perf_counter_ns)
-{
-    (void)self;
-    (void)argv;
-    if (!builtin_nargs(h, "perf_counter_ns", argc, kw, 0, 0, at))
-        return val_err();
-    return val_int(builtin_clock_ns(CLOCK_MONOTONIC));
-}
+TIME_CLOCK(time, val_float(builtin_clock(CLOCK_REALTIME)))
+TIME_CLOCK(time_ns, val_int(builtin_clock_ns(CLOCK_REALTIME)))
+TIME_CLOCK(perf_counter, val_float(builtin_clock(CLOCK_MONOTONIC)))
+TIME_CLOCK(perf_counter_ns, val_int(builtin_clock_ns(CLOCK_MONOTONIC)))
 
 BUILTIN_FN(builtin_time_sleep)
 {

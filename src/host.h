@@ -94,6 +94,16 @@ val host_module(host *h, const char *name);
  * qualname ("torch.zeros" -> attribute "zeros"); qualname must be a
  * static string: messages use it. */
 void host_def(val module, const char *qualname, val_cfunc fn);
+/* Define the static val_cfunc `fname` as a call of impl with the cfunc's
+ * arguments (h, self, argc, argv, kw, at) and then the extra ones given:
+ * one line for each of several functions that share an implementation,
+ * e.g. HOST_CFUNC_CALLING(fn_std, var_std, "std", true). */
+#define HOST_CFUNC_CALLING(fname, impl, ...)                                                \
+    static val fname(host *h, val self, int argc, const val *argv, const val_kwargs *kw,   \
+                     src_span at)                                                          \
+    {                                                                                      \
+        return impl(h, self, argc, argv, kw, at, __VA_ARGS__);                             \
+    }
 
 /* Evaluate expression e (parsed from f, e.g. a debugger command) in the
  * scope of the running program; an error is reported at f's positions and

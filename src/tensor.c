@@ -398,13 +398,20 @@ static bool check_ndim(int ndim, char *err)
     return true;
 }
 
-tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape_in, char *err)
+/* shape_in with its -1 worked out for t's element count, into shape. */
+static bool target_shape(const tensor *t, int ndim, const int64_t *shape_in, int64_t *shape,
+                         char *err)
 {
     if (!check_ndim(ndim, err))
-        return NULL;
-    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+        return false;
     memcpy(shape, shape_in, sizeof *shape * (size_t)ndim);
-    if (!tensor_infer_shape(ndim, shape, tensor_numel(t), err))
+    return tensor_infer_shape(ndim, shape, tensor_numel(t), err);
+}
+
+tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape_in, char *err)
+{
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    if (!target_shape(t, ndim, shape_in, shape, err))
         return NULL;
     if (!view_strides(t, ndim, shape, strides)) {
         tensor_err(err, "view size is not compatible with input tensor's size and stride (at "
@@ -417,11 +424,8 @@ tensor *tensor_view(const tensor *t, int ndim, const int64_t *shape_in, char *er
 
 tensor *tensor_reshape(const tensor *t, int ndim, const int64_t *shape_in, char *err)
 {
-    if (!check_ndim(ndim, err))
-        return NULL;
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
-    memcpy(shape, shape_in, sizeof *shape * (size_t)ndim);
-    if (!tensor_infer_shape(ndim, shape, tensor_numel(t), err))
+    if (!target_shape(t, ndim, shape_in, shape, err))
         return NULL;
     if (view_strides(t, ndim, shape, strides))
         return tensor_view_of(t, ndim, shape, strides, t->offset);

@@ -143,9 +143,7 @@ bool torch_no_grad_arg(host *h, val v, src_span at, const char *fname)
     return false;
 }
 
-/* One int of a size or dim list; ints, bools excluded, and one-element int
- * tensors (x.shape[0] may come back as a tensor in user code). */
-static bool list_int(val v, int64_t *out)
+bool torch_index_int(val v, int64_t *out)
 {
     if (v.kind == VAL_INT) {
         *out = v.u.i;
@@ -176,7 +174,7 @@ static bool seq_ints(host *h, val v, src_span at, const char *fname, const char 
     if ((int64_t)s->len > cap)
         goto too_many;
     for (size_t i = 0; i < s->len; i++)
-        if (!list_int(s->items[i], &out[i])) {
+        if (!torch_index_int(s->items[i], &out[i])) {
             host_error(h, at, "%s(): argument '%s' must be tuple of ints, but found element of "
                        "type %s at pos %zu", fname, arg, val_type_name(s->items[i]), i);
             return false;
@@ -206,7 +204,7 @@ bool torch_shape_args(host *h, int argc, const val *argv, src_span at, const cha
         return false;
     }
     for (int i = 0; i < argc; i++)
-        if (!list_int(argv[i], &shape[i])) {
+        if (!torch_index_int(argv[i], &shape[i])) {
             host_error(h, at, "%s(): argument 'size' must be tuple of ints, but found element "
                        "of type %s at pos %d", fname, val_type_name(argv[i]), i);
             return false;
@@ -229,7 +227,7 @@ bool torch_int_list(host *h, val v, src_span at, const char *fname, const char *
 bool torch_int_arg(host *h, val v, src_span at, const char *fname, const char *arg,
                    int64_t *out)
 {
-    if (list_int(v, out))
+    if (torch_index_int(v, out))
         return true;
     if (v.kind == VAL_BOOL) {
         *out = v.u.b;

@@ -54,9 +54,10 @@ static void fill(tensor *t, fill_kind k)
     }
 }
 
-static val make(host *h, int argc, const val *argv, const val_kwargs *kw, src_span at,
-                const char *fname, fill_kind k)
+static val make(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                src_span at, const char *fname, fill_kind k)
 {
+    (void)self;
     val kv[9];
     if (!host_args(h, at, fname, "*, " CREATE_KW ", size=, generator=, out=", 0, NULL, kw, kv))
         return val_err();
@@ -85,18 +86,11 @@ static val make(host *h, int argc, const val *argv, const val_kwargs *kw, src_sp
     return torch_result(h, at, t, err);
 }
 
-#define MAKE(name, k) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        (void)self; \
-        return make(h, argc, argv, kw, at, #name, k); \
-    }
-MAKE(zeros, FILL_ZEROS)
-MAKE(ones, FILL_ONES)
-MAKE(empty, FILL_ZEROS)
-MAKE(rand, FILL_RAND)
-MAKE(randn, FILL_RANDN)
+TORCH_NAMED(zeros, make, FILL_ZEROS)
+TORCH_NAMED(ones, make, FILL_ONES)
+TORCH_NAMED(empty, make, FILL_ZEROS)
+TORCH_NAMED(rand, make, FILL_RAND)
+TORCH_NAMED(randn, make, FILL_RANDN)
 
 /* full(size, fill_value): the dtype follows fill_value (bool, int64,
  * float32) unless given. */
@@ -177,19 +171,13 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
     return tensor_val(r);
 }
 
-#define LIKE(name, k) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return like(h, self, argc, argv, kw, at, #name, k); \
-    }
-LIKE(zeros_like, LIKE_ZEROS)
-LIKE(ones_like, LIKE_ONES)
-LIKE(empty_like, LIKE_ZEROS)
-LIKE(rand_like, LIKE_RAND)
-LIKE(randn_like, LIKE_RANDN)
-LIKE(full_like, LIKE_FULL)
-LIKE(randint_like, LIKE_RANDINT)
+TORCH_NAMED(zeros_like, like, LIKE_ZEROS)
+TORCH_NAMED(ones_like, like, LIKE_ONES)
+TORCH_NAMED(empty_like, like, LIKE_ZEROS)
+TORCH_NAMED(rand_like, like, LIKE_RAND)
+TORCH_NAMED(randn_like, like, LIKE_RANDN)
+TORCH_NAMED(full_like, like, LIKE_FULL)
+TORCH_NAMED(randint_like, like, LIKE_RANDINT)
 
 /* x.new_zeros(size), x.new_ones(size), x.new_empty(size), x.new_full(size,
  * v), x.new_tensor(data): x's dtype and device unless given. */
@@ -234,17 +222,11 @@ static val new_like(host *h, val self, int argc, const val *argv, const val_kwar
     return tensor_val(r);
 }
 
-#define NEW_LIKE(name, what) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return new_like(h, self, argc, argv, kw, at, #name, what); \
-    }
-NEW_LIKE(new_zeros, 0)
-NEW_LIKE(new_ones, 1)
-NEW_LIKE(new_empty, 2)
-NEW_LIKE(new_full, 3)
-NEW_LIKE(new_tensor, 4)
+TORCH_NAMED(new_zeros, new_like, 0)
+TORCH_NAMED(new_ones, new_like, 1)
+TORCH_NAMED(new_empty, new_like, 2)
+TORCH_NAMED(new_full, new_like, 3)
+TORCH_NAMED(new_tensor, new_like, 4)
 
 /* ---- torch.tensor and friends ----------------------------------------------------- */
 
@@ -588,17 +570,8 @@ static val random_fill(host *h, val self, int argc, const val *argv, const val_k
     return val_ref(a[0]);
 }
 
-static val fn_uniform_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                       src_span at)
-{
-    return random_fill(h, self, argc, argv, kw, at, false);
-}
-
-static val fn_normal_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    return random_fill(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(fn_uniform_, random_fill, false)
+HOST_CFUNC_CALLING(fn_normal_, random_fill, true)
 
 const torch_fn torch_create_fns[] = {
     TORCH_FUNC("tensor", fn_tensor),

@@ -16,7 +16,9 @@
  * Conventions.  Functions that exist both as torch.f(input, ...) and as
  * the method input.f(...) are one val_cfunc: when called as a method the
  * tensor arrives as self, and torch_self_args puts it in front of the
- * arguments so host_args can read "input, dim=, ..." either way. */
+ * arguments so host_args can read "input, dim=, ..." either way.  Several
+ * functions that share one implementation (add, sub, ... -> binary) are
+ * each one TORCH_NAMED line. */
 #ifndef TRITSIM_TORCH_IMPL_H
 #define TRITSIM_TORCH_IMPL_H
 
@@ -71,6 +73,18 @@ const torch_fn *torch_find_method(const char *name);
     if (!t) \
         return val_err()
 
+/* TORCH_READ_ARGS for params that start "input, other": also declares
+ * `tensor *o` as the other tensor. */
+#define TORCH_READ_ARGS_OTHER(fname, params, a) \
+    TORCH_READ_ARGS(fname, params, a); \
+    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other"); \
+    if (!o) \
+        return val_err()
+
+/* Define fn_<name> as impl(h, self, argc, argv, kw, at, "<name>", ...),
+ * e.g. TORCH_NAMED(sum, reduce, TENSOR_SUM) defines fn_sum. */
+#define TORCH_NAMED(name, impl, ...) HOST_CFUNC_CALLING(fn_##name, impl, #name, __VA_ARGS__)
+
 /* torch accepts numpy's axis= wherever it takes dim=: kw with "axis"
  * renamed to "dim" (names holds up to cap names; kw itself when there is
  * nothing to rename). */
@@ -112,6 +126,10 @@ bool torch_shape_args(host *h, int argc, const val *argv, src_span at, const cha
 /* One int or a tuple/list of ints (dims, sizes); *n receives the count. */
 bool torch_int_list(host *h, val v, src_span at, const char *fname, const char *arg,
                     int *n, int64_t *out, int cap);
+/* An int of a size, dim list or index: ints (bools excluded) and
+ * one-element int tensors (x.shape[0] may come back as a tensor in user
+ * code); false, with nothing reported, for anything else. */
+bool torch_index_int(val v, int64_t *out);
 /* An int argument (ints, bools and one-element int tensors). */
 bool torch_int_arg(host *h, val v, src_span at, const char *fname, const char *arg,
                    int64_t *out);

@@ -39,25 +39,10 @@ static void key_free(key *k)
         tensor_unref(k->items[i].t);
 }
 
-/* An int in a slice or key: ints, bools excluded, one-element int tensors. */
-static bool index_int(val v, int64_t *out)
-{
-    if (v.kind == VAL_INT) {
-        *out = v.u.i;
-        return true;
-    }
-    tensor *t = tensor_of(v);
-    if (t && t->ndim == 0 && dtype_is_int(t->type) && t->type != DTYPE_INT1) {
-        *out = dtype_cast(dtype_load(t->type, tensor_data(t)), t->type, DTYPE_INT64).i;
-        return true;
-    }
-    return false;
-}
-
 static bool slice_bound(host *h, val v, src_span at, bool *given, int64_t *out)
 {
     *given = v.kind != VAL_NONE;
-    if (!*given || index_int(v, out))
+    if (!*given || torch_index_int(v, out))
         return true;
     host_error(h, at, "slice indices must be integers or None or have an __index__ method "
                "(got %s)", val_type_name(v));

@@ -106,35 +106,29 @@ static val binary(host *h, val self, int argc, const val *argv, const val_kwargs
     return r;
 }
 
-#define BINARY(name, op, inplace) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return binary(h, self, argc, argv, kw, at, #name, op, inplace); \
-    }
-BINARY(add, TENSOR_ADD, false)
-BINARY(sub, TENSOR_SUB, false)
-BINARY(mul, TENSOR_MUL, false)
-BINARY(true_divide, TENSOR_DIV, false)
-BINARY(floor_divide, TENSOR_FLOORDIV, false)
-BINARY(remainder, TENSOR_MOD, false)
-BINARY(pow, TENSOR_POW, false)
-BINARY(maximum, TENSOR_MAXIMUM, false)
-BINARY(minimum, TENSOR_MINIMUM, false)
-BINARY(eq, TENSOR_EQ, false)
-BINARY(ne, TENSOR_NE, false)
-BINARY(lt, TENSOR_LT, false)
-BINARY(le, TENSOR_LE, false)
-BINARY(gt, TENSOR_GT, false)
-BINARY(ge, TENSOR_GE, false)
-BINARY(bitwise_and, TENSOR_AND, false)
-BINARY(bitwise_or, TENSOR_OR, false)
-BINARY(bitwise_xor, TENSOR_XOR, false)
-BINARY(add_, TENSOR_ADD, true)
-BINARY(sub_, TENSOR_SUB, true)
-BINARY(mul_, TENSOR_MUL, true)
-BINARY(div_, TENSOR_DIV, true)
-BINARY(pow_, TENSOR_POW, true)
+TORCH_NAMED(add, binary, TENSOR_ADD, false)
+TORCH_NAMED(sub, binary, TENSOR_SUB, false)
+TORCH_NAMED(mul, binary, TENSOR_MUL, false)
+TORCH_NAMED(true_divide, binary, TENSOR_DIV, false)
+TORCH_NAMED(floor_divide, binary, TENSOR_FLOORDIV, false)
+TORCH_NAMED(remainder, binary, TENSOR_MOD, false)
+TORCH_NAMED(pow, binary, TENSOR_POW, false)
+TORCH_NAMED(maximum, binary, TENSOR_MAXIMUM, false)
+TORCH_NAMED(minimum, binary, TENSOR_MINIMUM, false)
+TORCH_NAMED(eq, binary, TENSOR_EQ, false)
+TORCH_NAMED(ne, binary, TENSOR_NE, false)
+TORCH_NAMED(lt, binary, TENSOR_LT, false)
+TORCH_NAMED(le, binary, TENSOR_LE, false)
+TORCH_NAMED(gt, binary, TENSOR_GT, false)
+TORCH_NAMED(ge, binary, TENSOR_GE, false)
+TORCH_NAMED(bitwise_and, binary, TENSOR_AND, false)
+TORCH_NAMED(bitwise_or, binary, TENSOR_OR, false)
+TORCH_NAMED(bitwise_xor, binary, TENSOR_XOR, false)
+TORCH_NAMED(add_, binary, TENSOR_ADD, true)
+TORCH_NAMED(sub_, binary, TENSOR_SUB, true)
+TORCH_NAMED(mul_, binary, TENSOR_MUL, true)
+TORCH_NAMED(div_, binary, TENSOR_DIV, true)
+TORCH_NAMED(pow_, binary, TENSOR_POW, true)
 
 /* torch.div(input, other, *, rounding_mode=None|'trunc'|'floor') */
 static val fn_div(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -179,10 +173,7 @@ static val logical(host *h, val self, int argc, const val *argv, const val_kwarg
                    src_span at, const char *fname, tensor_binop op)
 {
     val a[2];
-    TORCH_READ_ARGS(fname, "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER(fname, "input, other", a);
     char err[TENSOR_ERR_LEN];
     tensor *x = tensor_to(t, DTYPE_INT1, t->cuda, err);
     tensor *y = x ? tensor_to(o, DTYPE_INT1, o->cuda, err) : NULL;
@@ -192,23 +183,9 @@ static val logical(host *h, val self, int argc, const val *argv, const val_kwarg
     return torch_result(h, at, r, err);
 }
 
-static val fn_logical_and(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                          src_span at)
-{
-    return logical(h, self, argc, argv, kw, at, "logical_and", TENSOR_AND);
-}
-
-static val fn_logical_or(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return logical(h, self, argc, argv, kw, at, "logical_or", TENSOR_OR);
-}
-
-static val fn_logical_xor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                          src_span at)
-{
-    return logical(h, self, argc, argv, kw, at, "logical_xor", TENSOR_XOR);
-}
+TORCH_NAMED(logical_and, logical, TENSOR_AND)
+TORCH_NAMED(logical_or, logical, TENSOR_OR)
+TORCH_NAMED(logical_xor, logical, TENSOR_XOR)
 
 /* ---- unary functions --------------------------------------------------------- */
 
@@ -242,38 +219,32 @@ static val unary(host *h, val self, int argc, const val *argv, const val_kwargs 
     return in_place ? write_back(h, a[0], r, at, err) : tensor_val(r);
 }
 
-#define UNARY(name, op, inplace) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return unary(h, self, argc, argv, kw, at, #name, op, inplace); \
-    }
-UNARY(abs, TENSOR_ABS, false)
-UNARY(neg, TENSOR_NEG, false)
-UNARY(exp, TENSOR_EXP, false)
-UNARY(exp2, TENSOR_EXP2, false)
-UNARY(log, TENSOR_LOG, false)
-UNARY(log2, TENSOR_LOG2, false)
-UNARY(sqrt, TENSOR_SQRT, false)
-UNARY(rsqrt, TENSOR_RSQRT, false)
-UNARY(sin, TENSOR_SIN, false)
-UNARY(cos, TENSOR_COS, false)
-UNARY(tanh, TENSOR_TANH, false)
-UNARY(sigmoid, TENSOR_SIGMOID, false)
-UNARY(relu, TENSOR_RELU, false)
-UNARY(silu, TENSOR_SILU, false)
-UNARY(floor, TENSOR_FLOOR, false)
-UNARY(ceil, TENSOR_CEIL, false)
-UNARY(trunc, TENSOR_TRUNC, false)
-UNARY(isnan, TENSOR_ISNAN, false)
-UNARY(isinf, TENSOR_ISINF, false)
-UNARY(isfinite, TENSOR_ISFINITE, false)
-UNARY(bitwise_not, TENSOR_INVERT, false)
-UNARY(abs_, TENSOR_ABS, true)
-UNARY(neg_, TENSOR_NEG, true)
-UNARY(exp_, TENSOR_EXP, true)
-UNARY(sqrt_, TENSOR_SQRT, true)
-UNARY(relu_, TENSOR_RELU, true)
+TORCH_NAMED(abs, unary, TENSOR_ABS, false)
+TORCH_NAMED(neg, unary, TENSOR_NEG, false)
+TORCH_NAMED(exp, unary, TENSOR_EXP, false)
+TORCH_NAMED(exp2, unary, TENSOR_EXP2, false)
+TORCH_NAMED(log, unary, TENSOR_LOG, false)
+TORCH_NAMED(log2, unary, TENSOR_LOG2, false)
+TORCH_NAMED(sqrt, unary, TENSOR_SQRT, false)
+TORCH_NAMED(rsqrt, unary, TENSOR_RSQRT, false)
+TORCH_NAMED(sin, unary, TENSOR_SIN, false)
+TORCH_NAMED(cos, unary, TENSOR_COS, false)
+TORCH_NAMED(tanh, unary, TENSOR_TANH, false)
+TORCH_NAMED(sigmoid, unary, TENSOR_SIGMOID, false)
+TORCH_NAMED(relu, unary, TENSOR_RELU, false)
+TORCH_NAMED(silu, unary, TENSOR_SILU, false)
+TORCH_NAMED(floor, unary, TENSOR_FLOOR, false)
+TORCH_NAMED(ceil, unary, TENSOR_CEIL, false)
+TORCH_NAMED(trunc, unary, TENSOR_TRUNC, false)
+TORCH_NAMED(isnan, unary, TENSOR_ISNAN, false)
+TORCH_NAMED(isinf, unary, TENSOR_ISINF, false)
+TORCH_NAMED(isfinite, unary, TENSOR_ISFINITE, false)
+TORCH_NAMED(bitwise_not, unary, TENSOR_INVERT, false)
+TORCH_NAMED(abs_, unary, TENSOR_ABS, true)
+TORCH_NAMED(neg_, unary, TENSOR_NEG, true)
+TORCH_NAMED(exp_, unary, TENSOR_EXP, true)
+TORCH_NAMED(sqrt_, unary, TENSOR_SQRT, true)
+TORCH_NAMED(relu_, unary, TENSOR_RELU, true)
 
 /* torch.round(input, *, decimals=0) */
 static val fn_round(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -369,17 +340,8 @@ static val clamp(host *h, val self, int argc, const val *argv, const val_kwargs 
     return inplace ? write_back(h, a[0], r, at, err) : tensor_val(r);
 }
 
-static val fn_clamp(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at)
-{
-    return clamp(h, self, argc, argv, kw, at, false);
-}
-
-static val fn_clamp_(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    return clamp(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(fn_clamp, clamp, false)
+HOST_CFUNC_CALLING(fn_clamp_, clamp, true)
 
 /* torch.where(condition, input, other) */
 static val fn_where(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -441,19 +403,13 @@ static val reduce(host *h, val self, int argc, const val *argv, const val_kwargs
     return torch_result(h, at, tensor_reduce(op, t, n, all ? NULL : dims, keep, dt, err), err);
 }
 
-#define REDUCE(name, op) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return reduce(h, self, argc, argv, kw, at, #name, op); \
-    }
-REDUCE(sum, TENSOR_SUM)
-REDUCE(prod, TENSOR_PROD)
-REDUCE(mean, TENSOR_MEAN)
-REDUCE(amax, TENSOR_AMAX)
-REDUCE(amin, TENSOR_AMIN)
-REDUCE(all, TENSOR_ALL)
-REDUCE(any, TENSOR_ANY)
+TORCH_NAMED(sum, reduce, TENSOR_SUM)
+TORCH_NAMED(prod, reduce, TENSOR_PROD)
+TORCH_NAMED(mean, reduce, TENSOR_MEAN)
+TORCH_NAMED(amax, reduce, TENSOR_AMAX)
+TORCH_NAMED(amin, reduce, TENSOR_AMIN)
+TORCH_NAMED(all, reduce, TENSOR_ALL)
+TORCH_NAMED(any, reduce, TENSOR_ANY)
 
 /* var/std(input, dim=None, *, correction=1, keepdim=False): the mean of
  * squared deviations, divided by N - correction (unbiased= also works). */
@@ -501,17 +457,8 @@ static val var_std(host *h, val self, int argc, const val *argv, const val_kwarg
     return torch_result(h, at, r, err);
 }
 
-static val fn_var(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return var_std(h, self, argc, argv, kw, at, "var", false);
-}
-
-static val fn_std(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return var_std(h, self, argc, argv, kw, at, "std", true);
-}
+TORCH_NAMED(var, var_std, false)
+TORCH_NAMED(std, var_std, true)
 
 static val arg_reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at, const char *fname, tensor_reduce_op op)
@@ -529,17 +476,8 @@ static val arg_reduce(host *h, val self, int argc, const val *argv, const val_kw
                                              DTYPE_INVALID, err), err);
 }
 
-static val fn_argmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    return arg_reduce(h, self, argc, argv, kw, at, "argmax", TENSOR_ARGMAX);
-}
-
-static val fn_argmin(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    return arg_reduce(h, self, argc, argv, kw, at, "argmin", TENSOR_ARGMIN);
-}
+TORCH_NAMED(argmax, arg_reduce, TENSOR_ARGMAX)
+TORCH_NAMED(argmin, arg_reduce, TENSOR_ARGMIN)
 
 /* max(input) -> value; max(input, dim, keepdim=False) -> (values, indices);
  * max(input, other) -> maximum.  min likewise. */
@@ -577,17 +515,8 @@ static val max_min(host *h, val self, int argc, const val *argv, const val_kwarg
     return torch_return_pair(fname, tensor_val(vals), tensor_val(idx));
 }
 
-static val fn_max(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return max_min(h, self, argc, argv, kw, at, true);
-}
-
-static val fn_min(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return max_min(h, self, argc, argv, kw, at, false);
-}
+HOST_CFUNC_CALLING(fn_max, max_min, true)
+HOST_CFUNC_CALLING(fn_min, max_min, false)
 
 /* softmax(input, dim, dtype=None); F.softmax's dim may be left out (torch
  * then picks 0 for 0-, 1- and 3-D inputs, else 1, with a warning). */
@@ -609,17 +538,8 @@ static val softmax(host *h, val self, int argc, const val *argv, const val_kwarg
     return torch_result(h, at, tensor_softmax(t, dim, log, dt, err), err);
 }
 
-static val fn_softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    return softmax(h, self, argc, argv, kw, at, "softmax", false);
-}
-
-static val fn_log_softmax(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                          src_span at)
-{
-    return softmax(h, self, argc, argv, kw, at, "log_softmax", true);
-}
+TORCH_NAMED(softmax, softmax, false)
+TORCH_NAMED(log_softmax, softmax, true)
 
 /* ---- layer norm --------------------------------------------------------------- */
 
@@ -763,10 +683,7 @@ static val product(host *h, val self, int argc, const val *argv, const val_kwarg
                    tensor *(*f)(const tensor *, const tensor *, char *))
 {
     val a[2];
-    TORCH_READ_ARGS(fname, "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER(fname, "input, other", a);
     char err[TENSOR_ERR_LEN];
     if (f == NULL) {    /* dot: two 1-D tensors */
         if (t->ndim != 1 || o->ndim != 1)
@@ -777,29 +694,10 @@ static val product(host *h, val self, int argc, const val *argv, const val_kwarg
     return torch_result(h, at, f(t, o, err), err);
 }
 
-static val fn_matmul(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    return product(h, self, argc, argv, kw, at, "matmul", tensor_matmul);
-}
-
-static val fn_mm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                 src_span at)
-{
-    return product(h, self, argc, argv, kw, at, "mm", tensor_mm);
-}
-
-static val fn_bmm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return product(h, self, argc, argv, kw, at, "bmm", tensor_bmm);
-}
-
-static val fn_dot(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return product(h, self, argc, argv, kw, at, "dot", NULL);
-}
+TORCH_NAMED(matmul, product, tensor_matmul)
+TORCH_NAMED(mm, product, tensor_mm)
+TORCH_NAMED(bmm, product, tensor_bmm)
+TORCH_NAMED(dot, product, NULL)
 
 /* ---- cat and stack ---------------------------------------------------------------- */
 
@@ -933,17 +831,8 @@ static val cat_or_stack(host *h, val self, int argc, const val *argv, const val_
     return torch_result(h, at, r, err);
 }
 
-static val fn_cat(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                  src_span at)
-{
-    return cat_or_stack(h, self, argc, argv, kw, at, "cat", false);
-}
-
-static val fn_stack(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at)
-{
-    return cat_or_stack(h, self, argc, argv, kw, at, "stack", true);
-}
+TORCH_NAMED(cat, cat_or_stack, false)
+TORCH_NAMED(stack, cat_or_stack, true)
 
 const torch_fn torch_math_fns[] = {
     TORCH_BOTH("add", fn_add),

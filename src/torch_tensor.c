@@ -238,29 +238,17 @@ const val_type tensor_type = {
 
 /* ---- describing ------------------------------------------------------------- */
 
-static val fn_size(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                   src_span at)
+/* x.size() and x.stride(): all of them (a torch.Size, a tuple), or the
+ * one of dimension dim. */
+static val size_or_stride(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at, const char *fname, bool stride)
 {
     val a[2];
-    TORCH_READ_ARGS("size", "input, dim=", a);
-    if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
-        return torch_size_new(t->ndim, t->shape);
-    int64_t dim;
-    int d;
-    char err[TENSOR_ERR_LEN];
-    if (!torch_int_arg(h, a[1], at, "size", "dim", &dim))
-        return val_err();
-    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
-        return torch_fail(h, at, err);
-    return val_int(t->ndim ? t->shape[d] : 1);
-}
-
-static val fn_stride(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
-{
-    val a[2];
-    TORCH_READ_ARGS("stride", "input, dim=", a);
+    TORCH_READ_ARGS(fname, "input, dim=", a);
+    const int64_t *per_dim = stride ? t->strides : t->shape;
     if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE) {
+        if (!stride)
+            return torch_size_new(t->ndim, t->shape);
         val r = val_tuple_new((size_t)t->ndim);
         for (int i = 0; i < t->ndim; i++)
             val_seq_set(r, (size_t)i, val_int(t->strides[i]));
@@ -269,12 +257,15 @@ static val fn_stride(host *h, val self, int argc, const val *argv, const val_kwa
     int64_t dim;
     int d;
     char err[TENSOR_ERR_LEN];
-    if (!torch_int_arg(h, a[1], at, "stride", "dim", &dim))
+    if (!torch_int_arg(h, a[1], at, fname, "dim", &dim))
         return val_err();
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return torch_fail(h, at, err);
-    return val_int(t->ndim ? t->strides[d] : 1);
+    return val_int(t->ndim ? per_dim[d] : 1);
 }
+
+TORCH_NAMED(size, size_or_stride, false)
+TORCH_NAMED(stride, size_or_stride, true)
 
 /* Methods without arguments that answer a number about the tensor. */
 typedef enum { Q_NUMEL, Q_DIM, Q_ELSIZE, Q_PTR, Q_OFFSET, Q_CONTIG } query;
@@ -294,18 +285,12 @@ static val ask(host *h, val self, int argc, const val *argv, const val_kwargs *k
     }
 }
 
-#define QUERY(name, q) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return ask(h, self, argc, argv, kw, at, #name, q); \
-    }
-QUERY(numel, Q_NUMEL)
-QUERY(dim, Q_DIM)
-QUERY(element_size, Q_ELSIZE)
-QUERY(data_ptr, Q_PTR)
-QUERY(storage_offset, Q_OFFSET)
-QUERY(is_contiguous, Q_CONTIG)
+TORCH_NAMED(numel, ask, Q_NUMEL)
+TORCH_NAMED(dim, ask, Q_DIM)
+TORCH_NAMED(element_size, ask, Q_ELSIZE)
+TORCH_NAMED(data_ptr, ask, Q_PTR)
+TORCH_NAMED(storage_offset, ask, Q_OFFSET)
+TORCH_NAMED(is_contiguous, ask, Q_CONTIG)
 
 /* ---- reshaping ----------------------------------------------------------------- */
 
@@ -395,31 +380,14 @@ static val as_other(host *h, val self, int argc, const val *argv, const val_kwar
                     tensor *(*f)(const tensor *, int, const int64_t *, char *))
 {
     val a[2];
-    TORCH_READ_ARGS(fname, "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER(fname, "input, other", a);
     char err[TENSOR_ERR_LEN];
     return torch_result(h, at, f(t, o->ndim, o->shape, err), err);
 }
 
-static val fn_view_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "view_as", tensor_view);
-}
-
-static val fn_reshape_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "reshape_as", tensor_reshape);
-}
-
-static val fn_expand_as(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                        src_span at)
-{
-    return as_other(h, self, argc, argv, kw, at, "expand_as", tensor_expand);
-}
+TORCH_NAMED(view_as, as_other, tensor_view)
+TORCH_NAMED(reshape_as, as_other, tensor_reshape)
+TORCH_NAMED(expand_as, as_other, tensor_expand)
 
 static val fn_transpose(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at)
@@ -660,10 +628,7 @@ static val fn_type_as(host *h, val self, int argc, const val *argv, const val_kw
                       src_span at)
 {
     val a[2];
-    TORCH_READ_ARGS("type_as", "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, "type_as", "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER("type_as", "input, other", a);
     return convert(h, a[0], o->type, t->cuda, false, at);
 }
 
@@ -676,22 +641,16 @@ static val to_dtype(host *h, val self, int argc, const val *argv, const val_kwar
     return convert(h, a[0], to, t->cuda, false, at);
 }
 
-#define TO_DTYPE(name, dt) \
-    static val fn_##name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                         src_span at) \
-    { \
-        return to_dtype(h, self, argc, argv, kw, at, #name, dt); \
-    }
-TO_DTYPE(float, DTYPE_FP32)
-TO_DTYPE(double, DTYPE_FP64)
-TO_DTYPE(half, DTYPE_FP16)
-TO_DTYPE(bfloat16, DTYPE_BF16)
-TO_DTYPE(int, DTYPE_INT32)
-TO_DTYPE(long, DTYPE_INT64)
-TO_DTYPE(short, DTYPE_INT16)
-TO_DTYPE(char, DTYPE_INT8)
-TO_DTYPE(byte, DTYPE_UINT8)
-TO_DTYPE(bool, DTYPE_INT1)
+TORCH_NAMED(float, to_dtype, DTYPE_FP32)
+TORCH_NAMED(double, to_dtype, DTYPE_FP64)
+TORCH_NAMED(half, to_dtype, DTYPE_FP16)
+TORCH_NAMED(bfloat16, to_dtype, DTYPE_BF16)
+TORCH_NAMED(int, to_dtype, DTYPE_INT32)
+TORCH_NAMED(long, to_dtype, DTYPE_INT64)
+TORCH_NAMED(short, to_dtype, DTYPE_INT16)
+TORCH_NAMED(char, to_dtype, DTYPE_INT8)
+TORCH_NAMED(byte, to_dtype, DTYPE_UINT8)
+TORCH_NAMED(bool, to_dtype, DTYPE_INT1)
 
 static val fn_cpu(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                   src_span at)
@@ -759,23 +718,9 @@ static val to_python(host *h, val self, int argc, const val *argv, const val_kwa
     return val_int(dtype_cast(v, t->type, DTYPE_INT64).i);
 }
 
-static val fn_dunder_int(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                         src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__int__", VAL_INT);
-}
-
-static val fn_dunder_float(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                           src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__float__", VAL_FLOAT);
-}
-
-static val fn_dunder_index(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                           src_span at)
-{
-    return to_python(h, self, argc, argv, kw, at, "__index__", VAL_ERR);
-}
+HOST_CFUNC_CALLING(fn_dunder_int, to_python, "__int__", VAL_INT)
+HOST_CFUNC_CALLING(fn_dunder_float, to_python, "__float__", VAL_FLOAT)
+HOST_CFUNC_CALLING(fn_dunder_index, to_python, "__index__", VAL_ERR)
 
 static val fn_numpy(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                     src_span at)

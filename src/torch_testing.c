@@ -87,11 +87,10 @@ static val close_fn(host *h, val self, int argc, const val *argv, const val_kwar
                     src_span at, const char *fname, bool all)
 {
     val a[5];
-    TORCH_READ_ARGS(fname, "input, other, rtol=, atol=, equal_nan=", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, fname, "other");
+    TORCH_READ_ARGS_OTHER(fname, "input, other, rtol=, atol=, equal_nan=", a);
     double rtol = 1e-05, atol = 1e-08;
     bool equal_nan = false;
-    if (!o || !tol_arg(h, a[2], at, "rtol", &rtol) || !tol_arg(h, a[3], at, "atol", &atol) ||
+    if (!tol_arg(h, a[2], at, "rtol", &rtol) || !tol_arg(h, a[3], at, "atol", &atol) ||
         !torch_bool_arg(h, a[4], at, fname, "equal_nan", &equal_nan))
         return val_err();
     char err[TENSOR_ERR_LEN];
@@ -105,27 +104,15 @@ static val close_fn(host *h, val self, int argc, const val *argv, const val_kwar
     return val_bool(r);
 }
 
-static val fn_isclose(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    return close_fn(h, self, argc, argv, kw, at, "isclose", false);
-}
-
-static val fn_allclose(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                       src_span at)
-{
-    return close_fn(h, self, argc, argv, kw, at, "allclose", true);
-}
+TORCH_NAMED(isclose, close_fn, false)
+TORCH_NAMED(allclose, close_fn, true)
 
 /* torch.equal: same shape and equal elements. */
 static val fn_equal(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                     src_span at)
 {
     val a[2];
-    TORCH_READ_ARGS("equal", "input, other", a);
-    tensor *o = torch_tensor_arg(h, a[1], at, "equal", "other");
-    if (!o)
-        return val_err();
+    TORCH_READ_ARGS_OTHER("equal", "input, other", a);
     if (t->ndim != o->ndim || memcmp(t->shape, o->shape, sizeof *t->shape * (size_t)t->ndim))
         return val_bool(false);
     char err[TENSOR_ERR_LEN];
