@@ -909,20 +909,22 @@ static bool sp_tuple_index(spec *s, sval t, const ast_node *idx, sval *out)
     return true;
 }
 
-/* x[:, None], x[None, :], x[None]: only full slices and None, as Triton. */
+/* x[:, None], x[None, :], x[None]: only full slices and None, as Triton.  A
+ * debugger expression may also pick elements with constant indices and
+ * slices (offs[0], x[2:4]; sp_dbg_axis): those slice each axis first, then
+ * one reshape drops the indexed axes and adds the None ones. */
 static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at,
                               sval *out)
 {
-    if (s->dbg_expr)  /* the debugger also picks elements: offs[0], x[2:4] */
-        return sp_dbg_subscript(s, v, idx, at, out);
-    const ir_type *t = sp_slot_type(s, v.slot);
+    ir_type t = *sp_slot_type(s, v.slot);
     const ast_node *const *items = &idx;
     int n = 1;
     if (idx->kind == AST_TUPLE) {
         items = (const ast_node *const *)idx->u.seq.elts.items;
         n = idx->u.seq.elts.len;
     }
-    ir_type nt = {.dt = t->dt};
+    int32_t cur = v.slot;
+    ir_type nt = {.dt = t.dt};
     int src = 0;
     for (int i = 0; i < n; i++) {
         const ast_node *it = items[i];
@@ -930,27 +932,44 @@ static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_no
             if (nt.ndim == IR_MAX_DIM)
                 return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
             nt.shape[nt.ndim++] = 1;
-        } else if (it->kind == AST_SLICE && !it->u.slice.lower && !it->u.slice.upper &&
-                   !it->u.slice.step) {
-            if (src >= t->ndim)
-                return sp_error(s, it, "too many indices for a tile of %d dimensions",
-                                t->ndim);
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = t->shape[src++];
-        } else {
+            continue;
+        }
+        bool full = it->kind == AST_SLICE && !it->u.slice.lower && !it->u.slice.upper &&
+                    !it->u.slice.step;
+        if (!full && !s->dbg_expr)
             return sp_error(s, it, "tiles can only be indexed with ':' and None "
                             "(e.g. x[:, None]); to pick elements use tl.load or tl.where");
+        /* (Only the debugger's message says "1 dimension"; the kernel's has
+         * always said "1 dimensions", and this clean-up keeps both.) */
+        if (src >= t.ndim)
+            return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
+                            t.ndim == 1 && s->dbg_expr ? "" : "s");
+        int64_t size = t.shape[src], start = 0, stop = size;
+        if (!full && !sp_dbg_axis(s, it, src, size, &start, &stop))
+            return false;
+        if (stop - start != size) {
+            ir_type st = *sp_slot_type(s, cur);
+            st.shape[src] = (int32_t)(stop - start);
+            int32_t dst = sp_slot(s, st, NULL);
+            s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
+            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, src | (start << 4), at);
+            cur = dst;
         }
+        if (it->kind == AST_SLICE) {  /* a slice keeps its axis, an index drops it */
+            if (nt.ndim == IR_MAX_DIM)
+                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
+            nt.shape[nt.ndim++] = (int32_t)(stop - start);
+        }
+        src++;
     }
-    while (src < t->ndim) {
+    while (src < t.ndim) {
         if (nt.ndim == IR_MAX_DIM)
             return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
-        nt.shape[nt.ndim++] = t->shape[src++];
+        nt.shape[nt.ndim++] = t.shape[src++];
     }
     int32_t dst = sp_slot(s, nt, NULL);
-    s->slots[dst].ptr_arg = s->slots[v.slot].ptr_arg;
-    sp_emit(s, IR_RESHAPE, 0, dst, v.slot, -1, -1, 0, at);
+    s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
+    sp_emit(s, IR_RESHAPE, 0, dst, cur, -1, -1, 0, at);
     *out = sv_tile(dst);
     return true;
 }

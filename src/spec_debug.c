@@ -281,83 +281,35 @@ static bool sp_dbg_bound(spec *s, const ast_node *b, int64_t absent, int64_t *ou
     return true;
 }
 
-bool sp_dbg_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at, sval *out)
+bool sp_dbg_axis(spec *s, const ast_node *it, int axis, int64_t size, int64_t *start,
+                 int64_t *stop)
 {
-    ir_type t = *sp_slot_type(s, v.slot);
-    const ast_node *const *items = &idx;
-    int n = 1;
-    if (idx->kind == AST_TUPLE) {
-        items = (const ast_node *const *)idx->u.seq.elts.items;
-        n = idx->u.seq.elts.len;
+    if (it->kind == AST_SLICE) {
+        int64_t step;
+        if (!sp_dbg_bound(s, it->u.slice.step, 1, &step) ||
+            !sp_dbg_bound(s, it->u.slice.lower, 0, start) ||
+            !sp_dbg_bound(s, it->u.slice.upper, size, stop))
+            return false;
+        if (step != 1)
+            return sp_error(s, it, "slices with a step are not supported in debugger "
+                            "expressions");
+        /* Python's clamping */
+        int64_t b = *start, e = *stop;
+        *start = b < 0 ? (b + size < 0 ? 0 : b + size) : b > size ? size : b;
+        *stop = e < 0 ? (e + size < 0 ? 0 : e + size) : e > size ? size : e;
+        if (*stop <= *start)
+            return sp_error(s, it, "this slice of an axis of size %lld is empty",
+                            (long long)size);
+        return true;
     }
-    /* Slices first (each keeps its axis), then one reshape that drops the
-     * indexed axes and adds the None ones. */
-    int32_t cur = v.slot;
-    ir_type nt = {.dt = t.dt};
-    int src = 0;
-    for (int i = 0; i < n; i++) {
-        const ast_node *it = items[i];
-        if (it->kind == AST_CONST && it->u.const_.value == AST_CONST_NONE) {
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = 1;
-            continue;
-        }
-        if (src >= t.ndim)
-            return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
-                            t.ndim == 1 ? "" : "s");
-        int64_t size = t.shape[src], start, stop;
-        bool keep = it->kind == AST_SLICE;
-        if (keep) {
-            int64_t step;
-            if (!sp_dbg_bound(s, it->u.slice.step, 1, &step) ||
-                !sp_dbg_bound(s, it->u.slice.lower, 0, &start) ||
-                !sp_dbg_bound(s, it->u.slice.upper, size, &stop))
-                return false;
-            if (step != 1)
-                return sp_error(s, it, "slices with a step are not supported in debugger "
-                                "expressions");
-            /* Python's clamping */
-            start = start < 0 ? (start + size < 0 ? 0 : start + size) : start > size ? size : start;
-            stop = stop < 0 ? (stop + size < 0 ? 0 : stop + size) : stop > size ? size : stop;
-            if (stop <= start)
-                return sp_error(s, it, "this slice of an axis of size %lld is empty",
-                                (long long)size);
-        } else {
-            if (!sp_dbg_bound(s, it, INT64_MIN, &start))
-                return false;
-            if (start == INT64_MIN || start < -size || start >= size)
-                return sp_error(s, it, "index %lld is out of range for axis %d of size %lld",
-                                start == INT64_MIN ? 0LL : (long long)start, src,
-                                (long long)size);
-            if (start < 0)
-                start += size;
-            stop = start + 1;
-        }
-        if (stop - start != size) {
-            ir_type st = *sp_slot_type(s, cur);
-            st.shape[src] = (int32_t)(stop - start);
-            int32_t dst = sp_slot(s, st, NULL);
-            s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
-            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, src | (start << 4), at);
-            cur = dst;
-        }
-        if (keep) {
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = (int32_t)(stop - start);
-        }
-        src++;
-    }
-    while (src < t.ndim) {
-        if (nt.ndim == IR_MAX_DIM)
-            return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
-        nt.shape[nt.ndim++] = t.shape[src++];
-    }
-    int32_t dst = sp_slot(s, nt, NULL);
-    s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
-    sp_emit(s, IR_RESHAPE, 0, dst, cur, -1, -1, 0, at);
-    *out = sv_tile(dst);
+    int64_t i;
+    if (!sp_dbg_bound(s, it, INT64_MIN, &i))
+        return false;
+    if (i == INT64_MIN || i < -size || i >= size)
+        return sp_error(s, it, "index %lld is out of range for axis %d of size %lld",
+                        i == INT64_MIN ? 0LL : (long long)i, axis, (long long)size);
+    *start = i < 0 ? i + size : i;
+    *stop = *start + 1;
     return true;
 }
 

@@ -166,8 +166,10 @@ void sp_dbg_finish(spec *s, ir_kernel *k);
  * (tl.store, atomics, prints, breakpoints) is an error. */
 bool sp_dbg_pure(spec *s, const char *qualname, const ast_node *call);
 /* x[...] in a debugger expression: besides None and ':', constant indices
- * and slices (x[0], x[:, 2], x[1:3]) pick elements. */
-bool sp_dbg_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at, sval *out);
+ * and slices (x[0], x[:, 2], x[1:3]) pick elements.  The elements that item
+ * it (an index or a slice) picks on an axis of that size: [*start, *stop). */
+bool sp_dbg_axis(spec *s, const ast_node *it, int axis, int64_t size, int64_t *start,
+                 int64_t *stop);
 
 /* spec_tl.c: call a built-in function by qualified name. */
 typedef struct sp_args {
