@@ -2262,13 +2262,27 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
     return ok;
 }
 
-/* Freeze a growable array into the arena. */
-static void *sp_freeze(spec *s, const void *p, size_t n, size_t size)
+void *sp_freeze(arena *a, const void *p, size_t n, size_t size)
 {
-    void *q = arena_alloc(s->a, n * size + 1);
+    void *q = arena_alloc(a, n * size + 1);
     if (n)
         memcpy(q, p, n * size);
     return q;
+}
+
+ir_kernel *sp_freeze_kernel(spec *s, const char *name)
+{
+    ir_kernel *k = arena_alloc(s->a, sizeof *k);
+    k->name = name;
+    k->code = sp_freeze(s->a, s->code, (size_t)s->ncode, sizeof *s->code);
+    k->ncode = s->ncode;
+    k->slots = sp_freeze(s->a, s->slots, (size_t)s->nslots, sizeof *s->slots);
+    k->nslots = s->nslots;
+    k->frames = sp_freeze(s->a, s->frames, (size_t)s->nframes, sizeof *s->frames);
+    k->nframes = s->nframes;
+    k->prints = sp_freeze(s->a, s->prints, (size_t)s->nprints, sizeof *s->prints);
+    k->nprints = s->nprints;
+    return k;
 }
 
 ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
@@ -2307,17 +2321,8 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
     ir_kernel *k = NULL;
     if (ok) {
         sp_emit(&s, IR_RETURN, 0, -1, -1, -1, -1, 0, def);
-        k = arena_alloc(a, sizeof *k);
-        k->name = top.name;
-        k->code = sp_freeze(&s, s.code, (size_t)s.ncode, sizeof *s.code);
-        k->ncode = s.ncode;
-        k->slots = sp_freeze(&s, s.slots, (size_t)s.nslots, sizeof *s.slots);
-        k->nslots = s.nslots;
-        k->frames = sp_freeze(&s, s.frames, (size_t)s.nframes, sizeof *s.frames);
-        k->nframes = s.nframes;
-        k->prints = sp_freeze(&s, s.prints, (size_t)s.nprints, sizeof *s.prints);
-        k->nprints = s.nprints;
-        k->params = sp_freeze(&s, rparams, (size_t)nr, sizeof *rparams);
+        k = sp_freeze_kernel(&s, top.name);
+        k->params = sp_freeze(a, rparams, (size_t)nr, sizeof *rparams);
         k->nparams = nr;
     }
     sp_dbg_finish(&s, k);

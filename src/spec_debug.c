@@ -190,32 +190,23 @@ void sp_dbg_func_end(sp_func *f)
     f->dbg_shadow = (sp_scope){0};
 }
 
-/* A growable array moved into the arena. */
-static void *sp_dbg_freeze(arena *a, const void *p, size_t n, size_t size)
-{
-    void *q = arena_alloc(a, n * size + 1);
-    if (n)
-        memcpy(q, p, n * size);
-    return q;
-}
-
 void sp_dbg_finish(spec *s, ir_kernel *k)
 {
     sp_dbg_rec *r = s->dbg;
     if (k) {
-        k->stmts = sp_dbg_freeze(s->a, s->stmts, (size_t)s->nstmts, sizeof *s->stmts);
+        k->stmts = sp_freeze(s->a, s->stmts, (size_t)s->nstmts, sizeof *s->stmts);
         k->nstmts = s->nstmts;
-        k->inst_stmt = sp_dbg_freeze(s->a, s->inst_stmt, (size_t)s->ncode,
-                                     sizeof *s->inst_stmt);
+        k->inst_stmt = sp_freeze(s->a, s->inst_stmt, (size_t)s->ncode,
+                                 sizeof *s->inst_stmt);
         sp_dbg_rec *kr = arena_alloc(s->a, sizeof *kr);
         memset(kr, 0, sizeof *kr);
         kr->host = *s->host;
         if (r) {
-            kr->snaps = sp_dbg_freeze(s->a, r->snaps, (size_t)s->nstmts, sizeof *r->snaps);
-            kr->changes = sp_dbg_freeze(s->a, r->changes, (size_t)r->nchanges,
-                                        sizeof *r->changes);
+            kr->snaps = sp_freeze(s->a, r->snaps, (size_t)s->nstmts, sizeof *r->snaps);
+            kr->changes = sp_freeze(s->a, r->changes, (size_t)r->nchanges,
+                                    sizeof *r->changes);
             kr->nchanges = r->nchanges;
-            kr->fns = sp_dbg_freeze(s->a, r->fns, (size_t)r->nfns, sizeof *r->fns);
+            kr->fns = sp_freeze(s->a, r->fns, (size_t)r->nfns, sizeof *r->fns);
             kr->nfns = r->nfns;
         }
         k->debug = kr;
@@ -501,17 +492,7 @@ bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const a
     bool ok = sp_expr(&s, e, &v) && sp_dbg_effect_free(&s, e) &&
               sp_dbg_result(&s, v, e, out);
     if (ok) {
-        ir_kernel *rk = arena_alloc(a, sizeof *rk);
-        memset(rk, 0, sizeof *rk);
-        rk->name = k->name;
-        rk->code = sp_dbg_freeze(a, s.code, (size_t)s.ncode, sizeof *s.code);
-        rk->ncode = s.ncode;
-        rk->slots = sp_dbg_freeze(a, s.slots, (size_t)s.nslots, sizeof *s.slots);
-        rk->nslots = s.nslots;
-        rk->frames = sp_dbg_freeze(a, s.frames, (size_t)s.nframes, sizeof *s.frames);
-        rk->nframes = s.nframes;
-        rk->prints = sp_dbg_freeze(a, s.prints, (size_t)s.nprints, sizeof *s.prints);
-        rk->nprints = s.nprints;
+        ir_kernel *rk = sp_freeze_kernel(&s, k->name);
         rk->params = k->params;
         rk->nparams = k->nparams;
         rk->inst_stmt = arena_alloc(a, (size_t)(s.ncode + 1) * sizeof *rk->inst_stmt);

@@ -116,6 +116,11 @@ int32_t sp_slot(spec *s, ir_type t, const char *name);
 int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at);
 int32_t sp_print_desc(spec *s, ir_print p);
+/* A copy of the growable array p (n items of size bytes) in arena a. */
+void *sp_freeze(arena *a, const void *p, size_t n, size_t size);
+/* A kernel in s->a with s's code, slots, frames and prints (the rest is
+ * zero: the caller fills in its parameters and debug tables). */
+ir_kernel *sp_freeze_kernel(spec *s, const char *name);
 ir_type sp_type(dtype dt, int ndim, const int32_t *shape);
 ir_type sp_scalar_type(dtype dt);
 const ir_type *sp_slot_type(spec *s, int32_t slot);
