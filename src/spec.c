@@ -128,6 +128,32 @@ const char *spec_const_kind_name(const spec_const *c)
     return "value";
 }
 
+bool spec_const_eq(const spec_const *a, const spec_const *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case SC_NONE: return true;
+    case SC_BOOL: return a->u.b == b->u.b;
+    case SC_INT: return a->u.i == b->u.i;
+    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
+    case SC_DTYPE: return a->u.dt == b->u.dt;
+    case SC_STR: return a->u.str.len == b->u.str.len &&
+                        (a->u.str.s == b->u.str.s ||
+                         !memcmp(a->u.str.s, b->u.str.s, a->u.str.len));
+    case SC_TUPLE:
+        if (a->u.tuple.n != b->u.tuple.n)
+            return false;
+        if (a->u.tuple.items == b->u.tuple.items)
+            return true;
+        for (int i = 0; i < a->u.tuple.n; i++)
+            if (!spec_const_eq(&a->u.tuple.items[i], &b->u.tuple.items[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
 /* A short description of a value for error messages. */
 const char *sp_describe(spec *s, sval v, char *buf, size_t len)
 {
@@ -428,7 +454,9 @@ static sval sv_bool(bool b)
     return sv_const(c);
 }
 
-/* Equality of two constants, as Python's == (1 == 1.0 == True). */
+/* Equality of two constants, as Python's == (1 == 1.0 == True, a NaN is not
+ * equal to itself): for == in kernels.  spec_const_eq, for cache keys and
+ * the debugger's snapshots, asks the stricter "the same constant?". */
 static bool sp_const_eq(const spec_const *a, const spec_const *b)
 {
     bool an = a->kind == SC_INT || a->kind == SC_FLOAT || a->kind == SC_BOOL;

@@ -46,6 +46,11 @@ typedef struct spec_const {
 /* The Python type name of a constant: "int", "tuple", "None", ... */
 const char *spec_const_kind_name(const spec_const *c);
 
+/* The same constant?  Same kind and value, tuples item by item (True is not
+ * 1, and floats compare by their bits: -0.0 is not 0.0, a NaN is itself):
+ * the launcher's cache key and the debugger's scope snapshots both ask. */
+bool spec_const_eq(const spec_const *a, const spec_const *b);
+
 /* What a global name of a kernel's module is. */
 typedef enum spec_global_kind {
     SPEC_G_UNDEFINED,   /* no such name */

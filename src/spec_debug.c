@@ -89,23 +89,6 @@ void sp_dbg_emitted(spec *s)
     s->inst_stmt[s->ncode - 1] = s->cur_stmt;
 }
 
-static bool sp_dbg_const_same(const spec_const *a, const spec_const *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case SC_NONE: return true;
-    case SC_BOOL: return a->u.b == b->u.b;
-    case SC_INT: return a->u.i == b->u.i;
-    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
-    case SC_STR: return a->u.str.s == b->u.str.s && a->u.str.len == b->u.str.len;
-    case SC_DTYPE: return a->u.dt == b->u.dt;
-    case SC_TUPLE: return a->u.tuple.items == b->u.tuple.items &&
-                          a->u.tuple.n == b->u.tuple.n;
-    }
-    return false;
-}
-
 /* The same binding?  (A false "no" only costs a change record.) */
 static bool sp_dbg_same(const sp_var *a, const sp_var *b)
 {
@@ -116,12 +99,12 @@ static bool sp_dbg_same(const sp_var *a, const sp_var *b)
         return false;
     switch (x->kind) {
     case SV_TILE: return x->slot == y->slot;
-    case SV_CONST: return sp_dbg_const_same(&x->c, &y->c);
+    case SV_CONST: return spec_const_eq(&x->c, &y->c);
     default:
         return x->slot == y->slot && x->items == y->items && x->pieces == y->pieces &&
                x->n == y->n && x->name == y->name && x->def == y->def &&
                x->block == y->block && x->file == y->file && x->env == y->env &&
-               sp_dbg_const_same(&x->c, &y->c);
+               spec_const_eq(&x->c, &y->c);
     }
 }
 
