@@ -390,6 +390,20 @@ static void test_eval(tk *t)
     v = eval_at(t, at_x, "print(offs)", 0, 0);
     TAP_OK(!v.ok && strstr(v.err, "print cannot be used in a debugger expression"),
            "print is refused");
+    /* The other built-ins that print, check or stop: refused before they
+     * emit anything (tl.static_print would print while compiling). */
+    static const char *const effects[][2] = {
+        {"tl.static_print(offs)", "<expr>:1:1: error: tl.static_print cannot be used"},
+        {"1 + tl.device_print('v', offs)", "<expr>:1:5: error: tl.device_print cannot"},
+        {"tl.device_assert(offs >= 0)", "<expr>:1:1: error: tl.device_assert cannot be"},
+        {"breakpoint()", "<expr>:1:1: error: breakpoint cannot be used"},
+        {"tl.atomic_cas(x_ptr, 1.0, 2.0)", "<expr>:1:1: error: tl.atomic_cas cannot be"},
+    };
+    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) {
+        v = eval_at(t, at_x, effects[i][0], 0, 0);
+        TAP_OK(!v.ok && !strncmp(v.err, effects[i][1], strlen(effects[i][1])),
+               "%s is refused where it is called", effects[i][0]);
+    }
     v = eval_at(t, at_x, "tl", 0, 0);
     TAP_STR_EQ(first_line(&v), "<expr>:1:1: error: this is the module triton.language, which "
                "the debugger cannot show; a debugger expression must give a tile, a number "
