@@ -449,7 +449,14 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
      * expressions through them (spec_dbg_eval). */
     launch_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
     *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem};
-    spec_host sh = {.lookup = launch_lookup, .ctx = ctx};
+    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
+    const char *dump = getenv("TRITSIM_DUMP_IR");
+    bool dumping = dump && *dump && strcmp(dump, "0");
+    /* The debugger's tables cost time and memory: only for a debugger (which
+     * a program has from its start, or never) and for the dump, which lists
+     * the statements. */
+    spec_host sh = {.lookup = launch_lookup, .ctx = ctx,
+                    .debug_info = h->debugger != NULL || dumping};
     fflush(stdout);
     s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
     if (!s->ir) {
@@ -460,9 +467,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
         free(s);
         return NULL;
     }
-    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
-    const char *dump = getenv("TRITSIM_DUMP_IR");
-    if (dump && *dump && strcmp(dump, "0"))
+    if (dumping)
         ir_dump(s->ir, stderr);
     s->next = k->cache;
     k->cache = s;

@@ -77,6 +77,10 @@ typedef struct spec_host {
      * specializer's arena by the callee, or must outlive the kernel). */
     spec_global (*lookup)(void *ctx, void *env, const char *name);
     void *ctx;
+    /* Record the debugger's tables (below): only where a debugger may stop
+     * in the kernel or show its statements; without them the kernel has no
+     * statement table and k->debug is NULL. */
+    bool debug_info;
 } spec_host;
 
 /* One parameter of the kernel's FUNCDEF, in order. */
@@ -104,9 +108,10 @@ bool spec_has_builtin(const char *qualname);
 
 /* ---- the debugger's view of a specialized kernel (spec_debug.c) ----------
  *
- * spec_kernel records, for each statement of k->stmts, the names in scope
- * when the statement starts (k->debug), and keeps the spec_host it was
- * given: its ctx must live as long as the kernel for spec_dbg_eval. */
+ * With host->debug_info, spec_kernel records the statement table
+ * (k->stmts, k->inst_stmt) and, for each statement, the names in scope when
+ * the statement starts (k->debug), and keeps the spec_host it was given:
+ * its ctx must live as long as the kernel for spec_dbg_eval. */
 
 typedef enum spec_dbg_kind { SPEC_DBG_CONST, SPEC_DBG_TILE, SPEC_DBG_OTHER } spec_dbg_kind;
 

@@ -1,6 +1,6 @@
 /* spec_debug.c - the specializer's side of the kernel debugger (spec.h):
  * the statement table and the scope of each statement, recorded while
- * spec.c walks a kernel, and what the debugger asks of them afterwards:
+ * spec.c walks a kernel for a debugger (spec_host.debug_info), and what the debugger asks of them afterwards:
  * the names visible at a statement (spec_dbg_vars) and a debugger
  * expression compiled in a stopped program's scope (spec_dbg_eval).
  *
@@ -85,6 +85,8 @@ static sp_dbg_rec *sp_dbg_rec_of(spec *s)
 
 void sp_dbg_emitted(spec *s)
 {
+    if (!s->host->debug_info)
+        return;
     SP_DBG_GROW(s->inst_stmt, s->ncode - 1, s->cap_inst_stmt);
     s->inst_stmt[s->ncode - 1] = s->cur_stmt;
 }
@@ -111,8 +113,8 @@ static bool sp_dbg_same(const sp_var *a, const sp_var *b)
 int32_t sp_dbg_stmt(spec *s, const ast_node *st)
 {
     int32_t outer = s->cur_stmt;
-    if (s->dbg_expr)
-        return outer;  /* a helper called from a debugger expression */
+    if (s->dbg_expr || !s->host->debug_info)
+        return outer;  /* a helper called from a debugger expression, or no debugger */
     sp_dbg_rec *r = sp_dbg_rec_of(s);
     sp_func *f = s->fn;
     int32_t idx = s->nstmts;
@@ -157,7 +159,7 @@ int32_t sp_dbg_stmt(spec *s, const ast_node *st)
 
 void sp_dbg_frame(spec *s, int32_t frame, const ast_node *def, void *env)
 {
-    if (s->dbg_expr)
+    if (s->dbg_expr || !s->host->debug_info)
         return;
     sp_dbg_rec *r = sp_dbg_rec_of(s);
     while (r->nfns <= frame) {
@@ -176,7 +178,7 @@ void sp_dbg_func_end(sp_func *f)
 void sp_dbg_finish(spec *s, ir_kernel *k)
 {
     sp_dbg_rec *r = s->dbg;
-    if (k) {
+    if (k && s->host->debug_info) {
         k->stmts = sp_freeze(s->a, s->stmts, (size_t)s->nstmts, sizeof *s->stmts);
         k->nstmts = s->nstmts;
         k->inst_stmt = sp_freeze(s->a, s->inst_stmt, (size_t)s->ncode,
