@@ -178,29 +178,6 @@ static bool launch_const(val v, arena *a, spec_const *out)
     }
 }
 
-static bool launch_const_eq(const spec_const *a, const spec_const *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case SC_NONE: return true;
-    case SC_BOOL: return a->u.b == b->u.b;
-    case SC_INT: return a->u.i == b->u.i;
-    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
-    case SC_DTYPE: return a->u.dt == b->u.dt;
-    case SC_STR: return a->u.str.len == b->u.str.len &&
-                        !memcmp(a->u.str.s, b->u.str.s, a->u.str.len);
-    case SC_TUPLE:
-        if (a->u.tuple.n != b->u.tuple.n)
-            return false;
-        for (int i = 0; i < a->u.tuple.n; i++)
-            if (!launch_const_eq(&a->u.tuple.items[i], &b->u.tuple.items[i]))
-                return false;
-        return true;
-    }
-    return false;
-}
-
 /* ---- name lookups for the specializer ---------------------------------- */
 
 typedef struct launch_lookup_ctx {
@@ -432,7 +409,7 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
     for (int i = 0; i < n; i++) {
         if (a[i].is_const != b[i].is_const)
             return false;
-        if (a[i].is_const ? !launch_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
             return false;
     }
     return true;
@@ -472,7 +449,14 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
      * expressions through them (spec_dbg_eval). */
     launch_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
     *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem};
-    spec_host sh = {.lookup = launch_lookup, .ctx = ctx};
+    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
+    const char *dump = getenv("TRITSIM_DUMP_IR");
+    bool dumping = dump && *dump && strcmp(dump, "0");
+    /* The debugger's tables cost time and memory: only for a debugger (which
+     * a program has from its start, or never) and for the dump, which lists
+     * the statements. */
+    spec_host sh = {.lookup = launch_lookup, .ctx = ctx,
+                    .debug_info = h->debugger != NULL || dumping};
     fflush(stdout);
     s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
     if (!s->ir) {
@@ -483,9 +467,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
         free(s);
         return NULL;
     }
-    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
-    const char *dump = getenv("TRITSIM_DUMP_IR");
-    if (dump && *dump && strcmp(dump, "0"))
+    if (dumping)
         ir_dump(s->ir, stderr);
     s->next = k->cache;
     k->cache = s;

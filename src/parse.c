@@ -2244,16 +2244,22 @@ static void statement(parser *p, vec *out)
     }
 }
 
+/* A parser for f, on its first token. */
+static void parse_begin(parser *p, const src_file *f, diag_sink *d, arena *a)
+{
+    memset(p, 0, sizeof *p);
+    p->f = f;
+    p->d = d;
+    p->a = a;
+    p->lx = lex_open(f, d, a);
+    p->prev.kind = TK_NEWLINE;
+    p->tok = parse_fetch(p, &p->tok_lexerr);
+}
+
 ast_node *parse_file(const src_file *f, diag_sink *d, arena *a)
 {
     parser p;
-    memset(&p, 0, sizeof p);
-    p.f = f;
-    p.d = d;
-    p.a = a;
-    p.lx = lex_open(f, d, a);
-    p.prev.kind = TK_NEWLINE;
-    p.tok = parse_fetch(&p, &p.tok_lexerr);
+    parse_begin(&p, f, d, a);
 
     vec body = {0};
     while (!check(&p, TK_EOF) && !diag_full(d)) {
@@ -2278,13 +2284,7 @@ ast_node *parse_file(const src_file *f, diag_sink *d, arena *a)
 ast_node *parse_expr(const src_file *f, diag_sink *d, arena *a)
 {
     parser p;
-    memset(&p, 0, sizeof p);
-    p.f = f;
-    p.d = d;
-    p.a = a;
-    p.lx = lex_open(f, d, a);
-    p.prev.kind = TK_NEWLINE;
-    p.tok = parse_fetch(&p, &p.tok_lexerr);
+    parse_begin(&p, f, d, a);
     int before = d->nerrors;
 
     accept(&p, TK_INDENT);  /* eval() ignores leading blanks */

@@ -128,6 +128,32 @@ const char *spec_const_kind_name(const spec_const *c)
     return "value";
 }
 
+bool spec_const_eq(const spec_const *a, const spec_const *b)
+{
+    if (a->kind != b->kind)
+        return false;
+    switch (a->kind) {
+    case SC_NONE: return true;
+    case SC_BOOL: return a->u.b == b->u.b;
+    case SC_INT: return a->u.i == b->u.i;
+    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
+    case SC_DTYPE: return a->u.dt == b->u.dt;
+    case SC_STR: return a->u.str.len == b->u.str.len &&
+                        (a->u.str.s == b->u.str.s ||
+                         !memcmp(a->u.str.s, b->u.str.s, a->u.str.len));
+    case SC_TUPLE:
+        if (a->u.tuple.n != b->u.tuple.n)
+            return false;
+        if (a->u.tuple.items == b->u.tuple.items)
+            return true;
+        for (int i = 0; i < a->u.tuple.n; i++)
+            if (!spec_const_eq(&a->u.tuple.items[i], &b->u.tuple.items[i]))
+                return false;
+        return true;
+    }
+    return false;
+}
+
 /* A short description of a value for error messages. */
 const char *sp_describe(spec *s, sval v, char *buf, size_t len)
 {
@@ -428,7 +454,9 @@ static sval sv_bool(bool b)
     return sv_const(c);
 }
 
-/* Equality of two constants, as Python's == (1 == 1.0 == True). */
+/* Equality of two constants, as Python's == (1 == 1.0 == True, a NaN is not
+ * equal to itself): for == in kernels.  spec_const_eq, for cache keys and
+ * the debugger's snapshots, asks the stricter "the same constant?". */
 static bool sp_const_eq(const spec_const *a, const spec_const *b)
 {
     bool an = a->kind == SC_INT || a->kind == SC_FLOAT || a->kind == SC_BOOL;
@@ -909,20 +937,22 @@ static bool sp_tuple_index(spec *s, sval t, const ast_node *idx, sval *out)
     return true;
 }
 
-/* x[:, None], x[None, :], x[None]: only full slices and None, as Triton. */
+/* x[:, None], x[None, :], x[None]: only full slices and None, as Triton.  A
+ * debugger expression may also pick elements with constant indices and
+ * slices (offs[0], x[2:4]; sp_dbg_axis): those slice each axis first, then
+ * one reshape drops the indexed axes and adds the None ones. */
 static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at,
                               sval *out)
 {
-    if (s->dbg_expr)  /* the debugger also picks elements: offs[0], x[2:4] */
-        return sp_dbg_subscript(s, v, idx, at, out);
-    const ir_type *t = sp_slot_type(s, v.slot);
+    ir_type t = *sp_slot_type(s, v.slot);
     const ast_node *const *items = &idx;
     int n = 1;
     if (idx->kind == AST_TUPLE) {
         items = (const ast_node *const *)idx->u.seq.elts.items;
         n = idx->u.seq.elts.len;
     }
-    ir_type nt = {.dt = t->dt};
+    int32_t cur = v.slot;
+    ir_type nt = {.dt = t.dt};
     int src = 0;
     for (int i = 0; i < n; i++) {
         const ast_node *it = items[i];
@@ -930,27 +960,44 @@ static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_no
             if (nt.ndim == IR_MAX_DIM)
                 return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
             nt.shape[nt.ndim++] = 1;
-        } else if (it->kind == AST_SLICE && !it->u.slice.lower && !it->u.slice.upper &&
-                   !it->u.slice.step) {
-            if (src >= t->ndim)
-                return sp_error(s, it, "too many indices for a tile of %d dimensions",
-                                t->ndim);
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = t->shape[src++];
-        } else {
+            continue;
+        }
+        bool full = it->kind == AST_SLICE && !it->u.slice.lower && !it->u.slice.upper &&
+                    !it->u.slice.step;
+        if (!full && !s->dbg_expr)
             return sp_error(s, it, "tiles can only be indexed with ':' and None "
                             "(e.g. x[:, None]); to pick elements use tl.load or tl.where");
+        /* (Only the debugger's message says "1 dimension"; the kernel's has
+         * always said "1 dimensions", and this clean-up keeps both.) */
+        if (src >= t.ndim)
+            return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
+                            t.ndim == 1 && s->dbg_expr ? "" : "s");
+        int64_t size = t.shape[src], start = 0, stop = size;
+        if (!full && !sp_dbg_axis(s, it, src, size, &start, &stop))
+            return false;
+        if (stop - start != size) {
+            ir_type st = *sp_slot_type(s, cur);
+            st.shape[src] = (int32_t)(stop - start);
+            int32_t dst = sp_slot(s, st, NULL);
+            s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
+            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, src | (start << 4), at);
+            cur = dst;
         }
+        if (it->kind == AST_SLICE) {  /* a slice keeps its axis, an index drops it */
+            if (nt.ndim == IR_MAX_DIM)
+                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
+            nt.shape[nt.ndim++] = (int32_t)(stop - start);
+        }
+        src++;
     }
-    while (src < t->ndim) {
+    while (src < t.ndim) {
         if (nt.ndim == IR_MAX_DIM)
             return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
-        nt.shape[nt.ndim++] = t->shape[src++];
+        nt.shape[nt.ndim++] = t.shape[src++];
     }
     int32_t dst = sp_slot(s, nt, NULL);
-    s->slots[dst].ptr_arg = s->slots[v.slot].ptr_arg;
-    sp_emit(s, IR_RESHAPE, 0, dst, v.slot, -1, -1, 0, at);
+    s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
+    sp_emit(s, IR_RESHAPE, 0, dst, cur, -1, -1, 0, at);
     *out = sv_tile(dst);
     return true;
 }
@@ -2243,13 +2290,27 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
     return ok;
 }
 
-/* Freeze a growable array into the arena. */
-static void *sp_freeze(spec *s, const void *p, size_t n, size_t size)
+void *sp_freeze(arena *a, const void *p, size_t n, size_t size)
 {
-    void *q = arena_alloc(s->a, n * size + 1);
+    void *q = arena_alloc(a, n * size + 1);
     if (n)
         memcpy(q, p, n * size);
     return q;
+}
+
+ir_kernel *sp_freeze_kernel(spec *s, const char *name)
+{
+    ir_kernel *k = arena_alloc(s->a, sizeof *k);
+    k->name = name;
+    k->code = sp_freeze(s->a, s->code, (size_t)s->ncode, sizeof *s->code);
+    k->ncode = s->ncode;
+    k->slots = sp_freeze(s->a, s->slots, (size_t)s->nslots, sizeof *s->slots);
+    k->nslots = s->nslots;
+    k->frames = sp_freeze(s->a, s->frames, (size_t)s->nframes, sizeof *s->frames);
+    k->nframes = s->nframes;
+    k->prints = sp_freeze(s->a, s->prints, (size_t)s->nprints, sizeof *s->prints);
+    k->nprints = s->nprints;
+    return k;
 }
 
 ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
@@ -2288,17 +2349,8 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
     ir_kernel *k = NULL;
     if (ok) {
         sp_emit(&s, IR_RETURN, 0, -1, -1, -1, -1, 0, def);
-        k = arena_alloc(a, sizeof *k);
-        k->name = top.name;
-        k->code = sp_freeze(&s, s.code, (size_t)s.ncode, sizeof *s.code);
-        k->ncode = s.ncode;
-        k->slots = sp_freeze(&s, s.slots, (size_t)s.nslots, sizeof *s.slots);
-        k->nslots = s.nslots;
-        k->frames = sp_freeze(&s, s.frames, (size_t)s.nframes, sizeof *s.frames);
-        k->nframes = s.nframes;
-        k->prints = sp_freeze(&s, s.prints, (size_t)s.nprints, sizeof *s.prints);
-        k->nprints = s.nprints;
-        k->params = sp_freeze(&s, rparams, (size_t)nr, sizeof *rparams);
+        k = sp_freeze_kernel(&s, top.name);
+        k->params = sp_freeze(a, rparams, (size_t)nr, sizeof *rparams);
         k->nparams = nr;
     }
     sp_dbg_finish(&s, k);

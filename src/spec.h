@@ -46,6 +46,11 @@ typedef struct spec_const {
 /* The Python type name of a constant: "int", "tuple", "None", ... */
 const char *spec_const_kind_name(const spec_const *c);
 
+/* The same constant?  Same kind and value, tuples item by item (True is not
+ * 1, and floats compare by their bits: -0.0 is not 0.0, a NaN is itself):
+ * the launcher's cache key and the debugger's scope snapshots both ask. */
+bool spec_const_eq(const spec_const *a, const spec_const *b);
+
 /* What a global name of a kernel's module is. */
 typedef enum spec_global_kind {
     SPEC_G_UNDEFINED,   /* no such name */
@@ -72,6 +77,10 @@ typedef struct spec_host {
      * specializer's arena by the callee, or must outlive the kernel). */
     spec_global (*lookup)(void *ctx, void *env, const char *name);
     void *ctx;
+    /* Record the debugger's tables (below): only where a debugger may stop
+     * in the kernel or show its statements; without them the kernel has no
+     * statement table and k->debug is NULL. */
+    bool debug_info;
 } spec_host;
 
 /* One parameter of the kernel's FUNCDEF, in order. */
@@ -99,9 +108,10 @@ bool spec_has_builtin(const char *qualname);
 
 /* ---- the debugger's view of a specialized kernel (spec_debug.c) ----------
  *
- * spec_kernel records, for each statement of k->stmts, the names in scope
- * when the statement starts (k->debug), and keeps the spec_host it was
- * given: its ctx must live as long as the kernel for spec_dbg_eval. */
+ * With host->debug_info, spec_kernel records the statement table
+ * (k->stmts, k->inst_stmt) and, for each statement, the names in scope when
+ * the statement starts (k->debug), and keeps the spec_host it was given:
+ * its ctx must live as long as the kernel for spec_dbg_eval. */
 
 typedef enum spec_dbg_kind { SPEC_DBG_CONST, SPEC_DBG_TILE, SPEC_DBG_OTHER } spec_dbg_kind;
 

@@ -1,6 +1,6 @@
 /* spec_debug.c - the specializer's side of the kernel debugger (spec.h):
  * the statement table and the scope of each statement, recorded while
- * spec.c walks a kernel, and what the debugger asks of them afterwards:
+ * spec.c walks a kernel for a debugger (spec_host.debug_info), and what the debugger asks of them afterwards:
  * the names visible at a statement (spec_dbg_vars) and a debugger
  * expression compiled in a stopped program's scope (spec_dbg_eval).
  *
@@ -85,25 +85,10 @@ static sp_dbg_rec *sp_dbg_rec_of(spec *s)
 
 void sp_dbg_emitted(spec *s)
 {
+    if (!s->host->debug_info)
+        return;
     SP_DBG_GROW(s->inst_stmt, s->ncode - 1, s->cap_inst_stmt);
     s->inst_stmt[s->ncode - 1] = s->cur_stmt;
-}
-
-static bool sp_dbg_const_same(const spec_const *a, const spec_const *b)
-{
-    if (a->kind != b->kind)
-        return false;
-    switch (a->kind) {
-    case SC_NONE: return true;
-    case SC_BOOL: return a->u.b == b->u.b;
-    case SC_INT: return a->u.i == b->u.i;
-    case SC_FLOAT: return !memcmp(&a->u.f, &b->u.f, sizeof a->u.f);
-    case SC_STR: return a->u.str.s == b->u.str.s && a->u.str.len == b->u.str.len;
-    case SC_DTYPE: return a->u.dt == b->u.dt;
-    case SC_TUPLE: return a->u.tuple.items == b->u.tuple.items &&
-                          a->u.tuple.n == b->u.tuple.n;
-    }
-    return false;
 }
 
 /* The same binding?  (A false "no" only costs a change record.) */
@@ -116,20 +101,20 @@ static bool sp_dbg_same(const sp_var *a, const sp_var *b)
         return false;
     switch (x->kind) {
     case SV_TILE: return x->slot == y->slot;
-    case SV_CONST: return sp_dbg_const_same(&x->c, &y->c);
+    case SV_CONST: return spec_const_eq(&x->c, &y->c);
     default:
         return x->slot == y->slot && x->items == y->items && x->pieces == y->pieces &&
                x->n == y->n && x->name == y->name && x->def == y->def &&
                x->block == y->block && x->file == y->file && x->env == y->env &&
-               sp_dbg_const_same(&x->c, &y->c);
+               spec_const_eq(&x->c, &y->c);
     }
 }
 
 int32_t sp_dbg_stmt(spec *s, const ast_node *st)
 {
     int32_t outer = s->cur_stmt;
-    if (s->dbg_expr)
-        return outer;  /* a helper called from a debugger expression */
+    if (s->dbg_expr || !s->host->debug_info)
+        return outer;  /* a helper called from a debugger expression, or no debugger */
     sp_dbg_rec *r = sp_dbg_rec_of(s);
     sp_func *f = s->fn;
     int32_t idx = s->nstmts;
@@ -174,7 +159,7 @@ int32_t sp_dbg_stmt(spec *s, const ast_node *st)
 
 void sp_dbg_frame(spec *s, int32_t frame, const ast_node *def, void *env)
 {
-    if (s->dbg_expr)
+    if (s->dbg_expr || !s->host->debug_info)
         return;
     sp_dbg_rec *r = sp_dbg_rec_of(s);
     while (r->nfns <= frame) {
@@ -190,32 +175,23 @@ void sp_dbg_func_end(sp_func *f)
     f->dbg_shadow = (sp_scope){0};
 }
 
-/* A growable array moved into the arena. */
-static void *sp_dbg_freeze(arena *a, const void *p, size_t n, size_t size)
-{
-    void *q = arena_alloc(a, n * size + 1);
-    if (n)
-        memcpy(q, p, n * size);
-    return q;
-}
-
 void sp_dbg_finish(spec *s, ir_kernel *k)
 {
     sp_dbg_rec *r = s->dbg;
-    if (k) {
-        k->stmts = sp_dbg_freeze(s->a, s->stmts, (size_t)s->nstmts, sizeof *s->stmts);
+    if (k && s->host->debug_info) {
+        k->stmts = sp_freeze(s->a, s->stmts, (size_t)s->nstmts, sizeof *s->stmts);
         k->nstmts = s->nstmts;
-        k->inst_stmt = sp_dbg_freeze(s->a, s->inst_stmt, (size_t)s->ncode,
-                                     sizeof *s->inst_stmt);
+        k->inst_stmt = sp_freeze(s->a, s->inst_stmt, (size_t)s->ncode,
+                                 sizeof *s->inst_stmt);
         sp_dbg_rec *kr = arena_alloc(s->a, sizeof *kr);
         memset(kr, 0, sizeof *kr);
         kr->host = *s->host;
         if (r) {
-            kr->snaps = sp_dbg_freeze(s->a, r->snaps, (size_t)s->nstmts, sizeof *r->snaps);
-            kr->changes = sp_dbg_freeze(s->a, r->changes, (size_t)r->nchanges,
-                                        sizeof *r->changes);
+            kr->snaps = sp_freeze(s->a, r->snaps, (size_t)s->nstmts, sizeof *r->snaps);
+            kr->changes = sp_freeze(s->a, r->changes, (size_t)r->nchanges,
+                                    sizeof *r->changes);
             kr->nchanges = r->nchanges;
-            kr->fns = sp_dbg_freeze(s->a, r->fns, (size_t)r->nfns, sizeof *r->fns);
+            kr->fns = sp_freeze(s->a, r->fns, (size_t)r->nfns, sizeof *r->fns);
             kr->nfns = r->nfns;
         }
         k->debug = kr;
@@ -235,6 +211,13 @@ void sp_dbg_finish(spec *s, ir_kernel *k)
 
 /* ---- side effects ------------------------------------------------------------ */
 
+/* The one guard against side effects in debugger expressions.  Every
+ * instruction with an effect (IR_STORE, IR_ATOMIC, IR_PRINT, IR_ASSERT,
+ * IR_BREAKPOINT) is emitted by one of these built-ins, and every call of a
+ * built-in comes through sp_call_builtin, tile methods and the bodies of
+ * helpers included; tl.static_print emits nothing but prints at once.  A
+ * new built-in that writes, prints or stops belongs in this list.  (IR_RETURN
+ * ends a kernel only; a debugger expression is never one.) */
 bool sp_dbg_pure(spec *s, const char *qual, const ast_node *call)
 {
     static const char *const effects[] = {
@@ -281,83 +264,35 @@ static bool sp_dbg_bound(spec *s, const ast_node *b, int64_t absent, int64_t *ou
     return true;
 }
 
-bool sp_dbg_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at, sval *out)
+bool sp_dbg_axis(spec *s, const ast_node *it, int axis, int64_t size, int64_t *start,
+                 int64_t *stop)
 {
-    ir_type t = *sp_slot_type(s, v.slot);
-    const ast_node *const *items = &idx;
-    int n = 1;
-    if (idx->kind == AST_TUPLE) {
-        items = (const ast_node *const *)idx->u.seq.elts.items;
-        n = idx->u.seq.elts.len;
+    if (it->kind == AST_SLICE) {
+        int64_t step;
+        if (!sp_dbg_bound(s, it->u.slice.step, 1, &step) ||
+            !sp_dbg_bound(s, it->u.slice.lower, 0, start) ||
+            !sp_dbg_bound(s, it->u.slice.upper, size, stop))
+            return false;
+        if (step != 1)
+            return sp_error(s, it, "slices with a step are not supported in debugger "
+                            "expressions");
+        /* Python's clamping */
+        int64_t b = *start, e = *stop;
+        *start = b < 0 ? (b + size < 0 ? 0 : b + size) : b > size ? size : b;
+        *stop = e < 0 ? (e + size < 0 ? 0 : e + size) : e > size ? size : e;
+        if (*stop <= *start)
+            return sp_error(s, it, "this slice of an axis of size %lld is empty",
+                            (long long)size);
+        return true;
     }
-    /* Slices first (each keeps its axis), then one reshape that drops the
-     * indexed axes and adds the None ones. */
-    int32_t cur = v.slot;
-    ir_type nt = {.dt = t.dt};
-    int src = 0;
-    for (int i = 0; i < n; i++) {
-        const ast_node *it = items[i];
-        if (it->kind == AST_CONST && it->u.const_.value == AST_CONST_NONE) {
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = 1;
-            continue;
-        }
-        if (src >= t.ndim)
-            return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
-                            t.ndim == 1 ? "" : "s");
-        int64_t size = t.shape[src], start, stop;
-        bool keep = it->kind == AST_SLICE;
-        if (keep) {
-            int64_t step;
-            if (!sp_dbg_bound(s, it->u.slice.step, 1, &step) ||
-                !sp_dbg_bound(s, it->u.slice.lower, 0, &start) ||
-                !sp_dbg_bound(s, it->u.slice.upper, size, &stop))
-                return false;
-            if (step != 1)
-                return sp_error(s, it, "slices with a step are not supported in debugger "
-                                "expressions");
-            /* Python's clamping */
-            start = start < 0 ? (start + size < 0 ? 0 : start + size) : start > size ? size : start;
-            stop = stop < 0 ? (stop + size < 0 ? 0 : stop + size) : stop > size ? size : stop;
-            if (stop <= start)
-                return sp_error(s, it, "this slice of an axis of size %lld is empty",
-                                (long long)size);
-        } else {
-            if (!sp_dbg_bound(s, it, INT64_MIN, &start))
-                return false;
-            if (start == INT64_MIN || start < -size || start >= size)
-                return sp_error(s, it, "index %lld is out of range for axis %d of size %lld",
-                                start == INT64_MIN ? 0LL : (long long)start, src,
-                                (long long)size);
-            if (start < 0)
-                start += size;
-            stop = start + 1;
-        }
-        if (stop - start != size) {
-            ir_type st = *sp_slot_type(s, cur);
-            st.shape[src] = (int32_t)(stop - start);
-            int32_t dst = sp_slot(s, st, NULL);
-            s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
-            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, src | (start << 4), at);
-            cur = dst;
-        }
-        if (keep) {
-            if (nt.ndim == IR_MAX_DIM)
-                return sp_error(s, it, "tiles have at most %d dimensions", IR_MAX_DIM);
-            nt.shape[nt.ndim++] = (int32_t)(stop - start);
-        }
-        src++;
-    }
-    while (src < t.ndim) {
-        if (nt.ndim == IR_MAX_DIM)
-            return sp_error(s, at, "tiles have at most %d dimensions", IR_MAX_DIM);
-        nt.shape[nt.ndim++] = t.shape[src++];
-    }
-    int32_t dst = sp_slot(s, nt, NULL);
-    s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
-    sp_emit(s, IR_RESHAPE, 0, dst, cur, -1, -1, 0, at);
-    *out = sv_tile(dst);
+    int64_t i;
+    if (!sp_dbg_bound(s, it, INT64_MIN, &i))
+        return false;
+    if (i == INT64_MIN || i < -size || i >= size)
+        return sp_error(s, it, "index %lld is out of range for axis %d of size %lld",
+                        i == INT64_MIN ? 0LL : (long long)i, axis, (long long)size);
+    *start = i < 0 ? i + size : i;
+    *stop = *start + 1;
     return true;
 }
 
@@ -458,24 +393,6 @@ int spec_dbg_vars(const ir_kernel *k, int32_t stmt, spec_dbg_var **out, arena *a
 
 /* ---- debugger expressions ------------------------------------------------ */
 
-/* Did the expression emit an instruction with side effects?  (Calls of such
- * functions are refused before they emit anything; this is the check that
- * nothing slipped through, e.g. a method.) */
-static bool sp_dbg_effect_free(spec *s, const ast_node *e)
-{
-    for (int32_t pc = 0; pc < s->ncode; pc++)
-        switch ((ir_opcode)s->code[pc].op) {
-        case IR_STORE: case IR_ATOMIC: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT:
-        case IR_RETURN:
-            return sp_error(s, e, "this expression has side effects (%s), which a "
-                            "debugger expression cannot have",
-                            ir_op_name((ir_opcode)s->code[pc].op));
-        default:
-            break;
-        }
-    return true;
-}
-
 /* The expression's value as result items. */
 static bool sp_dbg_result(spec *s, sval v, const ast_node *e, spec_dbg_result *out)
 {
@@ -546,20 +463,9 @@ bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const a
     }
 
     sval v;
-    bool ok = sp_expr(&s, e, &v) && sp_dbg_effect_free(&s, e) &&
-              sp_dbg_result(&s, v, e, out);
+    bool ok = sp_expr(&s, e, &v) && sp_dbg_result(&s, v, e, out);
     if (ok) {
-        ir_kernel *rk = arena_alloc(a, sizeof *rk);
-        memset(rk, 0, sizeof *rk);
-        rk->name = k->name;
-        rk->code = sp_dbg_freeze(a, s.code, (size_t)s.ncode, sizeof *s.code);
-        rk->ncode = s.ncode;
-        rk->slots = sp_dbg_freeze(a, s.slots, (size_t)s.nslots, sizeof *s.slots);
-        rk->nslots = s.nslots;
-        rk->frames = sp_dbg_freeze(a, s.frames, (size_t)s.nframes, sizeof *s.frames);
-        rk->nframes = s.nframes;
-        rk->prints = sp_dbg_freeze(a, s.prints, (size_t)s.nprints, sizeof *s.prints);
-        rk->nprints = s.nprints;
+        ir_kernel *rk = sp_freeze_kernel(&s, k->name);
         rk->params = k->params;
         rk->nparams = k->nparams;
         rk->inst_stmt = arena_alloc(a, (size_t)(s.ncode + 1) * sizeof *rk->inst_stmt);

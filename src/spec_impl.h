@@ -116,6 +116,11 @@ int32_t sp_slot(spec *s, ir_type t, const char *name);
 int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at);
 int32_t sp_print_desc(spec *s, ir_print p);
+/* A copy of the growable array p (n items of size bytes) in arena a. */
+void *sp_freeze(arena *a, const void *p, size_t n, size_t size);
+/* A kernel in s->a with s's code, slots, frames and prints (the rest is
+ * zero: the caller fills in its parameters and debug tables). */
+ir_kernel *sp_freeze_kernel(spec *s, const char *name);
 ir_type sp_type(dtype dt, int ndim, const int32_t *shape);
 ir_type sp_scalar_type(dtype dt);
 const ir_type *sp_slot_type(spec *s, int32_t slot);
@@ -166,8 +171,10 @@ void sp_dbg_finish(spec *s, ir_kernel *k);
  * (tl.store, atomics, prints, breakpoints) is an error. */
 bool sp_dbg_pure(spec *s, const char *qualname, const ast_node *call);
 /* x[...] in a debugger expression: besides None and ':', constant indices
- * and slices (x[0], x[:, 2], x[1:3]) pick elements. */
-bool sp_dbg_subscript(spec *s, sval v, const ast_node *idx, const ast_node *at, sval *out);
+ * and slices (x[0], x[:, 2], x[1:3]) pick elements.  The elements that item
+ * it (an index or a slice) picks on an axis of that size: [*start, *stop). */
+bool sp_dbg_axis(spec *s, const ast_node *it, int axis, int64_t size, int64_t *start,
+                 int64_t *stop);
 
 /* spec_tl.c: call a built-in function by qualified name. */
 typedef struct sp_args {

@@ -66,8 +66,10 @@ static spec_global tk_lookup(void *ctx, void *env, const char *name)
 
 static spec_host tk_host;
 
-/* Specialize `kernel` of text with the given parameters. */
-static bool tk_build(tk *t, const char *text, const char *kernel, const spec_param *params)
+/* Specialize `kernel` of text with the given parameters (and the
+ * debugger's tables when debug_info). */
+static bool tk_build(tk *t, const char *text, const char *kernel, const spec_param *params,
+                     bool debug_info)
 {
     memset(t, 0, sizeof *t);
     arena_init(&t->mem);
@@ -77,7 +79,7 @@ static bool tk_build(tk *t, const char *text, const char *kernel, const spec_par
     t->mod = parse_file(t->file, &d, &t->mem);
     if (d.nerrors)
         return false;
-    tk_host = (spec_host){.lookup = tk_lookup, .ctx = t};
+    tk_host = (spec_host){.lookup = tk_lookup, .ctx = t, .debug_info = debug_info};
     t->k = spec_kernel(t->file, tk_def(t, kernel), t, &tk_host, params, &d, &t->mem, stdout);
     return t->k != NULL;
 }
@@ -390,6 +392,20 @@ static void test_eval(tk *t)
     v = eval_at(t, at_x, "print(offs)", 0, 0);
     TAP_OK(!v.ok && strstr(v.err, "print cannot be used in a debugger expression"),
            "print is refused");
+    /* The other built-ins that print, check or stop: refused before they
+     * emit anything (tl.static_print would print while compiling). */
+    static const char *const effects[][2] = {
+        {"tl.static_print(offs)", "<expr>:1:1: error: tl.static_print cannot be used"},
+        {"1 + tl.device_print('v', offs)", "<expr>:1:5: error: tl.device_print cannot"},
+        {"tl.device_assert(offs >= 0)", "<expr>:1:1: error: tl.device_assert cannot be"},
+        {"breakpoint()", "<expr>:1:1: error: breakpoint cannot be used"},
+        {"tl.atomic_cas(x_ptr, 1.0, 2.0)", "<expr>:1:1: error: tl.atomic_cas cannot be"},
+    };
+    for (size_t i = 0; i < sizeof effects / sizeof effects[0]; i++) {
+        v = eval_at(t, at_x, effects[i][0], 0, 0);
+        TAP_OK(!v.ok && !strncmp(v.err, effects[i][1], strlen(effects[i][1])),
+               "%s is refused where it is called", effects[i][0]);
+    }
     v = eval_at(t, at_x, "tl", 0, 0);
     TAP_STR_EQ(first_line(&v), "<expr>:1:1: error: this is the module triton.language, which "
                "the debugger cannot show; a debugger expression must give a tile, a number "
@@ -429,7 +445,7 @@ int main(void)
         {.dt = DTYPE_INT32},
         {.is_const = true, .c = {.kind = SC_INT, .u.i = 4}},
     };
-    bool ok = tk_build(&t, text, "kern", params);
+    bool ok = tk_build(&t, text, "kern", params, true);
     TAP_OK(ok, "the kernel specializes");
     if (ok) {
         test_statements(&t);
@@ -442,6 +458,23 @@ int main(void)
                v.r.items[0].c.u.tuple.items[0].u.i == 7,
                "pid is the program id tuple, shadowing the kernel's pid");
     }
+    ir_kernel *with = ok ? t.k : NULL;
+    tk plain;
+    ok = tk_build(&plain, text, "kern", params, false);
+    TAP_OK(ok && plain.k->nstmts == 0 && !plain.k->stmts && !plain.k->inst_stmt &&
+           !plain.k->debug, "without debug_info: no statement table, no scopes");
+    bool same = ok && with && plain.k->ncode == with->ncode &&
+                plain.k->nslots == with->nslots;
+    for (int32_t pc = 0; same && pc < with->ncode; pc++) {
+        const ir_inst *a = &plain.k->code[pc], *b = &with->code[pc];
+        same = a->op == b->op && a->sub == b->sub && a->dst == b->dst && a->a == b->a &&
+               a->b == b->b && a->c == b->c && a->imm == b->imm && a->frame == b->frame &&
+               !memcmp(&a->fimm, &b->fimm, sizeof a->fimm) && !a->at == !b->at &&
+               (!a->at || (a->at->span.line == b->at->span.line &&
+                           a->at->span.col == b->at->span.col));
+    }
+    TAP_OK(same, "... and the same code");
+    tk_free(&plain);
     tk_free(&t);
     for (int i = 0; i < nexpr_files; i++)
         src_free(expr_files[i]);
