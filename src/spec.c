@@ -967,11 +967,9 @@ static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_no
         if (!full && !s->dbg_expr)
             return sp_error(s, it, "tiles can only be indexed with ':' and None "
                             "(e.g. x[:, None]); to pick elements use tl.load or tl.where");
-        /* (Only the debugger's message says "1 dimension"; the kernel's has
-         * always said "1 dimensions", and this clean-up keeps both.) */
         if (src >= t.ndim)
             return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
-                            t.ndim == 1 && s->dbg_expr ? "" : "s");
+                            t.ndim == 1 ? "" : "s");
         int64_t size = t.shape[src], start = 0, stop = size;
         if (!full && !sp_dbg_axis(s, it, src, size, &start, &stop))
             return false;
