@@ -967,9 +967,12 @@ static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_no
         if (!full && !s->dbg_expr)
             return sp_error(s, it, "tiles can only be indexed with ':' and None "
                             "(e.g. x[:, None]); to pick elements use tl.load or tl.where");
+        /* Triton 3.6 skips a ':' past the last axis without a word; an
+         * index there is almost always a shape mistake, so tritsim says so */
         if (src >= t.ndim)
-            return sp_error(s, it, "too many indices for a tile of %d dimension%s", t.ndim,
-                            t.ndim == 1 ? "" : "s");
+            return sp_error(s, it, "too many indices for a tile of %d dimension%s "
+                            "(Triton ignores a ':' past the last axis; remove it, or "
+                            "use None to add an axis)", t.ndim, t.ndim == 1 ? "" : "s");
         int64_t size = t.shape[src], start = 0, stop = size;
         if (!full && !sp_dbg_axis(s, it, src, size, &start, &stop))
             return false;
