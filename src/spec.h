@@ -102,6 +102,18 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
  * registers these names so that `tl.load` exists (and says it is for
  * kernels only when called on the host). */
 const char *spec_builtin_name(int i);
+/* What the i-th built-in does besides giving its value: SPEC_FX_NONE, or
+ * some of the other bits.  Every entry of the table states it: 0 means the
+ * entry forgot, which a unit test reports and the debugger refuses (a
+ * debugger expression may call only SPEC_FX_NONE built-ins).  -1 past the
+ * end. */
+enum {
+    SPEC_FX_NONE = 1,   /* only computes (or checks while compiling) */
+    SPEC_FX_WRITES = 2, /* writes memory: tl.store, atomics */
+    SPEC_FX_PRINTS = 4, /* prints, at run time or while compiling */
+    SPEC_FX_STOPS = 8,  /* may stop the program: asserts, breakpoints */
+};
+int spec_builtin_effects(int i);
 /* Can a kernel call the function of this qualified name?  (Also for
  * aliases such as "triton.language.math.exp".) */
 bool spec_has_builtin(const char *qualname);

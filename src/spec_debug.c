@@ -213,30 +213,28 @@ void sp_dbg_finish(spec *s, ir_kernel *k)
 
 /* The one guard against side effects in debugger expressions.  Every
  * instruction with an effect (IR_STORE, IR_ATOMIC, IR_PRINT, IR_ASSERT,
- * IR_BREAKPOINT) is emitted by one of these built-ins, and every call of a
- * built-in comes through sp_call_builtin, tile methods and the bodies of
- * helpers included; tl.static_print emits nothing but prints at once.  A
- * new built-in that writes, prints or stops belongs in this list.  (IR_RETURN
- * ends a kernel only; a debugger expression is never one.) */
-bool sp_dbg_pure(spec *s, const char *qual, const ast_node *call)
+ * IR_BREAKPOINT) is emitted by a built-in, and every call of a built-in
+ * comes through sp_call_builtin, tile methods and the bodies of helpers
+ * included, which passes the effects its table entry states
+ * (tl.static_print emits nothing but prints at once, so it says
+ * SPEC_FX_PRINTS too).  An entry that states nothing (0) is refused: a
+ * forgotten flag must not let a write through; test_spec_debug checks
+ * that no entry forgets.  (IR_RETURN ends a kernel only; a debugger
+ * expression is never one.) */
+bool sp_dbg_pure(spec *s, const char *qual, int effects, const ast_node *call)
 {
-    static const char *const effects[] = {
-        "triton.language.store", "triton.language.device_print",
-        "triton.language.device_assert", "triton.language.static_print",
-        "triton_util.print_if", "triton_util.breakpoint_if", "builtins.print",
-        "builtins.breakpoint", "pdb.set_trace", NULL,
-    };
-    bool effect = !strncmp(qual, "triton.language.atomic_", 23);
-    for (int i = 0; !effect && effects[i]; i++)
-        effect = !strcmp(qual, effects[i]);
-    if (!effect)
+    if (effects == SPEC_FX_NONE)
         return true;
     char buf[128];
+    if (!effects)
+        return sp_error(s, call, "tritsim's table of built-ins does not say whether %s "
+                        "has side effects, so a debugger expression cannot call it; "
+                        "please report this as a tritsim bug",
+                        sp_display_name(qual, buf, sizeof buf));
     return sp_error(s, call, "%s cannot be used in a debugger expression (it %s); "
-                    "show values without changing the program", 
+                    "show values without changing the program",
                     sp_display_name(qual, buf, sizeof buf),
-                    strstr(qual, "store") || strstr(qual, "atomic")
-                    ? "writes memory" : "has side effects");
+                    effects & SPEC_FX_WRITES ? "writes memory" : "has side effects");
 }
 
 /* ---- element access ---------------------------------------------------------- */

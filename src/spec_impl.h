@@ -167,9 +167,10 @@ int32_t sp_dbg_stmt(spec *s, const ast_node *st);
 void sp_dbg_frame(spec *s, int32_t frame, const ast_node *def, void *env);
 void sp_dbg_func_end(sp_func *f);
 void sp_dbg_finish(spec *s, ir_kernel *k);
-/* In a debugger expression, a call of a function with side effects
- * (tl.store, atomics, prints, breakpoints) is an error. */
-bool sp_dbg_pure(spec *s, const char *qualname, const ast_node *call);
+/* In a debugger expression, a call of a built-in with side effects
+ * (effects, from the built-in table, other than SPEC_FX_NONE: tl.store,
+ * atomics, prints, asserts, breakpoints) is an error. */
+bool sp_dbg_pure(spec *s, const char *qualname, int effects, const ast_node *call);
 /* x[...] in a debugger expression: besides None and ':', constant indices
  * and slices (x[0], x[:, 2], x[1:3]) pick elements.  The elements that item
  * it (an index or a slice) picks on an axis of that size: [*start, *stop). */

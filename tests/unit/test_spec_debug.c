@@ -1,5 +1,6 @@
 /* test_spec_debug.c - unit tests of the specializer's debugger side
- * (spec.h: spec_dbg_vars, spec_dbg_eval; ir.h: the statement table) and of
+ * (spec.h: spec_dbg_vars, spec_dbg_eval, spec_builtin_effects; ir.h: the
+ * statement table) and of
  * parse_expr (parse.h).
  *
  * Small kernels are parsed from strings and specialized through spec_kernel
@@ -108,7 +109,7 @@ typedef struct ev {
 } ev;
 
 /* The expressions' files live as long as their results: freed at the end. */
-enum { MAX_EXPRS = 64 };
+enum { MAX_EXPRS = 128 };
 static src_file *expr_files[MAX_EXPRS];
 static int nexpr_files;
 
@@ -422,6 +423,63 @@ static void test_eval(tk *t)
                "an empty expression is an error");
 }
 
+/* The built-in table states each entry's effects (spec_builtin_effects),
+ * and the debugger refuses the calls of those that have some.  A new
+ * built-in whose name says it writes, prints, checks or stops must be
+ * flagged; one that is not fails here.  The names below are the last part
+ * of a qualified name ("store" for "triton.language.store"). */
+static bool name_has_effect_word(const char *qual)
+{
+    static const char *const words[] = {
+        "store", "atomic", "print", "assert", "breakpoint", "set_trace", NULL,
+    };
+    const char *dot = strrchr(qual, '.');
+    const char *name = dot ? dot + 1 : qual;
+    for (int i = 0; words[i]; i++)
+        if (strstr(name, words[i]))
+            return true;
+    return false;
+}
+
+static void test_effects(tk *t)
+{
+    /* checks only while compiling: a failed static_assert is a compile
+     * error, never an effect of the running program */
+    static const char *const pure_despite_name[] = {"triton.language.static_assert", NULL};
+    const int known = SPEC_FX_NONE | SPEC_FX_WRITES | SPEC_FX_PRINTS | SPEC_FX_STOPS;
+    int n = 0, nflagged = 0;
+    for (int i = 0; spec_builtin_name(i); i++, n++) {
+        const char *q = spec_builtin_name(i);
+        int fx = spec_builtin_effects(i);
+        TAP_OK(fx > 0 && !(fx & ~known) && (fx == SPEC_FX_NONE || !(fx & SPEC_FX_NONE)),
+               "the table states the effects of %s", q);
+        bool exempt = false;
+        for (int j = 0; pure_despite_name[j]; j++)
+            exempt |= !strcmp(q, pure_despite_name[j]);
+        bool want = name_has_effect_word(q) && !exempt;
+        TAP_OK(want == (fx != SPEC_FX_NONE), "%s is %s", q,
+               want ? "flagged as having effects" : "flagged as pure");
+        nflagged += fx != SPEC_FX_NONE;
+        /* the debugger refuses it by its flag, before binding arguments */
+        const char *call = !strncmp(q, "triton.language.", 16) ? q + 16
+                           : !strncmp(q, "builtins.", 9)       ? q + 9
+                                                                : NULL;
+        if (fx == SPEC_FX_NONE || !call)
+            continue;
+        char shown[64], text[96], want_err[192];
+        snprintf(shown, sizeof shown, "%s%s", q[0] == 't' ? "tl." : "", call);
+        snprintf(text, sizeof text, "%s()", shown);
+        snprintf(want_err, sizeof want_err, "<expr>:1:1: error: %s cannot be used in a "
+                 "debugger expression (it %s); show values without changing the program",
+                 shown, fx & SPEC_FX_WRITES ? "writes memory" : "has side effects");
+        ev v = eval_at(t, 3, text, 0, 0);
+        TAP_STR_EQ(first_line(&v), want_err, "the debugger refuses %s", text);
+    }
+    TAP_OK(n > 90 && nflagged >= 17, "%d built-ins, %d with effects", n, nflagged);
+    TAP_OK(spec_builtin_effects(n) == -1 && spec_builtin_effects(-1) == -1,
+           "no effects past the table's ends");
+}
+
 /* pid shadows a kernel variable named pid; a dump shows the statements. */
 static void test_dump(tk *t)
 {
@@ -451,6 +509,7 @@ int main(void)
         test_statements(&t);
         test_vars(&t);
         test_eval(&t);
+        test_effects(&t);
         test_dump(&t);
         ev v = eval_at(&t, 1, "pid", 7, 0);
         TAP_OK(v.ok && v.r.items[0].kind == SPEC_DBG_CONST &&
