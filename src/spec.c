@@ -1393,16 +1393,24 @@ static void sp_collect_assigned(const ast_list *body, const char ***names, int *
     }
 }
 
-/* Two values are the same binding (nothing to merge after a branch). */
-static bool sp_same(sval a, sval b)
+/* Two values are the same binding: nothing to merge after a runtime if's
+ * branches, nothing to record in a debugger snapshot (spec_debug.c).  A
+ * false "no" costs only a merge slot or a change record; a false "yes"
+ * would lose a value, so constants compare exactly (1 is not 1.0 or True,
+ * at any depth of a tuple; 0.0 is not -0.0) and the other kinds compare
+ * every field they use (a method's tile, an f-string's pieces). */
+bool sp_same(const sval *a, const sval *b)
 {
-    if (a.kind != b.kind)
+    if (a->kind != b->kind)
         return false;
-    switch (a.kind) {
-    case SV_TILE: return a.slot == b.slot;
-    case SV_CONST: return sp_const_eq(&a.c, &b.c) && a.c.kind == b.c.kind;
-    case SV_TUPLE: case SV_BLOCKPTR: return a.items == b.items;
-    default: return a.name == b.name && a.def == b.def;
+    switch (a->kind) {
+    case SV_TILE: return a->slot == b->slot;
+    case SV_CONST: return spec_const_eq(&a->c, &b->c);
+    default:
+        return a->slot == b->slot && a->items == b->items && a->pieces == b->pieces &&
+               a->n == b->n && a->name == b->name && a->def == b->def &&
+               a->block == b->block && a->file == b->file && a->env == b->env &&
+               spec_const_eq(&a->c, &b->c);
     }
 }
 
@@ -1712,7 +1720,7 @@ static bool sp_if(spec *s, const ast_node *st)
             if (dup)
                 continue;
             sval *t = sp_scope_find(&then_sc, name), *e = sp_scope_find(&else_sc, name);
-            if (t && e && sp_same(*t, *e)) {
+            if (t && e && sp_same(t, e)) {
                 sp_bind(s, name, *t);
                 continue;
             }

@@ -91,23 +91,11 @@ void sp_dbg_emitted(spec *s)
     s->inst_stmt[s->ncode - 1] = s->cur_stmt;
 }
 
-/* The same binding?  (A false "no" only costs a change record.) */
+/* The same name with the same binding (sp_same, which the merge after a
+ * runtime if uses too)?  A false "no" only costs a change record. */
 static bool sp_dbg_same(const sp_var *a, const sp_var *b)
 {
-    if (a->name != b->name && strcmp(a->name, b->name))
-        return false;
-    const sval *x = &a->v, *y = &b->v;
-    if (x->kind != y->kind)
-        return false;
-    switch (x->kind) {
-    case SV_TILE: return x->slot == y->slot;
-    case SV_CONST: return spec_const_eq(&x->c, &y->c);
-    default:
-        return x->slot == y->slot && x->items == y->items && x->pieces == y->pieces &&
-               x->n == y->n && x->name == y->name && x->def == y->def &&
-               x->block == y->block && x->file == y->file && x->env == y->env &&
-               spec_const_eq(&x->c, &y->c);
-    }
+    return (a->name == b->name || !strcmp(a->name, b->name)) && sp_same(&a->v, &b->v);
 }
 
 int32_t sp_dbg_stmt(spec *s, const ast_node *st)

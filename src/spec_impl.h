@@ -130,6 +130,9 @@ sval sv_none(void);
 sval sv_tile(int32_t slot);
 bool sv_is_none(sval v);
 const char *sp_describe(spec *s, sval v, char *buf, size_t len);
+/* The same binding (the same slot, the same constant exactly, the same
+ * function...): nothing to merge or record when a name keeps it. */
+bool sp_same(const sval *a, const sval *b);
 bool sp_const_truth(const spec_const *c);
 bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t *out);
 sval *sp_lookup_local(spec *s, const char *name);

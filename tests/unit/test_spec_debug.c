@@ -480,6 +480,46 @@ static void test_effects(tk *t)
            "no effects past the table's ends");
 }
 
+/* sp_same, which the merge after a runtime if and the snapshots share:
+ * 0.0 and -0.0 are two constants, so z is merged into a tile; x.sum and
+ * y.sum are two methods, which cannot be merged (an error, where z = x.sum
+ * once went on with x.sum on both paths). */
+static const char *const merge_text =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def zero(x_ptr, n, BLOCK: tl.constexpr):\n"
+    "    if n > 0:\n"
+    "        z = 0.0\n"
+    "    else:\n"
+    "        z = -0.0\n"
+    "    tl.store(x_ptr, 1.0 / z)\n"
+    "@triton.jit\n"
+    "def meth(x_ptr, n, BLOCK: tl.constexpr):\n"
+    "    x = tl.load(x_ptr + tl.arange(0, BLOCK))\n"
+    "    y = x + 1.0\n"
+    "    if n > 0:\n"
+    "        f = x.sum\n"
+    "    else:\n"
+    "        f = y.sum\n"
+    "    tl.store(x_ptr, f())\n";
+
+static void test_merge(const spec_param *params)
+{
+    tk t;
+    bool ok = tk_build(&t, merge_text, "zero", params, true);
+    TAP_OK(ok, "z = 0.0 or -0.0 specializes (no constant division by zero)");
+    if (ok) {
+        ev v = eval_at(&t, stmt_at(t.k, 9, 0), "z", 0, 0);
+        TAP_STR_EQ(type_of(&v, 0), "fp32", "... and z is a tile after the if");
+    }
+    tk_free(&t);
+    printf("# an error about the method .sum is expected here:\n");
+    ok = tk_build(&t, merge_text, "meth", params, true);
+    TAP_OK(!ok, "f = x.sum or y.sum is refused");
+    tk_free(&t);
+}
+
 /* pid shadows a kernel variable named pid; a dump shows the statements. */
 static void test_dump(tk *t)
 {
@@ -533,6 +573,7 @@ int main(void)
                            a->at->span.col == b->at->span.col));
     }
     TAP_OK(same, "... and the same code");
+    test_merge(params);
     tk_free(&plain);
     tk_free(&t);
     for (int i = 0; i < nexpr_files; i++)
