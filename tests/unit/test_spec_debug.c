@@ -1,7 +1,6 @@
 /* test_spec_debug.c - unit tests of the specializer's debugger side
  * (spec.h: spec_dbg_vars, spec_dbg_eval, spec_builtin_effects; ir.h: the
- * statement table) and of
- * parse_expr (parse.h).
+ * statement table) and of parse_expr (parse.h).
  *
  * Small kernels are parsed from strings and specialized through spec_kernel
  * with a tiny spec_host that knows `tl`, `triton`, the @triton.jit functions
