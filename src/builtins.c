@@ -1637,25 +1637,10 @@ static val builtin_str_find_impl(host *h, val self, int argc, const val *argv,
     return val_int(builtin_byte_to_cp(s, (size_t)(p - s->s)));
 }
 
-BUILTIN_FN(builtin_str_find)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "find", false, false);
-}
-
-BUILTIN_FN(builtin_str_rfind)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "rfind", true, false);
-}
-
-BUILTIN_FN(builtin_str_index)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "index", false, true);
-}
-
-BUILTIN_FN(builtin_str_rindex)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "rindex", true, true);
-}
+HOST_CFUNC_CALLING(builtin_str_find, builtin_str_find_impl, "find", false, false)
+HOST_CFUNC_CALLING(builtin_str_rfind, builtin_str_find_impl, "rfind", true, false)
+HOST_CFUNC_CALLING(builtin_str_index, builtin_str_find_impl, "index", false, true)
+HOST_CFUNC_CALLING(builtin_str_rindex, builtin_str_find_impl, "rindex", true, true)
 
 BUILTIN_FN(builtin_str_count)
 {
@@ -1810,15 +1795,8 @@ static val builtin_split_impl(host *h, val self, int argc, const val *argv,
     return parts;
 }
 
-BUILTIN_FN(builtin_str_split)
-{
-    return builtin_split_impl(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_rsplit)
-{
-    return builtin_split_impl(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_split, builtin_split_impl, false)
+HOST_CFUNC_CALLING(builtin_str_rsplit, builtin_split_impl, true)
 
 BUILTIN_FN(builtin_str_splitlines)
 {
@@ -1900,20 +1878,9 @@ static val builtin_strip_impl(host *h, val self, int argc, const val *argv,
     return val_str_new(s->s + i, e - i);
 }
 
-BUILTIN_FN(builtin_str_strip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "strip", true, true);
-}
-
-BUILTIN_FN(builtin_str_lstrip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "lstrip", true, false);
-}
-
-BUILTIN_FN(builtin_str_rstrip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "rstrip", false, true);
-}
+HOST_CFUNC_CALLING(builtin_str_strip, builtin_strip_impl, "strip", true, true)
+HOST_CFUNC_CALLING(builtin_str_lstrip, builtin_strip_impl, "lstrip", true, false)
+HOST_CFUNC_CALLING(builtin_str_rstrip, builtin_strip_impl, "rstrip", false, true)
 
 BUILTIN_FN(builtin_str_replace)
 {
@@ -1989,15 +1956,8 @@ static val builtin_fix_impl(host *h, val self, int argc, const val *argv,
     return val_bool(false);
 }
 
-BUILTIN_FN(builtin_str_startswith)
-{
-    return builtin_fix_impl(h, self, argc, argv, kw, at, "startswith", false);
-}
-
-BUILTIN_FN(builtin_str_endswith)
-{
-    return builtin_fix_impl(h, self, argc, argv, kw, at, "endswith", true);
-}
+HOST_CFUNC_CALLING(builtin_str_startswith, builtin_fix_impl, "startswith", false)
+HOST_CFUNC_CALLING(builtin_str_endswith, builtin_fix_impl, "endswith", true)
 
 /* Simple case mappings of the scripts most text uses: ASCII, Latin-1,
  * Latin Extended-A, Greek and Cyrillic.  Other code points have no case
@@ -2257,20 +2217,9 @@ static val builtin_pad_impl(host *h, val self, int argc, const val *argv,
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_str_ljust)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "ljust", 0);
-}
-
-BUILTIN_FN(builtin_str_rjust)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "rjust", 1);
-}
-
-BUILTIN_FN(builtin_str_center)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "center", 2);
-}
+HOST_CFUNC_CALLING(builtin_str_ljust, builtin_pad_impl, "ljust", 0)
+HOST_CFUNC_CALLING(builtin_str_rjust, builtin_pad_impl, "rjust", 1)
+HOST_CFUNC_CALLING(builtin_str_center, builtin_pad_impl, "center", 2)
 
 BUILTIN_FN(builtin_str_zfill)
 {
@@ -2321,15 +2270,8 @@ static val builtin_partition_impl(host *h, val self, int argc, const val *argv,
     return val_tuple_of(3, t);
 }
 
-BUILTIN_FN(builtin_str_partition)
-{
-    return builtin_partition_impl(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_rpartition)
-{
-    return builtin_partition_impl(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_partition, builtin_partition_impl, false)
+HOST_CFUNC_CALLING(builtin_str_rpartition, builtin_partition_impl, true)
 
 static val builtin_remove_fix(host *h, val self, int argc, const val *argv,
                               const val_kwargs *kw, src_span at, bool suffix)
@@ -2347,15 +2289,8 @@ static val builtin_remove_fix(host *h, val self, int argc, const val *argv,
     return suffix ? val_str_new(s->s, s->len - n) : val_str_new(s->s + n, s->len - n);
 }
 
-BUILTIN_FN(builtin_str_removeprefix)
-{
-    return builtin_remove_fix(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_removesuffix)
-{
-    return builtin_remove_fix(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_removeprefix, builtin_remove_fix, false)
+HOST_CFUNC_CALLING(builtin_str_removesuffix, builtin_remove_fix, true)
 
 BUILTIN_FN(builtin_str_expandtabs)
 {
