@@ -1131,9 +1131,10 @@ BUILTIN_FN(builtin_sorted)
     return l;
 }
 
-static val builtin_minmax(host *h, bool is_max, int argc, const val *argv,
-                          const val_kwargs *kw, src_span at)
+static val builtin_minmax(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at, bool is_max)
 {
+    (void)self;
     const char *name = is_max ? "max" : "min";
     val o[2];
     if (!host_args(h, at, name, "*, key=, default=", 0, NULL, kw, o))
@@ -1192,17 +1193,8 @@ static val builtin_minmax(host *h, bool is_max, int argc, const val *argv,
     return r;
 }
 
-BUILTIN_FN(builtin_min)
-{
-    (void)self;
-    return builtin_minmax(h, false, argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_max)
-{
-    (void)self;
-    return builtin_minmax(h, true, argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_min, builtin_minmax, false)
+HOST_CFUNC_CALLING(builtin_max, builtin_minmax, true)
 
 BUILTIN_FN(builtin_sum)
 {
@@ -1239,9 +1231,10 @@ BUILTIN_FN(builtin_sum)
     return acc;
 }
 
-static val builtin_anyall(host *h, bool is_any, int argc, const val *argv,
-                          const val_kwargs *kw, src_span at)
+static val builtin_anyall(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at, bool is_any)
 {
+    (void)self;
     if (!builtin_nargs(h, is_any ? "any" : "all", argc, kw, 1, 1, at))
         return val_err();
     host_iter it;
@@ -1266,17 +1259,8 @@ static val builtin_anyall(host *h, bool is_any, int argc, const val *argv,
     return st < 0 ? val_err() : val_bool(result);
 }
 
-BUILTIN_FN(builtin_any)
-{
-    (void)self;
-    return builtin_anyall(h, true, argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_all)
-{
-    (void)self;
-    return builtin_anyall(h, false, argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_any, builtin_anyall, true)
+HOST_CFUNC_CALLING(builtin_all, builtin_anyall, false)
 
 BUILTIN_FN(builtin_iter)
 {
@@ -1441,9 +1425,10 @@ BUILTIN_FN(builtin_pow)
     return val_int(out);
 }
 
-static val builtin_int_text(host *h, const char *fname, char type, int argc, const val *argv,
-                            const val_kwargs *kw, src_span at)
+static val builtin_int_text(host *h, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at, const char *fname, char type)
 {
+    (void)self;
     if (!builtin_nargs(h, fname, argc, kw, 1, 1, at))
         return val_err();
     if (!builtin_is_int(argv[0]))
@@ -1458,23 +1443,9 @@ static val builtin_int_text(host *h, const char *fname, char type, int argc, con
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_hex)
-{
-    (void)self;
-    return builtin_int_text(h, "hex", 'x', argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_oct)
-{
-    (void)self;
-    return builtin_int_text(h, "oct", 'o', argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_bin)
-{
-    (void)self;
-    return builtin_int_text(h, "bin", 'b', argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_hex, builtin_int_text, "hex", 'x')
+HOST_CFUNC_CALLING(builtin_oct, builtin_int_text, "oct", 'o')
+HOST_CFUNC_CALLING(builtin_bin, builtin_int_text, "bin", 'b')
 
 /* Append code point c as UTF-8. */
 static void builtin_put_utf8(strbuf *b, uint32_t c)
@@ -2035,9 +2006,10 @@ static uint32_t builtin_decode(const char *s, size_t len, size_t *i)
     return cp;
 }
 
-static val builtin_case_impl(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                             const char *name, int mode)
+static val builtin_case_impl(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int mode)
 {
+    (void)argv;
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2063,40 +2035,17 @@ static val builtin_case_impl(host *h, val self, int argc, const val_kwargs *kw, 
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_str_upper)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "upper", 0);
-}
-
-BUILTIN_FN(builtin_str_lower)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "lower", 1);
-}
-
-BUILTIN_FN(builtin_str_title)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "title", 2);
-}
-
-BUILTIN_FN(builtin_str_capitalize)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "capitalize", 3);
-}
-
-BUILTIN_FN(builtin_str_swapcase)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "swapcase", 4);
-}
+HOST_CFUNC_CALLING(builtin_str_upper, builtin_case_impl, "upper", 0)
+HOST_CFUNC_CALLING(builtin_str_lower, builtin_case_impl, "lower", 1)
+HOST_CFUNC_CALLING(builtin_str_title, builtin_case_impl, "title", 2)
+HOST_CFUNC_CALLING(builtin_str_capitalize, builtin_case_impl, "capitalize", 3)
+HOST_CFUNC_CALLING(builtin_str_swapcase, builtin_case_impl, "swapcase", 4)
 
 /* isdigit() and friends: every character in the class, at least one. */
-static val builtin_is_impl(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                           const char *name, int (*pred)(int))
+static val builtin_is_impl(host *h, val self, int argc, const val *argv,
+                           const val_kwargs *kw, src_span at, const char *name, int (*pred)(int))
 {
+    (void)argv;
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2110,33 +2059,15 @@ static val builtin_is_impl(host *h, val self, int argc, const val_kwargs *kw, sr
 
 static int builtin_pred_space(int c) { return builtin_is_space((unsigned char)c); }
 
-BUILTIN_FN(builtin_str_isdigit)
+HOST_CFUNC_CALLING(builtin_str_isdigit, builtin_is_impl, "isdigit", isdigit)
+HOST_CFUNC_CALLING(builtin_str_isalpha, builtin_is_impl, "isalpha", isalpha)
+HOST_CFUNC_CALLING(builtin_str_isalnum, builtin_is_impl, "isalnum", isalnum)
+HOST_CFUNC_CALLING(builtin_str_isspace, builtin_is_impl, "isspace", builtin_pred_space)
+
+static val builtin_case_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, bool upper)
 {
     (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isdigit", isdigit);
-}
-
-BUILTIN_FN(builtin_str_isalpha)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isalpha", isalpha);
-}
-
-BUILTIN_FN(builtin_str_isalnum)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isalnum", isalnum);
-}
-
-BUILTIN_FN(builtin_str_isspace)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isspace", builtin_pred_space);
-}
-
-static val builtin_case_test(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                             const char *name, bool upper)
-{
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2151,17 +2082,8 @@ static val builtin_case_test(host *h, val self, int argc, const val_kwargs *kw, 
     return val_bool(cased);
 }
 
-BUILTIN_FN(builtin_str_isupper)
-{
-    (void)argv;
-    return builtin_case_test(h, self, argc, kw, at, "isupper", true);
-}
-
-BUILTIN_FN(builtin_str_islower)
-{
-    (void)argv;
-    return builtin_case_test(h, self, argc, kw, at, "islower", false);
-}
+HOST_CFUNC_CALLING(builtin_str_isupper, builtin_case_test, "isupper", true)
+HOST_CFUNC_CALLING(builtin_str_islower, builtin_case_test, "islower", false)
 
 BUILTIN_FN(builtin_str_isidentifier)
 {
@@ -3478,9 +3400,11 @@ BUILTIN_FN(builtin_math_log)
     return val_float(log(x[0]) / log(x[1]));
 }
 
-static val builtin_math_round(host *h, int argc, const val *argv, const val_kwargs *kw,
-                              const char *name, double (*fn)(double), src_span at)
+static val builtin_math_round(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at, const char *name,
+                              double (*fn)(double))
 {
+    (void)self;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at))
         return val_err();
     if (builtin_is_int(argv[0]))
@@ -3496,23 +3420,9 @@ static val builtin_math_round(host *h, int argc, const val *argv, const val_kwar
     return builtin_float_to_int(h, fn(argv[0].u.f), at);
 }
 
-BUILTIN_FN(builtin_math_floor)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "floor", floor, at);
-}
-
-BUILTIN_FN(builtin_math_ceil)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "ceil", ceil, at);
-}
-
-BUILTIN_FN(builtin_math_trunc)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "trunc", trunc, at);
-}
+HOST_CFUNC_CALLING(builtin_math_floor, builtin_math_round, "floor", floor)
+HOST_CFUNC_CALLING(builtin_math_ceil, builtin_math_round, "ceil", ceil)
+HOST_CFUNC_CALLING(builtin_math_trunc, builtin_math_round, "trunc", trunc)
 
 #define MATH2(name, expr) \
     BUILTIN_FN(builtin_math_##name) \
@@ -3582,32 +3492,19 @@ BUILTIN_FN(builtin_math_isclose)
     return val_bool(diff <= fabs(rel * y) || diff <= fabs(rel * x) || diff <= abs_tol);
 }
 
-static val builtin_math_test(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_math_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     double x;
     if (!builtin_math_arg(h, name, argc, argv, kw, 1, &x, at))
         return val_err();
     return val_bool(which == 0 ? isnan(x) : which == 1 ? isinf(x) : isfinite(x));
 }
 
-BUILTIN_FN(builtin_math_isnan)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isnan", 0, at);
-}
-
-BUILTIN_FN(builtin_math_isinf)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isinf", 1, at);
-}
-
-BUILTIN_FN(builtin_math_isfinite)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isfinite", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_math_isnan, builtin_math_test, "isnan", 0)
+HOST_CFUNC_CALLING(builtin_math_isinf, builtin_math_test, "isinf", 1)
+HOST_CFUNC_CALLING(builtin_math_isfinite, builtin_math_test, "isfinite", 2)
 
 BUILTIN_FN(builtin_math_prod)
 {
@@ -3706,9 +3603,10 @@ BUILTIN_FN(builtin_math_factorial)
     return val_int(r);
 }
 
-static val builtin_comb_perm(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             bool comb, src_span at)
+static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, bool comb)
 {
+    (void)self;
     const char *name = comb ? "comb" : "perm";
     int64_t n, k;
     if (!builtin_nargs(h, name, argc, kw, comb ? 2 : 1, 2, at) ||
@@ -3734,17 +3632,8 @@ static val builtin_comb_perm(host *h, int argc, const val *argv, const val_kwarg
     return val_int((int64_t)r);
 }
 
-BUILTIN_FN(builtin_math_comb)
-{
-    (void)self;
-    return builtin_comb_perm(h, argc, argv, kw, true, at);
-}
-
-BUILTIN_FN(builtin_math_perm)
-{
-    (void)self;
-    return builtin_comb_perm(h, argc, argv, kw, false, at);
-}
+HOST_CFUNC_CALLING(builtin_math_comb, builtin_comb_perm, true)
+HOST_CFUNC_CALLING(builtin_math_perm, builtin_comb_perm, false)
 
 BUILTIN_FN(builtin_math_isqrt)
 {
@@ -4211,9 +4100,10 @@ static bool builtin_choose(host *h, const val_seq *pool, size_t r, bool perm, si
     return true;
 }
 
-static val builtin_combinatoric(host *h, int argc, const val *argv, const val_kwargs *kw,
-                                bool perm, src_span at)
+static val builtin_combinatoric(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at, bool perm)
 {
+    (void)self;
     val a[2];
     if (!host_args(h, at, perm ? "permutations" : "combinations", perm ? "iterable, r=" : "iterable, r",
                    argc, argv, kw, a))
@@ -4249,17 +4139,8 @@ static val builtin_combinatoric(host *h, int argc, const val *argv, const val_kw
     return host_iterator_new(out, perm ? "itertools.permutations" : "itertools.combinations");
 }
 
-BUILTIN_FN(builtin_itertools_permutations)
-{
-    (void)self;
-    return builtin_combinatoric(h, argc, argv, kw, true, at);
-}
-
-BUILTIN_FN(builtin_itertools_combinations)
-{
-    (void)self;
-    return builtin_combinatoric(h, argc, argv, kw, false, at);
-}
+HOST_CFUNC_CALLING(builtin_itertools_permutations, builtin_combinatoric, true)
+HOST_CFUNC_CALLING(builtin_itertools_combinations, builtin_combinatoric, false)
 
 BUILTIN_FN(builtin_itertools_accumulate)
 {
@@ -4570,9 +4451,10 @@ BUILTIN_FN(builtin_os_cpu_count)
     return n > 0 ? val_int(n) : val_none();
 }
 
-static val builtin_stat_test(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_stat_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     const char *path;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
         !host_to_str(h, argv[0], at, "the path", &path))
@@ -4583,23 +4465,9 @@ static val builtin_stat_test(host *h, int argc, const val *argv, const val_kwarg
     return val_bool(which == 0 || (which == 1 ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode)));
 }
 
-BUILTIN_FN(builtin_path_exists)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "exists", 0, at);
-}
-
-BUILTIN_FN(builtin_path_isfile)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "isfile", 1, at);
-}
-
-BUILTIN_FN(builtin_path_isdir)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "isdir", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_path_exists, builtin_stat_test, "exists", 0)
+HOST_CFUNC_CALLING(builtin_path_isfile, builtin_stat_test, "isfile", 1)
+HOST_CFUNC_CALLING(builtin_path_isdir, builtin_stat_test, "isdir", 2)
 
 BUILTIN_FN(builtin_path_join)
 {
@@ -4625,9 +4493,10 @@ BUILTIN_FN(builtin_path_join)
 }
 
 /* basename, dirname, splitext */
-static val builtin_path_part(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_path_part(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     const char *p;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
         !host_to_str(h, argv[0], at, "the path", &p))
@@ -4655,23 +4524,9 @@ static val builtin_path_part(host *h, int argc, const val *argv, const val_kwarg
     return val_tuple_of(2, t);
 }
 
-BUILTIN_FN(builtin_path_basename)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "basename", 0, at);
-}
-
-BUILTIN_FN(builtin_path_dirname)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "dirname", 1, at);
-}
-
-BUILTIN_FN(builtin_path_splitext)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "splitext", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_path_basename, builtin_path_part, "basename", 0)
+HOST_CFUNC_CALLING(builtin_path_dirname, builtin_path_part, "dirname", 1)
+HOST_CFUNC_CALLING(builtin_path_splitext, builtin_path_part, "splitext", 2)
 
 static void builtin_os_modules(host *h)
 {
