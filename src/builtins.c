@@ -2985,29 +2985,19 @@ static val builtin_view_new(val dict, int what)
     return val_of(v);
 }
 
-BUILTIN_FN(builtin_dict_keys)
+/* dict.keys(), .values() and .items(): no arguments, a live view. */
+static val builtin_dict_view(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int what)
 {
     (void)argv;
-    if (!builtin_nargs(h, "keys", argc, kw, 0, 0, at))
+    if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
-    return builtin_view_new(self, 0);
+    return builtin_view_new(self, what);
 }
 
-BUILTIN_FN(builtin_dict_values)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "values", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_view_new(self, 1);
-}
-
-BUILTIN_FN(builtin_dict_items)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "items", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_view_new(self, 2);
-}
+HOST_CFUNC_CALLING(builtin_dict_keys, builtin_dict_view, "keys", 0)
+HOST_CFUNC_CALLING(builtin_dict_values, builtin_dict_view, "values", 1)
+HOST_CFUNC_CALLING(builtin_dict_items, builtin_dict_view, "items", 2)
 
 static bool builtin_check_key(host *h, val k, src_span at)
 {
@@ -4344,39 +4334,24 @@ BUILTIN_FN(builtin_environ_pop)
     return r;
 }
 
-static val builtin_environ_view(host *h, val self, int what)
+/* os.environ.keys(), .values() and .items(): a view of a snapshot of the
+ * environment taken now. */
+static val builtin_environ_view(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at, const char *name, int what)
 {
-    (void)h;
     (void)self;
+    (void)argv;
+    if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
+        return val_err();
     val d = builtin_environ_dict();
     val v = builtin_view_new(d, what);
     val_unref(d);
     return v;
 }
 
-BUILTIN_FN(builtin_environ_keys)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "keys", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 0);
-}
-
-BUILTIN_FN(builtin_environ_values)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "values", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 1);
-}
-
-BUILTIN_FN(builtin_environ_items)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "items", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 2);
-}
+HOST_CFUNC_CALLING(builtin_environ_keys, builtin_environ_view, "keys", 0)
+HOST_CFUNC_CALLING(builtin_environ_values, builtin_environ_view, "values", 1)
+HOST_CFUNC_CALLING(builtin_environ_items, builtin_environ_view, "items", 2)
 
 BUILTIN_FN(builtin_environ_copy)
 {
