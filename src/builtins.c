@@ -1196,27 +1196,19 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
 HOST_CFUNC_CALLING(builtin_min, builtin_minmax, false)
 HOST_CFUNC_CALLING(builtin_max, builtin_minmax, true)
 
-BUILTIN_FN(builtin_sum)
+/* sum() and math.prod(): acc (owned) op x for each x of iterable, left to
+ * right, one operation at a time, as CPython 3.11 does. */
+static val builtin_fold(host *h, ast_op op, val acc, val iterable, src_span at)
 {
-    (void)self;
-    val a[2];
-    if (!host_args(h, at, "sum", "iterable, start=", argc, argv, kw, a))
-        return val_err();
-    val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
-    if (acc.kind == VAL_STR) {
-        val_unref(acc);
-        return host_error(h, at, "sum() can't sum strings (use ''.join(seq) instead)");
-    }
     host_iter it;
-    if (!host_iter_begin(h, a[0], at, &it)) {
+    if (!host_iter_begin(h, iterable, at, &it)) {
         val_unref(acc);
         return val_err();
     }
     val x;
     int st;
-    /* Left to right, one addition at a time, as CPython 3.11 does. */
     while ((st = host_iter_next(h, &it, &x)) > 0) {
-        val r = host_binop(h, AST_OP_ADD, acc, x, at);
+        val r = host_binop(h, op, acc, x, at);
         val_unref(x);
         val_unref(acc);
         acc = r;
@@ -1229,6 +1221,20 @@ BUILTIN_FN(builtin_sum)
         return val_err();
     }
     return acc;
+}
+
+BUILTIN_FN(builtin_sum)
+{
+    (void)self;
+    val a[2];
+    if (!host_args(h, at, "sum", "iterable, start=", argc, argv, kw, a))
+        return val_err();
+    val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
+    if (acc.kind == VAL_STR) {
+        val_unref(acc);
+        return host_error(h, at, "sum() can't sum strings (use ''.join(seq) instead)");
+    }
+    return builtin_fold(h, AST_OP_ADD, acc, a[0], at);
 }
 
 static val builtin_anyall(host *h, val self, int argc, const val *argv,
@@ -3503,27 +3509,7 @@ BUILTIN_FN(builtin_math_prod)
     if (!host_args(h, at, "prod", "iterable, *, start=", argc, argv, kw, a))
         return val_err();
     val acc = a[1].kind == VAL_MISSING ? val_int(1) : val_ref(a[1]);
-    host_iter it;
-    if (!host_iter_begin(h, a[0], at, &it)) {
-        val_unref(acc);
-        return val_err();
-    }
-    val x;
-    int st;
-    while ((st = host_iter_next(h, &it, &x)) > 0) {
-        val r = host_binop(h, AST_OP_MUL, acc, x, at);
-        val_unref(x);
-        val_unref(acc);
-        acc = r;
-        if (r.kind == VAL_ERR)
-            break;
-    }
-    host_iter_end(&it);
-    if (st < 0) {
-        val_unref(acc);
-        return val_err();
-    }
-    return acc;
+    return builtin_fold(h, AST_OP_MUL, acc, a[0], at);
 }
 
 static int64_t builtin_gcd2(int64_t a, int64_t b)
