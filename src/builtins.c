@@ -4911,14 +4911,23 @@ BUILTIN_FN(builtin_random_sample)
     return out;
 }
 
+/* The arguments (mu=0, sigma=1) of random.gauss() and normalvariate(). */
+static bool builtin_mu_sigma(host *h, const char *name, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, double *mu, double *sigma)
+{
+    val a[2];
+    *mu = 0;
+    *sigma = 1;
+    return host_args(h, at, name, "mu=, sigma=", argc, argv, kw, a) &&
+           (a[0].kind == VAL_MISSING || host_to_float(h, a[0], at, "mu", mu)) &&
+           (a[1].kind == VAL_MISSING || host_to_float(h, a[1], at, "sigma", sigma));
+}
+
 BUILTIN_FN(builtin_random_gauss)
 {
     (void)self;
-    val a[2];
-    double mu = 0, sigma = 1;
-    if (!host_args(h, at, "gauss", "mu=, sigma=", argc, argv, kw, a) ||
-        (a[0].kind != VAL_MISSING && !host_to_float(h, a[0], at, "mu", &mu)) ||
-        (a[1].kind != VAL_MISSING && !host_to_float(h, a[1], at, "sigma", &sigma)))
+    double mu, sigma;
+    if (!builtin_mu_sigma(h, "gauss", argc, argv, kw, at, &mu, &sigma))
         return val_err();
     double z;
     if (builtin_mt.has_gauss) {
@@ -4937,11 +4946,8 @@ BUILTIN_FN(builtin_random_gauss)
 BUILTIN_FN(builtin_random_normalvariate)
 {
     (void)self;
-    val a[2];
-    double mu = 0, sigma = 1;
-    if (!host_args(h, at, "normalvariate", "mu=, sigma=", argc, argv, kw, a) ||
-        (a[0].kind != VAL_MISSING && !host_to_float(h, a[0], at, "mu", &mu)) ||
-        (a[1].kind != VAL_MISSING && !host_to_float(h, a[1], at, "sigma", &sigma)))
+    double mu, sigma;
+    if (!builtin_mu_sigma(h, "normalvariate", argc, argv, kw, at, &mu, &sigma))
         return val_err();
     const double magic = 4 * exp(-0.5) / sqrt(2.0);
     double z;
