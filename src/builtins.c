@@ -1131,9 +1131,10 @@ BUILTIN_FN(builtin_sorted)
     return l;
 }
 
-static val builtin_minmax(host *h, bool is_max, int argc, const val *argv,
-                          const val_kwargs *kw, src_span at)
+static val builtin_minmax(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at, bool is_max)
 {
+    (void)self;
     const char *name = is_max ? "max" : "min";
     val o[2];
     if (!host_args(h, at, name, "*, key=, default=", 0, NULL, kw, o))
@@ -1192,39 +1193,22 @@ static val builtin_minmax(host *h, bool is_max, int argc, const val *argv,
     return r;
 }
 
-BUILTIN_FN(builtin_min)
-{
-    (void)self;
-    return builtin_minmax(h, false, argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_min, builtin_minmax, false)
+HOST_CFUNC_CALLING(builtin_max, builtin_minmax, true)
 
-BUILTIN_FN(builtin_max)
+/* sum() and math.prod(): acc (owned) op x for each x of iterable, left to
+ * right, one operation at a time, as CPython 3.11 does. */
+static val builtin_fold(host *h, ast_op op, val acc, val iterable, src_span at)
 {
-    (void)self;
-    return builtin_minmax(h, true, argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_sum)
-{
-    (void)self;
-    val a[2];
-    if (!host_args(h, at, "sum", "iterable, start=", argc, argv, kw, a))
-        return val_err();
-    val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
-    if (acc.kind == VAL_STR) {
-        val_unref(acc);
-        return host_error(h, at, "sum() can't sum strings (use ''.join(seq) instead)");
-    }
     host_iter it;
-    if (!host_iter_begin(h, a[0], at, &it)) {
+    if (!host_iter_begin(h, iterable, at, &it)) {
         val_unref(acc);
         return val_err();
     }
     val x;
     int st;
-    /* Left to right, one addition at a time, as CPython 3.11 does. */
     while ((st = host_iter_next(h, &it, &x)) > 0) {
-        val r = host_binop(h, AST_OP_ADD, acc, x, at);
+        val r = host_binop(h, op, acc, x, at);
         val_unref(x);
         val_unref(acc);
         acc = r;
@@ -1239,9 +1223,24 @@ BUILTIN_FN(builtin_sum)
     return acc;
 }
 
-static val builtin_anyall(host *h, bool is_any, int argc, const val *argv,
-                          const val_kwargs *kw, src_span at)
+BUILTIN_FN(builtin_sum)
 {
+    (void)self;
+    val a[2];
+    if (!host_args(h, at, "sum", "iterable, start=", argc, argv, kw, a))
+        return val_err();
+    val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
+    if (acc.kind == VAL_STR) {
+        val_unref(acc);
+        return host_error(h, at, "sum() can't sum strings (use ''.join(seq) instead)");
+    }
+    return builtin_fold(h, AST_OP_ADD, acc, a[0], at);
+}
+
+static val builtin_anyall(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at, bool is_any)
+{
+    (void)self;
     if (!builtin_nargs(h, is_any ? "any" : "all", argc, kw, 1, 1, at))
         return val_err();
     host_iter it;
@@ -1266,17 +1265,8 @@ static val builtin_anyall(host *h, bool is_any, int argc, const val *argv,
     return st < 0 ? val_err() : val_bool(result);
 }
 
-BUILTIN_FN(builtin_any)
-{
-    (void)self;
-    return builtin_anyall(h, true, argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_all)
-{
-    (void)self;
-    return builtin_anyall(h, false, argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_any, builtin_anyall, true)
+HOST_CFUNC_CALLING(builtin_all, builtin_anyall, false)
 
 BUILTIN_FN(builtin_iter)
 {
@@ -1441,9 +1431,10 @@ BUILTIN_FN(builtin_pow)
     return val_int(out);
 }
 
-static val builtin_int_text(host *h, const char *fname, char type, int argc, const val *argv,
-                            const val_kwargs *kw, src_span at)
+static val builtin_int_text(host *h, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at, const char *fname, char type)
 {
+    (void)self;
     if (!builtin_nargs(h, fname, argc, kw, 1, 1, at))
         return val_err();
     if (!builtin_is_int(argv[0]))
@@ -1458,23 +1449,9 @@ static val builtin_int_text(host *h, const char *fname, char type, int argc, con
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_hex)
-{
-    (void)self;
-    return builtin_int_text(h, "hex", 'x', argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_oct)
-{
-    (void)self;
-    return builtin_int_text(h, "oct", 'o', argc, argv, kw, at);
-}
-
-BUILTIN_FN(builtin_bin)
-{
-    (void)self;
-    return builtin_int_text(h, "bin", 'b', argc, argv, kw, at);
-}
+HOST_CFUNC_CALLING(builtin_hex, builtin_int_text, "hex", 'x')
+HOST_CFUNC_CALLING(builtin_oct, builtin_int_text, "oct", 'o')
+HOST_CFUNC_CALLING(builtin_bin, builtin_int_text, "bin", 'b')
 
 /* Append code point c as UTF-8. */
 static void builtin_put_utf8(strbuf *b, uint32_t c)
@@ -1637,25 +1614,10 @@ static val builtin_str_find_impl(host *h, val self, int argc, const val *argv,
     return val_int(builtin_byte_to_cp(s, (size_t)(p - s->s)));
 }
 
-BUILTIN_FN(builtin_str_find)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "find", false, false);
-}
-
-BUILTIN_FN(builtin_str_rfind)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "rfind", true, false);
-}
-
-BUILTIN_FN(builtin_str_index)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "index", false, true);
-}
-
-BUILTIN_FN(builtin_str_rindex)
-{
-    return builtin_str_find_impl(h, self, argc, argv, kw, at, "rindex", true, true);
-}
+HOST_CFUNC_CALLING(builtin_str_find, builtin_str_find_impl, "find", false, false)
+HOST_CFUNC_CALLING(builtin_str_rfind, builtin_str_find_impl, "rfind", true, false)
+HOST_CFUNC_CALLING(builtin_str_index, builtin_str_find_impl, "index", false, true)
+HOST_CFUNC_CALLING(builtin_str_rindex, builtin_str_find_impl, "rindex", true, true)
 
 BUILTIN_FN(builtin_str_count)
 {
@@ -1810,15 +1772,8 @@ static val builtin_split_impl(host *h, val self, int argc, const val *argv,
     return parts;
 }
 
-BUILTIN_FN(builtin_str_split)
-{
-    return builtin_split_impl(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_rsplit)
-{
-    return builtin_split_impl(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_split, builtin_split_impl, false)
+HOST_CFUNC_CALLING(builtin_str_rsplit, builtin_split_impl, true)
 
 BUILTIN_FN(builtin_str_splitlines)
 {
@@ -1900,20 +1855,9 @@ static val builtin_strip_impl(host *h, val self, int argc, const val *argv,
     return val_str_new(s->s + i, e - i);
 }
 
-BUILTIN_FN(builtin_str_strip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "strip", true, true);
-}
-
-BUILTIN_FN(builtin_str_lstrip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "lstrip", true, false);
-}
-
-BUILTIN_FN(builtin_str_rstrip)
-{
-    return builtin_strip_impl(h, self, argc, argv, kw, at, "rstrip", false, true);
-}
+HOST_CFUNC_CALLING(builtin_str_strip, builtin_strip_impl, "strip", true, true)
+HOST_CFUNC_CALLING(builtin_str_lstrip, builtin_strip_impl, "lstrip", true, false)
+HOST_CFUNC_CALLING(builtin_str_rstrip, builtin_strip_impl, "rstrip", false, true)
 
 BUILTIN_FN(builtin_str_replace)
 {
@@ -1989,15 +1933,8 @@ static val builtin_fix_impl(host *h, val self, int argc, const val *argv,
     return val_bool(false);
 }
 
-BUILTIN_FN(builtin_str_startswith)
-{
-    return builtin_fix_impl(h, self, argc, argv, kw, at, "startswith", false);
-}
-
-BUILTIN_FN(builtin_str_endswith)
-{
-    return builtin_fix_impl(h, self, argc, argv, kw, at, "endswith", true);
-}
+HOST_CFUNC_CALLING(builtin_str_startswith, builtin_fix_impl, "startswith", false)
+HOST_CFUNC_CALLING(builtin_str_endswith, builtin_fix_impl, "endswith", true)
 
 /* Simple case mappings of the scripts most text uses: ASCII, Latin-1,
  * Latin Extended-A, Greek and Cyrillic.  Other code points have no case
@@ -2075,9 +2012,10 @@ static uint32_t builtin_decode(const char *s, size_t len, size_t *i)
     return cp;
 }
 
-static val builtin_case_impl(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                             const char *name, int mode)
+static val builtin_case_impl(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int mode)
 {
+    (void)argv;
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2103,40 +2041,17 @@ static val builtin_case_impl(host *h, val self, int argc, const val_kwargs *kw, 
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_str_upper)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "upper", 0);
-}
-
-BUILTIN_FN(builtin_str_lower)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "lower", 1);
-}
-
-BUILTIN_FN(builtin_str_title)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "title", 2);
-}
-
-BUILTIN_FN(builtin_str_capitalize)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "capitalize", 3);
-}
-
-BUILTIN_FN(builtin_str_swapcase)
-{
-    (void)argv;
-    return builtin_case_impl(h, self, argc, kw, at, "swapcase", 4);
-}
+HOST_CFUNC_CALLING(builtin_str_upper, builtin_case_impl, "upper", 0)
+HOST_CFUNC_CALLING(builtin_str_lower, builtin_case_impl, "lower", 1)
+HOST_CFUNC_CALLING(builtin_str_title, builtin_case_impl, "title", 2)
+HOST_CFUNC_CALLING(builtin_str_capitalize, builtin_case_impl, "capitalize", 3)
+HOST_CFUNC_CALLING(builtin_str_swapcase, builtin_case_impl, "swapcase", 4)
 
 /* isdigit() and friends: every character in the class, at least one. */
-static val builtin_is_impl(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                           const char *name, int (*pred)(int))
+static val builtin_is_impl(host *h, val self, int argc, const val *argv,
+                           const val_kwargs *kw, src_span at, const char *name, int (*pred)(int))
 {
+    (void)argv;
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2150,33 +2065,15 @@ static val builtin_is_impl(host *h, val self, int argc, const val_kwargs *kw, sr
 
 static int builtin_pred_space(int c) { return builtin_is_space((unsigned char)c); }
 
-BUILTIN_FN(builtin_str_isdigit)
+HOST_CFUNC_CALLING(builtin_str_isdigit, builtin_is_impl, "isdigit", isdigit)
+HOST_CFUNC_CALLING(builtin_str_isalpha, builtin_is_impl, "isalpha", isalpha)
+HOST_CFUNC_CALLING(builtin_str_isalnum, builtin_is_impl, "isalnum", isalnum)
+HOST_CFUNC_CALLING(builtin_str_isspace, builtin_is_impl, "isspace", builtin_pred_space)
+
+static val builtin_case_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, bool upper)
 {
     (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isdigit", isdigit);
-}
-
-BUILTIN_FN(builtin_str_isalpha)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isalpha", isalpha);
-}
-
-BUILTIN_FN(builtin_str_isalnum)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isalnum", isalnum);
-}
-
-BUILTIN_FN(builtin_str_isspace)
-{
-    (void)argv;
-    return builtin_is_impl(h, self, argc, kw, at, "isspace", builtin_pred_space);
-}
-
-static val builtin_case_test(host *h, val self, int argc, const val_kwargs *kw, src_span at,
-                             const char *name, bool upper)
-{
     if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
     const val_str *s = STR_SELF;
@@ -2191,17 +2088,8 @@ static val builtin_case_test(host *h, val self, int argc, const val_kwargs *kw, 
     return val_bool(cased);
 }
 
-BUILTIN_FN(builtin_str_isupper)
-{
-    (void)argv;
-    return builtin_case_test(h, self, argc, kw, at, "isupper", true);
-}
-
-BUILTIN_FN(builtin_str_islower)
-{
-    (void)argv;
-    return builtin_case_test(h, self, argc, kw, at, "islower", false);
-}
+HOST_CFUNC_CALLING(builtin_str_isupper, builtin_case_test, "isupper", true)
+HOST_CFUNC_CALLING(builtin_str_islower, builtin_case_test, "islower", false)
 
 BUILTIN_FN(builtin_str_isidentifier)
 {
@@ -2257,20 +2145,9 @@ static val builtin_pad_impl(host *h, val self, int argc, const val *argv,
     return val_str_from_buf(&b);
 }
 
-BUILTIN_FN(builtin_str_ljust)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "ljust", 0);
-}
-
-BUILTIN_FN(builtin_str_rjust)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "rjust", 1);
-}
-
-BUILTIN_FN(builtin_str_center)
-{
-    return builtin_pad_impl(h, self, argc, argv, kw, at, "center", 2);
-}
+HOST_CFUNC_CALLING(builtin_str_ljust, builtin_pad_impl, "ljust", 0)
+HOST_CFUNC_CALLING(builtin_str_rjust, builtin_pad_impl, "rjust", 1)
+HOST_CFUNC_CALLING(builtin_str_center, builtin_pad_impl, "center", 2)
 
 BUILTIN_FN(builtin_str_zfill)
 {
@@ -2321,15 +2198,8 @@ static val builtin_partition_impl(host *h, val self, int argc, const val *argv,
     return val_tuple_of(3, t);
 }
 
-BUILTIN_FN(builtin_str_partition)
-{
-    return builtin_partition_impl(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_rpartition)
-{
-    return builtin_partition_impl(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_partition, builtin_partition_impl, false)
+HOST_CFUNC_CALLING(builtin_str_rpartition, builtin_partition_impl, true)
 
 static val builtin_remove_fix(host *h, val self, int argc, const val *argv,
                               const val_kwargs *kw, src_span at, bool suffix)
@@ -2347,15 +2217,8 @@ static val builtin_remove_fix(host *h, val self, int argc, const val *argv,
     return suffix ? val_str_new(s->s, s->len - n) : val_str_new(s->s + n, s->len - n);
 }
 
-BUILTIN_FN(builtin_str_removeprefix)
-{
-    return builtin_remove_fix(h, self, argc, argv, kw, at, false);
-}
-
-BUILTIN_FN(builtin_str_removesuffix)
-{
-    return builtin_remove_fix(h, self, argc, argv, kw, at, true);
-}
+HOST_CFUNC_CALLING(builtin_str_removeprefix, builtin_remove_fix, false)
+HOST_CFUNC_CALLING(builtin_str_removesuffix, builtin_remove_fix, true)
 
 BUILTIN_FN(builtin_str_expandtabs)
 {
@@ -3128,29 +2991,19 @@ static val builtin_view_new(val dict, int what)
     return val_of(v);
 }
 
-BUILTIN_FN(builtin_dict_keys)
+/* dict.keys(), .values() and .items(): no arguments, a live view. */
+static val builtin_dict_view(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int what)
 {
     (void)argv;
-    if (!builtin_nargs(h, "keys", argc, kw, 0, 0, at))
+    if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
         return val_err();
-    return builtin_view_new(self, 0);
+    return builtin_view_new(self, what);
 }
 
-BUILTIN_FN(builtin_dict_values)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "values", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_view_new(self, 1);
-}
-
-BUILTIN_FN(builtin_dict_items)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "items", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_view_new(self, 2);
-}
+HOST_CFUNC_CALLING(builtin_dict_keys, builtin_dict_view, "keys", 0)
+HOST_CFUNC_CALLING(builtin_dict_values, builtin_dict_view, "values", 1)
+HOST_CFUNC_CALLING(builtin_dict_items, builtin_dict_view, "items", 2)
 
 static bool builtin_check_key(host *h, val k, src_span at)
 {
@@ -3543,9 +3396,11 @@ BUILTIN_FN(builtin_math_log)
     return val_float(log(x[0]) / log(x[1]));
 }
 
-static val builtin_math_round(host *h, int argc, const val *argv, const val_kwargs *kw,
-                              const char *name, double (*fn)(double), src_span at)
+static val builtin_math_round(host *h, val self, int argc, const val *argv,
+                              const val_kwargs *kw, src_span at, const char *name,
+                              double (*fn)(double))
 {
+    (void)self;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at))
         return val_err();
     if (builtin_is_int(argv[0]))
@@ -3561,23 +3416,9 @@ static val builtin_math_round(host *h, int argc, const val *argv, const val_kwar
     return builtin_float_to_int(h, fn(argv[0].u.f), at);
 }
 
-BUILTIN_FN(builtin_math_floor)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "floor", floor, at);
-}
-
-BUILTIN_FN(builtin_math_ceil)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "ceil", ceil, at);
-}
-
-BUILTIN_FN(builtin_math_trunc)
-{
-    (void)self;
-    return builtin_math_round(h, argc, argv, kw, "trunc", trunc, at);
-}
+HOST_CFUNC_CALLING(builtin_math_floor, builtin_math_round, "floor", floor)
+HOST_CFUNC_CALLING(builtin_math_ceil, builtin_math_round, "ceil", ceil)
+HOST_CFUNC_CALLING(builtin_math_trunc, builtin_math_round, "trunc", trunc)
 
 #define MATH2(name, expr) \
     BUILTIN_FN(builtin_math_##name) \
@@ -3647,32 +3488,19 @@ BUILTIN_FN(builtin_math_isclose)
     return val_bool(diff <= fabs(rel * y) || diff <= fabs(rel * x) || diff <= abs_tol);
 }
 
-static val builtin_math_test(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_math_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     double x;
     if (!builtin_math_arg(h, name, argc, argv, kw, 1, &x, at))
         return val_err();
     return val_bool(which == 0 ? isnan(x) : which == 1 ? isinf(x) : isfinite(x));
 }
 
-BUILTIN_FN(builtin_math_isnan)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isnan", 0, at);
-}
-
-BUILTIN_FN(builtin_math_isinf)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isinf", 1, at);
-}
-
-BUILTIN_FN(builtin_math_isfinite)
-{
-    (void)self;
-    return builtin_math_test(h, argc, argv, kw, "isfinite", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_math_isnan, builtin_math_test, "isnan", 0)
+HOST_CFUNC_CALLING(builtin_math_isinf, builtin_math_test, "isinf", 1)
+HOST_CFUNC_CALLING(builtin_math_isfinite, builtin_math_test, "isfinite", 2)
 
 BUILTIN_FN(builtin_math_prod)
 {
@@ -3681,27 +3509,7 @@ BUILTIN_FN(builtin_math_prod)
     if (!host_args(h, at, "prod", "iterable, *, start=", argc, argv, kw, a))
         return val_err();
     val acc = a[1].kind == VAL_MISSING ? val_int(1) : val_ref(a[1]);
-    host_iter it;
-    if (!host_iter_begin(h, a[0], at, &it)) {
-        val_unref(acc);
-        return val_err();
-    }
-    val x;
-    int st;
-    while ((st = host_iter_next(h, &it, &x)) > 0) {
-        val r = host_binop(h, AST_OP_MUL, acc, x, at);
-        val_unref(x);
-        val_unref(acc);
-        acc = r;
-        if (r.kind == VAL_ERR)
-            break;
-    }
-    host_iter_end(&it);
-    if (st < 0) {
-        val_unref(acc);
-        return val_err();
-    }
-    return acc;
+    return builtin_fold(h, AST_OP_MUL, acc, a[0], at);
 }
 
 static int64_t builtin_gcd2(int64_t a, int64_t b)
@@ -3771,9 +3579,10 @@ BUILTIN_FN(builtin_math_factorial)
     return val_int(r);
 }
 
-static val builtin_comb_perm(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             bool comb, src_span at)
+static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, bool comb)
 {
+    (void)self;
     const char *name = comb ? "comb" : "perm";
     int64_t n, k;
     if (!builtin_nargs(h, name, argc, kw, comb ? 2 : 1, 2, at) ||
@@ -3799,17 +3608,8 @@ static val builtin_comb_perm(host *h, int argc, const val *argv, const val_kwarg
     return val_int((int64_t)r);
 }
 
-BUILTIN_FN(builtin_math_comb)
-{
-    (void)self;
-    return builtin_comb_perm(h, argc, argv, kw, true, at);
-}
-
-BUILTIN_FN(builtin_math_perm)
-{
-    (void)self;
-    return builtin_comb_perm(h, argc, argv, kw, false, at);
-}
+HOST_CFUNC_CALLING(builtin_math_comb, builtin_comb_perm, true)
+HOST_CFUNC_CALLING(builtin_math_perm, builtin_comb_perm, false)
 
 BUILTIN_FN(builtin_math_isqrt)
 {
@@ -4276,9 +4076,10 @@ static bool builtin_choose(host *h, const val_seq *pool, size_t r, bool perm, si
     return true;
 }
 
-static val builtin_combinatoric(host *h, int argc, const val *argv, const val_kwargs *kw,
-                                bool perm, src_span at)
+static val builtin_combinatoric(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at, bool perm)
 {
+    (void)self;
     val a[2];
     if (!host_args(h, at, perm ? "permutations" : "combinations", perm ? "iterable, r=" : "iterable, r",
                    argc, argv, kw, a))
@@ -4314,17 +4115,8 @@ static val builtin_combinatoric(host *h, int argc, const val *argv, const val_kw
     return host_iterator_new(out, perm ? "itertools.permutations" : "itertools.combinations");
 }
 
-BUILTIN_FN(builtin_itertools_permutations)
-{
-    (void)self;
-    return builtin_combinatoric(h, argc, argv, kw, true, at);
-}
-
-BUILTIN_FN(builtin_itertools_combinations)
-{
-    (void)self;
-    return builtin_combinatoric(h, argc, argv, kw, false, at);
-}
+HOST_CFUNC_CALLING(builtin_itertools_permutations, builtin_combinatoric, true)
+HOST_CFUNC_CALLING(builtin_itertools_combinations, builtin_combinatoric, false)
 
 BUILTIN_FN(builtin_itertools_accumulate)
 {
@@ -4528,39 +4320,24 @@ BUILTIN_FN(builtin_environ_pop)
     return r;
 }
 
-static val builtin_environ_view(host *h, val self, int what)
+/* os.environ.keys(), .values() and .items(): a view of a snapshot of the
+ * environment taken now. */
+static val builtin_environ_view(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at, const char *name, int what)
 {
-    (void)h;
     (void)self;
+    (void)argv;
+    if (!builtin_nargs(h, name, argc, kw, 0, 0, at))
+        return val_err();
     val d = builtin_environ_dict();
     val v = builtin_view_new(d, what);
     val_unref(d);
     return v;
 }
 
-BUILTIN_FN(builtin_environ_keys)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "keys", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 0);
-}
-
-BUILTIN_FN(builtin_environ_values)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "values", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 1);
-}
-
-BUILTIN_FN(builtin_environ_items)
-{
-    (void)argv;
-    if (!builtin_nargs(h, "items", argc, kw, 0, 0, at))
-        return val_err();
-    return builtin_environ_view(h, self, 2);
-}
+HOST_CFUNC_CALLING(builtin_environ_keys, builtin_environ_view, "keys", 0)
+HOST_CFUNC_CALLING(builtin_environ_values, builtin_environ_view, "values", 1)
+HOST_CFUNC_CALLING(builtin_environ_items, builtin_environ_view, "items", 2)
 
 BUILTIN_FN(builtin_environ_copy)
 {
@@ -4635,9 +4412,10 @@ BUILTIN_FN(builtin_os_cpu_count)
     return n > 0 ? val_int(n) : val_none();
 }
 
-static val builtin_stat_test(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_stat_test(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     const char *path;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
         !host_to_str(h, argv[0], at, "the path", &path))
@@ -4648,23 +4426,9 @@ static val builtin_stat_test(host *h, int argc, const val *argv, const val_kwarg
     return val_bool(which == 0 || (which == 1 ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode)));
 }
 
-BUILTIN_FN(builtin_path_exists)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "exists", 0, at);
-}
-
-BUILTIN_FN(builtin_path_isfile)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "isfile", 1, at);
-}
-
-BUILTIN_FN(builtin_path_isdir)
-{
-    (void)self;
-    return builtin_stat_test(h, argc, argv, kw, "isdir", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_path_exists, builtin_stat_test, "exists", 0)
+HOST_CFUNC_CALLING(builtin_path_isfile, builtin_stat_test, "isfile", 1)
+HOST_CFUNC_CALLING(builtin_path_isdir, builtin_stat_test, "isdir", 2)
 
 BUILTIN_FN(builtin_path_join)
 {
@@ -4690,9 +4454,10 @@ BUILTIN_FN(builtin_path_join)
 }
 
 /* basename, dirname, splitext */
-static val builtin_path_part(host *h, int argc, const val *argv, const val_kwargs *kw,
-                             const char *name, int which, src_span at)
+static val builtin_path_part(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *name, int which)
 {
+    (void)self;
     const char *p;
     if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
         !host_to_str(h, argv[0], at, "the path", &p))
@@ -4720,23 +4485,9 @@ static val builtin_path_part(host *h, int argc, const val *argv, const val_kwarg
     return val_tuple_of(2, t);
 }
 
-BUILTIN_FN(builtin_path_basename)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "basename", 0, at);
-}
-
-BUILTIN_FN(builtin_path_dirname)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "dirname", 1, at);
-}
-
-BUILTIN_FN(builtin_path_splitext)
-{
-    (void)self;
-    return builtin_path_part(h, argc, argv, kw, "splitext", 2, at);
-}
+HOST_CFUNC_CALLING(builtin_path_basename, builtin_path_part, "basename", 0)
+HOST_CFUNC_CALLING(builtin_path_dirname, builtin_path_part, "dirname", 1)
+HOST_CFUNC_CALLING(builtin_path_splitext, builtin_path_part, "splitext", 2)
 
 static void builtin_os_modules(host *h)
 {
@@ -5160,14 +4911,23 @@ BUILTIN_FN(builtin_random_sample)
     return out;
 }
 
+/* The arguments (mu=0, sigma=1) of random.gauss() and normalvariate(). */
+static bool builtin_mu_sigma(host *h, const char *name, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, double *mu, double *sigma)
+{
+    val a[2];
+    *mu = 0;
+    *sigma = 1;
+    return host_args(h, at, name, "mu=, sigma=", argc, argv, kw, a) &&
+           (a[0].kind == VAL_MISSING || host_to_float(h, a[0], at, "mu", mu)) &&
+           (a[1].kind == VAL_MISSING || host_to_float(h, a[1], at, "sigma", sigma));
+}
+
 BUILTIN_FN(builtin_random_gauss)
 {
     (void)self;
-    val a[2];
-    double mu = 0, sigma = 1;
-    if (!host_args(h, at, "gauss", "mu=, sigma=", argc, argv, kw, a) ||
-        (a[0].kind != VAL_MISSING && !host_to_float(h, a[0], at, "mu", &mu)) ||
-        (a[1].kind != VAL_MISSING && !host_to_float(h, a[1], at, "sigma", &sigma)))
+    double mu, sigma;
+    if (!builtin_mu_sigma(h, "gauss", argc, argv, kw, at, &mu, &sigma))
         return val_err();
     double z;
     if (builtin_mt.has_gauss) {
@@ -5186,11 +4946,8 @@ BUILTIN_FN(builtin_random_gauss)
 BUILTIN_FN(builtin_random_normalvariate)
 {
     (void)self;
-    val a[2];
-    double mu = 0, sigma = 1;
-    if (!host_args(h, at, "normalvariate", "mu=, sigma=", argc, argv, kw, a) ||
-        (a[0].kind != VAL_MISSING && !host_to_float(h, a[0], at, "mu", &mu)) ||
-        (a[1].kind != VAL_MISSING && !host_to_float(h, a[1], at, "sigma", &sigma)))
+    double mu, sigma;
+    if (!builtin_mu_sigma(h, "normalvariate", argc, argv, kw, at, &mu, &sigma))
         return val_err();
     const double magic = 4 * exp(-0.5) / sqrt(2.0);
     double z;
