@@ -340,6 +340,15 @@ int32_t sp_const_slot(spec *s, const spec_const *c, dtype dt, const ast_node *at
     return slot;
 }
 
+/* Does v have a run-time value that a runtime if can merge: a tile, or a
+ * number sp_as_tile can turn into one? */
+static bool sp_mergeable(const sval *v)
+{
+    return v->kind == SV_TILE ||
+           (v->kind == SV_CONST &&
+            (v->c.kind == SC_INT || v->c.kind == SC_FLOAT || v->c.kind == SC_BOOL));
+}
+
 /* v as a tile slot: tiles as they are, numbers as 0-d slots of their
  * natural dtype. */
 bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot)
@@ -348,8 +357,7 @@ bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot)
         *slot = v.slot;
         return true;
     }
-    if (v.kind == SV_CONST &&
-        (v.c.kind == SC_INT || v.c.kind == SC_FLOAT || v.c.kind == SC_BOOL)) {
+    if (v.kind == SV_CONST && sp_mergeable(&v)) {
         *slot = sp_const_slot(s, &v.c, sp_const_dtype(&v.c), at);
         return true;
     }
@@ -1743,6 +1751,16 @@ static bool sp_if(spec *s, const ast_node *st)
                 }
                 nm++;
                 continue;
+            }
+            /* Only tiles and numbers have a value at run time to merge. */
+            if (!sp_mergeable(t) || !sp_mergeable(e)) {
+                char bt[128], be[128];
+                ok = sp_error(s, st, "'%s' differs between the branches of this 'if' "
+                              "(%s, and %s); a runtime 'if' can only merge tiles and "
+                              "numbers: bind it the same way in both branches, or branch "
+                              "on a tl.constexpr", name, sp_describe(s, *t, bt, sizeof bt),
+                              sp_describe(s, *e, be, sizeof be));
+                break;
             }
             /* The merge slot takes the tile side's type (a number on the
              * other side is converted to it). */
