@@ -2227,13 +2227,27 @@ static dot_dims dot_dims_of(const ir_type *ta, const ir_type *tb)
     return d;
 }
 
+/* A float DOT's scratch (the plan sizes it, plan_build): the tf32-rounded
+ * copies of A and B, then a result that is not fp32, then gemm's work
+ * area.  The layout's parts for the DOT at in. */
+typedef struct dot_scratch {
+    float *tf32_a, *tf32_b, *result, *work;
+} dot_scratch;
+
+static dot_scratch dot_scratch_of(exec_prog *P, dot_dims d)
+{
+    float *s = (float *)P->w->scratch;
+    int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
+    return (dot_scratch){.tf32_a = s, .tf32_b = s + nA, .result = s + nA + nB,
+                         .work = s + nA + nB + d.batch * d.M * d.N};
+}
+
 /* C = A @ B (C + A @ B when accumulate) over the float lanes of a DOT's
  * operands (tf32-rounded copies in scratch under IR_PREC_TF32), summed as
- * gemm.h defines; returns the scratch left after the copies. */
-static float *dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bool accumulate)
+ * gemm.h defines. */
+static void dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bool accumulate)
 {
-    int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
-    float *scratch = (float *)P->w->scratch;
+    dot_scratch sc = dot_scratch_of(P, d);
     const float *A = SLOT(P, in->a), *B = SLOT(P, in->b);
     int64_t lda = d.K, ldb = d.N;
     /* operands a fast-path load left in the tensor (FASTPATH_VIEW) */
@@ -2245,25 +2259,18 @@ static float *dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bo
         B = (const float *)(uintptr_t)REC(P, in->b)->base;
         ldb = REC(P, in->b)->st[0];
     }
-    if (in->imm == IR_PREC_TF32) {
-        float *ra = scratch, *rb = scratch + nA;
+    if (in->imm == IR_PREC_TF32) {  /* (fastpath.c leaves tf32 operands in slots) */
+        int64_t nA = d.batch * d.M * d.K, nB = d.batch * d.K * d.N;
         for (int64_t i = 0; i < nA; i++)
-            ra[i] = round_tf32(A[i]);
+            sc.tf32_a[i] = round_tf32(A[i]);
         for (int64_t i = 0; i < nB; i++)
-            rb[i] = round_tf32(B[i]);
-        A = ra;
-        B = rb;
-        scratch += nA + nB;
+            sc.tf32_b[i] = round_tf32(B[i]);
+        A = sc.tf32_a;
+        B = sc.tf32_b;
     }
-    if (!C)
-        return scratch;
-    /* gemm's work area, after all else the scratch may hold (the tf32
-     * copies, a non-fp32 result); the plan leaves room for it */
-    float *work = (float *)P->w->scratch + nA + nB + d.batch * d.M * d.N;
     for (int64_t b = 0; b < d.batch; b++)
         gemm_f32(d.M, d.N, d.K, A + b * d.M * lda, lda, B + b * d.K * ldb, ldb,
-                 C + b * d.M * d.N, d.N, accumulate, work);
-    return scratch;
+                 C + b * d.M * d.N, d.N, accumulate, sc.work);
 }
 
 /* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, accumulating
@@ -2274,13 +2281,7 @@ static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
     dtype dd = DT(P, in->dst);
     int64_t nC = d.batch * d.M * d.N;
     bool direct = dd == DTYPE_FP32;
-    /* where the tf32 copies would end: the fp32 result goes after them */
-    float *C = SLOT(P, in->dst);
-    if (!direct) {
-        C = (float *)P->w->scratch;
-        if (in->imm == IR_PREC_TF32)
-            C += d.batch * (d.M * d.K + d.K * d.N);
-    }
+    float *C = direct ? SLOT(P, in->dst) : dot_scratch_of(P, d).result;
     bool accumulate = false;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
@@ -3363,7 +3364,7 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
             pl->prints = true;
         if (in->op == IR_DOT) {
             /* operands and result as doubles, or fp32 copies, a result and
-             * gemm's work area (dot_gemm) */
+             * gemm's work area (dot_scratch_of) */
             const ir_type *ta = &k->slots[in->a].type;
             int64_t K = ta->ndim ? ta->shape[ta->ndim - 1] : 1;
             size_t need = 8 * (size_t)(pl->numel[in->a] + pl->numel[in->b] +
