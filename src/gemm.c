@@ -6,10 +6,11 @@
  * (copied side by side into the caller's work area when several blocks of
  * rows read them), and for each panel runs a register-blocked kernel over
  * blocks of rows, with one accumulator register per (row, vector) summing
- * that block's products in k order.  Every variant performs, for each element, the same sequence of
- * fused multiply-adds from zero and the same final add, so they give the
- * same bits; the vector ones differ only in how many elements they carry
- * at once.  The variant is picked once, from what the CPU supports. */
+ * that block's products in k order.  Every variant performs, for each
+ * element, the same sequence of fused multiply-adds from zero and the same
+ * final add, so they give the same bits; the vector ones differ only in
+ * how many elements they carry at once.  The variant is picked once, from
+ * what the CPU supports. */
 #include "config.h"
 
 #include "gemm.h"
@@ -64,11 +65,21 @@ static void gemm_scalar(int64_t M, int64_t N, int64_t K, const float *A, int64_t
 }
 
 #ifdef GEMM_X86
-/* The panel of B that is w columns wide, rows side by side in dst. */
-static void gemm_pack(float *dst, int64_t w, int64_t K, const float *B, int64_t ldb)
+/* The panel of B (K rows, w columns, row stride ldb) as a kernel reads
+ * it: copied side by side into work when pack (several blocks of rows
+ * read it, and rows far apart in memory fight over cache sets), else where
+ * it lies; *ld is its row stride. */
+static const float *gemm_panel(float *work, bool pack, int64_t w, int64_t K, const float *B,
+                               int64_t ldb, int64_t *ld)
 {
+    if (!pack) {
+        *ld = ldb;
+        return B;
+    }
     for (int64_t k = 0; k < K; k++)
-        memcpy(dst + k * w, B + k * ldb, (size_t)w * sizeof *dst);
+        memcpy(work + k * w, B + k * ldb, (size_t)w * sizeof *work);
+    *ld = w;
+    return work;
 }
 
 /* ======================================================================
@@ -142,12 +153,9 @@ static void gemm_avx2(int64_t M, int64_t N, int64_t K, const float *A, int64_t l
     int64_t j = 0;
     bool pack = work && M > 4;       /* more than one block reads the panel */
     for (; j + 16 <= N; j += 16) {
-        if (pack) {
-            gemm_pack(work, 16, K, B + j, ldb);
-            gemm_avx2_panel(2, M, K, A, lda, work, 16, C + j, ldc, accumulate);
-        } else {
-            gemm_avx2_panel(2, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
-        }
+        int64_t ld;
+        const float *b = gemm_panel(work, pack, 16, K, B + j, ldb, &ld);
+        gemm_avx2_panel(2, M, K, A, lda, b, ld, C + j, ldc, accumulate);
     }
     if (j + 8 <= N) {
         gemm_avx2_panel(1, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
@@ -223,12 +231,9 @@ static void gemm_avx512(int64_t M, int64_t N, int64_t K, const float *A, int64_t
     int64_t j = 0;
     bool pack = work && M > 8;       /* more than one block reads the panel */
     for (; j + 32 <= N; j += 32) {
-        if (pack) {
-            gemm_pack(work, 32, K, B + j, ldb);
-            gemm_avx512_panel(2, 0xffff, M, K, A, lda, work, 32, C + j, ldc, accumulate);
-        } else {
-            gemm_avx512_panel(2, 0xffff, M, K, A, lda, B + j, ldb, C + j, ldc, accumulate);
-        }
+        int64_t ld;
+        const float *b = gemm_panel(work, pack, 32, K, B + j, ldb, &ld);
+        gemm_avx512_panel(2, 0xffff, M, K, A, lda, b, ld, C + j, ldc, accumulate);
     }
     int64_t left = N - j;
     if (left > 16)
