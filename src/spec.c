@@ -357,7 +357,7 @@ bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot)
         *slot = v.slot;
         return true;
     }
-    if (v.kind == SV_CONST && sp_mergeable(&v)) {
+    if (sp_mergeable(&v)) {     /* a number */
         *slot = sp_const_slot(s, &v.c, sp_const_dtype(&v.c), at);
         return true;
     }

@@ -1,8 +1,9 @@
 /* spec_debug.c - the specializer's side of the kernel debugger (spec.h):
  * the statement table and the scope of each statement, recorded while
- * spec.c walks a kernel for a debugger (spec_host.debug_info), and what the debugger asks of them afterwards:
- * the names visible at a statement (spec_dbg_vars) and a debugger
- * expression compiled in a stopped program's scope (spec_dbg_eval).
+ * spec.c walks a kernel for a debugger (spec_host.debug_info), and what
+ * the debugger asks of them afterwards: the names visible at a statement
+ * (spec_dbg_vars) and a debugger expression compiled in a stopped
+ * program's scope (spec_dbg_eval).
  *
  * Scope snapshots.  Each statement keeps the scope of its function as it
  * was when the statement started.  Copying the whole scope per statement
