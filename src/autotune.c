@@ -894,8 +894,8 @@ static val tune_tuner_getattr(host *h, val self, const char *name, src_span at)
         return val_ref(t->keys);
     if (!strcmp(name, "cache"))
         return val_ref(t->cache);
-    if (!strcmp(name, "best_config"))
-        return val_ref(t->best_config);
+    if (!strcmp(name, "best_config"))   /* Triton sets it at the first tuning */
+        return t->best_config.kind == VAL_NONE ? val_missing() : val_ref(t->best_config);
     if (!strcmp(name, "configs_timings"))
         return val_ref(t->timings);
     if (!strcmp(name, "bench_time"))

@@ -1440,8 +1440,11 @@ static bool sp_copy_into(spec *s, int32_t dst, sval v, const char *name, const c
     const ir_type *dt = sp_slot_type(s, dst);
     int32_t src;
     if (v.kind == SV_CONST && (v.c.kind == SC_INT || v.c.kind == SC_FLOAT ||
-                               v.c.kind == SC_BOOL) && dt->ndim == 0) {
-        src = sp_const_slot(s, &v.c, dt->dt, at);
+                               v.c.kind == SC_BOOL)) {
+        /* a number keeps its own type (int32/int64, fp32, int1), as Triton
+         * makes it a tensor before comparing types: 1 into an fp32 variable
+         * is a type change there ("Mismatched type ... int32 and fp32") */
+        src = sp_const_slot(s, &v.c, sp_const_dtype(&v.c), at);
     } else if (v.kind == SV_TILE) {
         src = v.slot;
     } else {
@@ -1762,13 +1765,23 @@ static bool sp_if(spec *s, const ast_node *st)
                               sp_describe(s, *e, be, sizeof be));
                 break;
             }
-            /* The merge slot takes the tile side's type (a number on the
-             * other side is converted to it). */
-            sval model = t->kind == SV_TILE ? *t : *e;
-            int32_t src;
-            if (!(ok = sp_as_tile(s, model, st, &src)))
+            /* Both branches must give the same type, numbers as Triton
+             * types them (int32/int64, fp32, int1): Triton refuses 1 in one
+             * branch and 1.0 in the other. */
+            int32_t ts, es;
+            if (!(ok = sp_as_tile(s, *t, st, &ts) && sp_as_tile(s, *e, st, &es)))
                 break;
-            mvals[nm] = sv_tile(sp_slot(s, *sp_slot_type(s, src), name));
+            if (!sp_same_type(sp_slot_type(s, ts), sp_slot_type(s, es))) {
+                char a[96], b[96];
+                ir_type_str(sp_slot_type(s, ts), a, sizeof a);
+                ir_type_str(sp_slot_type(s, es), b, sizeof b);
+                ok = sp_error(s, st, "'%s' is %s after the 'then' branch of this 'if' but %s "
+                              "after the 'else' branch; Triton refuses that (\"Mismatched "
+                              "type for %s\"): give both the same type (1.0 rather than 1, "
+                              "or .to(...))", name, a, b, name);
+                break;
+            }
+            mvals[nm] = sv_tile(sp_slot(s, *sp_slot_type(s, ts), name));
             nm++;
         }
     s->code[j1].imm = s->ncode;
