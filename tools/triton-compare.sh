@@ -28,19 +28,19 @@ case $out in /*) ;; *) out=$(pwd)/$out ;; esac
 
 case $mode in
 run)
+    # one program at a time per core (each compiles its kernels on the CPU)
     cd "$top/tests" || exit 2
     for d in "$@"; do
         mkdir -p "$out/$d"
-        for tk in "$d"/*.tk; do
-            b=${tk%.tk}
-            args=
-            [ -f "$b.args" ] && args=$(cat "$b.args")
-            # shellcheck disable=SC2086 # ARGS are split on purpose
-            PYTHONPATH="$top/tools" PYTHONUNBUFFERED=1 timeout 120 \
-                python3 "$tk" $args >"$out/$b.out" 2>&1
-            echo $? >"$out/$b.status"
-        done
-    done
+        ls "$d"/*.tk
+    done | TOP=$top OUT=$out xargs -P "$(nproc)" -I{} sh -c '
+        b=${1%.tk}
+        args=
+        [ -f "$b.args" ] && args=$(cat "$b.args")
+        # shellcheck disable=SC2086 # ARGS are split on purpose
+        PYTHONPATH="$TOP/tools" PYTHONUNBUFFERED=1 timeout 120 \
+            python3 "$1" $args >"$OUT/$b.out" 2>&1
+        echo $? >"$OUT/$b.status"' sh {}
     ;;
 diff)
     cd "$top/tests" || exit 2
