@@ -2742,12 +2742,40 @@ static int index_width(int64_t size)
     return w;
 }
 
+/* One device_print value as NVIDIA's printf shows it under Triton's format
+ * (PrintOpToLLVM.cpp's getFormatSubstr; printfPromoteValue widens ints
+ * narrower than 32 bits to 32, sign-extending signed types only): %p for
+ * pointers, %f for floats, %i / %u (%lli / %llu) for ints; with hex,
+ * "0x%0Nx" ("0x%0Nllx" for 64 bits), N the type's bits / 4, so int8 -1
+ * prints 0xffffffff and uint8 255 0xff.  fp64 prints its bits; the
+ * specializer refuses hex for the narrower floats. */
+static void device_print_value(strbuf *sb, dtype dt, dtype_scalar v, bool hex)
+{
+    if (dtype_is_ptr(dt)) {
+        strbuf_printf(sb, "0x%" PRIx64, v.u);
+    } else if (hex) {
+        int bits = dtype_bits(dt);
+        uint64_t u = v.u;
+        if (dtype_is_float(dt))
+            memcpy(&u, &v.f, sizeof u);
+        else if (bits < 64)
+            u = dtype_is_signed(dt) ? (uint32_t)(int32_t)v.i : (uint32_t)v.u;
+        strbuf_printf(sb, "0x%0*" PRIx64, bits / 4, u);
+    } else if (dtype_is_float(dt)) {
+        strbuf_printf(sb, "%f", v.f);
+    } else if (dtype_is_signed(dt)) {
+        strbuf_printf(sb, "%" PRId64, v.i);
+    } else {
+        strbuf_printf(sb, "%" PRIu64, v.u);
+    }
+}
+
 /* tl.device_print: one line per element,
  *   pid (0, 1, 0) idx (3) x: 1.500000
  * as Triton prints on the GPU (PrintOpToLLVM.cpp: "pid (%u, %u, %u) idx
  * (%Nu, ...)" then the prefix, "(operand i) " when there are several,
- * then the value: %f for floats, %i / %u for ints).  A scalar prints
- * "idx ()"; no operands prints the pid and the prefix. */
+ * then the value, device_print_value).  A scalar prints "idx ()"; no
+ * operands prints the pid and the prefix. */
 static void device_print(exec_prog *P, const ir_print *pr, strbuf *sb)
 {
     int nops = 0;
@@ -2784,15 +2812,8 @@ static void device_print(exec_prog *P, const ir_print *pr, strbuf *sb)
             strbuf_printf(sb, ")%s", strbuf_cstr(&prefix));
             if (nops > 1)
                 strbuf_printf(sb, "(operand %d) ", op);
-            dtype_scalar v = lane_get(t->dt, data, i);
-            if (dtype_is_ptr(t->dt))
-                strbuf_printf(sb, "0x%" PRIx64 "\n", v.u);
-            else if (dtype_is_float(t->dt))
-                strbuf_printf(sb, "%f\n", v.f);
-            else if (dtype_is_signed(t->dt))
-                strbuf_printf(sb, "%" PRId64 "\n", v.i);
-            else
-                strbuf_printf(sb, "%" PRIu64 "\n", v.u);
+            device_print_value(sb, t->dt, lane_get(t->dt, data, i), pr->hex);
+            strbuf_putc(sb, '\n');
         }
         op++;
     }

@@ -189,6 +189,7 @@ typedef enum ir_print_kind {
 
 typedef struct ir_print {
     ir_print_kind kind;
+    bool hex;               /* IR_PRINT_DEVICE: device_print(hex=True) */
     ir_fmt_piece *pieces;
     int32_t npieces;
     struct { int8_t op; int64_t value; } pid_cond[3];

@@ -1,20 +1,26 @@
 /* spec_random.c - tl.randint, tl.randint4x, tl.rand, tl.rand4x, tl.randn
- * and tl.randn4x: Triton's random.py (3.x), transcribed.
+ * and tl.randn4x: Triton 3.6's random.py, transcribed.
  *
- * Philox 4x32 with n_rounds rounds
- * (10 by default).  The counter is (offset, 0, 0, 0) as uint32, the key the
- * seed converted to uint64 and split into (low, high) 32-bit halves; each
- * round is
+ * Philox 4x32 with n_rounds rounds (10 by default).  randint4x makes the
+ * counter (lo, hi, 0, 0) from the offset: lo = offset.to(tl.uint32) (a
+ * value cast: truncated from 64 bits, sign- or zero-extended from 8 and
+ * 16), hi = (offset >> 32).to(tl.uint32) for a 64-bit offset and 0
+ * otherwise, so an int64 or uint64 offset uses all its 64 bits and the
+ * results are uint32 whatever the offset's type.  The key is the seed
+ * converted to uint64 and split into (low, high) 32-bit halves.  Each round
+ * is
  *     c0, c2 = umulhi(B, c2) ^ c1 ^ k0, umulhi(A, c0) ^ c3 ^ k1
  *     c1, c3 = B * c2, A * c0;   k0 += KEY_A;  k1 += KEY_B
  * It is built from ordinary operations (sp_binop, tl.umulhi) rather than a
  * PHILOX opcode, so every step gets exactly the types Triton's own code
  * gets, and the GPU emitters need nothing new.  rand maps a uint32 u to
- * fp32 as Triton does: i = bitcast int32, i < 0 ? -i - 1 : i, times
- * 4.6566127342e-10; randn is the cosine half of Box-Muller on two uniforms.
- * The offset must be a tile (Triton 3.6 calls offset.to(tl.uint32) on it).
- * randint/rand are bit-exact with Triton; randn depends on the libm's log,
- * sqrt and cos (the GPU's are approximations too). */
+ * fp32 as uint_to_uniform_float's 32-bit branch does (the only one these
+ * reach, since the results are uint32): i = bitcast int32,
+ * i < 0 ? -i - 1 : i, times 4.6566127342e-10; randn is the cosine half of
+ * Box-Muller on two uniforms.  The offset must be a tile (randint4x starts
+ * with offset.to(tl.uint32)).  randint/rand are bit-exact with Triton;
+ * randn depends on the libm's log, sqrt and cos (the GPU's are
+ * approximations too). */
 #include "spec_tl.h"
 
 #include <string.h>
@@ -45,6 +51,25 @@ static bool sp_umulhi2(spec *s, sval x, sval y, const ast_node *call, sval *out)
     return tl_umulhi(s, &a, call, out);
 }
 
+/* randint4x's counter: (lo, hi, 0, 0), lo = offset.to(tl.uint32),
+ * hi = (offset >> 32).to(tl.uint32) when the offset has more than 32 bits
+ * (an arithmetic shift for int64, but only bits 32..63 survive either way),
+ * else the zeros, lo * 0. */
+static bool sp_philox_counter(spec *s, int32_t off, const ast_node *call, sval c[4])
+{
+    sval zero, hi;
+    c[0] = sv_tile(sp_cast(s, off, DTYPE_UINT32, call));
+    if (!SP_BIN(MUL, c[0], sv_int(0), &zero))
+        return false;
+    c[1] = c[2] = c[3] = zero;
+    if (dtype_bits(sp_slot_type(s, off)->dt) <= 32)
+        return true;
+    if (!SP_BIN(RSHIFT, sv_tile(off), sv_int(32), &hi))
+        return false;
+    c[1] = sv_tile(sp_cast(s, hi.slot, DTYPE_UINT32, call));
+    return true;
+}
+
 static bool sp_philox(spec *s, const char *qual, sval seed, sval offset, sval n_rounds,
                       const ast_node *call, sval c[4])
 {
@@ -70,22 +95,21 @@ static bool sp_philox(spec *s, const char *qual, sval seed, sval offset, sval n_
     dtype sdt = sp_slot_type(s, sd)->dt, odt = sp_slot_type(s, off)->dt;
     if (!dtype_is_int(sdt) || dtype_is_ptr(sdt))
         return sp_error(s, call, "the seed must be an integer, not %s", dtype_name(sdt));
-    if (!dtype_is_int(odt) || dtype_is_ptr(odt) || dtype_bits(odt) != 32)
-        return sp_error(s, call, "the offsets must be 32-bit integers, not %s (64-bit "
-                        "Philox is not supported by tritsim yet)", dtype_name(odt));
-    sval zero, t, k0, k1, seed64 = sv_tile(sp_cast(s, sd, DTYPE_UINT64, call));
-    if (!SP_BIN(MUL, sv_tile(off), sv_int(0), &zero) ||
-        !SP_BIN(RSHIFT, seed64, sv_int(32), &t) ||
+    if (!dtype_is_int(odt) || dtype_is_ptr(odt))
+        return sp_error(s, call, "the offsets must be integers, not %s: tritsim takes no "
+                        "float offsets (Triton would convert them with "
+                        "offset.to(tl.uint32)); convert them with .to() first",
+                        dtype_name(odt));
+    sval t, k0, k1, seed64 = sv_tile(sp_cast(s, sd, DTYPE_UINT64, call));
+    if (!SP_BIN(RSHIFT, seed64, sv_int(32), &t) ||
         !SP_BIN(BITAND, t, sv_int(0xffffffff), &t))
         return false;
     k1 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
     if (!SP_BIN(BITAND, seed64, sv_int(0xffffffff), &t))
         return false;
     k0 = sv_tile(sp_cast(s, t.slot, DTYPE_UINT32, call));
-    if (!sp_bitcast_sv(s, sv_tile(off), DTYPE_UINT32, call, &c[0]) ||
-        !sp_bitcast_sv(s, zero, DTYPE_UINT32, call, &c[1]))
+    if (!sp_philox_counter(s, off, call, c))
         return false;
-    c[2] = c[3] = c[1];
     sval A = sv_int(PHILOX_ROUND_A), B = sv_int(PHILOX_ROUND_B);
     for (int64_t r = 0; r < rounds; r++) {
         sval c0 = c[0], c2 = c[2], h;

@@ -2037,16 +2037,35 @@ static bool builtin_breakpoint(spec *s, const sp_args *a, const ast_node *call, 
     return true;
 }
 
+/* device_print(hex=True) of a value of type dt: NVIDIA's printf gets
+ * fp16/bf16/fp32 promoted to fp64 (printfPromoteValue) under the hex
+ * format of the narrower type ("0x%08x" for fp32), so Triton 3.6 does not
+ * print their bits; refuse those rather than print what the GPU does not. */
+static bool sp_device_print_hex_ok(spec *s, dtype dt, const ast_node *call)
+{
+    if (!dtype_is_float(dt) || dt == DTYPE_FP64)
+        return true;
+    return sp_error(s, call, "tl.device_print(hex=True) does not print the bits of %s values "
+                    "on the GPU: Triton 3.6 hands them to printf promoted to fp64 under the "
+                    "format of a %d-bit integer; print x.to(tl.%s, bitcast=True) instead",
+                    dtype_name(dt), dtype_bits(dt), dtype_bits(dt) == 32 ? "uint32" : "uint16");
+}
+
 static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     const char *prefix = "";
+    bool hex = false;
     if (!SP_BIND(s, "triton.language.device_print", "prefix, *args, hex=", a, call, p) ||
         !sp_device_print_args(s, "tl.device_print", p[0], p[1].items, p[1].n, call))
         return false;
     prefix = p[0].c.u.str.s;
-    if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c))
-        return sp_error(s, call, "tl.device_print(hex=True) is not supported by tritsim yet");
+    if (!sv_is_none(p[2])) {
+        if (p[2].kind != SV_CONST || (p[2].c.kind != SC_BOOL && p[2].c.kind != SC_INT))
+            return sp_error(s, call, "the hex argument of tl.device_print must be a constant "
+                            "True or False");
+        hex = sp_const_truth(&p[2].c);
+    }
     ir_fmt_piece *pieces = NULL;
     int n = 0, cap = 0;
     spec_const pc = {.kind = SC_STR};
@@ -2056,12 +2075,14 @@ static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sva
         return free(pieces), false;
     for (int i = 0; i < p[1].n; i++) {
         int32_t x;
-        if (!sp_want_tile(s, p[1].items[i], call, "a device_print value", &x))
+        if (!sp_want_tile(s, p[1].items[i], call, "a device_print value", &x) ||
+            (hex && !sp_device_print_hex_ok(s, sp_slot_type(s, x)->dt, call)))
             return free(pieces), false;
         if (!sp_print_piece(s, sv_tile(x), call, &pieces, &n, &cap))
             return free(pieces), false;
     }
     ir_print pr = sp_print_finish(s, IR_PRINT_DEVICE, pieces, n);
+    pr.hex = hex;
     sp_emit(s, IR_PRINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
     *out = sv_none();
     return true;
