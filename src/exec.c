@@ -20,8 +20,9 @@
  *     a tracked pointer the check is one address range and the data moves
  *     by rows, and anything doubtful goes the lane-by-lane way, which
  *     reports the exact failing lane;
- *   - dot (OpenBLAS; acc += tl.dot(a, b) accumulates in place), reduce,
- *     scan, print, assert;
+ *   - dot (gemm.c, OpenBLAS for fp64; a 3-D dot is one 2-D product per
+ *     batch; acc += tl.dot(a, b) accumulates in place), reduce, scan,
+ *     print, assert;
  *   - the interpreter loop and the launch: program ids go to the pool;
  *     each program's text is flushed in program-id order; the lowest
  *     failing program's error is the one reported.

@@ -80,8 +80,9 @@ typedef struct ir_type {
     X(STORE,       "store")        /* *a = b for lanes where c (int1; -1: all) */ \
     X(ATOMIC,      "atomic")       /* dst = old *a; *a = sub(*a, b) where mask c;
                                       CAS: b is the compare, imm the value slot */ \
-    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N] (+ c when c >= 0);
-                                      imm: an ir_precision */ \
+    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N] (+ c when c >= 0),
+                                      or per batch: dst[B,M,N] = a[B,M,K] @
+                                      b[B,K,N]; imm: an ir_precision */ \
     X(REDUCE,      "reduce")       /* dst = reduce sub of a over axis imm (-1: all) */ \
     X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
     X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \

@@ -432,6 +432,43 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
 
 /* ---- arithmetic ------------------------------------------------------- */
 
+/* tl.dot's operand shapes, as Triton checks them: both 2-D ([M, K] @ [K, N])
+ * or both 3-D ([B, M, K] @ [B, K, N], one 2-D product per batch), the same
+ * K (and B), and M, N, K at least 16 as on the GPU.  *rt gets the result's
+ * ndim and shape. */
+static bool dot_shapes(spec *s, const ir_type *tx, const ir_type *ty, const ast_node *call,
+                       ir_type *rt)
+{
+    char x[64], y[64];
+    sp_shape_str(tx, x, sizeof x);
+    sp_shape_str(ty, y, sizeof y);
+    int nd = tx->ndim;
+    if ((nd != 2 && nd != 3) || ty->ndim != nd) {
+        const char *fix =
+            tx->ndim < 2 || ty->ndim < 2 ? "for a product of vectors use tl.sum(x * y)" :
+            tx->ndim > 3 || ty->ndim > 3 ? "merge the leading dimensions into one batch "
+                                           "dimension with tl.reshape" :
+            "broadcast the 2-D operand along the batch, e.g. "
+            "tl.broadcast_to(w[None, :, :], (B, K, N))";
+        return sp_error(s, call, "tl.dot needs two 2-D tiles ([M, K] @ [K, N]) or two 3-D "
+                        "tiles ([B, M, K] @ [B, K, N]), got %s @ %s; %s", x, y, fix);
+    }
+    if (nd == 3 && tx->shape[0] != ty->shape[0])
+        return sp_error(s, call, "tl.dot: the batch dimensions differ: %s @ %s; give both "
+                        "operands the same batch size B ([B, M, K] @ [B, K, N])", x, y);
+    if (tx->shape[nd - 1] != ty->shape[nd - 2])
+        return sp_error(s, call, "tl.dot: the inner dimensions differ: %s @ %s", x, y);
+    if (tx->shape[nd - 2] < 16 || tx->shape[nd - 1] < 16 || ty->shape[nd - 1] < 16)
+        return sp_error(s, call, "tl.dot needs every dimension to be at least 16, as on the "
+                        "GPU: got %s @ %s", x, y);
+    rt->ndim = (int8_t)nd;
+    if (nd == 3)
+        rt->shape[0] = tx->shape[0];
+    rt->shape[nd - 2] = tx->shape[nd - 2];
+    rt->shape[nd - 1] = ty->shape[nd - 1];
+    return true;
+}
+
 static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[7];
@@ -442,16 +479,9 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
         !sp_want_tile(s, p[0], call, "input", &x) || !sp_want_tile(s, p[1], call, "other", &y))
         return false;
     const ir_type *tx = sp_slot_type(s, x), *ty = sp_slot_type(s, y);
-    if (tx->ndim != 2 || ty->ndim != 2)
-        return sp_error(s, call, "tl.dot needs two 2-D tiles (batched 3-D dot is not "
-                        "supported by tritsim yet)");
-    if (tx->shape[1] != ty->shape[0])
-        return sp_error(s, call, "tl.dot: the inner dimensions differ: [%d, %d] @ [%d, %d]",
-                        tx->shape[0], tx->shape[1], ty->shape[0], ty->shape[1]);
-    if (tx->shape[0] < 16 || tx->shape[1] < 16 || ty->shape[1] < 16)
-        return sp_error(s, call, "tl.dot needs every dimension to be at least 16, as on the "
-                        "GPU: got [%d, %d] @ [%d, %d]", tx->shape[0], tx->shape[1],
-                        ty->shape[0], ty->shape[1]);
+    ir_type shape = {0};
+    if (!dot_shapes(s, tx, ty, call, &shape))
+        return false;
     dtype in = tx->dt;
     if (ty->dt != in)
         return sp_error(s, call, "tl.dot: both operands must have the same dtype (%s and %s); "
@@ -497,14 +527,19 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
     }
     if (in != DTYPE_FP32)
         prec = IR_PREC_IEEE;
-    int32_t shape[2] = {tx->shape[0], ty->shape[1]};
-    ir_type rt = sp_type(res, 2, shape);
+    ir_type rt = sp_type(res, shape.ndim, shape.shape);
     if (!sv_is_none(p[2])) {
         if (!sp_want_tile(s, p[2], call, "acc", &acc))
             return false;
         const ir_type *ta = sp_slot_type(s, acc);
-        if (ta->ndim != 2 || ta->shape[0] != shape[0] || ta->shape[1] != shape[1])
-            return sp_error(s, call, "tl.dot: acc must have shape [%d, %d]", shape[0], shape[1]);
+        if (ta->ndim != rt.ndim ||
+            memcmp(ta->shape, rt.shape, (size_t)rt.ndim * sizeof rt.shape[0])) {
+            char want[64], got[64];
+            sp_shape_str(&rt, want, sizeof want);
+            sp_shape_str(ta, got, sizeof got);
+            return sp_error(s, call, "tl.dot: acc must have shape %s, the product's, not %s",
+                            want, got);
+        }
         acc = sp_cast(s, acc, res, call);
     }
     *out = sp_new_tile(s, rt, IR_DOT, 0, x, y, acc, prec, call);
