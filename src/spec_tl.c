@@ -458,9 +458,15 @@ static bool dot_shapes(spec *s, const ir_type *tx, const ir_type *ty, const ast_
                         "operands the same batch size B ([B, M, K] @ [B, K, N])", x, y);
     if (tx->shape[nd - 1] != ty->shape[nd - 2])
         return sp_error(s, call, "tl.dot: the inner dimensions differ: %s @ %s", x, y);
-    if (tx->shape[nd - 2] < 16 || tx->shape[nd - 1] < 16 || ty->shape[nd - 1] < 16)
-        return sp_error(s, call, "tl.dot needs every dimension to be at least 16, as on the "
-                        "GPU: got %s @ %s", x, y);
+    /* Triton 3.6's NVIDIA backend (min_dot_size): K >= 32 for 8-bit
+     * operands, 4 for 64-bit ones, 16 for the rest; any M and N. */
+    int bits = dtype_bits(tx->dt);
+    int64_t min_k = bits == 8 ? 32 : bits == 64 ? 4 : 16;
+    if (tx->shape[nd - 1] < min_k)
+        return sp_error(s, call, "tl.dot needs K >= %lld for %s operands, as Triton on an "
+                        "NVIDIA GPU (\"Input shapes should have M >= 1, N >= 1 and K >= "
+                        "%lld\"): got %s @ %s; make the K block larger", (long long)min_k,
+                        dtype_name(tx->dt), (long long)min_k, x, y);
     rt->ndim = (int8_t)nd;
     if (nd == 3)
         rt->shape[0] = tx->shape[0];
@@ -540,7 +546,18 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
             return sp_error(s, call, "tl.dot: acc must have shape %s, the product's, not %s",
                             want, got);
         }
-        acc = sp_cast(s, acc, res, call);
+        /* Triton asserts acc's dtype is out_dtype (float32 unless given)
+         * and the product's: it converts nothing */
+        dtype want = sv_is_none(p[6]) ? DTYPE_FP32 : res;
+        if (ta->dt != res)
+            return sp_error(s, call, "tl.dot: acc is %s but the product of %s operands is %s, "
+                            "and Triton converts nothing: make acc %s, or cast it with .to()",
+                            dtype_name(ta->dt), dtype_name(in), dtype_name(res),
+                            dtype_name(res));
+        if (ta->dt != want)
+            return sp_error(s, call, "tl.dot: acc is %s but out_dtype is float32 (the "
+                            "default); Triton requires the two to be the same: pass "
+                            "out_dtype=tl.%s", dtype_name(ta->dt), dtype_tl_name(res));
     }
     *out = sp_new_tile(s, rt, IR_DOT, 0, x, y, acc, prec, call);
     return true;
