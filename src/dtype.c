@@ -221,10 +221,14 @@ static int msb64(uint64_t x)    /* x != 0 */
     return n;
 }
 
-/* Round the value (-1)^neg * sig * 2^e2 (sig != 0) to format f, to nearest
- * with ties to even, and return its bit pattern.  Working from the exact
- * integer significand is what makes every conversion a single rounding. */
-static uint32_t round_to_fmt(bool neg, uint64_t sig, int e2, const fmt *f)
+/* The magnitude sig * 2^e2 (sig != 0) rounded to format f, to nearest with
+ * ties to even, as the bits it has below the sign: the biased exponent
+ * shifted over the fraction, or the fraction alone for a subnormal.  The
+ * exponent field is not capped: a value past the format's range gives a
+ * code past its largest finite one (codes grow with the values), and each
+ * caller decides what overflow means.  Working from the exact integer
+ * significand is what makes every conversion a single rounding. */
+static uint32_t round_code(uint64_t sig, int e2, const fmt *f)
 {
     int bias = (1 << (f->exp_bits - 1)) - 1;
     int emin = 1 - bias;
@@ -255,36 +259,56 @@ static uint32_t round_to_fmt(bool neg, uint64_t sig, int e2, const fmt *f)
         q >>= 1;
         e++;
     }
-    uint32_t sign = (uint32_t)neg << (f->frac_bits + f->exp_bits);
-    uint32_t max_biased = (1u << f->exp_bits) - 1;
     if ((q >> f->frac_bits) == 0)         /* subnormal or zero */
-        return sign | (uint32_t)q;
-    if (e + bias >= (int)max_biased)      /* overflow: infinity */
-        return sign | (max_biased << f->frac_bits);
+        return (uint32_t)q;
     uint32_t frac = (uint32_t)q & ((1u << f->frac_bits) - 1);
-    return sign | ((uint32_t)(e + bias) << f->frac_bits) | frac;
+    return ((uint32_t)(e + bias) << f->frac_bits) | frac;
 }
 
-static uint32_t double_to_fmt(double d, const fmt *f)
+/* A finite, nonzero double as sig * 2^e2. */
+static void double_parts(double d, uint64_t *sig, int *e2)
 {
     uint64_t u = double_bits(d);
-    bool neg = u >> 63;
     int ef = (int)((u >> 52) & 0x7ff);
     uint64_t frac = u & ((UINT64_C(1) << 52) - 1);
+    *sig = ef ? frac | (UINT64_C(1) << 52) : frac;
+    *e2 = ef ? ef - 1075 : -1074;
+}
+
+/* The code of |d| in format f (round_code); 0 for a zero, and a code past
+ * every finite one for an infinity.  d is not NaN. */
+static uint32_t magnitude_code(double d, const fmt *f)
+{
+    if (d == 0)
+        return 0;
+    if (isinf(d))
+        return UINT32_MAX;
+    uint64_t sig;
+    int e2;
+    double_parts(d, &sig, &e2);
+    return round_code(sig, e2, f);
+}
+
+/* The bits of a value of IEEE format f (fp16, bf16) with sign neg and
+ * magnitude code (round_code): too large is infinity. */
+static uint32_t ieee_bits(bool neg, uint32_t code, const fmt *f)
+{
     uint32_t sign = (uint32_t)neg << (f->frac_bits + f->exp_bits);
-    uint32_t exp_all = ((1u << f->exp_bits) - 1) << f->frac_bits;
-    if (ef == 0x7ff) {
-        if (frac == 0)
-            return sign | exp_all;                        /* infinity */
+    uint32_t inf = ((1u << f->exp_bits) - 1) << f->frac_bits;
+    return sign | (code < inf ? code : inf);
+}
+
+/* d in IEEE format f; NaN stays NaN with the quiet bit set and the
+ * payload's top bits. */
+static uint32_t double_to_fmt(double d, const fmt *f)
+{
+    if (isnan(d)) {
+        uint64_t frac = double_bits(d) & ((UINT64_C(1) << 52) - 1);
         uint32_t quiet = 1u << (f->frac_bits - 1);
         uint32_t top = (uint32_t)(frac >> (52 - f->frac_bits));
-        return sign | exp_all | quiet | top;              /* NaN */
+        return ieee_bits(signbit(d), UINT32_MAX, f) | quiet | top;
     }
-    if (ef == 0 && frac == 0)
-        return sign;                                      /* signed zero */
-    if (ef == 0)
-        return round_to_fmt(neg, frac, -1074, f);
-    return round_to_fmt(neg, frac | (UINT64_C(1) << 52), ef - 1075, f);
+    return ieee_bits(signbit(d), magnitude_code(d, f), f);
 }
 
 uint16_t dtype_f64_to_f16(double d) { return (uint16_t)double_to_fmt(d, &FMT_F16); }
@@ -319,12 +343,24 @@ float dtype_bf16_to_f32(uint16_t b)
     return f;
 }
 
+/* A NaN read from an fp8 byte: a quiet NaN carrying the byte's fraction
+ * bits in the lowest bits of a float's payload, which survive conversions
+ * between float and double, so that storing it writes the same byte
+ * (fp8_store_bits). */
+static double fp8_nan(uint32_t frac)
+{
+    uint32_t bits = 0x7fc00000u | frac;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
 double dtype_fp8e4nv_to_f64(uint8_t b)
 {
     int e = (b >> 3) & 0xf, m = b & 7;
     double v;
     if (e == 0xf && m == 7)
-        v = NAN;
+        v = fp8_nan(7);
     else if (e == 0)
         v = ldexp(m, -9);
     else
@@ -337,7 +373,7 @@ double dtype_fp8e5_to_f64(uint8_t b)
     int e = (b >> 2) & 0x1f, m = b & 3;
     double v;
     if (e == 0x1f)
-        v = m ? NAN : INFINITY;
+        v = m ? fp8_nan((uint32_t)m) : INFINITY;
     else if (e == 0)
         v = ldexp(m, -16);
     else
@@ -345,39 +381,45 @@ double dtype_fp8e5_to_f64(uint8_t b)
     return (b & 0x80) ? -v : v;
 }
 
-/* Round x to the nearest fp8 value (ties to the even code), saturating to
- * the largest finite value as the GPU's cvt.rn.satfinite does; NaN stays
- * NaN.  decode lists the format; max_code is its largest finite code. */
-static uint8_t fp8_encode(double x, double (*decode)(uint8_t), uint8_t max_code,
-                          uint8_t nan_code)
+/* The fp8 formats: e4m3fn has no infinities and one NaN (S.1111.111),
+ * so its top exponent holds finite values up to 448 (0x7e); e5m2 is
+ * IEEE-like (infinity 0x7c, largest finite 57344 at 0x7b). */
+static const fmt FMT_E4M3 = {3, 4};
+static const fmt FMT_E5M2 = {2, 5};
+
+/* d in fp8 format f, to nearest with ties to even: a magnitude past the
+ * largest finite code max (an infinity too) becomes the code over; NaN
+ * becomes nan_code with d's sign. */
+static uint8_t fp8_bits(double d, const fmt *f, uint32_t max, uint8_t over, uint8_t nan_code)
 {
-    if (isnan(x))
-        return nan_code;
-    uint8_t sign = signbit(x) ? 0x80 : 0;
-    double a = fabs(x);
-    if (a >= decode(max_code))
-        return sign | max_code;
-    /* Codes 0..max_code are increasing: find the first one >= a. */
-    uint8_t hi = 0;
-    while (decode(hi) < a)
-        hi++;
-    if (hi == 0 || decode(hi) == a)
-        return sign | hi;
-    uint8_t lo = hi - 1;
-    double dlo = a - decode(lo), dhi = decode(hi) - a;
-    if (dlo < dhi || (dlo == dhi && !(lo & 1)))
-        return sign | lo;
-    return sign | hi;
+    uint8_t sign = signbit(d) ? 0x80 : 0;
+    if (isnan(d))
+        return sign | nan_code;
+    uint32_t code = magnitude_code(d, f);
+    return sign | (uint8_t)(code <= max ? code : over);
 }
 
-uint8_t dtype_f64_to_fp8e4nv(double x)
-{
-    return fp8_encode(x, dtype_fp8e4nv_to_f64, 0x7e, 0x7f);
-}
+/* Saturating, as Triton's casts. */
+uint8_t dtype_f64_to_fp8e4nv(double x) { return fp8_bits(x, &FMT_E4M3, 0x7e, 0x7e, 0x7f); }
+uint8_t dtype_f64_to_fp8e5(double x) { return fp8_bits(x, &FMT_E5M2, 0x7b, 0x7b, 0x7f); }
 
-uint8_t dtype_f64_to_fp8e5(double x)
+/* Overflowing as IEEE formats do (e4m3fn, which has no infinity, to NaN),
+ * as PyTorch does. */
+uint8_t dtype_f32_to_fp8e4nv_torch(float x) { return fp8_bits(x, &FMT_E4M3, 0x7e, 0x7f, 0x7f); }
+uint8_t dtype_f32_to_fp8e5_torch(float x) { return fp8_bits(x, &FMT_E5M2, 0x7b, 0x7c, 0x7f); }
+
+/* What dtype_store writes: every fp8 value as it is, an e5m2 infinity and
+ * each of its NaNs (S.11111.{01,10,11}, told apart by fp8_nan's payload)
+ * too; any other NaN is the all-ones one. */
+static uint8_t fp8_store_bits(double d, const fmt *f, uint32_t max, uint8_t over)
 {
-    return fp8_encode(x, dtype_fp8e5_to_f64, 0x7b, 0x7f);
+    uint32_t ones = (1u << f->frac_bits) - 1;
+    if (isnan(d)) {
+        uint32_t frac = (uint32_t)(double_bits(d) >> 29) & ones;
+        uint32_t exp_all = ((1u << f->exp_bits) - 1) << f->frac_bits;
+        return (uint8_t)((signbit(d) ? 0x80 : 0) | exp_all | (frac ? frac : ones));
+    }
+    return fp8_bits(d, f, max, over, 0);
 }
 
 double dtype_round_float(dtype t, double x)
@@ -386,8 +428,9 @@ double dtype_round_float(dtype t, double x)
     case DTYPE_FP16: return dtype_f16_to_f32(dtype_f64_to_f16(x));
     case DTYPE_BF16: return dtype_bf16_to_f32(dtype_f64_to_bf16(x));
     case DTYPE_FP32: return (float)x;
-    case DTYPE_FP8E4NV: return dtype_fp8e4nv_to_f64(dtype_f64_to_fp8e4nv(x));
-    case DTYPE_FP8E5: return dtype_fp8e5_to_f64(dtype_f64_to_fp8e5(x));
+    /* A cast gives the GPU's one NaN, whatever the sign of the input's. */
+    case DTYPE_FP8E4NV: return isnan(x) ? NAN : dtype_fp8e4nv_to_f64(dtype_f64_to_fp8e4nv(x));
+    case DTYPE_FP8E5: return isnan(x) ? NAN : dtype_fp8e5_to_f64(dtype_f64_to_fp8e5(x));
     default: return x;
     }
 }
@@ -481,8 +524,16 @@ void dtype_store(dtype t, void *p, dtype_scalar v)
     case DTYPE_BF16: { uint16_t h = dtype_f64_to_bf16(v.f); memcpy(p, &h, 2); break; }
     case DTYPE_FP32: { float f = (float)v.f; memcpy(p, &f, 4); break; }
     case DTYPE_FP64: memcpy(p, &v.f, 8); break;
-    case DTYPE_FP8E4NV: { uint8_t b = dtype_f64_to_fp8e4nv(v.f); memcpy(p, &b, 1); break; }
-    case DTYPE_FP8E5: { uint8_t b = dtype_f64_to_fp8e5(v.f); memcpy(p, &b, 1); break; }
+    case DTYPE_FP8E4NV: {
+        uint8_t b = fp8_store_bits(v.f, &FMT_E4M3, 0x7e, 0x7f);
+        memcpy(p, &b, 1);
+        break;
+    }
+    case DTYPE_FP8E5: {
+        uint8_t b = fp8_store_bits(v.f, &FMT_E5M2, 0x7b, 0x7c);
+        memcpy(p, &b, 1);
+        break;
+    }
     default: break;
     }
 }
@@ -542,15 +593,21 @@ static dtype_scalar float_to_int(double x, dtype to)
     return v;
 }
 
+/* An integer magnitude (!= 0) in IEEE format f, with sign neg. */
+static uint16_t int_to_fmt(bool neg, uint64_t mag, const fmt *f)
+{
+    return (uint16_t)ieee_bits(neg, round_code(mag, 0, f), f);
+}
+
 /* An integer (given as sign and magnitude) to a float type. */
 static double int_to_float(bool neg, uint64_t mag, dtype to)
 {
     double r;
     switch (to) {
     case DTYPE_FP16:
-        return mag == 0 ? 0.0 : dtype_f16_to_f32((uint16_t)round_to_fmt(neg, mag, 0, &FMT_F16));
+        return mag == 0 ? 0.0 : dtype_f16_to_f32(int_to_fmt(neg, mag, &FMT_F16));
     case DTYPE_BF16:
-        return mag == 0 ? 0.0 : dtype_bf16_to_f32((uint16_t)round_to_fmt(neg, mag, 0, &FMT_BF16));
+        return mag == 0 ? 0.0 : dtype_bf16_to_f32(int_to_fmt(neg, mag, &FMT_BF16));
     case DTYPE_FP32:
         r = (float)mag;               /* C's conversions round correctly */
         break;

@@ -18,7 +18,8 @@
  * fp8 types (fp8e4nv = torch.float8_e4m3fn, fp8e5 = torch.float8_e5m2)
  * convert to and from the other float types (rounding as the GPU's
  * cvt.rn.satfinite); casts between fp8 and integers are refused, as in
- * Triton. */
+ * Triton.  PyTorch narrows to fp8 by other rules (no saturation): host
+ * tensors use dtype_f32_to_fp8*_torch, through tensor_convert. */
 #ifndef TRITSIM_DTYPE_H
 #define TRITSIM_DTYPE_H
 
@@ -131,7 +132,11 @@ typedef union dtype_scalar {
 
 /* Read / write one element in its memory format (int1 as one byte,
  * fp16/bf16 as their 16-bit patterns, fp8 as its byte).  p need not be
- * aligned. */
+ * aligned.  A float the type cannot hold rounds to nearest, too large
+ * giving infinity (fp8e4nv, which has none: NaN); every value of the type
+ * (an fp8 NaN with its sign) is written exactly.  Values come converted
+ * already: by dtype_cast (Triton's fp8 casts saturate) or tensor_convert
+ * (PyTorch's). */
 dtype_scalar dtype_load(dtype t, const void *p);
 void dtype_store(dtype t, void *p, dtype_scalar v);
 
@@ -180,9 +185,19 @@ double dtype_fp8e4nv_to_f64(uint8_t b);   /* e4m3fn: bias 7, no inf, NaN 0x7f */
 double dtype_fp8e5_to_f64(uint8_t b);     /* e5m2: bias 15, IEEE-like */
 /* Narrowing to fp8 as Triton does on the GPU (cvt.rn.satfinite): round to
  * nearest, ties to even; beyond the largest finite value (448 for e4m3fn,
- * 57344 for e5m2), infinities included, saturate to it; NaN stays NaN. */
+ * 57344 for e5m2), infinities included, saturate to it; NaN stays NaN
+ * with its sign (dtype_round_float gives a cast's positive NaN). */
 uint8_t dtype_f64_to_fp8e4nv(double x);
 uint8_t dtype_f64_to_fp8e5(double x);
+/* Narrowing to fp8 as PyTorch 2.11 does on the host and in its CUDA copy
+ * kernels (c10/util/Float8_e4m3fn.h, Float8_e5m2.h: fp8e4m3fn_from_fp32_
+ * value, fp8e5m2_from_fp32_value), from a float: round to nearest, ties to
+ * even, without saturating.  e4m3fn has no infinity: an infinity and any
+ * value that rounds past 448 (|x| > 464) become NaN; e5m2 rounds past
+ * 57344 (|x| >= 61440) to infinity.  NaN keeps its sign.  (PyTorch 2.12
+ * saturates e4m3fn instead: pytorch/pytorch#178817.) */
+uint8_t dtype_f32_to_fp8e4nv_torch(float x);
+uint8_t dtype_f32_to_fp8e5_torch(float x);
 
 /* x rounded to the nearest value of float type t (fp16, bf16, fp32 or
  * fp64), returned as a double.  The interpreter may compute fp16 and bf16

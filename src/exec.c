@@ -2030,9 +2030,6 @@ static bool op_store(exec_prog *P, const ir_inst *in)
         .sp = STRIDE(P, in->a), .mask = in->c >= 0 ? SLOT(P, in->c) : NULL,
         .sm = in->c >= 0 ? STRIDE(P, in->c) : 0, .n = n, .esz = dtype_size(t),
     };
-    if (dtype_is_fp8(t))
-        return fail(P, in, NULL, "storing to an %s tensor is not supported yet",
-                    dtype_name(t));
     if (!check_access(P, in, &ac))
         return false;
     const void *V = SLOT(P, in->b);
@@ -2046,7 +2043,8 @@ static bool op_store(exec_prog *P, const ir_inst *in)
         }
         return true;
     }
-    /* fp16, bf16: encode each element (exact: the lanes hold such values). */
+    /* fp16, bf16, fp8: encode each element (exact: the lanes hold such
+     * values). */
     for (int64_t i = 0; i < n; i++)
         if (!ac.mask || ac.mask[i * ac.sm])
             dtype_store(t, (void *)(uintptr_t)ac.ptr[i * ac.sp], lane_get(t, V, i * sv));

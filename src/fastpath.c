@@ -146,8 +146,6 @@ static bool fastpath_memory_ok(const ir_kernel *k, const int64_t *numel,
         return false;
     if (other >= 0 && numel[other] != 1 && numel[other] != numel[in->a])
         return false;
-    if (in->op == IR_STORE && dtype_is_fp8(dtype_elem(tp->dt)))
-        return false;
     return true;
 }
 

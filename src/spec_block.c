@@ -266,7 +266,9 @@ bool sp_block_store(spec *s, const sval *p, const ast_node *call, sval *out)
         return sp_error(s, call, "tl.store: a value of shape %s does not fit the block "
                         "pointer's blocks of %s", a, b);
     }
-    val = sp_materialize(s, sp_cast(s, val, bp.block->elem, call), &pt, call);
+    if (!sp_mem_cast(s, &val, bp.block->elem, call, "tl.store: the value"))
+        return false;
+    val = sp_materialize(s, val, &pt, call);
     sp_emit(s, IR_STORE, 0, -1, ptr, val, mask, 0, call);
     *out = sv_none();
     return true;

@@ -343,6 +343,19 @@ bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot)
                     sp_describe(s, v, buf, sizeof buf));
 }
 
+bool sp_mem_cast(spec *s, int32_t *slot, dtype elem, const ast_node *at, const char *what)
+{
+    dtype from = sp_slot_type(s, *slot)->dt;
+    if (!dtype_can_cast(from, elem))
+        return sp_error(s, at, "%s is %s, which Triton cannot cast to %s, the pointer's element "
+                        "type%s", what, dtype_name(from), dtype_name(elem),
+                        dtype_is_fp8(elem) && dtype_is_int(from)
+                        ? " (it has no int -> fp8 cast): use a float (0.0 for a constant, "
+                          ".to(tl.float32) for a tile)" : "");
+    *slot = sp_cast(s, *slot, elem, at);
+    return true;
+}
+
 /* Broadcast a pointer tile and a mask (and a value) to their common shape. */
 static bool sp_mem_shapes(spec *s, int32_t *ptr, int32_t *mask, int32_t *val,
                           const ast_node *at, const char *what)
@@ -390,9 +403,9 @@ static bool tl_load(spec *s, const sp_args *a, const ast_node *call, sval *out)
     if (!sv_is_none(p[2])) {
         if (mask < 0 && !(p[1].kind == SV_CONST && p[1].c.kind == SC_BOOL))
             return sp_error(s, call, "tl.load: 'other' needs a mask");
-        if (!sp_want_tile(s, p[2], call, "other", &other))
+        if (!sp_want_tile(s, p[2], call, "other", &other) ||
+            !sp_mem_cast(s, &other, elem, call, "tl.load: other"))
             return false;
-        other = sp_cast(s, other, elem, call);
     }
     if (!sp_mem_shapes(s, &ptr, &mask, &other, call, "tl.load"))
         return false;
@@ -419,9 +432,9 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
     const ir_type *vt = sp_slot_type(s, val);
     ir_type pt = *sp_slot_type(s, ptr), joined;
     /* The value may not have more dimensions than the pointer and mask. */
-    if (!sp_shapes_join(s, &pt, vt, &joined, call, "tl.store"))
+    if (!sp_shapes_join(s, &pt, vt, &joined, call, "tl.store") ||
+        !sp_mem_cast(s, &val, elem, call, "tl.store: the value"))
         return false;
-    val = sp_cast(s, val, elem, call);
     if (!sp_mem_shapes(s, &ptr, &mask, &val, call, "tl.store"))
         return false;
     val = sp_materialize(s, val, sp_slot_type(s, ptr), call);
@@ -489,22 +502,25 @@ static bool tl_dot(spec *s, const sp_args *a, const ast_node *call, sval *out)
     if (!dot_shapes(s, tx, ty, call, &shape))
         return false;
     dtype in = tx->dt;
-    if (ty->dt != in)
+    /* Triton takes any two fp8 operands (fp8e4nv with fp8e5 too) */
+    bool fp8 = dtype_is_fp8(tx->dt) && dtype_is_fp8(ty->dt);
+    if (ty->dt != in && !fp8)
         return sp_error(s, call, "tl.dot: both operands must have the same dtype (%s and %s); "
                         "cast one with .to()", dtype_name(tx->dt), dtype_name(ty->dt));
     dtype res;
     if (in == DTYPE_INT8)
         res = DTYPE_INT32;
-    else if (in == DTYPE_FP16 || in == DTYPE_BF16 || in == DTYPE_FP32 || in == DTYPE_FP64)
+    else if (fp8 || in == DTYPE_FP16 || in == DTYPE_BF16 || in == DTYPE_FP32 ||
+             in == DTYPE_FP64)
         res = in == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
     else
-        return sp_error(s, call, "tl.dot does not support %s operands (use fp16, bf16, fp32 "
-                        "or int8)", dtype_name(in));
+        return sp_error(s, call, "tl.dot does not support %s operands (use fp8e4nv, fp8e5, "
+                        "fp16, bf16, fp32 or int8)", dtype_name(in));
     if (!sv_is_none(p[6])) {
         dtype od = DTYPE_INVALID;
         if (!sp_want_dtype(s, p[6], call, "out_dtype", &od))
             return false;
-        if (od == DTYPE_FP16 && in == DTYPE_FP16)
+        if (od == DTYPE_FP16 && (in == DTYPE_FP16 || fp8))
             res = DTYPE_FP16;
         else if (od != res)
             return sp_error(s, call, "tl.dot: out_dtype %s is not possible for %s inputs",

@@ -29,6 +29,10 @@ bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what, const ch
 bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot);
 /* An int1 mask tile, or -1 when absent or constant True. */
 bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot);
+/* *slot cast to elem, the element type of the pointer a load's other or a
+ * store's value goes through (semantic.py casts them implicitly), or an
+ * error that names what when Triton has no such cast (int -> fp8). */
+bool sp_mem_cast(spec *s, int32_t *slot, dtype elem, const ast_node *at, const char *what);
 /* The broadcast of shapes a and b (out may be either), or an error. */
 bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
                     const ast_node *at, const char *what);

@@ -103,7 +103,7 @@ void tensor_release(val_obj *o)
 
 bool tensor_dtype_ok(dtype t)
 {
-    return dtype_valid(t) && !dtype_is_ptr(t) && !dtype_is_fp8(t);
+    return dtype_valid(t) && !dtype_is_ptr(t);
 }
 
 /* Row-major strides of a shape. */
@@ -211,6 +211,62 @@ tensor *tensor_view_of(const tensor *base, int ndim, const int64_t *shape,
 {
     base->storage->refs++;
     return tensor_wrap(base->storage, base->type, ndim, shape, strides, offset, base->cuda);
+}
+
+tensor *tensor_view_dtype(const tensor *t, dtype to, char *err)
+{
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset = t->offset;
+    memcpy(shape, t->shape, sizeof shape);
+    memcpy(strides, t->strides, sizeof strides);
+    int from_size = tensor_elsize(t), to_size = dtype_size(to), last = t->ndim - 1;
+    char what[96];
+    snprintf(what, sizeof what, "to view %s as %s (different element sizes)",
+             tensor_type_name(t->type), tensor_type_name(to));
+    if (from_size != to_size && t->ndim == 0) {
+        tensor_err(err, "self.dim() cannot be 0 %s", what);
+        return NULL;
+    }
+    if (from_size > to_size) {              /* each element becomes `ratio` */
+        int64_t ratio = from_size / to_size;
+        if (strides[last] != 1) {
+            tensor_err(err, "self.stride(-1) must be 1 %s, but got %lld", what,
+                       (long long)strides[last]);
+            return NULL;
+        }
+        for (int i = 0; i < last; i++)
+            strides[i] *= ratio;
+        shape[last] *= ratio;
+        offset *= ratio;
+    } else if (from_size < to_size) {       /* `ratio` elements become one */
+        int64_t ratio = to_size / from_size;
+        if (shape[last] % ratio) {
+            tensor_err(err, "self.size(-1) must be divisible by %lld %s, but got %lld",
+                       (long long)ratio, what, (long long)shape[last]);
+            return NULL;
+        }
+        if (offset % ratio) {
+            tensor_err(err, "self.storage_offset() must be divisible by %lld %s, but got %lld",
+                       (long long)ratio, what, (long long)offset);
+            return NULL;
+        }
+        if (strides[last] != 1) {
+            tensor_err(err, "self.stride(-1) must be 1 %s, but got %lld", what,
+                       (long long)strides[last]);
+            return NULL;
+        }
+        for (int i = 0; i < last; i++) {
+            if (strides[i] % ratio) {
+                tensor_err(err, "self.stride(%d) must be divisible by %lld %s, but got %lld", i,
+                           (long long)ratio, what, (long long)strides[i]);
+                return NULL;
+            }
+            strides[i] /= ratio;
+        }
+        shape[last] /= ratio;
+        offset /= ratio;
+    }
+    t->storage->refs++;
+    return tensor_wrap(t->storage, to, t->ndim, shape, strides, offset, t->cuda);
 }
 
 /* ---- elements ---------------------------------------------------------------- */
@@ -675,6 +731,19 @@ bool tensor_same_storage(const tensor *a, const tensor *b)
     return a->storage == b->storage;
 }
 
+dtype_scalar tensor_convert(dtype_scalar v, dtype from, dtype to)
+{
+    /* c10 converts fp8 through float: its values are float32 values, and
+     * float32 is what narrows to fp8, by PyTorch's rules (dtype.h). */
+    if (dtype_is_fp8(from) && from != to)
+        from = DTYPE_FP32;
+    if (!dtype_is_fp8(to) || from == to)
+        return dtype_cast(v, from, to);
+    float f = (float)dtype_cast(v, from, DTYPE_FP32).f;
+    uint8_t b = to == DTYPE_FP8E4NV ? dtype_f32_to_fp8e4nv_torch(f) : dtype_f32_to_fp8e5_torch(f);
+    return dtype_load(to, &b);
+}
+
 /* dst = src, both of dst's shape already (src maybe broadcast). */
 static void copy_elements(tensor *dst, const tensor *src)
 {
@@ -695,7 +764,8 @@ static void copy_elements(tensor *dst, const tensor *src)
         return;
     }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
-        dtype_store(to, tensor_iter_ptr(&it, 0), dtype_cast(dtype_load(from, tensor_iter_ptr(&it, 1)), from, to));
+        dtype_store(to, tensor_iter_ptr(&it, 0),
+                    tensor_convert(dtype_load(from, tensor_iter_ptr(&it, 1)), from, to));
 }
 
 /* torch's is_non_overlapping_and_dense: the strides, sorted, are those of
@@ -726,7 +796,10 @@ bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err)
     if (a == b || !tensor_same_storage(a, b) || tensor_numel(a) == 0 || tensor_numel(b) == 0 ||
         !dense(a) || !dense(b))
         return false;
-    int64_t a0 = a->offset, a1 = a0 + tensor_numel(a), b0 = b->offset, b1 = b0 + tensor_numel(b);
+    /* bytes: a view with another dtype (view(dtype)) may share the storage */
+    int64_t ea = tensor_elsize(a), eb = tensor_elsize(b);
+    int64_t a0 = a->offset * ea, a1 = a0 + tensor_numel(a) * ea;
+    int64_t b0 = b->offset * eb, b1 = b0 + tensor_numel(b) * eb;
     bool partial;
     if (a0 == b0 && a1 == b1)
         partial = a->ndim != b->ndim ||
@@ -839,6 +912,8 @@ static bool nonzero_at(dtype t, const void *p)
 
 tensor *tensor_nonzero(const tensor *t, char *err)
 {
+    if (!tensor_no_fp8(t->type, err))
+        return NULL;
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, t);

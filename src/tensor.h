@@ -12,8 +12,15 @@
  *
  * Strides and offset count elements, never bytes, and are never negative
  * (torch has no negative strides; a broadcast dimension has stride 0).
- * fp16 and bf16 are stored as their 16-bit patterns, bool as one byte
- * (0 or 1).  fp8 tensors are not supported (dtype.h cannot store fp8).
+ * fp16 and bf16 are stored as their 16-bit patterns, fp8 as its byte,
+ * bool as one byte (0 or 1).  A storage has no dtype of its own: views of
+ * it with another dtype (view(dtype)) read its bytes another way.
+ *
+ * fp8 (torch.float8_e4m3fn, torch.float8_e5m2) tensors are data only, as
+ * in PyTorch 2.11: they are made, converted (by PyTorch's rules,
+ * tensor_convert), copied, viewed, indexed and printed, and passed to
+ * kernels; the operations that compute on elements refuse them
+ * (tensor_no_fp8).
  *
  * Devices.  Every tensor lives in host memory.  `cuda` only remembers that
  * the program asked for device='cuda', so that it prints device='cuda:0'
@@ -116,7 +123,7 @@ static inline val tensor_val(tensor *t) { return val_of(t); }
 
 /* ---- creation --------------------------------------------------------------- */
 
-/* Whether tensors of dtype t can be made (every scalar dtype but fp8). */
+/* Whether tensors of dtype t can be made (every scalar dtype). */
 bool tensor_dtype_ok(dtype t);
 
 /* A contiguous tensor of the given shape, every element zero (torch.empty
@@ -134,6 +141,13 @@ tensor *tensor_scalar(dtype t, dtype_scalar v, bool cuda);
  * storage. */
 tensor *tensor_view_of(const tensor *base, int ndim, const int64_t *shape,
                        const int64_t *strides, int64_t offset);
+
+/* view(dtype): the same bytes read as dtype to, as torch's view_dtype.  An
+ * element size that differs scales the last dimension, which must have
+ * stride 1 (and, to a wider type, a size, an offset and other strides
+ * divisible by the ratio); a 0-d tensor cannot change its element size.
+ * NULL with torch's message otherwise. */
+tensor *tensor_view_dtype(const tensor *t, dtype to, char *err);
 
 /* ---- elements ------------------------------------------------------------ */
 
@@ -225,7 +239,12 @@ tensor *tensor_broadcast_to(const tensor *t, int ndim, const int64_t *shape, cha
 
 /* t itself (a new reference) when contiguous, else a contiguous copy. */
 tensor *tensor_contiguous(const tensor *t, char *err);
-/* A contiguous copy of t converted to dtype to (dtype_cast's rules) on the
+/* One element converted as torch converts it: dtype_cast's rules, except
+ * fp8, which c10 converts through float32 (fp8 <-> ints included, which
+ * Triton refuses) and narrows without saturating (dtype_f32_to_fp8*_torch:
+ * past the range, e4m3fn gives NaN and e5m2 infinity). */
+dtype_scalar tensor_convert(dtype_scalar v, dtype from, dtype to);
+/* A contiguous copy of t converted to dtype to (tensor_convert) on the
  * given device; the same dtype gives a plain copy (clone). */
 tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err);
 /* As tensor_to, but as torch's .to() (memory_format=torch.preserve_format):
@@ -294,6 +313,12 @@ dtype tensor_promote_types(dtype a, dtype b, char *err);
  * tensors, then numbers (ints count as int64, floats as float32), each
  * group taking part only when its category is higher. */
 dtype tensor_result_type(int n, const tensor_operand *ops, char *err);
+/* The operations that compute on elements (arithmetic, comparisons, math
+ * functions, reductions, products, where, nonzero) call this first: false,
+ * with a message that says to convert, when t is an fp8 dtype.  PyTorch
+ * 2.11 implements almost none of them for fp8 ("... not implemented for
+ * 'Float8_e4m3fn'"); tritsim refuses them all rather than guess which. */
+bool tensor_no_fp8(dtype t, char *err);
 /* torch.can_cast(from, to): no float -> int, no non-bool -> bool. */
 bool tensor_can_cast(dtype from, dtype to);
 /* torch's C++ name of a dtype in messages: "Float", "Long", "Half",

@@ -48,7 +48,7 @@ static bool check_types(const tensor *a, const tensor *b, char *err)
         tensor_err(err, "\"addmm_impl_cpu_\" not implemented for 'Bool'");
         return false;
     }
-    return true;
+    return tensor_no_fp8(a->type, err);
 }
 
 /* ---- one product ---------------------------------------------------------------- */

@@ -69,12 +69,27 @@ static int float_rank(dtype t)
     return t == DTYPE_FP64 ? 3 : t == DTYPE_FP32 ? 2 : 1;
 }
 
+bool tensor_no_fp8(dtype t, char *err)
+{
+    if (!dtype_is_fp8(t))
+        return true;
+    tensor_err(err, "tritsim does not compute on %s tensors (PyTorch has almost no arithmetic, "
+               "comparisons or reductions for fp8): convert them with .float() first",
+               tensor_type_name(t));
+    return false;
+}
+
 dtype tensor_promote_types(dtype a, dtype b, char *err)
 {
     if (a == DTYPE_INVALID)
         return b;
     if (b == DTYPE_INVALID || a == b)
         return a;
+    if (dtype_is_fp8(a) || dtype_is_fp8(b)) {    /* c10's promoteTypes, before bool */
+        tensor_err(err, "Promotion for Float8 Types is not supported, attempted to promote %s "
+                   "and %s", tensor_type_name(a), tensor_type_name(b));
+        return DTYPE_INVALID;
+    }
     if (a == DTYPE_INT1)
         return b;
     if (b == DTYPE_INT1)
@@ -368,7 +383,8 @@ static bool plan_binop(tensor_binop op, tensor_operand a, tensor_operand b, bino
 {
     tensor_operand both[2] = {a, b};
     p->common = tensor_result_type(2, both, err);
-    if (p->common == DTYPE_INVALID || !binop_allowed(op, a, b, p->common, err))
+    if (p->common == DTYPE_INVALID || !tensor_no_fp8(p->common, err) ||
+        !binop_allowed(op, a, b, p->common, err))
         return false;
     if (is_compare(op)) {
         /* Compare in the common type itself: 0.1 against a float16 tensor
@@ -571,6 +587,8 @@ static dtype_scalar int_unop(tensor_unop op, dtype t, dtype_scalar v)
 
 static bool unop_check(tensor_unop op, dtype t, char *err)
 {
+    if (!tensor_no_fp8(t, err))
+        return false;
     if (op == TENSOR_NEG && t == DTYPE_INT1) {
         tensor_err(err, "Negation, the `-` operator, on a bool tensor is not supported. If you are "
                 "trying to invert a mask, use the `~` or `logical_not()` operator instead.");
@@ -629,7 +647,7 @@ tensor *tensor_where(const tensor *cond, tensor_operand a, tensor_operand b, cha
     }
     tensor_operand both[2] = {a, b};
     dtype rt = tensor_result_type(2, both, err);
-    if (rt == DTYPE_INVALID)
+    if (rt == DTYPE_INVALID || !tensor_no_fp8(rt, err))
         return NULL;
     tensor *own_a, *own_b;
     const tensor *ta = operand_tensor(a, &own_a), *tb = operand_tensor(b, &own_b);

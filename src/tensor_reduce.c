@@ -258,6 +258,8 @@ tensor *tensor_reduce(tensor_reduce_op op, const tensor *t, int ndims, const int
 {
     bool mask[TENSOR_MAX_DIMS];
     bool arg = op == TENSOR_ARGMAX || op == TENSOR_ARGMIN;
+    if (!tensor_no_fp8(t->type, err) || !tensor_no_fp8(out_type, err))
+        return NULL;
     if (arg && dims && ndims > 1) {
         tensor_err(err, "%s() takes one dimension (dim=int), not several", reduce_name(op));
         return NULL;
@@ -294,7 +296,8 @@ bool tensor_max_dim(bool is_max, const tensor *t, int64_t dim, bool keepdim, ten
 {
     bool mask[TENSOR_MAX_DIMS];
     tensor_reduce_op op = is_max ? TENSOR_AMAX : TENSOR_AMIN;
-    if (!reduce_mask(t, 1, &dim, mask, err) || !check_nonempty(op, t, mask, false, err))
+    if (!tensor_no_fp8(t->type, err) || !reduce_mask(t, 1, &dim, mask, err) ||
+        !check_nonempty(op, t, mask, false, err))
         return false;
     int64_t shape[TENSOR_MAX_DIMS];
     int n = reduced_shape(t, mask, keepdim, shape);
@@ -371,6 +374,8 @@ tensor *tensor_softmax(const tensor *t, int64_t dim, bool log, dtype out_type, c
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return NULL;
     dtype rt = out_type != DTYPE_INVALID ? out_type : t->type;
+    if (!tensor_no_fp8(t->type, err) || !tensor_no_fp8(rt, err))
+        return NULL;
     if (!dtype_is_float(rt)) {
         tensor_err(err, "\"%s_lastdim_kernel_impl\" not implemented for '%s'",
                 log ? "log_softmax" : "softmax", tensor_type_name(rt));
@@ -406,7 +411,7 @@ static void cumsum_fn(const tensor *t, const unsigned char *in, int64_t istep,
 tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err)
 {
     int d;
-    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+    if (!tensor_no_fp8(t->type, err) || !tensor_wrap_dim(t->ndim, dim, &d, err))
         return NULL;
     dtype rt = dtype_is_float(t->type) ? t->type : DTYPE_INT64;
     tensor *out = tensor_new(rt, t->ndim, t->shape, t->cuda, err);

@@ -274,6 +274,8 @@ static const char *cpp_type(dtype t)
     case DTYPE_UINT16: return "uint16_t";
     case DTYPE_UINT32: return "uint32_t";
     case DTYPE_UINT64: return "uint64_t";
+    case DTYPE_FP8E4NV: return "at::Float8_e4m3fn";
+    case DTYPE_FP8E5: return "at::Float8_e5m2";
     case DTYPE_FP16: return "at::Half";
     case DTYPE_BF16: return "at::BFloat16";
     case DTYPE_FP32: return "float";
@@ -285,6 +287,8 @@ static const char *cpp_type(dtype t)
 static double float_max(dtype t)
 {
     switch (t) {
+    case DTYPE_FP8E4NV: return 448.0;
+    case DTYPE_FP8E5: return 57344.0;
     case DTYPE_FP16: return 65504.0;
     case DTYPE_BF16: return 3.38953138925153547590e38;
     case DTYPE_FP32: return FLT_MAX;
@@ -295,7 +299,7 @@ static double float_max(dtype t)
 /* c10's overflows<To>(from): whether v does not fit type t.  Ints into
  * unsigned types may be negative down to -max (they wrap, so that a - b
  * works as a + (-b)); floats must lie in [lowest, max], and infinities
- * fit only float types. */
+ * fit only float types that have them (not float8_e4m3fn). */
 static bool overflows(dtype t, dtype from, dtype_scalar v)
 {
     if (t == DTYPE_INT1 || from == DTYPE_INT1)
@@ -303,7 +307,7 @@ static bool overflows(dtype t, dtype from, dtype_scalar v)
     if (dtype_is_float(from)) {
         double x = v.f;
         if (isinf(x))
-            return !dtype_is_float(t);
+            return !dtype_is_float(t) || t == DTYPE_FP8E4NV;
         if (isnan(x))
             return !dtype_is_float(t);
         if (dtype_is_float(t))
@@ -348,7 +352,7 @@ bool torch_number_to(host *h, val v, dtype t, src_span at, const char *fname, dt
         host_error(h, at, "value cannot be converted to type %s without overflow", cpp_type(t));
         return false;
     }
-    *out = dtype_cast(x, from, t);
+    *out = tensor_convert(x, from, t);
     return true;
 }
 
@@ -450,6 +454,19 @@ static dtype infer_dtype(const leaves *L)
     return t == DTYPE_INVALID ? DTYPE_FP32 : t;
 }
 
+/* One number of torch.tensor's data as an element of dtype t: as torch's
+ * store_scalar, a Python number goes into a float type through a double
+ * without an overflow check (float16 70000.0 is inf, float8_e4m3fn 500.0
+ * is NaN), into the other types with one (torch_number_to). */
+static bool data_number_to(host *h, val v, dtype t, src_span at, dtype_scalar *out)
+{
+    if (!dtype_is_float(t) || (v.kind != VAL_BOOL && v.kind != VAL_INT && v.kind != VAL_FLOAT))
+        return torch_number_to(h, v, t, at, "tensor", out);
+    double d = v.kind == VAL_FLOAT ? v.u.f : v.kind == VAL_INT ? (double)v.u.i : v.u.b;
+    *out = tensor_convert((dtype_scalar){.f = d}, DTYPE_FP64, t);
+    return true;
+}
+
 tensor *torch_from_data(host *h, val data, dtype t, bool cuda, src_span at)
 {
     char err[TENSOR_ERR_LEN];
@@ -472,7 +489,7 @@ tensor *torch_from_data(host *h, val data, dtype t, bool cuda, src_span at)
         int es = dtype_size(t);
         for (int64_t i = 0; r && i < L.n; i++, p += es) {
             dtype_scalar x;
-            if (!torch_number_to(h, L.items[i], t, at, "tensor", &x)) {
+            if (!data_number_to(h, L.items[i], t, at, &x)) {
                 tensor_unref(r);
                 r = NULL;
                 break;

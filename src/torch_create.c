@@ -25,7 +25,20 @@ static bool create_kw(host *h, const val *k, src_span at, const char *fname, dty
 
 static dtype_scalar one_of(dtype t)
 {
-    return dtype_cast((dtype_scalar){.i = 1}, DTYPE_INT64, t);
+    return tensor_convert((dtype_scalar){.i = 1}, DTYPE_INT64, t);
+}
+
+/* The functions that compute their values (arange, linspace, eye, the
+ * random ones) make no fp8 tensors, as the tensor operations guarded by
+ * tensor_no_fp8 compute none: false with a message. */
+static bool computed_dtype_ok(host *h, dtype t, src_span at)
+{
+    if (!dtype_is_fp8(t))
+        return true;
+    host_error(h, at, "tritsim computes no %s values here (PyTorch has almost no fp8 "
+               "kernels): make a float32 tensor and convert it with .to(%s)",
+               dtype_torch_name(t), dtype_torch_name(t));
+    return false;
 }
 
 /* ---- zeros, ones, empty, rand, randn ------------------------------------------ */
@@ -35,6 +48,8 @@ typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN } fill_kin
 /* A float dtype for rand/randn, or false with torch's message. */
 static bool random_float_type(host *h, fill_kind k, dtype t, src_span at)
 {
+    if ((k == FILL_RAND || k == FILL_RANDN) && !computed_dtype_ok(h, t, at))
+        return false;
     if ((k == FILL_RAND || k == FILL_RANDN) && !dtype_is_float(t)) {
         host_error(h, at, "\"%s\" not implemented for '%s'",
                    k == FILL_RAND ? "check_uniform_bounds" : "normal_kernel_cpu",
@@ -140,7 +155,8 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
     if (!create_kw(h, a + 1 + extra, at, fname, &dt, &cuda))
         return val_err();
     fill_kind fk = k == LIKE_RAND ? FILL_RAND : k == LIKE_RANDN ? FILL_RANDN : FILL_ZEROS;
-    if (!random_float_type(h, fk, dt, at))
+    if (!random_float_type(h, fk, dt, at) ||
+        (k == LIKE_RANDINT && !computed_dtype_ok(h, dt, at)))
         return val_err();
     char err[TENSOR_ERR_LEN];
     tensor *r = tensor_new(dt, t->ndim, t->shape, cuda, err);
@@ -351,7 +367,7 @@ static val fn_arange(host *h, val self, int argc, const val *argv, const val_kwa
             return val_err();
     dtype dt = is_float ? DTYPE_FP32 : DTYPE_INT64;
     bool cuda = false;
-    if (!create_kw(h, a + 3, at, "arange", &dt, &cuda))
+    if (!create_kw(h, a + 3, at, "arange", &dt, &cuda) || !computed_dtype_ok(h, dt, at))
         return val_err();
     if (!isfinite(f[0]) || !isfinite(f[1]) || !isfinite(f[2]))
         return host_error(h, at, "unsupported range: %g -> %g", f[0], f[1]);
@@ -398,7 +414,7 @@ static val fn_linspace(host *h, val self, int argc, const val *argv, const val_k
     if (!range_number(h, a[0], at, "linspace", "start", &f[0], &i[0], &is_float) ||
         !range_number(h, a[1], at, "linspace", "end", &f[1], &i[1], &is_float) ||
         !torch_int_arg(h, a[2], at, "linspace", "steps", &steps) ||
-        !create_kw(h, a + 3, at, "linspace", &dt, &cuda))
+        !create_kw(h, a + 3, at, "linspace", &dt, &cuda) || !computed_dtype_ok(h, dt, at))
         return val_err();
     if (steps < 0)
         return host_error(h, at, "linspace(): number of steps must be non-negative");
@@ -436,7 +452,7 @@ static val fn_eye(host *h, val self, int argc, const val *argv, const val_kwargs
     if (!torch_int_arg(h, a[0], at, "eye", "n", &n) ||
         (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE &&
          !torch_int_arg(h, a[1], at, "eye", "m", &m)) ||
-        !create_kw(h, a + 2, at, "eye", &dt, &cuda))
+        !create_kw(h, a + 2, at, "eye", &dt, &cuda) || !computed_dtype_ok(h, dt, at))
         return val_err();
     if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE)
         m = n;
@@ -487,7 +503,7 @@ static val fn_randint(host *h, val self, int argc, const val *argv, const val_kw
     if (!torch_int_arg(h, vlow, at, "randint", "low", &lo) ||
         !torch_int_arg(h, vhigh, at, "randint", "high", &hi) ||
         !torch_shape_args(h, 1, &vsize, at, "randint", &nd, shape) ||
-        !create_kw(h, a + 4, at, "randint", &dt, &cuda))
+        !create_kw(h, a + 4, at, "randint", &dt, &cuda) || !computed_dtype_ok(h, dt, at))
         return val_err();
     if (lo >= hi)
         return host_error(h, at, "random_ expects 'from' to be less than 'to', but got "
@@ -510,7 +526,7 @@ static val fn_randperm(host *h, val self, int argc, const val *argv, const val_k
     dtype dt = DTYPE_INT64;
     bool cuda = false;
     if (!torch_int_arg(h, a[0], at, "randperm", "n", &n) ||
-        !create_kw(h, a + 2, at, "randperm", &dt, &cuda))
+        !create_kw(h, a + 2, at, "randperm", &dt, &cuda) || !computed_dtype_ok(h, dt, at))
         return val_err();
     if (n < 0)    /* torch's message, missing space included */
         return host_error(h, at, "n must be non-negative, got%lld", (long long)n);

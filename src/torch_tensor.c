@@ -330,9 +330,14 @@ static val fn_view(host *h, val self, int argc, const val *argv, const val_kwarg
     int nd;
     int64_t shape[TENSOR_MAX_DIMS];
     char err[TENSOR_ERR_LEN];
-    if (argc == 1 && argv[0].kind == VAL_DTYPE)
-        return host_error(h, at, "view(dtype) (reinterpreting the bytes) is not supported in "
-                          "tritsim; use .to(dtype) to convert");
+    if ((argc == 1 && argv[0].kind == VAL_DTYPE) ||
+        (argc == 0 && kw && kw->n == 1 && !strcmp(kw->names[0], "dtype"))) {
+        /* view(dtype): the same bytes as another dtype */
+        dtype to = self_of(self)->type;
+        if (!torch_dtype_arg(h, argc ? argv[0] : kw->values[0], at, "view", &to))
+            return val_err();
+        return torch_result(h, at, tensor_view_dtype(self_of(self), to, err), err);
+    }
     if (!shape_after_input(h, self, argc, argv, kw, at, "view", "size", &t, &nd, shape))
         return val_err();
     return torch_result(h, at, tensor_view(t, nd, shape, err), err);

@@ -248,6 +248,94 @@ static void test_fp8_encode(void)
     TAP_DBL_EQ(dtype_round_float(DTYPE_FP8E5, 0.3), 0.3125, "fp8e5 rounds 0.3 to 0.3125");
 }
 
+/* The code PyTorch's conversion should give for the float x, worked out
+ * from the decoder alone: the nearest of the finite codes 0..max and one
+ * more step past max, at the distance the format's top quantum (ties to
+ * the even code); landing on that step is overflow, which is `over`. */
+static uint8_t fp8_torch_oracle(float x, double (*dec)(uint8_t), uint8_t max, uint8_t over)
+{
+    uint8_t sign = signbit(x) ? 0x80 : 0;
+    if (isnan(x))
+        return sign | 0x7f;
+    double a = fabs((double)x);
+    double top = dec(max), past = top + (top - dec((uint8_t)(max - 1)));
+    if (a >= past)            /* (and the distances below would be inexact) */
+        return sign | over;
+    int best = 0;
+    double best_d = INFINITY;
+    for (int c = 0; c <= max + 1; c++) {
+        double v = c <= max ? dec((uint8_t)c) : past;
+        double d = fabs(v - a);
+        if (d < best_d || (d == best_d && !(c & 1))) {
+            best = c;
+            best_d = d;
+        }
+    }
+    return sign | (uint8_t)(best > max ? over : best);
+}
+
+/* PyTorch's narrowing (no saturation) against the oracle: every code's
+ * value, the midpoints of neighbours and their neighbouring floats, and a
+ * spread of float bit patterns; then the named cases. */
+static void test_fp8_torch(void)
+{
+    struct { const char *name; double (*dec)(uint8_t); uint8_t (*enc)(float);
+             uint8_t max, over; } f[2] = {
+        {"fp8e4nv", dtype_fp8e4nv_to_f64, dtype_f32_to_fp8e4nv_torch, 0x7e, 0x7f},
+        {"fp8e5", dtype_fp8e5_to_f64, dtype_f32_to_fp8e5_torch, 0x7b, 0x7c},
+    };
+    for (int k = 0; k < 2; k++) {
+        int bad = 0, n = 0;
+        for (int c = 0; c <= f[k].max; c++) {
+            float v = (float)f[k].dec((uint8_t)c);
+            float mid = c < f[k].max ? (float)((v + f[k].dec((uint8_t)(c + 1))) / 2)
+                                     : (float)(v + (v - f[k].dec((uint8_t)(c - 1))) / 2);
+            float xs[] = {v, -v, mid, -mid, nextafterf(mid, 0), nextafterf(mid, INFINITY)};
+            for (size_t i = 0; i < sizeof xs / sizeof *xs; i++, n++)
+                bad += f[k].enc(xs[i]) != fp8_torch_oracle(xs[i], f[k].dec, f[k].max, f[k].over);
+        }
+        for (uint64_t bits = 0; bits < ((uint64_t)1 << 32); bits += 65521, n++) {
+            uint32_t b32 = (uint32_t)bits;
+            float x;
+            memcpy(&x, &b32, sizeof x);
+            bad += f[k].enc(x) != fp8_torch_oracle(x, f[k].dec, f[k].max, f[k].over);
+        }
+        TAP_INT_EQ(bad, 0, "%s, PyTorch's rules: %d floats agree with the oracle", f[k].name, n);
+    }
+    TAP_INT_EQ(dtype_f32_to_fp8e4nv_torch(464.0f), 0x7e, "e4m3fn: 464 is a tie, to 448");
+    TAP_INT_EQ(dtype_f32_to_fp8e4nv_torch(nextafterf(464.0f, INFINITY)), 0x7f,
+               "e4m3fn: just past 464 is NaN");
+    TAP_INT_EQ(dtype_f32_to_fp8e4nv_torch(-INFINITY), 0xff, "e4m3fn: -inf is NaN, signed");
+    TAP_INT_EQ(dtype_f32_to_fp8e5_torch(61440.0f), 0x7c, "e5m2: 61440 is a tie, to inf");
+    TAP_INT_EQ(dtype_f32_to_fp8e5_torch(nextafterf(61440.0f, 0)), 0x7b,
+               "e5m2: just below 61440 is 57344");
+    TAP_INT_EQ(dtype_f32_to_fp8e5_torch(-NAN), 0xff, "e5m2: NaN keeps its sign");
+    TAP_INT_EQ(dtype_f32_to_fp8e4nv_torch(-1e-30f), 0x80, "underflow keeps the sign");
+}
+
+/* dtype_store writes each of the 256 bytes of both formats back as it
+ * read it (NaNs, their signs and e5m2's three NaN fractions, inf, -0). */
+static void test_fp8_store(void)
+{
+    for (dtype t = DTYPE_FP8E4NV; t <= DTYPE_FP8E5; t++) {
+        int bad = 0;
+        for (int c = 0; c < 256; c++) {
+            uint8_t in = (uint8_t)c, out = 0;
+            dtype_scalar v = dtype_load(t, &in);
+            dtype_store(t, &out, v);
+            bad += out != in;
+        }
+        TAP_INT_EQ(bad, 0, "%s: every byte is stored as it was loaded", dtype_name(t));
+    }
+    uint8_t b;
+    dtype_store(DTYPE_FP8E5, &b, (dtype_scalar){.f = INFINITY});
+    TAP_INT_EQ(b, 0x7c, "an e5m2 store of inf is inf (a cast would saturate)");
+    dtype_store(DTYPE_FP8E5, &b, (dtype_scalar){.f = NAN});
+    TAP_INT_EQ(b, 0x7f, "a NaN from elsewhere is stored as 0x7f");
+    TAP_OK(!signbit(dtype_round_float(DTYPE_FP8E4NV, -NAN)),
+           "a cast to fp8 gives the positive NaN");
+}
+
 /* ---- casts ---------------------------------------------------------- */
 
 static dtype_scalar si(int64_t v) { dtype_scalar s; s.i = v; return s; }
@@ -545,6 +633,8 @@ int main(void)
     test_bf16();
     test_fp8_decode();
     test_fp8_encode();
+    test_fp8_torch();
+    test_fp8_store();
     test_casts();
     test_promotion();
     test_division();

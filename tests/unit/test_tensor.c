@@ -1,7 +1,8 @@
 /* test_tensor.c - unit tests of tensor.h, the C side of torch tensors: the
  * launcher's view (data, extent, strides), views and their errors, copies,
- * torch's type promotion, elementwise arithmetic, reductions and matrix
- * products.  Expected values are worked out by hand from torch's rules. */
+ * fp8 conversions, dtype views and refusals, torch's type promotion,
+ * elementwise arithmetic, reductions and matrix products.  Expected values
+ * are worked out by hand from torch's rules. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -163,6 +164,69 @@ static void test_copies(void)
     TAP_OK(!tensor_item(m, &item, err), "item() of 4 elements fails");
     TAP_STR_EQ(err, "a Tensor with 4 elements cannot be converted to Scalar", "its message");
     tensor *all[] = {x, dst, src, c, one, m, nz};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+/* fp8 tensors: PyTorch's conversions (through float32, no saturation, fp8
+ * <-> ints allowed), view(dtype), and the operations they refuse. */
+static void test_fp8(void)
+{
+    dtype E4 = DTYPE_FP8E4NV, E5 = DTYPE_FP8E5;
+    TAP_DBL_EQ(tensor_convert((dtype_scalar){.i = 300}, DTYPE_INT64, E4).f, 288.0,
+               "int64 300 -> e4m3fn 288");
+    TAP_OK(isnan(tensor_convert((dtype_scalar){.f = 500.0}, DTYPE_FP32, E4).f),
+           "float32 500 -> e4m3fn is NaN (Triton's cast gives 448)");
+    TAP_DBL_EQ(dtype_cast((dtype_scalar){.f = 500.0}, DTYPE_FP32, E4).f, 448.0,
+               "... and dtype_cast saturates");
+    TAP_OK(isinf(tensor_convert((dtype_scalar){.f = 61440.0}, DTYPE_FP32, E5).f),
+           "float32 61440 -> e5m2 is inf");
+    TAP_DBL_EQ(tensor_convert((dtype_scalar){.f = 1.0625 + ldexp(1, -30)}, DTYPE_FP64, E4).f,
+               1.0, "float64 goes through float32 first: 1.0625 + 2^-30 is a tie, to 1.0");
+    TAP_INT_EQ(tensor_convert((dtype_scalar){.f = -3.75}, E4, DTYPE_INT32).i, -3,
+               "e4m3fn -3.75 -> int32 truncates to -3");
+    TAP_INT_EQ(tensor_convert((dtype_scalar){.f = NAN}, E5, DTYPE_INT1).u, 1,
+               "e5m2 NaN -> bool is True");
+    TAP_DBL_EQ(tensor_convert((dtype_scalar){.f = 1.125}, E4, E5).f, 1.0,
+               "e4m3fn 1.125 -> e5m2 is a tie, to 1.0");
+
+    int64_t n = 8;
+    tensor *x = tensor_new(E4, 1, &n, false, err);
+    TAP_OK(x != NULL && tensor_elsize(x) == 1, "fp8 tensors are made, 1 byte an element");
+    tensor_fill(x, tensor_convert((dtype_scalar){.f = 1.0}, DTYPE_FP64, E4));
+    tensor *u = tensor_view_dtype(x, DTYPE_UINT8, err);
+    TAP_OK(u && u->shape[0] == 8 && tensor_get_flat(u, 7).u == 0x38, "view(uint8) shows 0x38");
+    tensor_set(u, (int64_t[]){2}, (dtype_scalar){.u = 0x7e});
+    TAP_DBL_EQ(flat_f(x, 2), 448.0, "a write through the view shows in the fp8 tensor");
+    tensor *s = tensor_slice(x, 0, 2, 8, 1, err);
+    tensor *w = tensor_view_dtype(s, DTYPE_INT16, err);
+    TAP_OK(w && w->shape[0] == 3 && w->offset == 1 && tensor_get_flat(w, 0).i == 0x387e,
+           "view(int16) of x[2:] pairs the bytes: offset 1, 0x387e first");
+    tensor *odd = tensor_slice(x, 0, 1, 8, 1, err);
+    TAP_OK(!tensor_view_dtype(odd, DTYPE_FP32, err), "view(float32) of 7 bytes fails");
+    TAP_STR_EQ(err, "self.size(-1) must be divisible by 4 to view Float8_e4m3fn as Float "
+               "(different element sizes), but got 7", "with torch's message");
+    tensor *odd2 = tensor_slice(x, 0, 1, 5, 1, err);
+    TAP_OK(!tensor_view_dtype(odd2, DTYPE_FP32, err) && strstr(err, "storage_offset() must be "
+           "divisible by 4"), "view(float32) at storage offset 1 fails");
+    tensor *f = tensor_view_dtype(x, DTYPE_FP32, err);
+    tensor *back = f ? tensor_view_dtype(f, E5, err) : NULL;
+    TAP_OK(f && f->shape[0] == 2 && back && back->shape[0] == 8, "view(float32) and back");
+    tensor *zero_d = tensor_select(x, 0, 0, err);
+    TAP_OK(!tensor_view_dtype(zero_d, DTYPE_INT16, err) &&
+           !strcmp(err, "self.dim() cannot be 0 to view Float8_e4m3fn as Short (different "
+                   "element sizes)"), "a 0-d tensor cannot change its element size");
+
+    TAP_OK(!tensor_binary(TENSOR_ADD, tensor_operand_of(x), tensor_operand_of(x), err) &&
+           strstr(err, "does not compute on Float8_e4m3fn"), "x + x on fp8 is refused");
+    TAP_OK(!tensor_unary(TENSOR_ABS, x, err), "abs(x) on fp8 is refused");
+    TAP_OK(!tensor_reduce(TENSOR_SUM, x, 0, NULL, false, DTYPE_INVALID, err), "sum too");
+    TAP_INT_EQ(tensor_promote_types(E4, DTYPE_INT1, err), DTYPE_INVALID,
+               "fp8 promotes with nothing else, not even bool");
+    TAP_STR_EQ(err, "Promotion for Float8 Types is not supported, attempted to promote "
+               "Float8_e4m3fn and Bool", "torch's message");
+    TAP_INT_EQ(tensor_promote_types(E5, E5, err), E5, "fp8 with itself is itself");
+    tensor *all[] = {x, u, s, w, odd, odd2, f, back, zero_d};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         tensor_unref(all[i]);
 }
@@ -348,6 +412,7 @@ int main(void)
     test_launcher_view();
     test_views();
     test_copies();
+    test_fp8();
     test_promotion();
     test_arithmetic();
     test_reductions();
