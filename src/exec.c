@@ -2216,8 +2216,8 @@ static dot_dims dot_dims_of(const ir_type *ta, const ir_type *tb)
 {
     dot_dims d = {1, 1, 1, 1};
     int nd = ta->ndim;
-    if (nd == 3)
-        d.batch = ta->shape[0];
+    for (int i = 0; i < nd - 2; i++)   /* every leading dimension is a batch */
+        d.batch *= ta->shape[i];
     if (nd >= 2) {
         d.M = ta->shape[nd - 2];
         d.K = ta->shape[nd - 1];
@@ -3132,11 +3132,13 @@ static bool dot_ok(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
     const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
     const ir_type *td = &k->slots[in->dst].type;
     int nd = ta->ndim;
-    if ((nd != 2 && nd != 3) || tb->ndim != nd || td->ndim != nd ||
+    if (nd < 2 || tb->ndim != nd || td->ndim != nd ||
         ta->shape[nd - 1] != tb->shape[nd - 2] || td->shape[nd - 2] != ta->shape[nd - 2] ||
-        td->shape[nd - 1] != tb->shape[nd - 1] ||
-        (nd == 3 && (tb->shape[0] != ta->shape[0] || td->shape[0] != ta->shape[0])))
+        td->shape[nd - 1] != tb->shape[nd - 1])
         return false;
+    for (int i = 0; i < nd - 2; i++)    /* batch dimensions */
+        if (tb->shape[i] != ta->shape[i] || td->shape[i] != ta->shape[i])
+            return false;
     if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst])
         return false;
     return (int64_t)ta->shape[nd - 2] * ta->shape[nd - 1] < INT32_MAX &&
@@ -3253,7 +3255,8 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
                : "operand shapes differ";
     }
     case IR_DOT:
-        return dot_ok(k, pl, in) ? NULL : "dot operands are not [M, K] @ [K, N] -> [M, N]";
+        return dot_ok(k, pl, in) ? NULL : "dot operands are not [..., M, K] @ [..., K, N] -> "
+                                          "[..., M, N]";
     case IR_REDUCE: {
         const ir_type *ta = &k->slots[in->a].type;
         if (in->imm < -1 || in->imm >= ta->ndim)

@@ -445,10 +445,10 @@ static bool tl_store(spec *s, const sp_args *a, const ast_node *call, sval *out)
 
 /* ---- arithmetic ------------------------------------------------------- */
 
-/* tl.dot's operand shapes, as Triton checks them: both 2-D ([M, K] @ [K, N])
- * or both 3-D ([B, M, K] @ [B, K, N], one 2-D product per batch), the same
- * K (and B), and M, N, K at least 16 as on the GPU.  *rt gets the result's
- * ndim and shape. */
+/* tl.dot's operand shapes, as Triton 3.6 checks them: the same rank, at
+ * least 2 ([M, K] @ [K, N]; leading dimensions are batches, one 2-D product
+ * each), the same batch shape and K, and K no smaller than the NVIDIA
+ * backend's minimum.  *rt gets the result's ndim and shape. */
 static bool dot_shapes(spec *s, const ir_type *tx, const ir_type *ty, const ast_node *call,
                        ir_type *rt)
 {
@@ -456,19 +456,20 @@ static bool dot_shapes(spec *s, const ir_type *tx, const ir_type *ty, const ast_
     sp_shape_str(tx, x, sizeof x);
     sp_shape_str(ty, y, sizeof y);
     int nd = tx->ndim;
-    if ((nd != 2 && nd != 3) || ty->ndim != nd) {
+    if (nd < 2 || ty->ndim != nd) {
         const char *fix =
             tx->ndim < 2 || ty->ndim < 2 ? "for a product of vectors use tl.sum(x * y)" :
-            tx->ndim > 3 || ty->ndim > 3 ? "merge the leading dimensions into one batch "
-                                           "dimension with tl.reshape" :
             "broadcast the 2-D operand along the batch, e.g. "
             "tl.broadcast_to(w[None, :, :], (B, K, N))";
-        return sp_error(s, call, "tl.dot needs two 2-D tiles ([M, K] @ [K, N]) or two 3-D "
-                        "tiles ([B, M, K] @ [B, K, N]), got %s @ %s; %s", x, y, fix);
+        return sp_error(s, call, "tl.dot needs two tiles of the same rank, at least 2 "
+                        "([M, K] @ [K, N], or batched [B, M, K] @ [B, K, N]), got %s @ %s; "
+                        "%s", x, y, fix);
     }
-    if (nd == 3 && tx->shape[0] != ty->shape[0])
-        return sp_error(s, call, "tl.dot: the batch dimensions differ: %s @ %s; give both "
-                        "operands the same batch size B ([B, M, K] @ [B, K, N])", x, y);
+    for (int i = 0; i < nd - 2; i++)
+        if (tx->shape[i] != ty->shape[i])
+            return sp_error(s, call, "tl.dot: the batch dimensions differ: %s @ %s; give "
+                            "both operands the same batch shape ([B, M, K] @ [B, K, N])",
+                            x, y);
     if (tx->shape[nd - 1] != ty->shape[nd - 2])
         return sp_error(s, call, "tl.dot: the inner dimensions differ: %s @ %s", x, y);
     /* Triton 3.6's NVIDIA backend (min_dot_size): K >= 32 for 8-bit
@@ -481,8 +482,8 @@ static bool dot_shapes(spec *s, const ir_type *tx, const ir_type *ty, const ast_
                         "%lld\"): got %s @ %s; make the K block larger", (long long)min_k,
                         dtype_name(tx->dt), (long long)min_k, x, y);
     rt->ndim = (int8_t)nd;
-    if (nd == 3)
-        rt->shape[0] = tx->shape[0];
+    for (int i = 0; i < nd - 2; i++)
+        rt->shape[i] = tx->shape[i];
     rt->shape[nd - 2] = tx->shape[nd - 2];
     rt->shape[nd - 1] = ty->shape[nd - 1];
     return true;
