@@ -389,12 +389,13 @@ static const fmt FMT_E5M2 = {2, 5};
 
 /* d in fp8 format f, to nearest with ties to even: a magnitude past the
  * largest finite code max (an infinity too) becomes the code over; NaN
- * becomes nan_code with d's sign. */
+ * becomes nan_code, positive whatever d's sign, as the H100's conversions
+ * give it (PyTorch's CUDA tensors and Triton's casts alike). */
 static uint8_t fp8_bits(double d, const fmt *f, uint32_t max, uint8_t over, uint8_t nan_code)
 {
     uint8_t sign = signbit(d) ? 0x80 : 0;
     if (isnan(d))
-        return sign | nan_code;
+        return nan_code;
     uint32_t code = magnitude_code(d, f);
     return sign | (uint8_t)(code <= max ? code : over);
 }
