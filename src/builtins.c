@@ -4412,6 +4412,43 @@ BUILTIN_FN(builtin_os_cpu_count)
     return n > 0 ? val_int(n) : val_none();
 }
 
+/* os.makedirs(name, mode=0o777, exist_ok=False): every missing directory
+ * of the path, as Python makes them. */
+BUILTIN_FN(builtin_os_makedirs)
+{
+    (void)self;
+    val a[3];
+    const char *path;
+    if (!host_args(h, at, "makedirs", "name, mode=, exist_ok=", argc, argv, kw, a) ||
+        !host_to_str(h, a[0], at, "the path", &path))
+        return val_err();
+    int exist_ok = 0;
+    if (a[2].kind != VAL_MISSING && (exist_ok = host_truth(h, a[2], at)) < 0)
+        return val_err();
+    mode_t mode = a[1].kind == VAL_INT ? (mode_t)a[1].u.i : 0777;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (exist_ok && S_ISDIR(st.st_mode))
+            return val_none();
+        return host_error(h, at, "FileExistsError: [Errno 17] File exists: '%s'", path);
+    }
+    char *buf = xstrdup(path);
+    bool ok = true;
+    for (char *c = buf + 1; ok && *c; c++)
+        if (*c == '/') {
+            *c = '\0';
+            ok = mkdir(buf, mode) == 0 || errno == EEXIST;
+            *c = '/';
+        }
+    ok = ok && (mkdir(buf, mode) == 0 || (exist_ok && errno == EEXIST));
+    int err = errno;
+    free(buf);
+    if (!ok)
+        return host_error(h, at, "OSError: cannot create directory '%s': %s", path,
+                          strerror(err));
+    return val_none();
+}
+
 static val builtin_stat_test(host *h, val self, int argc, const val *argv,
                              const val_kwargs *kw, src_span at, const char *name, int which)
 {
@@ -4497,6 +4534,7 @@ static void builtin_os_modules(host *h)
     host_def(os, "os.getenv", builtin_os_getenv);
     host_def(os, "os.getcwd", builtin_os_getcwd);
     host_def(os, "os.cpu_count", builtin_os_cpu_count);
+    host_def(os, "os.makedirs", builtin_os_makedirs);
     val_object_set(os, "sep", val_str_cstr("/"));
     val_object_set(os, "name", val_str_cstr("posix"));
     val path = val_module_new("os.path");

@@ -451,24 +451,17 @@ static val testing_list_attr(host *h, val bench, const char *name, src_span at)
     return host_to_list(h, v, at);
 }
 
-static bool testing_mkdir(host *h, const char *dir, src_span at)
+/* save_path must be a directory already: Triton's run() writes into it
+ * and creates nothing (matplotlib's savefig fails there). */
+static bool testing_save_dir(host *h, const char *dir, src_span at)
 {
-    char *path = testing_strdup(dir);
-    for (char *p = path + 1; *p; p++)
-        if (*p == '/') {
-            *p = '\0';
-            if (mkdir(path, 0777) != 0 && errno != EEXIST) {
-                host_error(h, at, "cannot create directory '%s': %s", path, strerror(errno));
-                free(path);
-                return false;
-            }
-            *p = '/';
-        }
-    bool ok = mkdir(path, 0777) == 0 || errno == EEXIST;
-    if (!ok)
-        host_error(h, at, "cannot create directory '%s': %s", path, strerror(errno));
-    free(path);
-    return ok;
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
+        return true;
+    host_error(h, at, "FileNotFoundError: save_path '%s' is not a directory; Triton writes "
+               "the plots into it but does not create it: make it first, e.g. "
+               "os.makedirs('%s', exist_ok=True)", dir, dir);
+    return false;
 }
 
 typedef struct testing_run {
@@ -812,7 +805,7 @@ static val testing_mark_run(host *h, val self, int argc, const val *argv,
                    "not have; use print_data=True or save_path= (a CSV is written there)");
         goto done;
     }
-    if (*save && !testing_mkdir(h, save, at))
+    if (*save && !testing_save_dir(h, save, at))
         goto done;
     val fn = val_object_get(self, "fn"), benches = val_object_get(self, "benchmarks");
     val list;
