@@ -406,6 +406,7 @@ static dbg_bp *dbg_new_bp(debug *g, dbg_bp_kind kind)
     b->num = g->next_num++;
     b->kind = kind;
     b->enabled = true;
+    b->frame = -1;
     return b;
 }
 
@@ -508,8 +509,16 @@ static cmd_result cmd_watch(debug *g, const char *arg)
     dbg_bp *b = dbg_new_bp(g, DBG_WATCH);
     b->expr = x;
     printf("Watchpoint %d: %s\n", b->num, x->text);
-    if (g->cur && g->cur->focus)      /* the value now is the one to compare with */
+    if (!g->cur || !g->cur->focus)
+        return CMD_STAY;
+    dbg_values v;                     /* say why it cannot be evaluated here */
+    bool ok = dbg_eval(g, x, false, &v);
+    dbg_values_free(&v);
+    if (ok)                           /* the value now is the one to compare with */
         dbg_watch_hit(g, b, false);
+    else
+        printf("Watchpoint %d cannot be evaluated here; it is kept, and watches where it can be "
+               "(`delete %d` removes it).\n", b->num, b->num);
     return CMD_STAY;
 }
 
@@ -658,7 +667,7 @@ static void dbg_info_programs(debug *g)
             if (p == focus)
                 st = 3;
             for (int i = 0; i < D->npaused; i++)
-                if (exec_prog_pid(D->paused[i]) == p)
+                if (exec_prog_pid(D->paused[i].P) == p)
                     st = 2;
         }
         if (st == run_state && st < 2)
@@ -674,12 +683,10 @@ static void dbg_info_programs(debug *g)
                        p - run_start);
         }
         if (st >= 2) {
-            exec_prog *P = st == 3 ? D->focus : NULL;
-            for (int i = 0; !P && i < D->npaused; i++)
-                if (exec_prog_pid(D->paused[i]) == p)
-                    P = D->paused[i];
-            int32_t pc = exec_prog_pc(P);
-            int32_t s = dbg_stmt_at(D, pc);
+            int32_t s = st == 3 ? dbg_prog_stmt(D, D->focus, D->focus_stmt) : -1;
+            for (int i = 0; st == 2 && i < D->npaused; i++)
+                if (exec_prog_pid(D->paused[i].P) == p)
+                    s = dbg_prog_stmt(D, D->paused[i].P, D->paused[i].stmt);
             dbg_coord_str(D, p, c0, sizeof c0);
             const src_file *f = s >= 0 ? dbg_frame_file(D, D->k->stmts[s].frame) : NULL;
             printf("%s program %s  %s at %s:%d\n", st == 3 ? "*" : " ", c0,
@@ -804,14 +811,45 @@ static cmd_result cmd_run(debug *g, const char *arg)
     return CMD_STAY;
 }
 
+/* The frames of the focused program, innermost first: #0 is the statement
+ * it is at, #i the call site in its caller. */
+static int dbg_frames(debug *g, int32_t *frames, int *lines, int cap)
+{
+    const dbg_launch *D = g->cur;
+    int32_t s = dbg_prog_stmt(D, D->focus, D->focus_stmt);
+    if (s < 0)
+        return 0;
+    int n = 0;
+    int32_t f = D->k->stmts[s].frame;
+    int line = D->k->stmts[s].at->span.line;
+    while (n < cap) {
+        frames[n] = f;
+        lines[n++] = line;
+        if (f < 0 || f >= D->k->nframes || D->k->frames[f].parent < 0 || !D->k->frames[f].call)
+            break;
+        line = D->k->frames[f].call->span.line;
+        f = D->k->frames[f].parent;
+    }
+    return n;
+}
+
+/* "#1  inner() at f.tk:19" after lead ("*" marks the selected frame) */
+static void dbg_show_frame(debug *g, const char *lead, int i, int32_t f, int line)
+{
+    const dbg_launch *D = g->cur;
+    const char *fn = f >= 0 && f < D->k->nframes ? D->k->frames[f].func : D->k->name;
+    const src_file *file = dbg_frame_file(D, f);
+    printf("%s#%d  %s() at %s:%d\n", lead, i, fn, file ? file->name : "?", line);
+}
+
 static cmd_result dbg_resume(debug *g, dbg_mode mode)
 {
     if (!dbg_stopped(g))
         return CMD_STAY;
     const dbg_launch *D = g->cur;
     int32_t s = dbg_cur_stmt(g);
-    g->mode = mode;
-    g->mode_depth = s >= 0 ? dbg_frame_depth(D->k, D->k->stmts[s].frame) - D->frame_sel : 0;
+    g->mode = mode;       /* s is in the selected frame already */
+    g->mode_depth = s >= 0 ? dbg_frame_depth(D->k, D->k->stmts[s].frame) : 0;
     g->mode_line = s >= 0 ? D->k->stmts[s].at->span.line : 0;
     return CMD_RESUME;
 }
@@ -840,10 +878,17 @@ static cmd_result cmd_finish(debug *g, const char *arg)
     if (!dbg_stopped(g))
         return CMD_STAY;
     int32_t s = dbg_cur_stmt(g);
-    if (s < 0 || dbg_frame_depth(g->cur->k, g->cur->k->stmts[s].frame) - g->cur->frame_sel == 0) {
+    if (s < 0 || dbg_frame_depth(g->cur->k, g->cur->k->stmts[s].frame) == 0) {
         printf("`finish` is for a helper function; this is the kernel itself (use `continue`, "
                "or `until LINE`).\n");
         return CMD_STAY;
+    }
+    int32_t frames[64];
+    int lines[64];
+    int n = dbg_frames(g, frames, lines, 64), sel = g->cur->frame_sel;
+    if (sel < n) {
+        printf("Run till exit from ");
+        dbg_show_frame(g, "", sel, frames[sel], lines[sel]);
     }
     return dbg_resume(g, DBG_FINISH);
 }
@@ -1041,37 +1086,6 @@ static cmd_result cmd_program(debug *g, const char *arg)
     return CMD_STAY;
 }
 
-/* The frames of the focused program, innermost first: #0 is the statement
- * it is at, #i the call site in its caller. */
-static int dbg_frames(debug *g, int32_t *frames, int *lines, int cap)
-{
-    const dbg_launch *D = g->cur;
-    int32_t pc = exec_prog_pc(D->focus);
-    int32_t s = dbg_stmt_at(D, pc);
-    if (s < 0)
-        return 0;
-    int n = 0;
-    int32_t f = D->k->stmts[s].frame;
-    int line = D->k->stmts[s].at->span.line;
-    while (n < cap) {
-        frames[n] = f;
-        lines[n++] = line;
-        if (f < 0 || f >= D->k->nframes || D->k->frames[f].parent < 0 || !D->k->frames[f].call)
-            break;
-        line = D->k->frames[f].call->span.line;
-        f = D->k->frames[f].parent;
-    }
-    return n;
-}
-
-static void dbg_show_frame(debug *g, int i, int32_t f, int line, bool mark)
-{
-    const dbg_launch *D = g->cur;
-    const char *fn = f >= 0 && f < D->k->nframes ? D->k->frames[f].func : D->k->name;
-    const src_file *file = dbg_frame_file(D, f);
-    printf("%s#%d  %s() at %s:%d\n", mark ? "*" : " ", i, fn, file ? file->name : "?", line);
-}
-
 static cmd_result cmd_backtrace(debug *g, const char *arg)
 {
     (void)arg;
@@ -1084,7 +1098,7 @@ static cmd_result cmd_backtrace(debug *g, const char *arg)
     dbg_coord_str(g->cur, exec_prog_pid(g->cur->focus), c, sizeof c);
     printf("program %s:\n", c);
     for (int i = 0; i < n; i++)
-        dbg_show_frame(g, i, frames[i], lines[i], i == g->cur->frame_sel);
+        dbg_show_frame(g, i == g->cur->frame_sel ? "*" : " ", i, frames[i], lines[i]);
     return CMD_STAY;
 }
 
@@ -1098,7 +1112,7 @@ static void dbg_select_frame(debug *g, long n)
         return;
     }
     g->cur->frame_sel = (int)n;
-    dbg_show_frame(g, (int)n, frames[n], lines[n], true);
+    dbg_show_frame(g, "*", (int)n, frames[n], lines[n]);
     dbg_print_line(dbg_frame_file(g->cur, frames[n]), lines[n]);
     g->list_line = lines[n];
 }
@@ -1117,7 +1131,13 @@ static cmd_result cmd_frame(debug *g, const char *arg)
 static cmd_result cmd_up(debug *g, const char *arg)
 {
     (void)arg;
-    if (dbg_stopped(g))
+    if (!dbg_stopped(g))
+        return CMD_STAY;
+    int32_t frames[64];
+    int lines[64];
+    if (g->cur->frame_sel + 1 >= dbg_frames(g, frames, lines, 64))
+        printf("Initial frame selected (the kernel); you cannot go up.\n");
+    else
         dbg_select_frame(g, g->cur->frame_sel + 1);
     return CMD_STAY;
 }
@@ -1125,7 +1145,11 @@ static cmd_result cmd_up(debug *g, const char *arg)
 static cmd_result cmd_down(debug *g, const char *arg)
 {
     (void)arg;
-    if (dbg_stopped(g))
+    if (!dbg_stopped(g))
+        return CMD_STAY;
+    if (g->cur->frame_sel == 0)
+        printf("Bottom (innermost) frame selected; you cannot go down.\n");
+    else
         dbg_select_frame(g, g->cur->frame_sel - 1);
     return CMD_STAY;
 }

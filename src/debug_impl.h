@@ -31,7 +31,10 @@ typedef struct dbg_bp {
     char *file;              /* DBG_BREAK: the file named, NULL: the program's */
     dbg_expr *expr;          /* DBG_BREAK: the condition (or NULL); DBG_WATCH: what */
     int64_t hits;
-    /* DBG_WATCH: the value last seen, in program old_pid */
+    /* DBG_WATCH: the frame it watches in (the one it was set in, or the
+     * first it could be evaluated in; -1 not yet), as gdb scopes a watch on
+     * a local to its frame; the value last seen there, in program old_pid */
+    int32_t frame;
     bool have_old;
     int64_t old_pid;
     exec_tile old;
@@ -53,6 +56,13 @@ typedef enum dbg_mode {
     DBG_STOP,                /* the next statement of whatever program runs */
 } dbg_mode;
 
+/* A program of the launch that is neither the focus nor finished, and the
+ * statement it stands at (as dbg_launch.focus_stmt). */
+typedef struct dbg_paused {
+    exec_prog *P;
+    int32_t stmt;
+} dbg_paused;
+
 /* The launch being debugged. */
 typedef struct dbg_launch {
     host *h;
@@ -64,9 +74,16 @@ typedef struct dbg_launch {
     uint8_t *started;        /* per program: started (maybe finished) */
     int64_t next;            /* programs below it have all started */
     int64_t done;            /* programs finished */
-    exec_prog **paused;      /* started, not finished, not the focus */
+    dbg_paused *paused;      /* started, not finished, not the focus */
     int npaused, cappaused;
     exec_prog *focus;
+    /* Several statements can start at one pc (a call's line, then the first
+     * line of the helper it calls; a statement that emitted no code, then
+     * the next one): the focus stops at each of them in turn, and
+     * focus_stmt says at which.  -1: none in particular (mid-statement, or
+     * running: the last of them). */
+    int32_t focus_stmt;
+    bool focus_fresh;        /* just started: nothing checked where it stands yet */
     int frame_sel;           /* `frame N`: 0 the innermost */
     bool failed;             /* a program failed: the launch ends */
 } dbg_launch;
@@ -129,6 +146,9 @@ void dbg_values_free(dbg_values *v);
  * (mid-statement, after Ctrl-C or a failure) the one its next instruction
  * belongs to; -1 when there is none. */
 int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc);
+/* The statement program P stands at, stmt (its focus_stmt or
+ * dbg_paused.stmt) when that starts at P's pc, else dbg_stmt_at's. */
+int32_t dbg_prog_stmt(const dbg_launch *D, const exec_prog *P, int32_t stmt);
 /* The statement the focused program is at (in the selected frame). */
 int32_t dbg_cur_stmt(const debug *g);
 /* The depth of a frame (0 the kernel). */
