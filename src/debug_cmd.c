@@ -1355,7 +1355,7 @@ void dbg_repl(debug *g)
         cmd_result r = dbg_command(g, cmd);
         free(line);
         fflush(stdout);
-        if (r == CMD_RESUME)
+        if (r == CMD_RESUME || g->quit)    /* quit inside `run`: the program has unwound */
             return;
     }
 }
