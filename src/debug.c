@@ -270,7 +270,7 @@ void dbg_show_displays(debug *g)
  * Deciding where to stop.
  * ====================================================================== */
 
-static bool dbg_file_matches(const char *want, const src_file *f)
+bool dbg_file_matches(const char *want, const src_file *f)
 {
     if (!want)
         return true;

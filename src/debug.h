@@ -26,6 +26,7 @@ typedef int (*debug_runner)(void *ctx, debug *g, int argc, char **argv);
 
 typedef struct debug_opts {
     const src_file *file;   /* the program */
+    const ast_node *module; /* its syntax tree: which lines have kernel code */
     debug_runner run;
     void *run_ctx;
     bool no_break;          /* --no-break: breakpoint() and breakpoint_if() do nothing */

@@ -410,6 +410,140 @@ static dbg_bp *dbg_new_bp(debug *g, dbg_bp_kind kind)
     return b;
 }
 
+/* ---- where a breakpoint goes: lines of @triton.jit functions ------------- */
+
+static bool dbg_is_jit(const ast_node *def)
+{
+    for (int i = 0; i < def->u.funcdef.decorators.len; i++) {
+        const ast_node *d = def->u.funcdef.decorators.items[i];
+        if (d->kind == AST_CALL)
+            d = d->u.call.func;
+        if ((d->kind == AST_NAME && !strcmp(d->u.name.id, "jit")) ||
+            (d->kind == AST_ATTRIBUTE && !strcmp(d->u.attribute.attr, "jit")))
+            return true;
+    }
+    return false;
+}
+
+/* A def's first line: its first decorator's. */
+static int dbg_def_first_line(const ast_node *def)
+{
+    int line = def->span.line;
+    for (int i = 0; i < def->u.funcdef.decorators.len; i++)
+        if (def->u.funcdef.decorators.items[i]->span.line < line)
+            line = def->u.funcdef.decorators.items[i]->span.line;
+    return line;
+}
+
+/* The statement lists inside statement st (a body and an else branch). */
+static int dbg_sub_bodies(const ast_node *st, const ast_list *out[2])
+{
+    switch (st->kind) {
+    case AST_IF: case AST_WHILE:
+        out[0] = &st->u.if_.body;
+        out[1] = &st->u.if_.orelse;
+        return 2;
+    case AST_FOR:
+        out[0] = &st->u.for_.body;
+        out[1] = &st->u.for_.orelse;
+        return 2;
+    case AST_FUNCDEF:
+        out[0] = &st->u.funcdef.body;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Call fn on every @triton.jit def in body, nested ones too; stop at the
+ * first for which it returns true (and return that def). */
+static const ast_node *dbg_each_jit(const ast_list *body, bool (*fn)(const ast_node *def,
+                                                                      void *ctx), void *ctx)
+{
+    for (int i = 0; body && i < body->len; i++) {
+        const ast_node *st = body->items[i];
+        if (st->kind == AST_FUNCDEF && dbg_is_jit(st) && fn(st, ctx))
+            return st;
+        const ast_list *sub[2];
+        int n = dbg_sub_bodies(st, sub);
+        for (int j = 0; j < n; j++) {
+            const ast_node *r = dbg_each_jit(sub[j], fn, ctx);
+            if (r)
+                return r;
+        }
+    }
+    return NULL;
+}
+
+static bool dbg_def_holds(const ast_node *def, void *ctx)
+{
+    int line = *(const int *)ctx;
+    return dbg_def_first_line(def) <= line && line <= def->span.end_line;
+}
+
+static bool dbg_def_named(const ast_node *def, void *ctx)
+{
+    return !strcmp(def->u.funcdef.name, (const char *)ctx);
+}
+
+/* Append "name (lines a-b)" of each def to the strbuf ctx. */
+static bool dbg_def_list(const ast_node *def, void *ctx)
+{
+    strbuf *sb = ctx;
+    strbuf_printf(sb, "%s%s (lines %d-%d)", sb->len ? ", " : "", def->u.funcdef.name,
+                  dbg_def_first_line(def), def->span.end_line);
+    return false;
+}
+
+/* The line of the statement of body that holds line (any line of a simple
+ * statement, the header of a compound one), or of the first statement after
+ * it; 0 when there is none. */
+static int dbg_code_line(const ast_list *body, int line)
+{
+    for (int i = 0; i < body->len; i++) {
+        const ast_node *st = body->items[i];
+        if (st->span.line >= line)
+            return st->span.line;
+        if (line > st->span.end_line)
+            continue;
+        const ast_list *sub[2];
+        int n = st->kind == AST_FUNCDEF ? 0 : dbg_sub_bodies(st, sub);
+        if (!n)
+            return st->span.line;
+        for (int j = 0; j < n; j++) {
+            int r = dbg_code_line(sub[j], line);
+            if (r)
+                return r;
+        }
+    }
+    return 0;
+}
+
+/* Where a breakpoint on line of the program stops: that line when a
+ * statement of a @triton.jit function starts there, else the next line of
+ * the function that has one (as gdb moves a breakpoint to the next line
+ * with code).  0 after saying why there is none (a line of host code). */
+static int dbg_resolve_line(debug *g, int line)
+{
+    const ast_node *m = g->o.module;
+    if (!m)
+        return line;
+    const ast_node *def = dbg_each_jit(&m->u.module.body, dbg_def_holds, &line);
+    int to = def ? dbg_code_line(&def->u.funcdef.body, line) : 0;
+    if (to)
+        return to;
+    strbuf sb = {0};
+    dbg_each_jit(&m->u.module.body, dbg_def_list, &sb);
+    if (sb.len)
+        printf("Line %d is not in a @triton.jit function; the debugger stops in kernels and "
+               "their helpers: %s.\n", line, strbuf_cstr(&sb));
+    else
+        printf("Line %d is not in a @triton.jit function, and %s has none; the debugger stops "
+               "in kernels.\n", line, g->o.file ? g->o.file->name : "the program");
+    strbuf_free(&sb);
+    return 0;
+}
+
 /* "[FILE:]LINE [if COND]" */
 static bool dbg_set_break(debug *g, const char *spec, bool temporary)
 {
@@ -426,7 +560,7 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     while (len && isspace((unsigned char)spec[len - 1]))
         len--;
     if (!len) {
-        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break LINE if COND`.\n");
+        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break FUNCTION`, `break LINE if COND`.\n");
         return false;
     }
     char *where = strndup(spec, len);
@@ -438,18 +572,33 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
         file = xstrdup(where);
         num = colon + 1;
     }
-    char *end;
-    long line = strtol(num, &end, 10);
-    if (end == num || *end || line < 1) {
-        printf("'%s' is not a line number; use `break LINE` or `break FILE:LINE`.\n", num);
+    const src_file *main = g->o.file;
+    if (file && main && !dbg_file_matches(file, main)) {
+        printf("No source file named %s; the program is %s.\n", file, main->name);
         free(where);
         free(file);
         return false;
     }
-    const src_file *main = g->o.file;
-    if (!file && main && line > main->nlines) {
+    char *end;
+    long asked = strtol(num, &end, 10), line = asked;
+    const ast_node *def = NULL;
+    if ((end == num || *end) && g->o.module)      /* break FUNCTION */
+        def = dbg_each_jit(&g->o.module->u.module.body, dbg_def_named, (void *)num);
+    if (def) {
+        line = dbg_code_line(&def->u.funcdef.body, def->span.line);
+    } else if (end == num || *end || line < 1) {
+        printf("'%s' is not a line number or a @triton.jit function; use `break LINE`, "
+               "`break FILE:LINE` or `break FUNCTION`.\n", num);
+        line = 0;
+    } else if (main && line > main->nlines) {
         printf("Line %ld is past the end of %s (%d lines).\n", line, main->name, main->nlines);
+        line = 0;
+    } else {
+        line = dbg_resolve_line(g, (int)line);
+    }
+    if (line <= 0) {
         free(where);
+        free(file);
         return false;
     }
     dbg_expr *x = NULL;
@@ -473,8 +622,15 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     b->file = file;
     b->expr = x;
     b->temporary = temporary;
-    printf("%s %d at %s:%ld%s%s\n", temporary ? "Temporary breakpoint" : "Breakpoint", b->num,
+    printf("%s %d at %s:%ld%s%s", temporary ? "Temporary breakpoint" : "Breakpoint", b->num,
            file ? file : main ? main->name : "?", line, x ? " if " : "", x ? x->text : "");
+    if (def)
+        printf(" (the first line of %s())", def->u.funcdef.name);
+    else if (line > asked)
+        printf(" (line %ld has no kernel statement; the next one is on line %ld)", asked, line);
+    else if (line < asked)
+        printf(" (line %ld is part of the statement that starts on line %ld)", asked, line);
+    putchar('\n');
     free(where);
     return true;
 }
@@ -896,8 +1052,22 @@ static cmd_result cmd_finish(debug *g, const char *arg)
 static cmd_result cmd_until(debug *g, const char *arg)
 {
     long line = 0;
-    if (*dbg_skip(arg) && !dbg_int(arg, "until", &line))
+    if ((*dbg_skip(arg) && !dbg_int(arg, "until", &line)) || !dbg_stopped(g))
         return CMD_STAY;
+    const src_file *f = g->o.file;
+    if (*dbg_skip(arg) && (line < 1 || (f && line > f->nlines))) {
+        printf("There is no line %ld in %s (%d lines).\n", line, f ? f->name : "the program",
+               f ? f->nlines : 0);
+        return CMD_STAY;
+    }
+    if (line) {               /* a line without code: the one a breakpoint would use */
+        int to = dbg_resolve_line(g, (int)line);
+        if (!to)
+            return CMD_STAY;
+        if (to != line)
+            printf("Line %ld has no kernel statement of its own; until line %d.\n", line, to);
+        line = to;
+    }
     cmd_result r = dbg_resume(g, DBG_UNTIL);
     g->until_line = (int)line;
     return r;

@@ -164,6 +164,8 @@ const src_file *dbg_frame_file(const dbg_launch *D, int32_t frame);
 /* Switch the focus to program pid (starting it and running it to the
  * focus's place when needed).  false after printing why not. */
 bool dbg_switch_program(debug *g, int64_t pid);
+/* Does a breakpoint's FILE (NULL: any) name f, by its name or its base name? */
+bool dbg_file_matches(const char *want, const src_file *f);
 /* The mask slot of the masked load that is slot's only writer, or -1. */
 int32_t dbg_load_mask(const ir_kernel *k, int32_t slot);
 /* Evaluate watchpoint b here: true when its value changed since the last

@@ -228,7 +228,7 @@ static int main_run(int argc, char **argv, bool debugging)
         bool tty = isatty(STDIN_FILENO);
         debug *g = NULL;
         if (debugging || nbreaks || (tty && !prog.no_break)) {
-            debug_opts o = {.file = f, .run = main_exec, .run_ctx = &prog,
+            debug_opts o = {.file = f, .module = m, .run = main_exec, .run_ctx = &prog,
                             .no_break = prog.no_break, .tty = tty};
             g = debug_new(&o);
         }
