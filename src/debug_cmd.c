@@ -560,7 +560,8 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     while (len && isspace((unsigned char)spec[len - 1]))
         len--;
     if (!len) {
-        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break FUNCTION`, `break LINE if COND`.\n");
+        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break FUNCTION`, "
+               "`break LINE if COND`.\n");
         return false;
     }
     char *where = strndup(spec, len);
