@@ -122,6 +122,91 @@ int32_t dbg_load_mask(const ir_kernel *k, int32_t slot)
     return mask;
 }
 
+static bool dbg_is_pid(const ast_node *e)
+{
+    return e->kind == AST_NAME && !strcmp(e->u.name.id, "pid");
+}
+
+static bool dbg_is_number(const ast_node *e)
+{
+    if (e->kind == AST_UNARYOP &&
+        (e->u.unaryop.op == AST_OP_USUB || e->u.unaryop.op == AST_OP_UADD))
+        e = e->u.unaryop.operand;
+    return e->kind == AST_INT || e->kind == AST_FLOAT;
+}
+
+bool dbg_pid_compare_ok(const ast_node *e, const src_file *f, int rank, diag_sink *d)
+{
+    if (!e)
+        return true;
+    const ast_node *kids[3] = {NULL, NULL, NULL};
+    const ast_list *list = NULL;
+    switch (e->kind) {
+    case AST_COMPARE: {
+        const ast_list *cs = &e->u.compare.comparators;
+        for (int i = 0; i < cs->len; i++) {
+            const ast_node *a = i ? cs->items[i - 1] : e->u.compare.left, *b = cs->items[i];
+            ast_op op = e->u.compare.ops[i];
+            if (op != AST_OP_EQ && op != AST_OP_NE && op != AST_OP_LT && op != AST_OP_LE &&
+                op != AST_OP_GT && op != AST_OP_GE)
+                continue;
+            const ast_node *other = dbg_is_pid(a) ? b : dbg_is_pid(b) ? a : NULL;
+            if (!other)
+                continue;
+            src_span sp = a->span;
+            sp.end_line = b->span.end_line;
+            sp.end_col = b->span.end_col;
+            sp.end_off = b->span.end_off;
+            int n = (int)(other->span.end_off - other->span.off);
+            const char *text = f->text + other->span.off;
+            if (dbg_is_number(other)) {
+                if (other == b)
+                    diag_report(d, DIAG_ERROR, f, sp, "pid is a tuple (the program id, an entry "
+                                "per grid axis), not a number; compare an entry, e.g. "
+                                "pid[0] %s %.*s", ast_op_name(op), n, text);
+                else
+                    diag_report(d, DIAG_ERROR, f, sp, "pid is a tuple (the program id, an entry "
+                                "per grid axis), not a number; compare an entry, e.g. "
+                                "%.*s %s pid[0]", n, text, ast_op_name(op));
+                return false;
+            }
+            if (rank > 0 && other->kind == AST_TUPLE && (op == AST_OP_EQ || op == AST_OP_NE) &&
+                other->u.seq.elts.len != rank) {
+                diag_report(d, DIAG_ERROR, f, sp, "pid has %d entr%s (the grid is %d-d) but "
+                            "%.*s has %d, so they are never equal; compare with a tuple of %d",
+                            rank, rank == 1 ? "y" : "ies", rank, n, text,
+                            other->u.seq.elts.len, rank);
+                return false;
+            }
+        }
+        kids[0] = e->u.compare.left;
+        list = cs;
+        break;
+    }
+    case AST_BINOP: kids[0] = e->u.binop.left; kids[1] = e->u.binop.right; break;
+    case AST_UNARYOP: kids[0] = e->u.unaryop.operand; break;
+    case AST_BOOLOP: list = &e->u.boolop.values; break;
+    case AST_IFEXP:
+        kids[0] = e->u.ifexp.test; kids[1] = e->u.ifexp.body; kids[2] = e->u.ifexp.orelse;
+        break;
+    case AST_CALL: kids[0] = e->u.call.func; list = &e->u.call.args; break;
+    case AST_SUBSCRIPT: kids[0] = e->u.subscript.value; kids[1] = e->u.subscript.index; break;
+    case AST_TUPLE: case AST_LIST: case AST_SET: list = &e->u.seq.elts; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!dbg_pid_compare_ok(kids[i], f, rank, d))
+            return false;
+    for (int i = 0; list && i < list->len; i++)
+        if (!dbg_pid_compare_ok(list->items[i], f, rank, d))
+            return false;
+    if (e->kind == AST_CALL)
+        for (int i = 0; i < e->u.call.keywords.len; i++)
+            if (!dbg_pid_compare_ok(e->u.call.keywords.items[i]->u.keyword.value, f, rank, d))
+                return false;
+    return true;
+}
+
 bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
 {
     dbg_launch *D = g->cur;
@@ -145,7 +230,8 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
     diag_sink_init(&d, null ? null : stdout);
     spec_dbg_result r;
     const int64_t *coord = exec_prog_coord(D->focus);
-    bool ok = spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
+    bool ok = dbg_pid_compare_ok(x->e, x->file, D->L->rank, &d) &&
+              spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
     if (ok) {
         int32_t *slots = xcalloc((size_t)r.n + 1, sizeof *slots);
         int nt = 0;

@@ -611,8 +611,16 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
             free(file);
             return false;
         }
+        /* pid's length is known when the line is in the kernel stopped in */
+        int rank = 0;
+        for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
+            if (g->cur->k->stmts[i].at->span.line == line)
+                rank = g->cur->L->rank;
         x = dbg_expr_new(cond);
-        if (!x) {
+        diag_sink d;
+        diag_sink_init(&d, stdout);
+        if (!x || !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
+            dbg_expr_free(x);
             free(where);
             free(file);
             return false;

@@ -142,6 +142,12 @@ typedef struct dbg_values {
  * printing why (quiet: print nothing). */
 bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out);
 void dbg_values_free(dbg_values *v);
+/* `pid` is the program id tuple, so `pid == 1` (in a 1-d grid, say) or
+ * `pid == (1, 0)` in a 3-d grid is never true, as in Python; in a
+ * breakpoint's condition that silently never stops.  Report a comparison of
+ * pid with a number, or (rank > 0: the grid's) its equality with a tuple of
+ * another length, at that comparison in e (parsed from f); false then. */
+bool dbg_pid_compare_ok(const ast_node *e, const src_file *f, int rank, diag_sink *d);
 /* The statement a program at pc is at: the one starting there, or
  * (mid-statement, after Ctrl-C or a failure) the one its next instruction
  * belongs to; -1 when there is none. */
