@@ -32,6 +32,20 @@ volatile sig_atomic_t dbg_catching;
 
 dbg_expr *dbg_expr_new(const char *text)
 {
+    char quote = 0;          /* gdb's $1, $2: say what instead of a lexer error */
+    for (const char *p = text; *p; p++) {
+        if (quote && *p == '\\' && p[1])
+            p++;
+        else if (quote && *p == quote)
+            quote = 0;
+        else if (!quote && (*p == '\'' || *p == '"'))
+            quote = *p;
+        else if (!quote && *p == '$') {
+            printf("'%s': the debugger keeps no value history ($1, $2, ...); write the "
+                   "expression again.\n", text);
+            return NULL;
+        }
+    }
     dbg_expr *x = xcalloc(1, sizeof *x);
     x->text = xstrdup(text);
     x->file = src_from_string("<expr>", text, strlen(text));

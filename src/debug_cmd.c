@@ -1348,8 +1348,20 @@ static cmd_result cmd_list(debug *g, const char *arg)
     long center = g->list_line ? g->list_line : 6;
     int first;
     if (*dbg_skip(arg)) {
-        if (!dbg_int(arg, "list", &center))
-            return CMD_STAY;
+        const ast_node *def = NULL;       /* list FUNCTION */
+        if (g->o.module)
+            def = dbg_each_jit(&g->o.module->u.module.body, dbg_def_named, (void *)dbg_skip(arg));
+        char *end;
+        if (def) {
+            center = def->span.line;
+        } else {
+            center = strtol(dbg_skip(arg), &end, 10);
+            if (end == dbg_skip(arg) || *dbg_skip(end)) {
+                printf("list wants a line number or a @triton.jit function, not '%s'.\n",
+                       dbg_skip(arg));
+                return CMD_STAY;
+            }
+        }
         first = (int)center - 5;
     } else if (g->list_line < 0) {
         first = -g->list_line;           /* go on after the last listing */
@@ -1358,8 +1370,10 @@ static cmd_result cmd_list(debug *g, const char *arg)
     }
     if (first < 1)
         first = 1;
-    if (first > f->nlines) {
-        printf("Line %d is past the end of %s (%d lines).\n", first, f->name, f->nlines);
+    int past = *dbg_skip(arg) && center > f->nlines ? (int)center
+               : first > f->nlines ? first : 0;
+    if (past) {
+        printf("Line %d is past the end of %s (%d lines).\n", past, f->name, f->nlines);
         return CMD_STAY;
     }
     int last = first + 9 < f->nlines ? first + 9 : f->nlines;
@@ -1437,7 +1451,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"frame", "f", cmd_frame, "frame [N]                   select a frame of the backtrace", false},
     {"up", NULL, cmd_up, "up                          the caller's frame", false},
     {"down", NULL, cmd_down, "down                        the callee's frame", false},
-    {"list", "l", cmd_list, "list [LINE]                 source lines around LINE", true},
+    {"list", "l", cmd_list, "list [LINE|FUNCTION]        source lines around LINE", true},
     {"tensor", NULL, cmd_tensor, "tensor EXPR                 a host tensor's contents, e.g. tensor y[:8]", false},
     {"help", "h", cmd_help, "help                        this list", false},
 };
@@ -1528,8 +1542,8 @@ void dbg_repl(debug *g)
             const char *p;
             size_t len;
             const dbg_cmd *c = dbg_command_of(line, &p, &len);
-            if (c && c->repeats)
-                g->last_cmd = xstrdup(line);
+            if (c && c->repeats)      /* `list 20`, then Enter: the lines after those */
+                g->last_cmd = xstrdup(c->fn == cmd_list ? "list" : line);
         }
         cmd_result r = dbg_command(g, cmd);
         free(line);
