@@ -216,6 +216,13 @@ static char *dbg_complete_next(const char *text, int state)
     return NULL;
 }
 
+static void dbg_words_add_host(const char *name, void *ctx)
+{
+    (void)ctx;
+    if (strncmp(name, "__", 2))
+        dbg_words_add(name);
+}
+
 static char **dbg_complete(const char *text, int start, int end)
 {
     (void)end;
@@ -231,6 +238,9 @@ static char **dbg_complete(const char *text, int start, int end)
     } else if (!strncmp(rl_line_buffer + i, "info ", 5) || !strncmp(rl_line_buffer + i, "i ", 2)) {
         for (int k = 0; dbg_info_names[k]; k++)
             dbg_words_add(dbg_info_names[k]);
+    } else if (!strncmp(rl_line_buffer + i, "tensor ", 7)) {
+        if (g && g->cur)          /* a host expression: the program's names */
+            host_each_name(g->cur->h, dbg_words_add_host, NULL);
     } else if (g && g->cur && g->cur->focus) {
         int32_t s = dbg_cur_stmt(g);
         arena a;
