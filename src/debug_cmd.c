@@ -63,8 +63,9 @@ static uint64_t dbg_lane_bits(const exec_tile *t, int64_t i)
     return b;
 }
 
-/* p/x: every lane in hexadecimal (floats: their bits), nested like numpy. */
-static void dbg_put_hex(strbuf *sb, const exec_tile *t)
+/* p/x: every lane in hexadecimal (floats: their bits), nested like numpy;
+ * lanes whose mask byte is 0 (mask may be NULL) as "--". */
+static void dbg_put_hex(strbuf *sb, const exec_tile *t, const uint8_t *mask)
 {
     int nd = t->type.ndim;
     int width = 0;
@@ -88,7 +89,10 @@ static void dbg_put_hex(strbuf *sb, const exec_tile *t)
         strbuf_putc(sb, '[');
     for (int64_t i = 0; i < t->numel; i++) {
         uint64_t bits = dbg_lane_bits(t, i);
-        snprintf(buf, sizeof buf, "0x%" PRIx64, bits & keep);
+        if (mask && !mask[i])
+            snprintf(buf, sizeof buf, "--");
+        else
+            snprintf(buf, sizeof buf, "0x%" PRIx64, bits & keep);
         strbuf_printf(sb, "%*s", width, buf);
         int d = nd - 1;
         while (d >= 0 && ++idx[d] == t->type.shape[d])
@@ -118,7 +122,11 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     }
     strbuf_printf(sb, "%s = ", name);
     if (v->kind == SPEC_DBG_CONST) {
-        dbg_put_const(sb, &v->c);
+        if (hex && v->c.kind == SC_INT)
+            strbuf_printf(sb, "%s0x%" PRIx64, v->c.u.i < 0 ? "-" : "",
+                          v->c.u.i < 0 ? -(uint64_t)v->c.u.i : (uint64_t)v->c.u.i);
+        else
+            dbg_put_const(sb, &v->c);
         strbuf_printf(sb, "  (constexpr %s)\n", spec_const_kind_name(&v->c));
         return;
     }
@@ -140,7 +148,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     }
     if (t->type.ndim == 0) {
         if (hex || dtype_is_ptr(t->type.dt))
-            dbg_put_hex(sb, t);
+            dbg_put_hex(sb, t, NULL);
         else
             format_numpy_scalar(sb, t->data_type, exec_tile_get(t, 0));
         strbuf_printf(sb, "  (%s)\n", ty);
@@ -153,7 +161,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     else
         strbuf_printf(sb, "%s\n", ty);
     if (hex || dtype_is_ptr(t->type.dt)) {     /* addresses read best in hex */
-        dbg_put_hex(sb, t);
+        dbg_put_hex(sb, t, off ? mask : NULL);
     } else {
         int64_t shape[IR_MAX_DIM];
         for (int d = 0; d < t->type.ndim; d++)
@@ -1135,18 +1143,30 @@ static bool dbg_eval_arg(debug *g, const char *arg, const char *usage, dbg_expr 
     return dbg_eval(g, *x, false, v);
 }
 
+/* The /FMT of print and display: *hex for /x; false after saying what is
+ * wrong.  *arg moves past it. */
+static bool dbg_format(const char **arg, bool *hex)
+{
+    const char *a = *arg;
+    *hex = false;
+    if (a[0] != '/')
+        return true;
+    if ((a[1] != 'x' && a[1] != 'd') || (a[2] && !isspace((unsigned char)a[2]))) {
+        printf("Unknown format '%.*s': /x is hexadecimal (floats: their bits), /d decimal "
+               "(the default).\n", (int)strcspn(a, " \t"), a);
+        return false;
+    }
+    *hex = a[1] == 'x';
+    *arg = a + 2;
+    return true;
+}
+
 /* print[/x] EXPR */
 static cmd_result cmd_print(debug *g, const char *arg)
 {
-    bool hex = false;
-    if (arg[0] == '/') {
-        if (arg[1] != 'x' || (arg[2] && !isspace((unsigned char)arg[2]))) {
-            printf("Only /x is a print format (hexadecimal).\n");
-            return CMD_STAY;
-        }
-        hex = true;
-        arg += 2;
-    }
+    bool hex;
+    if (!dbg_format(&arg, &hex))
+        return CMD_STAY;
     dbg_expr *x;
     dbg_values v;
     if (dbg_eval_arg(g, arg, "print wants an expression, e.g. `print offs` or `p/x mask`.",
@@ -1185,11 +1205,9 @@ static cmd_result cmd_ptype(debug *g, const char *arg)
 
 static cmd_result cmd_display(debug *g, const char *arg)
 {
-    bool hex = false;
-    if (!strncmp(arg, "/x", 2)) {
-        hex = true;
-        arg += 2;
-    }
+    bool hex;
+    if (!dbg_format(&arg, &hex))
+        return CMD_STAY;
     arg = dbg_skip(arg);
     if (!*arg) {
         dbg_show_displays(g);
@@ -1451,7 +1469,7 @@ static const dbg_cmd dbg_cmds[] = {
     {"until", "u", cmd_until, "until [LINE]                run to LINE (or past this line's loop)", true},
     {"kill", "k", cmd_kill, "kill                        stop the program being run", false},
     {"quit", "q", cmd_quit, "quit                        leave tritsim", false},
-    {"print", "p", cmd_print, "print[/x] EXPR              a kernel expression's value", false},
+    {"print", "p", cmd_print, "print[/x|/d] EXPR           a kernel expression's value", false},
     {"display", NULL, cmd_display, "display[/x] EXPR            print EXPR at every stop", false},
     {"undisplay", NULL, cmd_undisplay, "undisplay [N]               remove displays", false},
     {"ptype", NULL, cmd_ptype, "ptype EXPR                  the type of EXPR", false},
