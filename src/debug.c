@@ -689,7 +689,8 @@ bool dbg_switch_program(debug *g, int64_t pid)
         dbg_interrupted = 0;
         printf("[Switching to program %s: interrupted on its way here]\n", c);
     } else {
-        printf("[Switching to program %s: started it and ran it to this place]\n", c);
+        printf("[Switching to program %s: started it and ran it until it first reached "
+               "this place]\n", c);
     }
     D->frame_sel = 0;
     dbg_show_where(g, true);
