@@ -966,5 +966,6 @@ void debug_free(debug *g)
         dbg_expr_free(g->disps[i].expr);
     free(g->disps);
     free(g->last_cmd);
+    free(g->run_args);
     free(g);
 }

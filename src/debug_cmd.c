@@ -965,12 +965,16 @@ static cmd_result cmd_run(debug *g, const char *arg)
                "again.\n");
         return CMD_STAY;
     }
-    /* sys.argv: the file, then the words of arg */
-    char *copy = xstrdup(arg);
+    /* sys.argv: the file, then the words of arg (or of the last run's) */
+    if (*dbg_skip(arg)) {
+        free(g->run_args);
+        g->run_args = xstrdup(dbg_skip(arg));
+    }
+    char *copy = xstrdup(g->run_args ? g->run_args : "");
     int argc = 1, cap = 8;
     char **argv = xcalloc((size_t)cap, sizeof *argv);
     argv[0] = g->o.file ? g->o.file->name : "program";
-    for (int i = 1; !*dbg_skip(arg) && i < g->argc; i++) {    /* the command line's */
+    for (int i = 1; !g->run_args && i < g->argc; i++) {    /* the command line's */
         if (argc + 2 > cap) {
             cap *= 2;
             argv = xrealloc(argv, (size_t)cap * sizeof *argv);
@@ -985,6 +989,12 @@ static cmd_result cmd_run(debug *g, const char *arg)
         argv[argc++] = w;
     }
     argv[argc] = NULL;
+    if (argc > 1) {           /* say which arguments, as they may be an earlier run's */
+        printf("Starting program: %s", argv[0]);
+        for (int i = 1; i < argc; i++)
+            printf(" %s", argv[i]);
+        putchar('\n');
+    }
     int status = dbg_run_program(g, argc, argv);
     if (!g->kill)
         printf("[program exited with status %d]\n", status);
@@ -1461,7 +1471,8 @@ static const dbg_cmd dbg_cmds[] = {
     {"disable", NULL, cmd_disable, "disable [N...]              disable breakpoints", false},
     {"enable", NULL, cmd_enable, "enable [N...]               enable breakpoints", false},
     {"info", "i", cmd_info, "info breakpoints|locals|args|programs|display|frame", false},
-    {"run", "r", cmd_run, "run [ARGS]                  run the program (sys.argv[1:] = ARGS)", false},
+    {"run", "r", cmd_run,
+     "run [ARGS]                  run the program (sys.argv[1:] = ARGS, or the last ARGS)", false},
     {"continue", "c", cmd_continue, "continue                    run to the next stop", true},
     {"step", "s", cmd_step, "step                        the next statement, into helpers", true},
     {"next", "n", cmd_next, "next                        the next statement here, over helpers", true},

@@ -107,6 +107,8 @@ struct debug {
     char *last_cmd;          /* an empty line repeats it, as in gdb */
     int argc;                /* tritsim debug FILE -- ARGS: `run`'s default */
     char **argv;             /* argv[0] the file */
+    char *run_args;          /* the ARGS of the last `run ARGS`, which a plain `run`
+                                reuses (as gdb and pdb do); NULL: argv's */
     bool sigint_set;         /* on a terminal: SIGINT is ours while we live */
     struct sigaction old_sigint;
 };
