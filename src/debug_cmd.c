@@ -764,15 +764,21 @@ static cmd_result cmd_disable(debug *g, const char *arg)
     return CMD_STAY;
 }
 
-static void dbg_info_breakpoints(debug *g)
+/* info breakpoints (all), info watchpoints (watch_only) */
+static void dbg_info_breakpoints(debug *g, bool watch_only)
 {
-    if (!g->nbps) {
-        printf("No breakpoints or watchpoints.\n");
+    int n = 0;
+    for (int i = 0; i < g->nbps; i++)
+        n += !watch_only || g->bps[i].kind == DBG_WATCH;
+    if (!n) {
+        printf(watch_only ? "No watchpoints.\n" : "No breakpoints or watchpoints.\n");
         return;
     }
     printf("Num  Type        Enb  Where / what\n");
     for (int i = 0; i < g->nbps; i++) {
         const dbg_bp *b = &g->bps[i];
+        if (watch_only && b->kind != DBG_WATCH)
+            continue;
         printf("%-4d %-11s %-4s ", b->num,
                b->kind == DBG_WATCH ? "watchpoint" : b->temporary ? "tbreakpoint" : "breakpoint",
                b->enabled ? "y" : "n");
@@ -919,7 +925,7 @@ static cmd_result cmd_info(debug *g, const char *arg)
         return CMD_STAY;
     }
     if (!strcmp(full, "breakpoints") || !strcmp(full, "watchpoints"))
-        dbg_info_breakpoints(g);
+        dbg_info_breakpoints(g, !strcmp(full, "watchpoints"));
     else if (!strcmp(full, "locals"))
         dbg_info_vars(g, false);
     else if (!strcmp(full, "args"))
