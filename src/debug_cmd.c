@@ -1470,13 +1470,16 @@ typedef struct dbg_cmd {
 } dbg_cmd;
 
 static const dbg_cmd dbg_cmds[] = {
-    {"break", "b", cmd_break, "break [FILE:]LINE [if COND]  stop before LINE (where COND holds)", false},
-    {"tbreak", NULL, cmd_tbreak, "tbreak [FILE:]LINE [if COND] the same, deleted after one stop", false},
+    {"break", "b", cmd_break,
+     "break WHERE [if COND]       stop before WHERE: LINE, FILE:LINE or FUNCTION (if COND)", false},
+    {"tbreak", NULL, cmd_tbreak,
+     "tbreak WHERE [if COND]      the same, deleted after one stop", false},
     {"watch", NULL, cmd_watch, "watch EXPR                  stop when EXPR's value changes", false},
     {"delete", "d", cmd_delete, "delete [N...]               delete breakpoints (all without N)", false},
     {"disable", NULL, cmd_disable, "disable [N...]              disable breakpoints", false},
     {"enable", NULL, cmd_enable, "enable [N...]               enable breakpoints", false},
-    {"info", "i", cmd_info, "info breakpoints|locals|args|programs|display|frame", false},
+    {"info", "i", cmd_info,
+     "info breakpoints|watchpoints|locals|args|programs|display|frame", false},
     {"run", "r", cmd_run,
      "run [ARGS]                  run the program (sys.argv[1:] = ARGS, or the last ARGS)", false},
     {"continue", "c", cmd_continue, "continue                    run to the next stop", true},
@@ -1498,13 +1501,25 @@ static const dbg_cmd dbg_cmds[] = {
     {"down", NULL, cmd_down, "down                        the callee's frame", false},
     {"list", "l", cmd_list, "list [LINE|FUNCTION]        source lines around LINE", true},
     {"tensor", NULL, cmd_tensor, "tensor EXPR                 a host tensor's contents, e.g. tensor y[:8]", false},
-    {"help", "h", cmd_help, "help                        this list", false},
+    {"help", "h", cmd_help, "help [COMMAND]              this list, or what COMMAND does", false},
 };
+
+static const dbg_cmd *dbg_find(const char *word, size_t len);
 
 static cmd_result cmd_help(debug *g, const char *arg)
 {
     (void)g;
-    (void)arg;
+    arg = dbg_skip(arg);
+    size_t len = strcspn(arg, " \t");
+    if (len) {                /* help CMD */
+        const dbg_cmd *c = dbg_find(arg, len);
+        if (c)
+            printf("%s%s%s\n", c->help, c->alias ? "\nAbbreviation: " : "",
+                   c->alias ? c->alias : "");
+        else
+            printf("No command '%.*s'; `help` lists the commands.\n", (int)len, arg);
+        return CMD_STAY;
+    }
     printf("Commands (gdb's names; an empty line repeats step, next, until, continue, "
            "list):\n");
     for (size_t i = 0; i < sizeof dbg_cmds / sizeof *dbg_cmds; i++)
@@ -1553,7 +1568,14 @@ static cmd_result dbg_command(debug *g, const char *line)
     if (!*p || *p == '#')
         return CMD_STAY;
     if (!c) {
-        printf("Unknown command '%.*s'; `help` lists the commands.\n", (int)len, p);
+        int n = 0;            /* a prefix of several: name them, as gdb does */
+        for (size_t i = 0; i < sizeof dbg_cmds / sizeof *dbg_cmds; i++)
+            if (!strncmp(dbg_cmds[i].name, p, len))
+                printf("%s%s", n++ ? ", " : "Ambiguous command: ", dbg_cmds[i].name);
+        if (n)
+            printf(".\n");
+        else
+            printf("Unknown command '%.*s'; `help` lists the commands.\n", (int)len, p);
         return CMD_STAY;
     }
     const char *arg = p + len;
