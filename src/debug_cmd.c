@@ -593,7 +593,7 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     }
     const src_file *main = g->o.file;
     if (file && main && !dbg_file_matches(file, main)) {
-        printf("No source file named %s; the program is %s.\n", file, main->name);
+        printf("No source file named '%s'; the program is %s.\n", file, main->name);
         free(where);
         free(file);
         return false;
@@ -689,17 +689,27 @@ static cmd_result cmd_watch(debug *g, const char *arg)
     dbg_expr *x = dbg_expr_new(arg);
     if (!x)
         return CMD_STAY;
+    bool stopped = g->cur && g->cur->focus, ok = false;
+    if (stopped) {            /* what it is here, or why it cannot be evaluated */
+        dbg_values v;
+        ok = dbg_eval(g, x, false, &v);
+        const char *why = !ok || (v.n == 1 && v.v[0].kind == SPEC_DBG_TILE) ? NULL
+                          : v.n != 1 ? "it is a tuple: watch each of its items"
+                          : v.v[0].kind == SPEC_DBG_CONST ? "it is a constant, which never changes"
+                          : "it is not a value";
+        dbg_values_free(&v);
+        if (why) {
+            printf("Cannot watch %s: %s.\n", x->text, why);
+            dbg_expr_free(x);
+            return CMD_STAY;
+        }
+    }
     dbg_bp *b = dbg_new_bp(g, DBG_WATCH);
     b->expr = x;
     printf("Watchpoint %d: %s\n", b->num, x->text);
-    if (!g->cur || !g->cur->focus)
-        return CMD_STAY;
-    dbg_values v;                     /* say why it cannot be evaluated here */
-    bool ok = dbg_eval(g, x, false, &v);
-    dbg_values_free(&v);
-    if (ok)                           /* the value now is the one to compare with */
+    if (ok)                   /* the value now is the one to compare with */
         dbg_watch_hit(g, b, false);
-    else
+    else if (stopped)
         printf("Watchpoint %d cannot be evaluated here; it is kept, and watches where it can be "
                "(`delete %d` removes it).\n", b->num, b->num);
     return CMD_STAY;
