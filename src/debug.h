@@ -45,7 +45,8 @@ int debug_main(debug *g, int argc, char **argv);
 int debug_run(debug *g, int argc, char **argv);
 
 /* tritsim run --break SPEC: set a breakpoint before the program runs.
- * SPEC is "LINE", "FILE:LINE", either followed by " if COND".  false after
+ * SPEC is "LINE", "FILE:LINE" or "FUNCTION", maybe followed by " if COND";
+ * a line without a kernel statement moves to the next one.  false after
  * printing what is wrong. */
 bool debug_break(debug *g, const char *spec);
 
