@@ -231,6 +231,21 @@ static void dbg_words_add_host(const char *name, void *ctx)
         dbg_words_add(name);
 }
 
+static const ast_node *dbg_each_jit(const ast_list *body,
+                                    bool (*fn)(const ast_node *def, void *ctx), void *ctx);
+static const char *dbg_cmd_name(const char *word, size_t len);
+
+static bool dbg_words_add_def(const ast_node *def, void *ctx)
+{
+    (void)ctx;
+    dbg_words_add(def->u.funcdef.name);
+    return false;
+}
+
+/* Tab: the first word completes to a command; then what the command takes:
+ * info's topics, help's commands, the host program's names after tensor,
+ * the @triton.jit functions where break, tbreak, until and list want a
+ * place, and else the kernel's names in scope (expressions, conditions). */
 static char **dbg_complete(const char *text, int start, int end)
 {
     (void)end;
@@ -240,15 +255,30 @@ static char **dbg_complete(const char *text, int start, int end)
     int i = 0;
     while (i < start && isspace((unsigned char)rl_line_buffer[i]))
         i++;
-    if (i == start) {
+    size_t len = 0;
+    while (i + (int)len < start && !isspace((unsigned char)rl_line_buffer[i + len]) &&
+           rl_line_buffer[i + len] != '/')
+        len++;
+    const char *cmd = i == start ? NULL : dbg_cmd_name(rl_line_buffer + i, len);
+    cmd = cmd ? cmd : "";
+    bool place = !strcmp(cmd, "break") || !strcmp(cmd, "tbreak") || !strcmp(cmd, "until") ||
+                 !strcmp(cmd, "list");
+    for (int k = i + (int)len; place && k + 3 <= start; k++)    /* `break 12 if ...` */
+        if (!strncmp(rl_line_buffer + k, " if", 3) &&
+            (k + 3 == start || isspace((unsigned char)rl_line_buffer[k + 3])))
+            place = false;
+    if (i == start || !strcmp(cmd, "help")) {
         for (int k = 0; dbg_command_names[k]; k++)
             dbg_words_add(dbg_command_names[k]);
-    } else if (!strncmp(rl_line_buffer + i, "info ", 5) || !strncmp(rl_line_buffer + i, "i ", 2)) {
+    } else if (!strcmp(cmd, "info")) {
         for (int k = 0; dbg_info_names[k]; k++)
             dbg_words_add(dbg_info_names[k]);
-    } else if (!strncmp(rl_line_buffer + i, "tensor ", 7)) {
+    } else if (!strcmp(cmd, "tensor")) {
         if (g && g->cur)          /* a host expression: the program's names */
             host_each_name(g->cur->h, dbg_words_add_host, NULL);
+    } else if (place) {
+        if (g && g->o.module)
+            dbg_each_jit(&g->o.module->u.module.body, dbg_words_add_def, NULL);
     } else if (g && g->cur && g->cur->focus) {
         int32_t s = dbg_cur_stmt(g);
         arena a;
@@ -1556,6 +1586,13 @@ static const dbg_cmd *dbg_find(const char *word, size_t len)
     return nprefix == 1 ? prefix : NULL;
 }
 
+/* The full name of the command word names (NULL: none), for completion. */
+static const char *dbg_cmd_name(const char *word, size_t len)
+{
+    const dbg_cmd *c = len ? dbg_find(word, len) : NULL;
+    return c ? c->name : NULL;
+}
+
 /* Run one command line. */
 /* The command a line names: its first word (up to a space or a '/') in
  * *word, *len bytes; NULL when no command has that name. */
@@ -1610,6 +1647,9 @@ void dbg_repl(debug *g)
             cmd_quit(g, "");
             return;
         }
+        size_t n = strlen(line);  /* commands never see trailing blanks (Tab adds one) */
+        while (n && isspace((unsigned char)line[n - 1]))
+            line[--n] = 0;
         const char *cmd = line;
         if (!*dbg_skip(line) && g->last_cmd)
             cmd = g->last_cmd;
