@@ -762,9 +762,15 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
             char c[80];
             dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
             printf("\nInterrupted (Ctrl-C) in program %s.\n", c);
-            int32_t at = fresh ? first : seen >= first && seen <= D->last_stmt[pc] ? seen : -1;
-            dbg_stop_at(g, D, first >= 0 ? at : -1, WHY_INTERRUPT, &seen);
-            fresh = false;
+            if (fresh && first >= 0) {
+                dbg_stop_at(g, D, first, WHY_INTERRUPT, &seen);
+                fresh = false;
+            } else {
+                /* Mid-statement (in a loop's condition, say) the scope of the
+                 * statement would show its variables as they were before the
+                 * loop: stop at the next statement instead. */
+                g->mode = DBG_STOP;
+            }
             continue;
         }
         if (fresh) {
