@@ -182,10 +182,10 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
 static debug *dbg_completing;     /* the session readline completes for */
 
 static const char *const dbg_command_names[] = {
-    "backtrace", "break", "continue", "delete", "disable", "display", "down", "enable",
-    "finish", "frame", "help", "info", "kill", "list", "next", "print", "program",
-    "ptype", "quit", "run", "step", "tbreak", "tensor", "undisplay", "until", "up",
-    "watch", "where", NULL,
+    "args", "backtrace", "break", "condition", "continue", "delete", "disable", "display",
+    "down", "enable", "exit", "finish", "frame", "help", "info", "kill", "list", "next",
+    "pp", "print", "program", "ptype", "quit", "run", "step", "tbreak", "tensor",
+    "undisplay", "until", "up", "watch", "whatis", "where", NULL,
 };
 
 static const char *const dbg_info_names[] = {
@@ -805,6 +805,50 @@ static cmd_result cmd_disable(debug *g, const char *arg)
 }
 
 /* info breakpoints (all), info watchpoints (watch_only) */
+/* condition N [COND]: give breakpoint N a condition, or take it away. */
+static cmd_result cmd_condition(debug *g, const char *arg)
+{
+    arg = dbg_skip(arg);
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || (*end && !isspace((unsigned char)*end))) {
+        printf("condition wants a breakpoint number: `condition N COND`, or `condition N` to "
+               "remove its condition.\n");
+        return CMD_STAY;
+    }
+    dbg_bp *b = NULL;
+    for (int i = 0; i < g->nbps; i++)
+        if (g->bps[i].num == n)
+            b = &g->bps[i];
+    if (!b || b->kind != DBG_BREAK) {
+        printf(b ? "%ld is a watchpoint; conditions are for breakpoints.\n"
+                 : "No breakpoint number %ld.\n", n);
+        return CMD_STAY;
+    }
+    const char *cond = dbg_skip(end);
+    dbg_expr *x = NULL;
+    if (*cond) {
+        int rank = 0;         /* pid's length is known when the line is in this kernel */
+        for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
+            if (g->cur->k->stmts[i].at->span.line == b->line)
+                rank = g->cur->L->rank;
+        x = dbg_expr_new(cond);
+        diag_sink d;
+        diag_sink_init(&d, stdout);
+        if (!x || !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
+            dbg_expr_free(x);
+            return CMD_STAY;
+        }
+    }
+    dbg_expr_free(b->expr);
+    b->expr = x;
+    if (x)
+        printf("Breakpoint %d stops where %s.\n", b->num, x->text);
+    else
+        printf("Breakpoint %d now unconditional.\n", b->num);
+    return CMD_STAY;
+}
+
 static void dbg_info_breakpoints(debug *g, bool watch_only)
 {
     int n = 0;
@@ -976,6 +1020,14 @@ static cmd_result cmd_info(debug *g, const char *arg)
         dbg_info_display(g);
     else
         cmd_backtrace(g, "");
+    return CMD_STAY;
+}
+
+/* pdb's `args`: info args */
+static cmd_result cmd_args(debug *g, const char *arg)
+{
+    (void)arg;
+    dbg_info_vars(g, true);
     return CMD_STAY;
 }
 
@@ -1515,11 +1567,14 @@ static const dbg_cmd dbg_cmds[] = {
     {"tbreak", NULL, cmd_tbreak,
      "tbreak WHERE [if COND]      the same, deleted after one stop", false},
     {"watch", NULL, cmd_watch, "watch EXPR                  stop when EXPR's value changes", false},
+    {"condition", NULL, cmd_condition,
+     "condition N [COND]          set breakpoint N's condition (none: remove it)", false},
     {"delete", "d", cmd_delete, "delete [N...]               delete breakpoints (all without N)", false},
     {"disable", NULL, cmd_disable, "disable [N...]              disable breakpoints", false},
     {"enable", NULL, cmd_enable, "enable [N...]               enable breakpoints", false},
     {"info", "i", cmd_info,
      "info breakpoints|watchpoints|locals|args|programs|display|frame", false},
+    {"args", "a", cmd_args, "args                        the same as info args (pdb)", false},
     {"run", "r", cmd_run,
      "run [ARGS]                  run the program (sys.argv[1:] = ARGS, or the last ARGS)", false},
     {"continue", "c", cmd_continue, "continue                    run to the next stop", true},
@@ -1529,13 +1584,16 @@ static const dbg_cmd dbg_cmds[] = {
     {"until", "u", cmd_until, "until [LINE]                run to LINE (or past this line's loop)", true},
     {"kill", "k", cmd_kill, "kill                        stop the program being run", false},
     {"quit", "q", cmd_quit, "quit                        leave tritsim", false},
+    {"exit", NULL, cmd_quit, "exit                        the same as quit (pdb)", false},
     {"print", "p", cmd_print, "print[/x|/d] EXPR           a kernel expression's value", false},
+    {"pp", NULL, cmd_print, "pp EXPR                     the same as print (pdb)", false},
     {"display", NULL, cmd_display, "display[/x] EXPR            print EXPR at every stop", false},
     {"undisplay", NULL, cmd_undisplay, "undisplay [N]               remove displays", false},
     {"ptype", NULL, cmd_ptype, "ptype EXPR                  the type of EXPR", false},
+    {"whatis", NULL, cmd_ptype, "whatis EXPR                 the same as ptype", false},
     {"program", NULL, cmd_program, "program X [Y Z]             switch to another program of the launch", false},
     {"backtrace", "bt", cmd_backtrace, "backtrace                   the helper calls the program is in", false},
-    {"where", NULL, cmd_backtrace, "where                       the same as backtrace", false},
+    {"where", "w", cmd_backtrace, "where                       the same as backtrace", false},
     {"frame", "f", cmd_frame, "frame [N]                   select a frame of the backtrace", false},
     {"up", NULL, cmd_up, "up                          the caller's frame", false},
     {"down", NULL, cmd_down, "down                        the callee's frame", false},
