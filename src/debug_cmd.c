@@ -592,6 +592,25 @@ static int dbg_resolve_line(debug *g, int line)
     return 0;
 }
 
+/* A breakpoint's condition for line, parsed and its uses of pid checked
+ * (their length too when the line is in the kernel stopped in); NULL after
+ * saying what is wrong. */
+static dbg_expr *dbg_cond_new(debug *g, const char *cond, int line)
+{
+    int rank = 0;
+    for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
+        if (g->cur->k->stmts[i].at->span.line == line)
+            rank = g->cur->L->rank;
+    dbg_expr *x = dbg_expr_new(cond);
+    diag_sink d;
+    diag_sink_init(&d, stdout);
+    if (x && !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
+        dbg_expr_free(x);
+        return NULL;
+    }
+    return x;
+}
+
 /* "[FILE:]LINE [if COND]" */
 static bool dbg_set_break(debug *g, const char *spec, bool temporary)
 {
@@ -659,16 +678,8 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
             free(file);
             return false;
         }
-        /* pid's length is known when the line is in the kernel stopped in */
-        int rank = 0;
-        for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
-            if (g->cur->k->stmts[i].at->span.line == line)
-                rank = g->cur->L->rank;
-        x = dbg_expr_new(cond);
-        diag_sink d;
-        diag_sink_init(&d, stdout);
-        if (!x || !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
-            dbg_expr_free(x);
+        x = dbg_cond_new(g, cond, (int)line);
+        if (!x) {
             free(where);
             free(file);
             return false;
@@ -828,17 +839,9 @@ static cmd_result cmd_condition(debug *g, const char *arg)
     const char *cond = dbg_skip(end);
     dbg_expr *x = NULL;
     if (*cond) {
-        int rank = 0;         /* pid's length is known when the line is in this kernel */
-        for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
-            if (g->cur->k->stmts[i].at->span.line == b->line)
-                rank = g->cur->L->rank;
-        x = dbg_expr_new(cond);
-        diag_sink d;
-        diag_sink_init(&d, stdout);
-        if (!x || !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
-            dbg_expr_free(x);
+        x = dbg_cond_new(g, cond, b->line);
+        if (!x)
             return CMD_STAY;
-        }
     }
     dbg_expr_free(b->expr);
     b->expr = x;
