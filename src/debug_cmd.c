@@ -1501,7 +1501,11 @@ static cmd_result cmd_list(debug *g, const char *arg)
                 return CMD_STAY;
             }
         }
-        first = (int)center - 5;
+        if (center > f->nlines) {
+            printf("Line %ld is past the end of %s (%d lines).\n", center, f->name, f->nlines);
+            return CMD_STAY;
+        }
+        first = center < 6 ? 1 : (int)center - 5;
     } else if (g->list_line < 0) {
         first = -g->list_line;           /* go on after the last listing */
     } else {
@@ -1509,10 +1513,8 @@ static cmd_result cmd_list(debug *g, const char *arg)
     }
     if (first < 1)
         first = 1;
-    int past = *dbg_skip(arg) && center > f->nlines ? (int)center
-               : first > f->nlines ? first : 0;
-    if (past) {
-        printf("Line %d is past the end of %s (%d lines).\n", past, f->name, f->nlines);
+    if (first > f->nlines) {
+        printf("Line %d is past the end of %s (%d lines).\n", first, f->name, f->nlines);
         return CMD_STAY;
     }
     int last = first + 9 < f->nlines ? first + 9 : f->nlines;
