@@ -231,7 +231,7 @@ static void dbg_words_add_host(const char *name, void *ctx)
         dbg_words_add(name);
 }
 
-static const ast_node *dbg_each_jit(const ast_list *body,
+static const ast_node *dbg_each_jit(const ast_node *module,
                                     bool (*fn)(const ast_node *def, void *ctx), void *ctx);
 static const char *dbg_cmd_name(const char *word, size_t len);
 
@@ -278,7 +278,7 @@ static char **dbg_complete(const char *text, int start, int end)
             host_each_name(g->cur->h, dbg_words_add_host, NULL);
     } else if (place) {
         if (g && g->o.module)
-            dbg_each_jit(&g->o.module->u.module.body, dbg_words_add_def, NULL);
+            dbg_each_jit(g->o.module, dbg_words_add_def, NULL);
     } else if (g && g->cur && g->cur->focus) {
         int32_t s = dbg_cur_stmt(g);
         arena a;
@@ -460,17 +460,132 @@ static dbg_bp *dbg_new_bp(debug *g, dbg_bp_kind kind)
 
 /* ---- where a breakpoint goes: lines of @triton.jit functions ------------- */
 
-static bool dbg_is_jit(const ast_node *def)
+static bool dbg_is_jit_name(const ast_node *e)
+{
+    return (e->kind == AST_NAME && !strcmp(e->u.name.id, "jit")) ||
+           (e->kind == AST_ATTRIBUTE && !strcmp(e->u.attribute.attr, "jit"));
+}
+
+static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
+                         void *ctx);
+
+/* Does pred hold for n or a node inside it (statements and expressions)? */
+static bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
+{
+    if (!n)
+        return false;
+    if (pred(n, ctx))
+        return true;
+    const ast_node *kid[4] = {NULL, NULL, NULL, NULL};
+    const ast_list *list[3] = {NULL, NULL, NULL};
+    switch (n->kind) {
+    case AST_MODULE: list[0] = &n->u.module.body; break;
+    case AST_EXPR_STMT: case AST_RETURN: kid[0] = n->u.expr.value; break;
+    case AST_ASSIGN: list[0] = &n->u.assign.targets; kid[0] = n->u.assign.value; break;
+    case AST_AUGASSIGN: kid[0] = n->u.augassign.target; kid[1] = n->u.augassign.value; break;
+    case AST_ANNASSIGN:
+        kid[0] = n->u.annassign.target;
+        kid[1] = n->u.annassign.annotation;
+        kid[2] = n->u.annassign.value;
+        break;
+    case AST_FUNCDEF:
+        list[0] = &n->u.funcdef.decorators;
+        list[1] = &n->u.funcdef.params;
+        list[2] = &n->u.funcdef.body;
+        kid[0] = n->u.funcdef.returns;
+        break;
+    case AST_IF: case AST_WHILE:
+        kid[0] = n->u.if_.test;
+        list[0] = &n->u.if_.body;
+        list[1] = &n->u.if_.orelse;
+        break;
+    case AST_FOR:
+        kid[0] = n->u.for_.target;
+        kid[1] = n->u.for_.iter;
+        list[0] = &n->u.for_.body;
+        list[1] = &n->u.for_.orelse;
+        break;
+    case AST_ASSERT: kid[0] = n->u.assert_.test; kid[1] = n->u.assert_.msg; break;
+    case AST_RAISE: kid[0] = n->u.raise.exc; kid[1] = n->u.raise.cause; break;
+    case AST_DEL: list[0] = &n->u.del.targets; break;
+    case AST_FSTRING: list[0] = &n->u.fstring.parts; break;
+    case AST_FORMATTED: kid[0] = n->u.formatted.value; kid[1] = n->u.formatted.spec; break;
+    case AST_ATTRIBUTE: kid[0] = n->u.attribute.value; break;
+    case AST_SUBSCRIPT: kid[0] = n->u.subscript.value; kid[1] = n->u.subscript.index; break;
+    case AST_SLICE:
+        kid[0] = n->u.slice.lower;
+        kid[1] = n->u.slice.upper;
+        kid[2] = n->u.slice.step;
+        break;
+    case AST_CALL:
+        kid[0] = n->u.call.func;
+        list[0] = &n->u.call.args;
+        list[1] = &n->u.call.keywords;
+        break;
+    case AST_KEYWORD: kid[0] = n->u.keyword.value; break;
+    case AST_BINOP: kid[0] = n->u.binop.left; kid[1] = n->u.binop.right; break;
+    case AST_UNARYOP: kid[0] = n->u.unaryop.operand; break;
+    case AST_BOOLOP: list[0] = &n->u.boolop.values; break;
+    case AST_COMPARE: kid[0] = n->u.compare.left; list[0] = &n->u.compare.comparators; break;
+    case AST_IFEXP:
+        kid[0] = n->u.ifexp.test;
+        kid[1] = n->u.ifexp.body;
+        kid[2] = n->u.ifexp.orelse;
+        break;
+    case AST_LAMBDA: list[0] = &n->u.lambda.params; kid[0] = n->u.lambda.body; break;
+    case AST_TUPLE: case AST_LIST: case AST_SET: list[0] = &n->u.seq.elts; break;
+    case AST_DICT: list[0] = &n->u.dict.keys; list[1] = &n->u.dict.values; break;
+    case AST_LISTCOMP: case AST_SETCOMP: case AST_GENEXP: case AST_DICTCOMP:
+        kid[0] = n->u.comp.elt;
+        kid[1] = n->u.comp.value;
+        list[0] = &n->u.comp.generators;
+        break;
+    case AST_COMPREHENSION:
+        kid[0] = n->u.comprehension.target;
+        kid[1] = n->u.comprehension.iter;
+        list[0] = &n->u.comprehension.ifs;
+        break;
+    case AST_STARRED: kid[0] = n->u.starred.value; break;
+    case AST_PARAM: kid[0] = n->u.param.annotation; kid[1] = n->u.param.default_; break;
+    default: break;
+    }
+    for (int i = 0; i < 4; i++)
+        if (dbg_any(kid[i], pred, ctx))
+            return true;
+    for (int i = 0; i < 3; i++)
+        if (list[i] && dbg_any_list(list[i], pred, ctx))
+            return true;
+    return false;
+}
+
+static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
+                         void *ctx)
+{
+    for (int i = 0; i < l->len; i++)
+        if (dbg_any(l->items[i], pred, ctx))   /* DICT keys may be NULL: dbg_any allows it */
+            return true;
+    return false;
+}
+
+/* `jit(name)` or `triton.jit(name)` for ctx, a function's name? */
+static bool dbg_jits_name(const ast_node *n, void *ctx)
+{
+    return n->kind == AST_CALL && dbg_is_jit_name(n->u.call.func) && n->u.call.args.len >= 1 &&
+           n->u.call.args.items[0]->kind == AST_NAME &&
+           !strcmp(n->u.call.args.items[0]->u.name.id, (const char *)ctx);
+}
+
+/* Is def a kernel or helper: decorated with @jit / @triton.jit (maybe
+ * called, maybe under @triton.autotune), or passed to triton.jit(...)
+ * somewhere in module? */
+static bool dbg_is_jit(const ast_node *module, const ast_node *def)
 {
     for (int i = 0; i < def->u.funcdef.decorators.len; i++) {
         const ast_node *d = def->u.funcdef.decorators.items[i];
-        if (d->kind == AST_CALL)
-            d = d->u.call.func;
-        if ((d->kind == AST_NAME && !strcmp(d->u.name.id, "jit")) ||
-            (d->kind == AST_ATTRIBUTE && !strcmp(d->u.attribute.attr, "jit")))
+        if (dbg_is_jit_name(d->kind == AST_CALL ? d->u.call.func : d))
             return true;
     }
-    return false;
+    return dbg_any(module, dbg_jits_name, (void *)def->u.funcdef.name);
 }
 
 /* A def's first line: its first decorator's. */
@@ -503,24 +618,30 @@ static int dbg_sub_bodies(const ast_node *st, const ast_list *out[2])
     }
 }
 
-/* Call fn on every @triton.jit def in body, nested ones too; stop at the
- * first for which it returns true (and return that def). */
-static const ast_node *dbg_each_jit(const ast_list *body, bool (*fn)(const ast_node *def,
-                                                                      void *ctx), void *ctx)
+static const ast_node *dbg_each_jit_in(const ast_node *module, const ast_list *body,
+                                       bool (*fn)(const ast_node *def, void *ctx), void *ctx)
 {
     for (int i = 0; body && i < body->len; i++) {
         const ast_node *st = body->items[i];
-        if (st->kind == AST_FUNCDEF && dbg_is_jit(st) && fn(st, ctx))
+        if (st->kind == AST_FUNCDEF && dbg_is_jit(module, st) && fn(st, ctx))
             return st;
         const ast_list *sub[2];
         int n = dbg_sub_bodies(st, sub);
         for (int j = 0; j < n; j++) {
-            const ast_node *r = dbg_each_jit(sub[j], fn, ctx);
+            const ast_node *r = dbg_each_jit_in(module, sub[j], fn, ctx);
             if (r)
                 return r;
         }
     }
     return NULL;
+}
+
+/* Call fn on every @triton.jit def of module (NULL: none), nested ones
+ * too; stop at the first for which it returns true (and return that def). */
+static const ast_node *dbg_each_jit(const ast_node *module,
+                                    bool (*fn)(const ast_node *def, void *ctx), void *ctx)
+{
+    return module ? dbg_each_jit_in(module, &module->u.module.body, fn, ctx) : NULL;
 }
 
 static bool dbg_def_holds(const ast_node *def, void *ctx)
@@ -576,12 +697,12 @@ static int dbg_resolve_line(debug *g, int line)
     const ast_node *m = g->o.module;
     if (!m)
         return line;
-    const ast_node *def = dbg_each_jit(&m->u.module.body, dbg_def_holds, &line);
+    const ast_node *def = dbg_each_jit(m, dbg_def_holds, &line);
     int to = def ? dbg_code_line(&def->u.funcdef.body, line) : 0;
     if (to)
         return to;
     strbuf sb = {0};
-    dbg_each_jit(&m->u.module.body, dbg_def_list, &sb);
+    dbg_each_jit(m, dbg_def_list, &sb);
     if (sb.len)
         printf("Line %d is not in a @triton.jit function; the debugger stops in kernels and "
                "their helpers: %s.\n", line, strbuf_cstr(&sb));
@@ -651,7 +772,7 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     long asked = strtol(num, &end, 10), line = asked;
     const ast_node *def = NULL;
     if ((end == num || *end) && g->o.module)      /* break FUNCTION */
-        def = dbg_each_jit(&g->o.module->u.module.body, dbg_def_named, (void *)num);
+        def = dbg_each_jit(g->o.module, dbg_def_named, (void *)num);
     if (def) {
         line = dbg_code_line(&def->u.funcdef.body, def->span.line);
     } else if (end == num || *end || line < 1) {
@@ -1489,7 +1610,7 @@ static cmd_result cmd_list(debug *g, const char *arg)
     if (*dbg_skip(arg)) {
         const ast_node *def = NULL;       /* list FUNCTION */
         if (g->o.module)
-            def = dbg_each_jit(&g->o.module->u.module.body, dbg_def_named, (void *)dbg_skip(arg));
+            def = dbg_each_jit(g->o.module, dbg_def_named, (void *)dbg_skip(arg));
         char *end;
         if (def) {
             center = def->span.line;
