@@ -30,7 +30,7 @@ volatile sig_atomic_t dbg_catching;
  * Expressions.
  * ====================================================================== */
 
-dbg_expr *dbg_expr_new(const char *text)
+dbg_expr *dbg_expr_new(const char *text, FILE *out)
 {
     char quote = 0;          /* gdb's $1, $2: say what instead of a lexer error */
     for (const char *p = text; *p; p++) {
@@ -41,8 +41,8 @@ dbg_expr *dbg_expr_new(const char *text)
         else if (!quote && (*p == '\'' || *p == '"'))
             quote = *p;
         else if (!quote && *p == '$') {
-            printf("'%s': the debugger keeps no value history ($1, $2, ...); write the "
-                   "expression again.\n", text);
+            fprintf(out, "'%s': the debugger keeps no value history ($1, $2, ...); write the "
+                    "expression again.\n", text);
             return NULL;
         }
     }
@@ -51,7 +51,7 @@ dbg_expr *dbg_expr_new(const char *text)
     x->file = src_from_string("<expr>", text, strlen(text));
     arena_init(&x->a);
     diag_sink d;
-    diag_sink_init(&d, stdout);
+    diag_sink_init(&d, out);
     x->e = parse_expr(x->file, &d, &x->a);
     if (!x->e || d.nerrors) {
         dbg_expr_free(x);
@@ -945,6 +945,7 @@ debug *debug_new(const debug_opts *o)
     g->next_num = 1;
     g->next_disp = 1;
     g->last_pid = -1;
+    g->say = stdout;
     if (g->o.tty) {     /* Ctrl-C stops a launch or clears the prompt's line */
         struct sigaction sa = {0};
         sa.sa_handler = dbg_on_sigint;

@@ -704,11 +704,11 @@ static int dbg_resolve_line(debug *g, int line)
     strbuf sb = {0};
     dbg_each_jit(m, dbg_def_list, &sb);
     if (sb.len)
-        printf("Line %d is not in a @triton.jit function; the debugger stops in kernels and "
-               "their helpers: %s.\n", line, strbuf_cstr(&sb));
+        fprintf(g->say, "Line %d is not in a @triton.jit function; the debugger stops in "
+                "kernels and their helpers: %s.\n", line, strbuf_cstr(&sb));
     else
-        printf("Line %d is not in a @triton.jit function, and %s has none; the debugger stops "
-               "in kernels.\n", line, g->o.file ? g->o.file->name : "the program");
+        fprintf(g->say, "Line %d is not in a @triton.jit function, and %s has none; the "
+                "debugger stops in kernels.\n", line, g->o.file ? g->o.file->name : "the program");
     strbuf_free(&sb);
     return 0;
 }
@@ -722,9 +722,9 @@ static dbg_expr *dbg_cond_new(debug *g, const char *cond, int line)
     for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
         if (g->cur->k->stmts[i].at->span.line == line)
             rank = g->cur->L->rank;
-    dbg_expr *x = dbg_expr_new(cond);
+    dbg_expr *x = dbg_expr_new(cond, g->say);
     diag_sink d;
-    diag_sink_init(&d, stdout);
+    diag_sink_init(&d, g->say);
     if (x && !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
         dbg_expr_free(x);
         return NULL;
@@ -748,8 +748,8 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     while (len && isspace((unsigned char)spec[len - 1]))
         len--;
     if (!len) {
-        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break FUNCTION`, "
-               "`break LINE if COND`.\n");
+        fprintf(g->say, "break wants a line: `break LINE`, `break FILE:LINE`, "
+                "`break FUNCTION`, `break LINE if COND`.\n");
         return false;
     }
     char *where = strndup(spec, len);
@@ -763,7 +763,7 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     }
     const src_file *main = g->o.file;
     if (file && main && !dbg_file_matches(file, main)) {
-        printf("No source file named '%s'; the program is %s.\n", file, main->name);
+        fprintf(g->say, "No source file named '%s'; the program is %s.\n", file, main->name);
         free(where);
         free(file);
         return false;
@@ -776,11 +776,12 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     if (def) {
         line = dbg_code_line(&def->u.funcdef.body, def->span.line);
     } else if (end == num || *end || line < 1) {
-        printf("'%s' is not a line number or a @triton.jit function; use `break LINE`, "
-               "`break FILE:LINE` or `break FUNCTION`.\n", num);
+        fprintf(g->say, "'%s' is not a line number or a @triton.jit function; use "
+                "`break LINE`, `break FILE:LINE` or `break FUNCTION`.\n", num);
         line = 0;
     } else if (main && line > main->nlines) {
-        printf("Line %ld is past the end of %s (%d lines).\n", line, main->name, main->nlines);
+        fprintf(g->say, "Line %ld is past the end of %s (%d lines).\n", line, main->name,
+                main->nlines);
         line = 0;
     } else {
         line = dbg_resolve_line(g, (int)line);
@@ -794,7 +795,8 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     if (cond) {
         cond = dbg_skip(cond);
         if (!*cond) {
-            printf("`if` wants a condition, e.g. `break %ld if pid == (1, 0)`.\n", line);
+            fprintf(g->say, "`if` wants a condition, e.g. `break %ld if pid == (1, 0)`.\n",
+                    line);
             free(where);
             free(file);
             return false;
@@ -826,7 +828,10 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
 
 bool debug_break(debug *g, const char *spec)
 {
-    return dbg_set_break(g, spec, false);
+    g->say = stderr;          /* a usage error of tritsim run */
+    bool ok = dbg_set_break(g, spec, false);
+    g->say = stdout;
+    return ok;
 }
 
 static cmd_result cmd_break(debug *g, const char *arg)
@@ -848,7 +853,7 @@ static cmd_result cmd_watch(debug *g, const char *arg)
         printf("watch wants an expression, e.g. `watch acc`.\n");
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
     bool stopped = g->cur && g->cur->focus, ok = false;
@@ -1370,7 +1375,7 @@ static bool dbg_eval_arg(debug *g, const char *arg, const char *usage, dbg_expr 
         printf("%s\n", usage);
         return false;
     }
-    if (!dbg_stopped(g) || !(*x = dbg_expr_new(arg)))
+    if (!dbg_stopped(g) || !(*x = dbg_expr_new(arg, stdout)))
         return false;
     return dbg_eval(g, *x, false, v);
 }
@@ -1445,7 +1450,7 @@ static cmd_result cmd_display(debug *g, const char *arg)
         dbg_show_displays(g);
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
     if (g->ndisps == g->capdisps) {
@@ -1656,7 +1661,7 @@ static cmd_result cmd_tensor(debug *g, const char *arg)
         printf("Host tensors can be shown while a launch is stopped.\n");
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
     fflush(stdout);

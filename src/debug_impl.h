@@ -5,6 +5,7 @@
 #define TRITSIM_DEBUG_IMPL_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -109,6 +110,8 @@ struct debug {
     char **argv;             /* argv[0] the file */
     char *run_args;          /* the ARGS of the last `run ARGS`, which a plain `run`
                                 reuses (as gdb and pdb do); NULL: argv's */
+    FILE *say;               /* where `break` says what is wrong: stdout at the
+                                prompt, stderr for tritsim run --break */
     bool sigint_set;         /* on a terminal: SIGINT is ours while we live */
     struct sigaction old_sigint;
 };
@@ -120,8 +123,8 @@ extern volatile sig_atomic_t dbg_interrupted;
 extern volatile sig_atomic_t dbg_catching;
 
 /* ---- debug.c ---------------------------------------------------------- */
-/* Parse text as an expression; NULL after printing the error. */
-dbg_expr *dbg_expr_new(const char *text);
+/* Parse text as an expression; NULL after printing the error to out. */
+dbg_expr *dbg_expr_new(const char *text, FILE *out);
 void dbg_expr_free(dbg_expr *x);
 
 /* A value of an expression evaluated in the stopped program. */
