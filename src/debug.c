@@ -30,14 +30,28 @@ volatile sig_atomic_t dbg_catching;
  * Expressions.
  * ====================================================================== */
 
-dbg_expr *dbg_expr_new(const char *text)
+dbg_expr *dbg_expr_new(const char *text, FILE *out)
 {
+    char quote = 0;          /* gdb's $1, $2: say what instead of a lexer error */
+    for (const char *p = text; *p; p++) {
+        if (quote && *p == '\\' && p[1])
+            p++;
+        else if (quote && *p == quote)
+            quote = 0;
+        else if (!quote && (*p == '\'' || *p == '"'))
+            quote = *p;
+        else if (!quote && *p == '$') {
+            fprintf(out, "'%s': the debugger keeps no value history ($1, $2, ...); write the "
+                    "expression again.\n", text);
+            return NULL;
+        }
+    }
     dbg_expr *x = xcalloc(1, sizeof *x);
     x->text = xstrdup(text);
     x->file = src_from_string("<expr>", text, strlen(text));
     arena_init(&x->a);
     diag_sink d;
-    diag_sink_init(&d, stdout);
+    diag_sink_init(&d, out);
     x->e = parse_expr(x->file, &d, &x->a);
     if (!x->e || d.nerrors) {
         dbg_expr_free(x);
@@ -78,13 +92,20 @@ int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc)
     return k->inst_stmt ? k->inst_stmt[pc] : -1;
 }
 
+int32_t dbg_prog_stmt(const dbg_launch *D, const exec_prog *P, int32_t stmt)
+{
+    int32_t pc = exec_prog_pc(P);
+    if (stmt >= 0 && stmt < D->k->nstmts && D->k->stmts[stmt].pc == pc)
+        return stmt;
+    return dbg_stmt_at(D, pc);
+}
+
 int32_t dbg_cur_stmt(const debug *g)
 {
     const dbg_launch *D = g->cur;
     if (!D || !D->focus)
         return -1;
-    int32_t pc = exec_prog_pc(D->focus);
-    int32_t s = dbg_stmt_at(D, pc);
+    int32_t s = dbg_prog_stmt(D, D->focus, D->focus_stmt);
     if (s < 0 || D->frame_sel == 0)
         return s;
     /* frame N: the latest statement of that caller before pc (the one
@@ -115,6 +136,91 @@ int32_t dbg_load_mask(const ir_kernel *k, int32_t slot)
     return mask;
 }
 
+static bool dbg_is_pid(const ast_node *e)
+{
+    return e->kind == AST_NAME && !strcmp(e->u.name.id, "pid");
+}
+
+static bool dbg_is_number(const ast_node *e)
+{
+    if (e->kind == AST_UNARYOP &&
+        (e->u.unaryop.op == AST_OP_USUB || e->u.unaryop.op == AST_OP_UADD))
+        e = e->u.unaryop.operand;
+    return e->kind == AST_INT || e->kind == AST_FLOAT;
+}
+
+bool dbg_pid_compare_ok(const ast_node *e, const src_file *f, int rank, diag_sink *d)
+{
+    if (!e)
+        return true;
+    const ast_node *kids[3] = {NULL, NULL, NULL};
+    const ast_list *list = NULL;
+    switch (e->kind) {
+    case AST_COMPARE: {
+        const ast_list *cs = &e->u.compare.comparators;
+        for (int i = 0; i < cs->len; i++) {
+            const ast_node *a = i ? cs->items[i - 1] : e->u.compare.left, *b = cs->items[i];
+            ast_op op = e->u.compare.ops[i];
+            if (op != AST_OP_EQ && op != AST_OP_NE && op != AST_OP_LT && op != AST_OP_LE &&
+                op != AST_OP_GT && op != AST_OP_GE)
+                continue;
+            const ast_node *other = dbg_is_pid(a) ? b : dbg_is_pid(b) ? a : NULL;
+            if (!other)
+                continue;
+            src_span sp = a->span;
+            sp.end_line = b->span.end_line;
+            sp.end_col = b->span.end_col;
+            sp.end_off = b->span.end_off;
+            int n = (int)(other->span.end_off - other->span.off);
+            const char *text = f->text + other->span.off;
+            if (dbg_is_number(other)) {
+                if (other == b)
+                    diag_report(d, DIAG_ERROR, f, sp, "pid is a tuple (the program id, an entry "
+                                "per grid axis), not a number; compare an entry, e.g. "
+                                "pid[0] %s %.*s", ast_op_name(op), n, text);
+                else
+                    diag_report(d, DIAG_ERROR, f, sp, "pid is a tuple (the program id, an entry "
+                                "per grid axis), not a number; compare an entry, e.g. "
+                                "%.*s %s pid[0]", n, text, ast_op_name(op));
+                return false;
+            }
+            if (rank > 0 && other->kind == AST_TUPLE && (op == AST_OP_EQ || op == AST_OP_NE) &&
+                other->u.seq.elts.len != rank) {
+                diag_report(d, DIAG_ERROR, f, sp, "pid has %d entr%s (the grid is %d-d) but "
+                            "%.*s has %d, so they are never equal; compare with a tuple of %d",
+                            rank, rank == 1 ? "y" : "ies", rank, n, text,
+                            other->u.seq.elts.len, rank);
+                return false;
+            }
+        }
+        kids[0] = e->u.compare.left;
+        list = cs;
+        break;
+    }
+    case AST_BINOP: kids[0] = e->u.binop.left; kids[1] = e->u.binop.right; break;
+    case AST_UNARYOP: kids[0] = e->u.unaryop.operand; break;
+    case AST_BOOLOP: list = &e->u.boolop.values; break;
+    case AST_IFEXP:
+        kids[0] = e->u.ifexp.test; kids[1] = e->u.ifexp.body; kids[2] = e->u.ifexp.orelse;
+        break;
+    case AST_CALL: kids[0] = e->u.call.func; list = &e->u.call.args; break;
+    case AST_SUBSCRIPT: kids[0] = e->u.subscript.value; kids[1] = e->u.subscript.index; break;
+    case AST_TUPLE: case AST_LIST: case AST_SET: list = &e->u.seq.elts; break;
+    default: break;
+    }
+    for (int i = 0; i < 3; i++)
+        if (!dbg_pid_compare_ok(kids[i], f, rank, d))
+            return false;
+    for (int i = 0; list && i < list->len; i++)
+        if (!dbg_pid_compare_ok(list->items[i], f, rank, d))
+            return false;
+    if (e->kind == AST_CALL)
+        for (int i = 0; i < e->u.call.keywords.len; i++)
+            if (!dbg_pid_compare_ok(e->u.call.keywords.items[i]->u.keyword.value, f, rank, d))
+                return false;
+    return true;
+}
+
 bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
 {
     dbg_launch *D = g->cur;
@@ -138,7 +244,8 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
     diag_sink_init(&d, null ? null : stdout);
     spec_dbg_result r;
     const int64_t *coord = exec_prog_coord(D->focus);
-    bool ok = spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
+    bool ok = dbg_pid_compare_ok(x->e, x->file, D->L->rank, &d) &&
+              spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
     if (ok) {
         int32_t *slots = xcalloc((size_t)r.n + 1, sizeof *slots);
         int nt = 0;
@@ -219,7 +326,7 @@ void dbg_show_where(debug *g, bool always)
     dbg_launch *D = g->cur;
     if (!D || !D->focus)
         return;
-    int32_t s = dbg_stmt_at(D, exec_prog_pc(D->focus));
+    int32_t s = dbg_prog_stmt(D, D->focus, D->focus_stmt);
     if (s < 0)
         return;
     const ir_stmt *st = &D->k->stmts[s];
@@ -263,7 +370,7 @@ void dbg_show_displays(debug *g)
  * Deciding where to stop.
  * ====================================================================== */
 
-static bool dbg_file_matches(const char *want, const src_file *f)
+bool dbg_file_matches(const char *want, const src_file *f)
 {
     if (!want)
         return true;
@@ -335,16 +442,25 @@ static bool dbg_tiles_equal(const exec_tile *a, const exec_tile *b)
     return true;
 }
 
-/* A watchpoint at this statement: stop when its value differs from the
- * one last seen in this program (just remember it when report is false). */
+/* A watchpoint at the focus's statement: stop when its value differs from
+ * the one last seen in this program (just remember it when report is
+ * false).  It is looked at only in the frame it watches. */
 bool dbg_watch_hit(debug *g, dbg_bp *b, bool report)
 {
+    const dbg_launch *D = g->cur;
+    int32_t s = dbg_cur_stmt(g);
+    if (s < 0)
+        return false;
+    int32_t frame = D->k->stmts[s].frame;
+    if (b->frame >= 0 && b->frame != frame)
+        return false;
     dbg_values v;
-    int64_t pid = exec_prog_pid(g->cur->focus);
+    int64_t pid = exec_prog_pid(D->focus);
     if (!dbg_eval(g, b->expr, true, &v) || v.n != 1 || v.v[0].kind == SPEC_DBG_OTHER) {
         dbg_values_free(&v);
         return false;
     }
+    b->frame = frame;
     exec_tile now = {0};      /* a constant never changes: no data, no hit */
     if (v.v[0].kind == SPEC_DBG_TILE) {
         now = v.v[0].tile;
@@ -376,36 +492,43 @@ typedef enum dbg_why {
     WHY_NONE, WHY_BREAK, WHY_WATCH, WHY_STEP, WHY_KERNEL_BREAK, WHY_INTERRUPT,
 } dbg_why;
 
-static dbg_why dbg_should_stop(debug *g, dbg_launch *D, int32_t pc)
+/* A breakpoint() (or a breakpoint_if whose condition holds) in the kernel
+ * at pc, for the focus? */
+static bool dbg_kernel_break(debug *g, dbg_launch *D, int32_t pc)
 {
     const ir_kernel *k = D->k;
     exec_prog *P = D->focus;
-    if (pc < k->ncode && k->code[pc].op == IR_BREAKPOINT && !g->o.no_break) {
-        const ir_inst *in = &k->code[pc];
-        if (in->imm < 0 || spec_pid_conds_match(&k->prints[in->imm], exec_prog_coord(P))) {
-            char c[80];
-            dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
-            printf("\nProgram %s reached a breakpoint in the kernel.\n", c);
-            return WHY_KERNEL_BREAK;
-        }
-    }
-    if (pc >= k->ncode || D->first_stmt[pc] < 0)
-        return WHY_NONE;
-    const ir_stmt *st = &k->stmts[D->last_stmt[pc]];
+    if (pc >= k->ncode || k->code[pc].op != IR_BREAKPOINT || g->o.no_break)
+        return false;
+    const ir_inst *in = &k->code[pc];
+    if (in->imm >= 0 && !spec_pid_conds_match(&k->prints[in->imm], exec_prog_coord(P)))
+        return false;
+    char c[80];
+    dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+    printf("\nProgram %s reached a breakpoint in the kernel.\n", c);
+    return true;
+}
+
+/* Should the focus stop at statement s, where it stands (D->focus_stmt)?
+ * Every watchpoint is looked at, so that each reports its own change and
+ * remembers the value; then the breakpoints; then the step under way. */
+static dbg_why dbg_stmt_stop(debug *g, dbg_launch *D, int32_t s)
+{
+    const ir_kernel *k = D->k;
+    const ir_stmt *st = &k->stmts[s];
     int depth = dbg_frame_depth(k, st->frame), line = st->at->span.line;
+    dbg_why why = WHY_NONE;
+    for (int i = 0; i < g->nbps; i++)
+        if (g->bps[i].enabled && g->bps[i].kind == DBG_WATCH && dbg_watch_hit(g, &g->bps[i], true))
+            why = WHY_WATCH;
     for (int i = 0; i < g->nbps; i++) {
         dbg_bp *b = &g->bps[i];
-        if (!b->enabled || b->kind != DBG_BREAK)
-            continue;
-        bool at = false;
-        for (int32_t s = D->first_stmt[pc]; s <= D->last_stmt[pc] && !at; s++)
-            at = k->stmts[s].pc == pc && k->stmts[s].at->span.line == b->line &&
-                 dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame));
-        if (!at || !dbg_cond_holds(g, b))
+        if (!b->enabled || b->kind != DBG_BREAK || line != b->line ||
+            !dbg_file_matches(b->file, dbg_frame_file(D, st->frame)) || !dbg_cond_holds(g, b))
             continue;
         b->hits++;
         char c[80];
-        dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
+        dbg_coord_str(D, exec_prog_pid(D->focus), c, sizeof c);
         printf("\n%s %d, program %s\n", b->temporary ? "Temporary breakpoint" : "Breakpoint",
                b->num, c);
         if (b->temporary) {
@@ -417,9 +540,8 @@ static dbg_why dbg_should_stop(debug *g, dbg_launch *D, int32_t pc)
         g->last_pid = -1;
         return WHY_BREAK;
     }
-    for (int i = 0; i < g->nbps; i++)
-        if (g->bps[i].enabled && g->bps[i].kind == DBG_WATCH && dbg_watch_hit(g, &g->bps[i], true))
-            return WHY_WATCH;
+    if (why != WHY_NONE)
+        return why;
     switch (g->mode) {
     case DBG_STEP: case DBG_STOP: return WHY_STEP;
     case DBG_NEXT:
@@ -483,25 +605,32 @@ static void dbg_stop(debug *g, dbg_launch *D, dbg_why why)
  * Programs.
  * ====================================================================== */
 
-static void dbg_park(dbg_launch *D, exec_prog *P)
+/* Hold P (not the focus any more), standing at statement stmt. */
+static void dbg_park(dbg_launch *D, exec_prog *P, int32_t stmt)
 {
     if (D->npaused == D->cappaused) {
         D->cappaused = D->cappaused ? 2 * D->cappaused : 8;
         D->paused = xrealloc(D->paused, (size_t)D->cappaused * sizeof *D->paused);
     }
-    D->paused[D->npaused++] = P;
+    D->paused[D->npaused++] = (dbg_paused){P, stmt};
 }
 
-/* Take the paused program pid out of the list (NULL when it is not there). */
-static exec_prog *dbg_unpark(dbg_launch *D, int64_t pid)
+/* Make the paused program pid the focus (false when it is not paused),
+ * holding the focus there was (if any). */
+static bool dbg_unpark(dbg_launch *D, int64_t pid)
 {
     for (int i = 0; i < D->npaused; i++)
-        if (exec_prog_pid(D->paused[i]) == pid) {
-            exec_prog *P = D->paused[i];
+        if (exec_prog_pid(D->paused[i].P) == pid) {
+            dbg_paused p = D->paused[i];
             D->paused[i] = D->paused[--D->npaused];
-            return P;
+            if (D->focus)
+                dbg_park(D, D->focus, D->focus_stmt);
+            D->focus = p.P;
+            D->focus_stmt = p.stmt;
+            D->focus_fresh = false;
+            return true;
         }
-    return NULL;
+    return false;
 }
 
 static exec_prog *dbg_start(dbg_launch *D, int64_t pid)
@@ -529,10 +658,7 @@ bool dbg_switch_program(debug *g, int64_t pid)
         printf("Program %s is the one stopped here already.\n", c);
         return false;
     }
-    exec_prog *P = dbg_unpark(D, pid);
-    if (P) {
-        dbg_park(D, D->focus);
-        D->focus = P;
+    if (dbg_unpark(D, pid)) {
         printf("[Switching to program %s, paused here earlier]\n", c);
         D->frame_sel = 0;
         dbg_show_where(g, true);
@@ -545,7 +671,7 @@ bool dbg_switch_program(debug *g, int64_t pid)
     }
     /* Not started: run it to the place the focus is stopped at. */
     int32_t target = exec_prog_pc(D->focus);
-    P = dbg_start(D, pid);
+    exec_prog *P = dbg_start(D, pid);
     while (exec_prog_state(P) == EXEC_RUNNING && exec_prog_pc(P) != target &&
            !dbg_interrupted)
         exec_prog_step(P);
@@ -556,13 +682,15 @@ bool dbg_switch_program(debug *g, int64_t pid)
                failed ? "failed" : "finished (it took another path)");
         return false;
     }
-    dbg_park(D, D->focus);
-    D->focus = P;
+    dbg_park(D, D->focus, D->focus_stmt);
+    D->focus = P;          /* where the other one stands, at the same pc */
+    D->focus_fresh = false;
     if (dbg_interrupted) {
         dbg_interrupted = 0;
         printf("[Switching to program %s: interrupted on its way here]\n", c);
     } else {
-        printf("[Switching to program %s: started it and ran it to this place]\n", c);
+        printf("[Switching to program %s: started it and ran it until it first reached "
+               "this place]\n", c);
     }
     D->frame_sel = 0;
     dbg_show_where(g, true);
@@ -585,10 +713,27 @@ static void dbg_on_sigint(int sig)
     dbg_interrupted = 1;
 }
 
-/* Run the focused program until it stops, ends or fails. */
+/* Stop the focus at statement stmt (-1: mid-statement); afterwards *seen
+ * is what the focus (maybe another program now) has dealt with where it
+ * stands: the statements up to *seen; all of them when it is mid-statement. */
+static void dbg_stop_at(debug *g, dbg_launch *D, int32_t stmt, dbg_why why, int32_t *seen)
+{
+    D->focus_stmt = stmt;
+    dbg_stop(g, D, why);
+    if (D->focus)
+        D->focus_fresh = false;
+    *seen = D->focus_stmt >= 0 ? D->focus_stmt : INT32_MAX;
+}
+
+/* Run the focused program until it stops, ends or fails.  At a pc where
+ * statements start it stops before the kernel's breakpoint() there (if
+ * any), then considers each statement in turn (they are consecutive in
+ * k->stmts), then runs the instruction. */
 static void dbg_run_focus(debug *g, dbg_launch *D)
 {
-    bool resume = true;     /* just resumed: do not stop where we stand */
+    const ir_kernel *k = D->k;
+    bool fresh = D->focus_fresh;   /* nothing looked at where it stands yet */
+    int32_t seen = fresh ? -1 : D->focus_stmt >= 0 ? D->focus_stmt : INT32_MAX;
     while (D->focus && !g->kill) {
         exec_prog *P = D->focus;
         if (exec_prog_state(P) != EXEC_RUNNING) {
@@ -598,7 +743,8 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
             if (failed) {
                 printf("\nProgram %s failed (the error is above); inspect it, then "
                        "`continue` ends the launch.\n", c);
-                dbg_stop(g, D, WHY_INTERRUPT);
+                dbg_stop_at(g, D, -1, WHY_INTERRUPT, &seen);
+                fresh = false;
                 if (D->focus != P)      /* `program` switched away: P is paused */
                     continue;
             } else if (g->mode != DBG_CONTINUE) {
@@ -610,25 +756,43 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
             return;
         }
         int32_t pc = exec_prog_pc(P);
+        int32_t first = pc < k->ncode ? D->first_stmt[pc] : -1;
         if (dbg_interrupted) {
             dbg_interrupted = 0;
             char c[80];
             dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
             printf("\nInterrupted (Ctrl-C) in program %s.\n", c);
-            dbg_stop(g, D, WHY_INTERRUPT);
-            resume = true;
+            if (fresh && first >= 0) {
+                dbg_stop_at(g, D, first, WHY_INTERRUPT, &seen);
+                fresh = false;
+            } else {
+                /* Mid-statement (in a loop's condition, say) the scope of the
+                 * statement would show its variables as they were before the
+                 * loop: stop at the next statement instead. */
+                g->mode = DBG_STOP;
+            }
             continue;
         }
-        if (!resume) {
-            dbg_why why = dbg_should_stop(g, D, pc);
-            if (why != WHY_NONE) {
-                dbg_stop(g, D, why);
-                resume = true;
+        if (fresh) {
+            fresh = false;
+            if (dbg_kernel_break(g, D, pc)) {
+                dbg_stop_at(g, D, first >= 0 ? D->last_stmt[pc] : -1, WHY_KERNEL_BREAK, &seen);
                 continue;     /* the focus may have changed */
             }
         }
-        resume = false;
+        if (first >= 0 && seen < D->last_stmt[pc]) {
+            int32_t s = seen < first ? first : seen + 1;
+            seen = s;
+            D->focus_stmt = s;      /* conditions and watches are evaluated here */
+            dbg_why why = dbg_stmt_stop(g, D, s);
+            if (why != WHY_NONE)
+                dbg_stop_at(g, D, s, why, &seen);
+            continue;
+        }
         exec_prog_step(P);
+        D->focus_stmt = -1;
+        fresh = true;
+        seen = -1;
     }
 }
 
@@ -640,9 +804,9 @@ static void dbg_drive(debug *g, dbg_launch *D)
             if (D->npaused) {
                 int best = 0;
                 for (int i = 1; i < D->npaused; i++)
-                    if (exec_prog_pid(D->paused[i]) < exec_prog_pid(D->paused[best]))
+                    if (exec_prog_pid(D->paused[i].P) < exec_prog_pid(D->paused[best].P))
                         best = i;
-                D->focus = dbg_unpark(D, exec_prog_pid(D->paused[best]));
+                dbg_unpark(D, exec_prog_pid(D->paused[best].P));
             } else if (D->next < nprog) {
                 bool ahead = false;    /* a later program was started out of order */
                 for (int64_t p = D->next; p < nprog && !ahead; p++)
@@ -669,7 +833,7 @@ static void dbg_drive(debug *g, dbg_launch *D)
                             continue;
                         }
                         D->done--;
-                        dbg_park(D, held[i]);
+                        dbg_park(D, held[i], -1);
                     }
                     free(held);
                     while (D->next < nprog && D->started[D->next])
@@ -678,6 +842,8 @@ static void dbg_drive(debug *g, dbg_launch *D)
                         D->failed = true;
                         if (failed) {
                             D->focus = failed;
+                            D->focus_stmt = -1;
+                            D->focus_fresh = false;
                             dbg_run_focus(g, D);
                         }
                         return;
@@ -691,6 +857,8 @@ static void dbg_drive(debug *g, dbg_launch *D)
                     continue;
                 }
                 D->focus = dbg_start(D, D->next);
+                D->focus_stmt = -1;
+                D->focus_fresh = true;
             } else {
                 return;
             }
@@ -720,7 +888,7 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     if (!S)
         return false;
     const ir_kernel *k = L->kernel;
-    dbg_launch D = {.h = h, .L = L, .k = k, .S = S};
+    dbg_launch D = {.h = h, .L = L, .k = k, .S = S, .focus_stmt = -1};
     D.first_stmt = xcalloc((size_t)k->ncode + 1, sizeof *D.first_stmt);
     D.last_stmt = xcalloc((size_t)k->ncode + 1, sizeof *D.last_stmt);
     for (int32_t pc = 0; pc <= k->ncode; pc++)
@@ -746,7 +914,7 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     dbg_catching = catching;
 
     for (int i = 0; i < D.npaused; i++)
-        exec_prog_free(D.paused[i]);
+        exec_prog_free(D.paused[i].P);
     exec_prog_free(D.focus);
     free(D.paused);
     bool ok = exec_sess_end(S);
@@ -757,6 +925,7 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     for (int i = 0; i < g->nbps; i++) {      /* watch values belong to this launch */
         exec_tile_free(&g->bps[i].old);
         g->bps[i].have_old = false;
+        g->bps[i].frame = -1;
     }
     if (g->kill) {
         *killed = true;
@@ -776,6 +945,7 @@ debug *debug_new(const debug_opts *o)
     g->next_num = 1;
     g->next_disp = 1;
     g->last_pid = -1;
+    g->say = stdout;
     if (g->o.tty) {     /* Ctrl-C stops a launch or clears the prompt's line */
         struct sigaction sa = {0};
         sa.sa_handler = dbg_on_sigint;
@@ -803,5 +973,6 @@ void debug_free(debug *g)
         dbg_expr_free(g->disps[i].expr);
     free(g->disps);
     free(g->last_cmd);
+    free(g->run_args);
     free(g);
 }

@@ -26,6 +26,7 @@ typedef int (*debug_runner)(void *ctx, debug *g, int argc, char **argv);
 
 typedef struct debug_opts {
     const src_file *file;   /* the program */
+    const ast_node *module; /* its syntax tree: which lines have kernel code */
     debug_runner run;
     void *run_ctx;
     bool no_break;          /* --no-break: breakpoint() and breakpoint_if() do nothing */
@@ -44,7 +45,8 @@ int debug_main(debug *g, int argc, char **argv);
 int debug_run(debug *g, int argc, char **argv);
 
 /* tritsim run --break SPEC: set a breakpoint before the program runs.
- * SPEC is "LINE", "FILE:LINE", either followed by " if COND".  false after
+ * SPEC is "LINE", "FILE:LINE" or "FUNCTION", maybe followed by " if COND";
+ * a line without a kernel statement moves to the next one.  false after
  * printing what is wrong. */
 bool debug_break(debug *g, const char *spec);
 

@@ -63,8 +63,9 @@ static uint64_t dbg_lane_bits(const exec_tile *t, int64_t i)
     return b;
 }
 
-/* p/x: every lane in hexadecimal (floats: their bits), nested like numpy. */
-static void dbg_put_hex(strbuf *sb, const exec_tile *t)
+/* p/x: every lane in hexadecimal (floats: their bits), nested like numpy;
+ * lanes whose mask byte is 0 (mask may be NULL) as "--". */
+static void dbg_put_hex(strbuf *sb, const exec_tile *t, const uint8_t *mask)
 {
     int nd = t->type.ndim;
     int width = 0;
@@ -88,7 +89,10 @@ static void dbg_put_hex(strbuf *sb, const exec_tile *t)
         strbuf_putc(sb, '[');
     for (int64_t i = 0; i < t->numel; i++) {
         uint64_t bits = dbg_lane_bits(t, i);
-        snprintf(buf, sizeof buf, "0x%" PRIx64, bits & keep);
+        if (mask && !mask[i])
+            snprintf(buf, sizeof buf, "--");
+        else
+            snprintf(buf, sizeof buf, "0x%" PRIx64, bits & keep);
         strbuf_printf(sb, "%*s", width, buf);
         int d = nd - 1;
         while (d >= 0 && ++idx[d] == t->type.shape[d])
@@ -118,7 +122,11 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     }
     strbuf_printf(sb, "%s = ", name);
     if (v->kind == SPEC_DBG_CONST) {
-        dbg_put_const(sb, &v->c);
+        if (hex && v->c.kind == SC_INT)
+            strbuf_printf(sb, "%s0x%" PRIx64, v->c.u.i < 0 ? "-" : "",
+                          v->c.u.i < 0 ? -(uint64_t)v->c.u.i : (uint64_t)v->c.u.i);
+        else
+            dbg_put_const(sb, &v->c);
         strbuf_printf(sb, "  (constexpr %s)\n", spec_const_kind_name(&v->c));
         return;
     }
@@ -140,7 +148,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     }
     if (t->type.ndim == 0) {
         if (hex || dtype_is_ptr(t->type.dt))
-            dbg_put_hex(sb, t);
+            dbg_put_hex(sb, t, NULL);
         else
             format_numpy_scalar(sb, t->data_type, exec_tile_get(t, 0));
         strbuf_printf(sb, "  (%s)\n", ty);
@@ -153,7 +161,7 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
     else
         strbuf_printf(sb, "%s\n", ty);
     if (hex || dtype_is_ptr(t->type.dt)) {     /* addresses read best in hex */
-        dbg_put_hex(sb, t);
+        dbg_put_hex(sb, t, off ? mask : NULL);
     } else {
         int64_t shape[IR_MAX_DIM];
         for (int d = 0; d < t->type.ndim; d++)
@@ -174,10 +182,10 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
 static debug *dbg_completing;     /* the session readline completes for */
 
 static const char *const dbg_command_names[] = {
-    "backtrace", "break", "continue", "delete", "disable", "display", "down", "enable",
-    "finish", "frame", "help", "info", "kill", "list", "next", "print", "program",
-    "ptype", "quit", "run", "step", "tbreak", "tensor", "undisplay", "until", "up",
-    "watch", "where", NULL,
+    "args", "backtrace", "break", "condition", "continue", "delete", "disable", "display",
+    "down", "enable", "exit", "finish", "frame", "help", "info", "kill", "list", "next",
+    "pp", "print", "program", "ptype", "quit", "run", "step", "tbreak", "tensor",
+    "undisplay", "until", "up", "watch", "whatis", "where", NULL,
 };
 
 static const char *const dbg_info_names[] = {
@@ -216,6 +224,28 @@ static char *dbg_complete_next(const char *text, int state)
     return NULL;
 }
 
+static void dbg_words_add_host(const char *name, void *ctx)
+{
+    (void)ctx;
+    if (strncmp(name, "__", 2))
+        dbg_words_add(name);
+}
+
+static const ast_node *dbg_each_jit(const ast_node *module,
+                                    bool (*fn)(const ast_node *def, void *ctx), void *ctx);
+static const char *dbg_cmd_name(const char *word, size_t len);
+
+static bool dbg_words_add_def(const ast_node *def, void *ctx)
+{
+    (void)ctx;
+    dbg_words_add(def->u.funcdef.name);
+    return false;
+}
+
+/* Tab: the first word completes to a command; then what the command takes:
+ * info's topics, help's commands, the host program's names after tensor,
+ * the @triton.jit functions where break, tbreak, until and list want a
+ * place, and else the kernel's names in scope (expressions, conditions). */
 static char **dbg_complete(const char *text, int start, int end)
 {
     (void)end;
@@ -225,12 +255,30 @@ static char **dbg_complete(const char *text, int start, int end)
     int i = 0;
     while (i < start && isspace((unsigned char)rl_line_buffer[i]))
         i++;
-    if (i == start) {
+    size_t len = 0;
+    while (i + (int)len < start && !isspace((unsigned char)rl_line_buffer[i + len]) &&
+           rl_line_buffer[i + len] != '/')
+        len++;
+    const char *cmd = i == start ? NULL : dbg_cmd_name(rl_line_buffer + i, len);
+    cmd = cmd ? cmd : "";
+    bool place = !strcmp(cmd, "break") || !strcmp(cmd, "tbreak") || !strcmp(cmd, "until") ||
+                 !strcmp(cmd, "list");
+    for (int k = i + (int)len; place && k + 3 <= start; k++)    /* `break 12 if ...` */
+        if (!strncmp(rl_line_buffer + k, " if", 3) &&
+            (k + 3 == start || isspace((unsigned char)rl_line_buffer[k + 3])))
+            place = false;
+    if (i == start || !strcmp(cmd, "help")) {
         for (int k = 0; dbg_command_names[k]; k++)
             dbg_words_add(dbg_command_names[k]);
-    } else if (!strncmp(rl_line_buffer + i, "info ", 5) || !strncmp(rl_line_buffer + i, "i ", 2)) {
+    } else if (!strcmp(cmd, "info")) {
         for (int k = 0; dbg_info_names[k]; k++)
             dbg_words_add(dbg_info_names[k]);
+    } else if (!strcmp(cmd, "tensor")) {
+        if (g && g->cur)          /* a host expression: the program's names */
+            host_each_name(g->cur->h, dbg_words_add_host, NULL);
+    } else if (place) {
+        if (g && g->o.module)
+            dbg_each_jit(g->o.module, dbg_words_add_def, NULL);
     } else if (g && g->cur && g->cur->focus) {
         int32_t s = dbg_cur_stmt(g);
         arena a;
@@ -406,7 +454,282 @@ static dbg_bp *dbg_new_bp(debug *g, dbg_bp_kind kind)
     b->num = g->next_num++;
     b->kind = kind;
     b->enabled = true;
+    b->frame = -1;
     return b;
+}
+
+/* ---- where a breakpoint goes: lines of @triton.jit functions ------------- */
+
+static bool dbg_is_jit_name(const ast_node *e)
+{
+    return (e->kind == AST_NAME && !strcmp(e->u.name.id, "jit")) ||
+           (e->kind == AST_ATTRIBUTE && !strcmp(e->u.attribute.attr, "jit"));
+}
+
+static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
+                         void *ctx);
+
+/* Does pred hold for n or a node inside it (statements and expressions)? */
+static bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
+{
+    if (!n)
+        return false;
+    if (pred(n, ctx))
+        return true;
+    const ast_node *kid[4] = {NULL, NULL, NULL, NULL};
+    const ast_list *list[3] = {NULL, NULL, NULL};
+    switch (n->kind) {
+    case AST_MODULE: list[0] = &n->u.module.body; break;
+    case AST_EXPR_STMT: case AST_RETURN: kid[0] = n->u.expr.value; break;
+    case AST_ASSIGN: list[0] = &n->u.assign.targets; kid[0] = n->u.assign.value; break;
+    case AST_AUGASSIGN: kid[0] = n->u.augassign.target; kid[1] = n->u.augassign.value; break;
+    case AST_ANNASSIGN:
+        kid[0] = n->u.annassign.target;
+        kid[1] = n->u.annassign.annotation;
+        kid[2] = n->u.annassign.value;
+        break;
+    case AST_FUNCDEF:
+        list[0] = &n->u.funcdef.decorators;
+        list[1] = &n->u.funcdef.params;
+        list[2] = &n->u.funcdef.body;
+        kid[0] = n->u.funcdef.returns;
+        break;
+    case AST_IF: case AST_WHILE:
+        kid[0] = n->u.if_.test;
+        list[0] = &n->u.if_.body;
+        list[1] = &n->u.if_.orelse;
+        break;
+    case AST_FOR:
+        kid[0] = n->u.for_.target;
+        kid[1] = n->u.for_.iter;
+        list[0] = &n->u.for_.body;
+        list[1] = &n->u.for_.orelse;
+        break;
+    case AST_ASSERT: kid[0] = n->u.assert_.test; kid[1] = n->u.assert_.msg; break;
+    case AST_RAISE: kid[0] = n->u.raise.exc; kid[1] = n->u.raise.cause; break;
+    case AST_DEL: list[0] = &n->u.del.targets; break;
+    case AST_FSTRING: list[0] = &n->u.fstring.parts; break;
+    case AST_FORMATTED: kid[0] = n->u.formatted.value; kid[1] = n->u.formatted.spec; break;
+    case AST_ATTRIBUTE: kid[0] = n->u.attribute.value; break;
+    case AST_SUBSCRIPT: kid[0] = n->u.subscript.value; kid[1] = n->u.subscript.index; break;
+    case AST_SLICE:
+        kid[0] = n->u.slice.lower;
+        kid[1] = n->u.slice.upper;
+        kid[2] = n->u.slice.step;
+        break;
+    case AST_CALL:
+        kid[0] = n->u.call.func;
+        list[0] = &n->u.call.args;
+        list[1] = &n->u.call.keywords;
+        break;
+    case AST_KEYWORD: kid[0] = n->u.keyword.value; break;
+    case AST_BINOP: kid[0] = n->u.binop.left; kid[1] = n->u.binop.right; break;
+    case AST_UNARYOP: kid[0] = n->u.unaryop.operand; break;
+    case AST_BOOLOP: list[0] = &n->u.boolop.values; break;
+    case AST_COMPARE: kid[0] = n->u.compare.left; list[0] = &n->u.compare.comparators; break;
+    case AST_IFEXP:
+        kid[0] = n->u.ifexp.test;
+        kid[1] = n->u.ifexp.body;
+        kid[2] = n->u.ifexp.orelse;
+        break;
+    case AST_LAMBDA: list[0] = &n->u.lambda.params; kid[0] = n->u.lambda.body; break;
+    case AST_TUPLE: case AST_LIST: case AST_SET: list[0] = &n->u.seq.elts; break;
+    case AST_DICT: list[0] = &n->u.dict.keys; list[1] = &n->u.dict.values; break;
+    case AST_LISTCOMP: case AST_SETCOMP: case AST_GENEXP: case AST_DICTCOMP:
+        kid[0] = n->u.comp.elt;
+        kid[1] = n->u.comp.value;
+        list[0] = &n->u.comp.generators;
+        break;
+    case AST_COMPREHENSION:
+        kid[0] = n->u.comprehension.target;
+        kid[1] = n->u.comprehension.iter;
+        list[0] = &n->u.comprehension.ifs;
+        break;
+    case AST_STARRED: kid[0] = n->u.starred.value; break;
+    case AST_PARAM: kid[0] = n->u.param.annotation; kid[1] = n->u.param.default_; break;
+    default: break;
+    }
+    for (int i = 0; i < 4; i++)
+        if (dbg_any(kid[i], pred, ctx))
+            return true;
+    for (int i = 0; i < 3; i++)
+        if (list[i] && dbg_any_list(list[i], pred, ctx))
+            return true;
+    return false;
+}
+
+static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
+                         void *ctx)
+{
+    for (int i = 0; i < l->len; i++)
+        if (dbg_any(l->items[i], pred, ctx))   /* DICT keys may be NULL: dbg_any allows it */
+            return true;
+    return false;
+}
+
+/* `jit(name)` or `triton.jit(name)` for ctx, a function's name? */
+static bool dbg_jits_name(const ast_node *n, void *ctx)
+{
+    return n->kind == AST_CALL && dbg_is_jit_name(n->u.call.func) && n->u.call.args.len >= 1 &&
+           n->u.call.args.items[0]->kind == AST_NAME &&
+           !strcmp(n->u.call.args.items[0]->u.name.id, (const char *)ctx);
+}
+
+/* Is def a kernel or helper: decorated with @jit / @triton.jit (maybe
+ * called, maybe under @triton.autotune), or passed to triton.jit(...)
+ * somewhere in module? */
+static bool dbg_is_jit(const ast_node *module, const ast_node *def)
+{
+    for (int i = 0; i < def->u.funcdef.decorators.len; i++) {
+        const ast_node *d = def->u.funcdef.decorators.items[i];
+        if (dbg_is_jit_name(d->kind == AST_CALL ? d->u.call.func : d))
+            return true;
+    }
+    return dbg_any(module, dbg_jits_name, (void *)def->u.funcdef.name);
+}
+
+/* A def's first line: its first decorator's. */
+static int dbg_def_first_line(const ast_node *def)
+{
+    int line = def->span.line;
+    for (int i = 0; i < def->u.funcdef.decorators.len; i++)
+        if (def->u.funcdef.decorators.items[i]->span.line < line)
+            line = def->u.funcdef.decorators.items[i]->span.line;
+    return line;
+}
+
+/* The statement lists inside statement st (a body and an else branch). */
+static int dbg_sub_bodies(const ast_node *st, const ast_list *out[2])
+{
+    switch (st->kind) {
+    case AST_IF: case AST_WHILE:
+        out[0] = &st->u.if_.body;
+        out[1] = &st->u.if_.orelse;
+        return 2;
+    case AST_FOR:
+        out[0] = &st->u.for_.body;
+        out[1] = &st->u.for_.orelse;
+        return 2;
+    case AST_FUNCDEF:
+        out[0] = &st->u.funcdef.body;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const ast_node *dbg_each_jit_in(const ast_node *module, const ast_list *body,
+                                       bool (*fn)(const ast_node *def, void *ctx), void *ctx)
+{
+    for (int i = 0; body && i < body->len; i++) {
+        const ast_node *st = body->items[i];
+        if (st->kind == AST_FUNCDEF && dbg_is_jit(module, st) && fn(st, ctx))
+            return st;
+        const ast_list *sub[2];
+        int n = dbg_sub_bodies(st, sub);
+        for (int j = 0; j < n; j++) {
+            const ast_node *r = dbg_each_jit_in(module, sub[j], fn, ctx);
+            if (r)
+                return r;
+        }
+    }
+    return NULL;
+}
+
+/* Call fn on every @triton.jit def of module (NULL: none), nested ones
+ * too; stop at the first for which it returns true (and return that def). */
+static const ast_node *dbg_each_jit(const ast_node *module,
+                                    bool (*fn)(const ast_node *def, void *ctx), void *ctx)
+{
+    return module ? dbg_each_jit_in(module, &module->u.module.body, fn, ctx) : NULL;
+}
+
+static bool dbg_def_holds(const ast_node *def, void *ctx)
+{
+    int line = *(const int *)ctx;
+    return dbg_def_first_line(def) <= line && line <= def->span.end_line;
+}
+
+static bool dbg_def_named(const ast_node *def, void *ctx)
+{
+    return !strcmp(def->u.funcdef.name, (const char *)ctx);
+}
+
+/* Append "name (lines a-b)" of each def to the strbuf ctx. */
+static bool dbg_def_list(const ast_node *def, void *ctx)
+{
+    strbuf *sb = ctx;
+    strbuf_printf(sb, "%s%s (lines %d-%d)", sb->len ? ", " : "", def->u.funcdef.name,
+                  dbg_def_first_line(def), def->span.end_line);
+    return false;
+}
+
+/* The line of the statement of body that holds line (any line of a simple
+ * statement, the header of a compound one), or of the first statement after
+ * it; 0 when there is none. */
+static int dbg_code_line(const ast_list *body, int line)
+{
+    for (int i = 0; i < body->len; i++) {
+        const ast_node *st = body->items[i];
+        if (st->span.line >= line)
+            return st->span.line;
+        if (line > st->span.end_line)
+            continue;
+        const ast_list *sub[2];
+        int n = st->kind == AST_FUNCDEF ? 0 : dbg_sub_bodies(st, sub);
+        if (!n)
+            return st->span.line;
+        for (int j = 0; j < n; j++) {
+            int r = dbg_code_line(sub[j], line);
+            if (r)
+                return r;
+        }
+    }
+    return 0;
+}
+
+/* Where a breakpoint on line of the program stops: that line when a
+ * statement of a @triton.jit function starts there, else the next line of
+ * the function that has one (as gdb moves a breakpoint to the next line
+ * with code).  0 after saying why there is none (a line of host code). */
+static int dbg_resolve_line(debug *g, int line)
+{
+    const ast_node *m = g->o.module;
+    if (!m)
+        return line;
+    const ast_node *def = dbg_each_jit(m, dbg_def_holds, &line);
+    int to = def ? dbg_code_line(&def->u.funcdef.body, line) : 0;
+    if (to)
+        return to;
+    strbuf sb = {0};
+    dbg_each_jit(m, dbg_def_list, &sb);
+    if (sb.len)
+        fprintf(g->say, "Line %d is not in a @triton.jit function; the debugger stops in "
+                "kernels and their helpers: %s.\n", line, strbuf_cstr(&sb));
+    else
+        fprintf(g->say, "Line %d is not in a @triton.jit function, and %s has none; the "
+                "debugger stops in kernels.\n", line, g->o.file ? g->o.file->name : "the program");
+    strbuf_free(&sb);
+    return 0;
+}
+
+/* A breakpoint's condition for line, parsed and its uses of pid checked
+ * (their length too when the line is in the kernel stopped in); NULL after
+ * saying what is wrong. */
+static dbg_expr *dbg_cond_new(debug *g, const char *cond, int line)
+{
+    int rank = 0;
+    for (int32_t i = 0; g->cur && i < g->cur->k->nstmts && !rank; i++)
+        if (g->cur->k->stmts[i].at->span.line == line)
+            rank = g->cur->L->rank;
+    dbg_expr *x = dbg_expr_new(cond, g->say);
+    diag_sink d;
+    diag_sink_init(&d, g->say);
+    if (x && !dbg_pid_compare_ok(x->e, x->file, rank, &d)) {
+        dbg_expr_free(x);
+        return NULL;
+    }
+    return x;
 }
 
 /* "[FILE:]LINE [if COND]" */
@@ -425,7 +748,8 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     while (len && isspace((unsigned char)spec[len - 1]))
         len--;
     if (!len) {
-        printf("break wants a line: `break LINE`, `break FILE:LINE`, `break LINE if COND`.\n");
+        fprintf(g->say, "break wants a line: `break LINE`, `break FILE:LINE`, "
+                "`break FUNCTION`, `break LINE if COND`.\n");
         return false;
     }
     char *where = strndup(spec, len);
@@ -437,30 +761,47 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
         file = xstrdup(where);
         num = colon + 1;
     }
-    char *end;
-    long line = strtol(num, &end, 10);
-    if (end == num || *end || line < 1) {
-        printf("'%s' is not a line number; use `break LINE` or `break FILE:LINE`.\n", num);
+    const src_file *main = g->o.file;
+    if (file && main && !dbg_file_matches(file, main)) {
+        fprintf(g->say, "No source file named '%s'; the program is %s.\n", file, main->name);
         free(where);
         free(file);
         return false;
     }
-    const src_file *main = g->o.file;
-    if (!file && main && line > main->nlines) {
-        printf("Line %ld is past the end of %s (%d lines).\n", line, main->name, main->nlines);
+    char *end;
+    long asked = strtol(num, &end, 10), line = asked;
+    const ast_node *def = NULL;
+    if ((end == num || *end) && g->o.module)      /* break FUNCTION */
+        def = dbg_each_jit(g->o.module, dbg_def_named, (void *)num);
+    if (def) {
+        line = dbg_code_line(&def->u.funcdef.body, def->span.line);
+    } else if (end == num || *end || line < 1) {
+        fprintf(g->say, "'%s' is not a line number or a @triton.jit function; use "
+                "`break LINE`, `break FILE:LINE` or `break FUNCTION`.\n", num);
+        line = 0;
+    } else if (main && line > main->nlines) {
+        fprintf(g->say, "Line %ld is past the end of %s (%d lines).\n", line, main->name,
+                main->nlines);
+        line = 0;
+    } else {
+        line = dbg_resolve_line(g, (int)line);
+    }
+    if (line <= 0) {
         free(where);
+        free(file);
         return false;
     }
     dbg_expr *x = NULL;
     if (cond) {
         cond = dbg_skip(cond);
         if (!*cond) {
-            printf("`if` wants a condition, e.g. `break %ld if pid == (1, 0)`.\n", line);
+            fprintf(g->say, "`if` wants a condition, e.g. `break %ld if pid == (1, 0)`.\n",
+                    line);
             free(where);
             free(file);
             return false;
         }
-        x = dbg_expr_new(cond);
+        x = dbg_cond_new(g, cond, (int)line);
         if (!x) {
             free(where);
             free(file);
@@ -472,15 +813,25 @@ static bool dbg_set_break(debug *g, const char *spec, bool temporary)
     b->file = file;
     b->expr = x;
     b->temporary = temporary;
-    printf("%s %d at %s:%ld%s%s\n", temporary ? "Temporary breakpoint" : "Breakpoint", b->num,
+    printf("%s %d at %s:%ld%s%s", temporary ? "Temporary breakpoint" : "Breakpoint", b->num,
            file ? file : main ? main->name : "?", line, x ? " if " : "", x ? x->text : "");
+    if (def)
+        printf(" (the first line of %s())", def->u.funcdef.name);
+    else if (line > asked)
+        printf(" (line %ld has no kernel statement; the next one is on line %ld)", asked, line);
+    else if (line < asked)
+        printf(" (line %ld is part of the statement that starts on line %ld)", asked, line);
+    putchar('\n');
     free(where);
     return true;
 }
 
 bool debug_break(debug *g, const char *spec)
 {
-    return dbg_set_break(g, spec, false);
+    g->say = stderr;          /* a usage error of tritsim run */
+    bool ok = dbg_set_break(g, spec, false);
+    g->say = stdout;
+    return ok;
 }
 
 static cmd_result cmd_break(debug *g, const char *arg)
@@ -502,14 +853,32 @@ static cmd_result cmd_watch(debug *g, const char *arg)
         printf("watch wants an expression, e.g. `watch acc`.\n");
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
+    bool stopped = g->cur && g->cur->focus, ok = false;
+    if (stopped) {            /* what it is here, or why it cannot be evaluated */
+        dbg_values v;
+        ok = dbg_eval(g, x, false, &v);
+        const char *why = !ok || (v.n == 1 && v.v[0].kind == SPEC_DBG_TILE) ? NULL
+                          : v.n != 1 ? "it is a tuple: watch each of its items"
+                          : v.v[0].kind == SPEC_DBG_CONST ? "it is a constant, which never changes"
+                          : "it is not a value";
+        dbg_values_free(&v);
+        if (why) {
+            printf("Cannot watch %s: %s.\n", x->text, why);
+            dbg_expr_free(x);
+            return CMD_STAY;
+        }
+    }
     dbg_bp *b = dbg_new_bp(g, DBG_WATCH);
     b->expr = x;
     printf("Watchpoint %d: %s\n", b->num, x->text);
-    if (g->cur && g->cur->focus)      /* the value now is the one to compare with */
+    if (ok)                   /* the value now is the one to compare with */
         dbg_watch_hit(g, b, false);
+    else if (stopped)
+        printf("Watchpoint %d cannot be evaluated here; it is kept, and watches where it can be "
+               "(`delete %d` removes it).\n", b->num, b->num);
     return CMD_STAY;
 }
 
@@ -572,15 +941,57 @@ static cmd_result cmd_disable(debug *g, const char *arg)
     return CMD_STAY;
 }
 
-static void dbg_info_breakpoints(debug *g)
+/* info breakpoints (all), info watchpoints (watch_only) */
+/* condition N [COND]: give breakpoint N a condition, or take it away. */
+static cmd_result cmd_condition(debug *g, const char *arg)
 {
-    if (!g->nbps) {
-        printf("No breakpoints or watchpoints.\n");
+    arg = dbg_skip(arg);
+    char *end;
+    long n = strtol(arg, &end, 10);
+    if (end == arg || (*end && !isspace((unsigned char)*end))) {
+        printf("condition wants a breakpoint number: `condition N COND`, or `condition N` to "
+               "remove its condition.\n");
+        return CMD_STAY;
+    }
+    dbg_bp *b = NULL;
+    for (int i = 0; i < g->nbps; i++)
+        if (g->bps[i].num == n)
+            b = &g->bps[i];
+    if (!b || b->kind != DBG_BREAK) {
+        printf(b ? "%ld is a watchpoint; conditions are for breakpoints.\n"
+                 : "No breakpoint number %ld.\n", n);
+        return CMD_STAY;
+    }
+    const char *cond = dbg_skip(end);
+    dbg_expr *x = NULL;
+    if (*cond) {
+        x = dbg_cond_new(g, cond, b->line);
+        if (!x)
+            return CMD_STAY;
+    }
+    dbg_expr_free(b->expr);
+    b->expr = x;
+    if (x)
+        printf("Breakpoint %d stops where %s.\n", b->num, x->text);
+    else
+        printf("Breakpoint %d now unconditional.\n", b->num);
+    return CMD_STAY;
+}
+
+static void dbg_info_breakpoints(debug *g, bool watch_only)
+{
+    int n = 0;
+    for (int i = 0; i < g->nbps; i++)
+        n += !watch_only || g->bps[i].kind == DBG_WATCH;
+    if (!n) {
+        printf(watch_only ? "No watchpoints.\n" : "No breakpoints or watchpoints.\n");
         return;
     }
     printf("Num  Type        Enb  Where / what\n");
     for (int i = 0; i < g->nbps; i++) {
         const dbg_bp *b = &g->bps[i];
+        if (watch_only && b->kind != DBG_WATCH)
+            continue;
         printf("%-4d %-11s %-4s ", b->num,
                b->kind == DBG_WATCH ? "watchpoint" : b->temporary ? "tbreakpoint" : "breakpoint",
                b->enabled ? "y" : "n");
@@ -658,7 +1069,7 @@ static void dbg_info_programs(debug *g)
             if (p == focus)
                 st = 3;
             for (int i = 0; i < D->npaused; i++)
-                if (exec_prog_pid(D->paused[i]) == p)
+                if (exec_prog_pid(D->paused[i].P) == p)
                     st = 2;
         }
         if (st == run_state && st < 2)
@@ -674,12 +1085,10 @@ static void dbg_info_programs(debug *g)
                        p - run_start);
         }
         if (st >= 2) {
-            exec_prog *P = st == 3 ? D->focus : NULL;
-            for (int i = 0; !P && i < D->npaused; i++)
-                if (exec_prog_pid(D->paused[i]) == p)
-                    P = D->paused[i];
-            int32_t pc = exec_prog_pc(P);
-            int32_t s = dbg_stmt_at(D, pc);
+            int32_t s = st == 3 ? dbg_prog_stmt(D, D->focus, D->focus_stmt) : -1;
+            for (int i = 0; st == 2 && i < D->npaused; i++)
+                if (exec_prog_pid(D->paused[i].P) == p)
+                    s = dbg_prog_stmt(D, D->paused[i].P, D->paused[i].stmt);
             dbg_coord_str(D, p, c0, sizeof c0);
             const src_file *f = s >= 0 ? dbg_frame_file(D, D->k->stmts[s].frame) : NULL;
             printf("%s program %s  %s at %s:%d\n", st == 3 ? "*" : " ", c0,
@@ -729,7 +1138,7 @@ static cmd_result cmd_info(debug *g, const char *arg)
         return CMD_STAY;
     }
     if (!strcmp(full, "breakpoints") || !strcmp(full, "watchpoints"))
-        dbg_info_breakpoints(g);
+        dbg_info_breakpoints(g, !strcmp(full, "watchpoints"));
     else if (!strcmp(full, "locals"))
         dbg_info_vars(g, false);
     else if (!strcmp(full, "args"))
@@ -740,6 +1149,14 @@ static cmd_result cmd_info(debug *g, const char *arg)
         dbg_info_display(g);
     else
         cmd_backtrace(g, "");
+    return CMD_STAY;
+}
+
+/* pdb's `args`: info args */
+static cmd_result cmd_args(debug *g, const char *arg)
+{
+    (void)arg;
+    dbg_info_vars(g, true);
     return CMD_STAY;
 }
 
@@ -775,12 +1192,16 @@ static cmd_result cmd_run(debug *g, const char *arg)
                "again.\n");
         return CMD_STAY;
     }
-    /* sys.argv: the file, then the words of arg */
-    char *copy = xstrdup(arg);
+    /* sys.argv: the file, then the words of arg (or of the last run's) */
+    if (*dbg_skip(arg)) {
+        free(g->run_args);
+        g->run_args = xstrdup(dbg_skip(arg));
+    }
+    char *copy = xstrdup(g->run_args ? g->run_args : "");
     int argc = 1, cap = 8;
     char **argv = xcalloc((size_t)cap, sizeof *argv);
     argv[0] = g->o.file ? g->o.file->name : "program";
-    for (int i = 1; !*dbg_skip(arg) && i < g->argc; i++) {    /* the command line's */
+    for (int i = 1; !g->run_args && i < g->argc; i++) {    /* the command line's */
         if (argc + 2 > cap) {
             cap *= 2;
             argv = xrealloc(argv, (size_t)cap * sizeof *argv);
@@ -795,6 +1216,12 @@ static cmd_result cmd_run(debug *g, const char *arg)
         argv[argc++] = w;
     }
     argv[argc] = NULL;
+    if (argc > 1) {           /* say which arguments, as they may be an earlier run's */
+        printf("Starting program: %s", argv[0]);
+        for (int i = 1; i < argc; i++)
+            printf(" %s", argv[i]);
+        putchar('\n');
+    }
     int status = dbg_run_program(g, argc, argv);
     if (!g->kill)
         printf("[program exited with status %d]\n", status);
@@ -804,14 +1231,45 @@ static cmd_result cmd_run(debug *g, const char *arg)
     return CMD_STAY;
 }
 
+/* The frames of the focused program, innermost first: #0 is the statement
+ * it is at, #i the call site in its caller. */
+static int dbg_frames(debug *g, int32_t *frames, int *lines, int cap)
+{
+    const dbg_launch *D = g->cur;
+    int32_t s = dbg_prog_stmt(D, D->focus, D->focus_stmt);
+    if (s < 0)
+        return 0;
+    int n = 0;
+    int32_t f = D->k->stmts[s].frame;
+    int line = D->k->stmts[s].at->span.line;
+    while (n < cap) {
+        frames[n] = f;
+        lines[n++] = line;
+        if (f < 0 || f >= D->k->nframes || D->k->frames[f].parent < 0 || !D->k->frames[f].call)
+            break;
+        line = D->k->frames[f].call->span.line;
+        f = D->k->frames[f].parent;
+    }
+    return n;
+}
+
+/* "#1  inner() at f.tk:19" after lead ("*" marks the selected frame) */
+static void dbg_show_frame(debug *g, const char *lead, int i, int32_t f, int line)
+{
+    const dbg_launch *D = g->cur;
+    const char *fn = f >= 0 && f < D->k->nframes ? D->k->frames[f].func : D->k->name;
+    const src_file *file = dbg_frame_file(D, f);
+    printf("%s#%d  %s() at %s:%d\n", lead, i, fn, file ? file->name : "?", line);
+}
+
 static cmd_result dbg_resume(debug *g, dbg_mode mode)
 {
     if (!dbg_stopped(g))
         return CMD_STAY;
     const dbg_launch *D = g->cur;
     int32_t s = dbg_cur_stmt(g);
-    g->mode = mode;
-    g->mode_depth = s >= 0 ? dbg_frame_depth(D->k, D->k->stmts[s].frame) - D->frame_sel : 0;
+    g->mode = mode;       /* s is in the selected frame already */
+    g->mode_depth = s >= 0 ? dbg_frame_depth(D->k, D->k->stmts[s].frame) : 0;
     g->mode_line = s >= 0 ? D->k->stmts[s].at->span.line : 0;
     return CMD_RESUME;
 }
@@ -840,10 +1298,17 @@ static cmd_result cmd_finish(debug *g, const char *arg)
     if (!dbg_stopped(g))
         return CMD_STAY;
     int32_t s = dbg_cur_stmt(g);
-    if (s < 0 || dbg_frame_depth(g->cur->k, g->cur->k->stmts[s].frame) - g->cur->frame_sel == 0) {
+    if (s < 0 || dbg_frame_depth(g->cur->k, g->cur->k->stmts[s].frame) == 0) {
         printf("`finish` is for a helper function; this is the kernel itself (use `continue`, "
                "or `until LINE`).\n");
         return CMD_STAY;
+    }
+    int32_t frames[64];
+    int lines[64];
+    int n = dbg_frames(g, frames, lines, 64), sel = g->cur->frame_sel;
+    if (sel < n) {
+        printf("Run till exit from ");
+        dbg_show_frame(g, "", sel, frames[sel], lines[sel]);
     }
     return dbg_resume(g, DBG_FINISH);
 }
@@ -851,8 +1316,22 @@ static cmd_result cmd_finish(debug *g, const char *arg)
 static cmd_result cmd_until(debug *g, const char *arg)
 {
     long line = 0;
-    if (*dbg_skip(arg) && !dbg_int(arg, "until", &line))
+    if ((*dbg_skip(arg) && !dbg_int(arg, "until", &line)) || !dbg_stopped(g))
         return CMD_STAY;
+    const src_file *f = g->o.file;
+    if (*dbg_skip(arg) && (line < 1 || (f && line > f->nlines))) {
+        printf("There is no line %ld in %s (%d lines).\n", line, f ? f->name : "the program",
+               f ? f->nlines : 0);
+        return CMD_STAY;
+    }
+    if (line) {               /* a line without code: the one a breakpoint would use */
+        int to = dbg_resolve_line(g, (int)line);
+        if (!to)
+            return CMD_STAY;
+        if (to != line)
+            printf("Line %ld has no kernel statement of its own; until line %d.\n", line, to);
+        line = to;
+    }
     cmd_result r = dbg_resume(g, DBG_UNTIL);
     g->until_line = (int)line;
     return r;
@@ -896,23 +1375,35 @@ static bool dbg_eval_arg(debug *g, const char *arg, const char *usage, dbg_expr 
         printf("%s\n", usage);
         return false;
     }
-    if (!dbg_stopped(g) || !(*x = dbg_expr_new(arg)))
+    if (!dbg_stopped(g) || !(*x = dbg_expr_new(arg, stdout)))
         return false;
     return dbg_eval(g, *x, false, v);
+}
+
+/* The /FMT of print and display: *hex for /x; false after saying what is
+ * wrong.  *arg moves past it. */
+static bool dbg_format(const char **arg, bool *hex)
+{
+    const char *a = *arg;
+    *hex = false;
+    if (a[0] != '/')
+        return true;
+    if ((a[1] != 'x' && a[1] != 'd') || (a[2] && !isspace((unsigned char)a[2]))) {
+        printf("Unknown format '%.*s': /x is hexadecimal (floats: their bits), /d decimal "
+               "(the default).\n", (int)strcspn(a, " \t"), a);
+        return false;
+    }
+    *hex = a[1] == 'x';
+    *arg = a + 2;
+    return true;
 }
 
 /* print[/x] EXPR */
 static cmd_result cmd_print(debug *g, const char *arg)
 {
-    bool hex = false;
-    if (arg[0] == '/') {
-        if (arg[1] != 'x' || (arg[2] && !isspace((unsigned char)arg[2]))) {
-            printf("Only /x is a print format (hexadecimal).\n");
-            return CMD_STAY;
-        }
-        hex = true;
-        arg += 2;
-    }
+    bool hex;
+    if (!dbg_format(&arg, &hex))
+        return CMD_STAY;
     dbg_expr *x;
     dbg_values v;
     if (dbg_eval_arg(g, arg, "print wants an expression, e.g. `print offs` or `p/x mask`.",
@@ -951,17 +1442,15 @@ static cmd_result cmd_ptype(debug *g, const char *arg)
 
 static cmd_result cmd_display(debug *g, const char *arg)
 {
-    bool hex = false;
-    if (!strncmp(arg, "/x", 2)) {
-        hex = true;
-        arg += 2;
-    }
+    bool hex;
+    if (!dbg_format(&arg, &hex))
+        return CMD_STAY;
     arg = dbg_skip(arg);
     if (!*arg) {
         dbg_show_displays(g);
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
     if (g->ndisps == g->capdisps) {
@@ -1041,37 +1530,6 @@ static cmd_result cmd_program(debug *g, const char *arg)
     return CMD_STAY;
 }
 
-/* The frames of the focused program, innermost first: #0 is the statement
- * it is at, #i the call site in its caller. */
-static int dbg_frames(debug *g, int32_t *frames, int *lines, int cap)
-{
-    const dbg_launch *D = g->cur;
-    int32_t pc = exec_prog_pc(D->focus);
-    int32_t s = dbg_stmt_at(D, pc);
-    if (s < 0)
-        return 0;
-    int n = 0;
-    int32_t f = D->k->stmts[s].frame;
-    int line = D->k->stmts[s].at->span.line;
-    while (n < cap) {
-        frames[n] = f;
-        lines[n++] = line;
-        if (f < 0 || f >= D->k->nframes || D->k->frames[f].parent < 0 || !D->k->frames[f].call)
-            break;
-        line = D->k->frames[f].call->span.line;
-        f = D->k->frames[f].parent;
-    }
-    return n;
-}
-
-static void dbg_show_frame(debug *g, int i, int32_t f, int line, bool mark)
-{
-    const dbg_launch *D = g->cur;
-    const char *fn = f >= 0 && f < D->k->nframes ? D->k->frames[f].func : D->k->name;
-    const src_file *file = dbg_frame_file(D, f);
-    printf("%s#%d  %s() at %s:%d\n", mark ? "*" : " ", i, fn, file ? file->name : "?", line);
-}
-
 static cmd_result cmd_backtrace(debug *g, const char *arg)
 {
     (void)arg;
@@ -1084,7 +1542,7 @@ static cmd_result cmd_backtrace(debug *g, const char *arg)
     dbg_coord_str(g->cur, exec_prog_pid(g->cur->focus), c, sizeof c);
     printf("program %s:\n", c);
     for (int i = 0; i < n; i++)
-        dbg_show_frame(g, i, frames[i], lines[i], i == g->cur->frame_sel);
+        dbg_show_frame(g, i == g->cur->frame_sel ? "*" : " ", i, frames[i], lines[i]);
     return CMD_STAY;
 }
 
@@ -1098,7 +1556,7 @@ static void dbg_select_frame(debug *g, long n)
         return;
     }
     g->cur->frame_sel = (int)n;
-    dbg_show_frame(g, (int)n, frames[n], lines[n], true);
+    dbg_show_frame(g, "*", (int)n, frames[n], lines[n]);
     dbg_print_line(dbg_frame_file(g->cur, frames[n]), lines[n]);
     g->list_line = lines[n];
 }
@@ -1117,7 +1575,13 @@ static cmd_result cmd_frame(debug *g, const char *arg)
 static cmd_result cmd_up(debug *g, const char *arg)
 {
     (void)arg;
-    if (dbg_stopped(g))
+    if (!dbg_stopped(g))
+        return CMD_STAY;
+    int32_t frames[64];
+    int lines[64];
+    if (g->cur->frame_sel + 1 >= dbg_frames(g, frames, lines, 64))
+        printf("Initial frame selected (the kernel); you cannot go up.\n");
+    else
         dbg_select_frame(g, g->cur->frame_sel + 1);
     return CMD_STAY;
 }
@@ -1125,7 +1589,11 @@ static cmd_result cmd_up(debug *g, const char *arg)
 static cmd_result cmd_down(debug *g, const char *arg)
 {
     (void)arg;
-    if (dbg_stopped(g))
+    if (!dbg_stopped(g))
+        return CMD_STAY;
+    if (g->cur->frame_sel == 0)
+        printf("Bottom (innermost) frame selected; you cannot go down.\n");
+    else
         dbg_select_frame(g, g->cur->frame_sel - 1);
     return CMD_STAY;
 }
@@ -1145,9 +1613,25 @@ static cmd_result cmd_list(debug *g, const char *arg)
     long center = g->list_line ? g->list_line : 6;
     int first;
     if (*dbg_skip(arg)) {
-        if (!dbg_int(arg, "list", &center))
+        const ast_node *def = NULL;       /* list FUNCTION */
+        if (g->o.module)
+            def = dbg_each_jit(g->o.module, dbg_def_named, (void *)dbg_skip(arg));
+        char *end;
+        if (def) {
+            center = def->span.line;
+        } else {
+            center = strtol(dbg_skip(arg), &end, 10);
+            if (end == dbg_skip(arg) || *dbg_skip(end)) {
+                printf("list wants a line number or a @triton.jit function, not '%s'.\n",
+                       dbg_skip(arg));
+                return CMD_STAY;
+            }
+        }
+        if (center > f->nlines) {
+            printf("Line %ld is past the end of %s (%d lines).\n", center, f->name, f->nlines);
             return CMD_STAY;
-        first = (int)center - 5;
+        }
+        first = center < 6 ? 1 : (int)center - 5;
     } else if (g->list_line < 0) {
         first = -g->list_line;           /* go on after the last listing */
     } else {
@@ -1177,7 +1661,7 @@ static cmd_result cmd_tensor(debug *g, const char *arg)
         printf("Host tensors can be shown while a launch is stopped.\n");
         return CMD_STAY;
     }
-    dbg_expr *x = dbg_expr_new(arg);
+    dbg_expr *x = dbg_expr_new(arg, stdout);
     if (!x)
         return CMD_STAY;
     fflush(stdout);
@@ -1209,14 +1693,21 @@ typedef struct dbg_cmd {
 } dbg_cmd;
 
 static const dbg_cmd dbg_cmds[] = {
-    {"break", "b", cmd_break, "break [FILE:]LINE [if COND]  stop before LINE (where COND holds)", false},
-    {"tbreak", NULL, cmd_tbreak, "tbreak [FILE:]LINE [if COND] the same, deleted after one stop", false},
+    {"break", "b", cmd_break,
+     "break WHERE [if COND]       stop before WHERE: LINE, FILE:LINE or FUNCTION (if COND)", false},
+    {"tbreak", NULL, cmd_tbreak,
+     "tbreak WHERE [if COND]      the same, deleted after one stop", false},
     {"watch", NULL, cmd_watch, "watch EXPR                  stop when EXPR's value changes", false},
+    {"condition", NULL, cmd_condition,
+     "condition N [COND]          set breakpoint N's condition (none: remove it)", false},
     {"delete", "d", cmd_delete, "delete [N...]               delete breakpoints (all without N)", false},
     {"disable", NULL, cmd_disable, "disable [N...]              disable breakpoints", false},
     {"enable", NULL, cmd_enable, "enable [N...]               enable breakpoints", false},
-    {"info", "i", cmd_info, "info breakpoints|locals|args|programs|display|frame", false},
-    {"run", "r", cmd_run, "run [ARGS]                  run the program (sys.argv[1:] = ARGS)", false},
+    {"info", "i", cmd_info,
+     "info breakpoints|watchpoints|locals|args|programs|display|frame", false},
+    {"args", "a", cmd_args, "args                        the same as info args (pdb)", false},
+    {"run", "r", cmd_run,
+     "run [ARGS]                  run the program (sys.argv[1:] = ARGS, or the last ARGS)", false},
     {"continue", "c", cmd_continue, "continue                    run to the next stop", true},
     {"step", "s", cmd_step, "step                        the next statement, into helpers", true},
     {"next", "n", cmd_next, "next                        the next statement here, over helpers", true},
@@ -1224,25 +1715,40 @@ static const dbg_cmd dbg_cmds[] = {
     {"until", "u", cmd_until, "until [LINE]                run to LINE (or past this line's loop)", true},
     {"kill", "k", cmd_kill, "kill                        stop the program being run", false},
     {"quit", "q", cmd_quit, "quit                        leave tritsim", false},
-    {"print", "p", cmd_print, "print[/x] EXPR              a kernel expression's value", false},
+    {"exit", NULL, cmd_quit, "exit                        the same as quit (pdb)", false},
+    {"print", "p", cmd_print, "print[/x|/d] EXPR           a kernel expression's value", false},
+    {"pp", NULL, cmd_print, "pp EXPR                     the same as print (pdb)", false},
     {"display", NULL, cmd_display, "display[/x] EXPR            print EXPR at every stop", false},
     {"undisplay", NULL, cmd_undisplay, "undisplay [N]               remove displays", false},
     {"ptype", NULL, cmd_ptype, "ptype EXPR                  the type of EXPR", false},
+    {"whatis", NULL, cmd_ptype, "whatis EXPR                 the same as ptype", false},
     {"program", NULL, cmd_program, "program X [Y Z]             switch to another program of the launch", false},
     {"backtrace", "bt", cmd_backtrace, "backtrace                   the helper calls the program is in", false},
-    {"where", NULL, cmd_backtrace, "where                       the same as backtrace", false},
+    {"where", "w", cmd_backtrace, "where                       the same as backtrace", false},
     {"frame", "f", cmd_frame, "frame [N]                   select a frame of the backtrace", false},
     {"up", NULL, cmd_up, "up                          the caller's frame", false},
     {"down", NULL, cmd_down, "down                        the callee's frame", false},
-    {"list", "l", cmd_list, "list [LINE]                 source lines around LINE", true},
+    {"list", "l", cmd_list, "list [LINE|FUNCTION]        source lines around LINE", true},
     {"tensor", NULL, cmd_tensor, "tensor EXPR                 a host tensor's contents, e.g. tensor y[:8]", false},
-    {"help", "h", cmd_help, "help                        this list", false},
+    {"help", "h", cmd_help, "help [COMMAND]              this list, or what COMMAND does", false},
 };
+
+static const dbg_cmd *dbg_find(const char *word, size_t len);
 
 static cmd_result cmd_help(debug *g, const char *arg)
 {
     (void)g;
-    (void)arg;
+    arg = dbg_skip(arg);
+    size_t len = strcspn(arg, " \t");
+    if (len) {                /* help CMD */
+        const dbg_cmd *c = dbg_find(arg, len);
+        if (c)
+            printf("%s%s%s\n", c->help, c->alias ? "\nAbbreviation: " : "",
+                   c->alias ? c->alias : "");
+        else
+            printf("No command '%.*s'; `help` lists the commands.\n", (int)len, arg);
+        return CMD_STAY;
+    }
     printf("Commands (gdb's names; an empty line repeats step, next, until, continue, "
            "list):\n");
     for (size_t i = 0; i < sizeof dbg_cmds / sizeof *dbg_cmds; i++)
@@ -1269,6 +1775,13 @@ static const dbg_cmd *dbg_find(const char *word, size_t len)
     return nprefix == 1 ? prefix : NULL;
 }
 
+/* The full name of the command word names (NULL: none), for completion. */
+static const char *dbg_cmd_name(const char *word, size_t len)
+{
+    const dbg_cmd *c = len ? dbg_find(word, len) : NULL;
+    return c ? c->name : NULL;
+}
+
 /* Run one command line. */
 /* The command a line names: its first word (up to a space or a '/') in
  * *word, *len bytes; NULL when no command has that name. */
@@ -1291,7 +1804,14 @@ static cmd_result dbg_command(debug *g, const char *line)
     if (!*p || *p == '#')
         return CMD_STAY;
     if (!c) {
-        printf("Unknown command '%.*s'; `help` lists the commands.\n", (int)len, p);
+        int n = 0;            /* a prefix of several: name them, as gdb does */
+        for (size_t i = 0; i < sizeof dbg_cmds / sizeof *dbg_cmds; i++)
+            if (!strncmp(dbg_cmds[i].name, p, len))
+                printf("%s%s", n++ ? ", " : "Ambiguous command: ", dbg_cmds[i].name);
+        if (n)
+            printf(".\n");
+        else
+            printf("Unknown command '%.*s'; `help` lists the commands.\n", (int)len, p);
         return CMD_STAY;
     }
     const char *arg = p + len;
@@ -1316,6 +1836,9 @@ void dbg_repl(debug *g)
             cmd_quit(g, "");
             return;
         }
+        size_t n = strlen(line);  /* commands never see trailing blanks (Tab adds one) */
+        while (n && isspace((unsigned char)line[n - 1]))
+            line[--n] = 0;
         const char *cmd = line;
         if (!*dbg_skip(line) && g->last_cmd)
             cmd = g->last_cmd;
@@ -1325,13 +1848,13 @@ void dbg_repl(debug *g)
             const char *p;
             size_t len;
             const dbg_cmd *c = dbg_command_of(line, &p, &len);
-            if (c && c->repeats)
-                g->last_cmd = xstrdup(line);
+            if (c && c->repeats)      /* `list 20`, then Enter: the lines after those */
+                g->last_cmd = xstrdup(c->fn == cmd_list ? "list" : line);
         }
         cmd_result r = dbg_command(g, cmd);
         free(line);
         fflush(stdout);
-        if (r == CMD_RESUME)
+        if (r == CMD_RESUME || g->quit)    /* quit inside `run`: the program has unwound */
             return;
     }
 }

@@ -5,6 +5,7 @@
 #define TRITSIM_DEBUG_IMPL_H
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "arena.h"
@@ -31,7 +32,10 @@ typedef struct dbg_bp {
     char *file;              /* DBG_BREAK: the file named, NULL: the program's */
     dbg_expr *expr;          /* DBG_BREAK: the condition (or NULL); DBG_WATCH: what */
     int64_t hits;
-    /* DBG_WATCH: the value last seen, in program old_pid */
+    /* DBG_WATCH: the frame it watches in (the one it was set in, or the
+     * first it could be evaluated in; -1 not yet), as gdb scopes a watch on
+     * a local to its frame; the value last seen there, in program old_pid */
+    int32_t frame;
     bool have_old;
     int64_t old_pid;
     exec_tile old;
@@ -53,6 +57,13 @@ typedef enum dbg_mode {
     DBG_STOP,                /* the next statement of whatever program runs */
 } dbg_mode;
 
+/* A program of the launch that is neither the focus nor finished, and the
+ * statement it stands at (as dbg_launch.focus_stmt). */
+typedef struct dbg_paused {
+    exec_prog *P;
+    int32_t stmt;
+} dbg_paused;
+
 /* The launch being debugged. */
 typedef struct dbg_launch {
     host *h;
@@ -64,9 +75,16 @@ typedef struct dbg_launch {
     uint8_t *started;        /* per program: started (maybe finished) */
     int64_t next;            /* programs below it have all started */
     int64_t done;            /* programs finished */
-    exec_prog **paused;      /* started, not finished, not the focus */
+    dbg_paused *paused;      /* started, not finished, not the focus */
     int npaused, cappaused;
     exec_prog *focus;
+    /* Several statements can start at one pc (a call's line, then the first
+     * line of the helper it calls; a statement that emitted no code, then
+     * the next one): the focus stops at each of them in turn, and
+     * focus_stmt says at which.  -1: none in particular (mid-statement, or
+     * running: the last of them). */
+    int32_t focus_stmt;
+    bool focus_fresh;        /* just started: nothing checked where it stands yet */
     int frame_sel;           /* `frame N`: 0 the innermost */
     bool failed;             /* a program failed: the launch ends */
 } dbg_launch;
@@ -90,6 +108,10 @@ struct debug {
     char *last_cmd;          /* an empty line repeats it, as in gdb */
     int argc;                /* tritsim debug FILE -- ARGS: `run`'s default */
     char **argv;             /* argv[0] the file */
+    char *run_args;          /* the ARGS of the last `run ARGS`, which a plain `run`
+                                reuses (as gdb and pdb do); NULL: argv's */
+    FILE *say;               /* where `break` says what is wrong: stdout at the
+                                prompt, stderr for tritsim run --break */
     bool sigint_set;         /* on a terminal: SIGINT is ours while we live */
     struct sigaction old_sigint;
 };
@@ -101,8 +123,8 @@ extern volatile sig_atomic_t dbg_interrupted;
 extern volatile sig_atomic_t dbg_catching;
 
 /* ---- debug.c ---------------------------------------------------------- */
-/* Parse text as an expression; NULL after printing the error. */
-dbg_expr *dbg_expr_new(const char *text);
+/* Parse text as an expression; NULL after printing the error to out. */
+dbg_expr *dbg_expr_new(const char *text, FILE *out);
 void dbg_expr_free(dbg_expr *x);
 
 /* A value of an expression evaluated in the stopped program. */
@@ -125,10 +147,19 @@ typedef struct dbg_values {
  * printing why (quiet: print nothing). */
 bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out);
 void dbg_values_free(dbg_values *v);
+/* `pid` is the program id tuple, so `pid == 1` (in a 1-d grid, say) or
+ * `pid == (1, 0)` in a 3-d grid is never true, as in Python; in a
+ * breakpoint's condition that silently never stops.  Report a comparison of
+ * pid with a number, or (rank > 0: the grid's) its equality with a tuple of
+ * another length, at that comparison in e (parsed from f); false then. */
+bool dbg_pid_compare_ok(const ast_node *e, const src_file *f, int rank, diag_sink *d);
 /* The statement a program at pc is at: the one starting there, or
  * (mid-statement, after Ctrl-C or a failure) the one its next instruction
  * belongs to; -1 when there is none. */
 int32_t dbg_stmt_at(const dbg_launch *D, int32_t pc);
+/* The statement program P stands at, stmt (its focus_stmt or
+ * dbg_paused.stmt) when that starts at P's pc, else dbg_stmt_at's. */
+int32_t dbg_prog_stmt(const dbg_launch *D, const exec_prog *P, int32_t stmt);
 /* The statement the focused program is at (in the selected frame). */
 int32_t dbg_cur_stmt(const debug *g);
 /* The depth of a frame (0 the kernel). */
@@ -144,6 +175,8 @@ const src_file *dbg_frame_file(const dbg_launch *D, int32_t frame);
 /* Switch the focus to program pid (starting it and running it to the
  * focus's place when needed).  false after printing why not. */
 bool dbg_switch_program(debug *g, int64_t pid);
+/* Does a breakpoint's FILE (NULL: any) name f, by its name or its base name? */
+bool dbg_file_matches(const char *want, const src_file *f);
 /* The mask slot of the masked load that is slot's only writer, or -1. */
 int32_t dbg_load_mask(const ir_kernel *k, int32_t slot);
 /* Evaluate watchpoint b here: true when its value changed since the last

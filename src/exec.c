@@ -3572,6 +3572,14 @@ static bool run_item(void *ctx, int64_t item, int worker)
 
 /* A program's error at instruction in, after the text it printed before
  * it, with a note per inlined call the instruction sits in. */
+/* The file the code of frame f comes from: the launch's, or (a debugger
+ * expression's frame) its own. */
+static const src_file *frame_file(const exec_ctx *x, int32_t f)
+{
+    const ir_kernel *k = x->k;
+    return f >= 0 && f < k->nframes && k->frames[f].file ? k->frames[f].file : x->L->file;
+}
+
 static void report_at(exec_ctx *x, const ir_inst *in, const char *msg, const char *note,
                       const char *text, size_t len)
 {
@@ -3579,15 +3587,16 @@ static void report_at(exec_ctx *x, const ir_inst *in, const char *msg, const cha
     write_text(x, text, len);
     fflush(L->out);
     src_span sp = in && in->at ? in->at->span : (src_span){0};
-    diag_report(L->diag, DIAG_ERROR, L->file, sp, "%s", msg);
+    const src_file *file = frame_file(x, in ? in->frame : -1);
+    diag_report(L->diag, DIAG_ERROR, file, sp, "%s", msg);
     if (note)
-        diag_report(L->diag, DIAG_NOTE, L->file, sp, "%s", note);
+        diag_report(L->diag, DIAG_NOTE, file, sp, "%s", note);
     const ir_kernel *k = x->k;
     for (int32_t f = in ? in->frame : -1; f >= 0 && f < k->nframes; f = k->frames[f].parent) {
         if (!k->frames[f].call)
             break;
-        diag_report(L->diag, DIAG_NOTE, L->file, k->frames[f].call->span,
-                    "in '%s', called from here", k->frames[f].func);
+        diag_report(L->diag, DIAG_NOTE, frame_file(x, k->frames[f].parent),
+                    k->frames[f].call->span, "in '%s', called from here", k->frames[f].func);
     }
 }
 

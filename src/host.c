@@ -502,6 +502,19 @@ static void host_suggest_names(host *h, host_suggest *s)
     host_suggest_dict(s, h->builtins);
 }
 
+void host_each_name(host *h, void (*fn)(const char *name, void *ctx), void *ctx)
+{
+    for (host_env *e = host_env_of(h->env); e; e = host_env_of(e->parent))
+        for (int i = 0; i < e->scope->nlocals; i++)
+            if (e->slots[i].kind != VAL_MISSING)
+                fn(e->scope->locals[i], ctx);
+    size_t pos = 0;
+    val key, value;
+    while (h->frame && val_dict_next(h->frame->globals, &pos, &key, &value))
+        if (key.kind == VAL_STR)
+            fn(val_as_str(key)->s, ctx);
+}
+
 /* The value of a name (borrowed), or VAL_ERR after reporting. */
 static val host_load_name(host *h, const char *name, src_span at)
 {

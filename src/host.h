@@ -109,6 +109,11 @@ void host_def(val module, const char *qualname, val_cfunc fn);
  * scope of the running program; an error is reported at f's positions and
  * does not stop the program.  VAL_ERR then. */
 val host_eval_in(host *h, const src_file *f, const ast_node *e);
+/* Call fn with each name host_eval_in can use now that is bound: the
+ * running function's variables (and its enclosing functions'), then the
+ * globals; an inner name can repeat an outer one.  For the debugger's Tab
+ * completion. */
+void host_each_name(host *h, void (*fn)(const char *name, void *ctx), void *ctx);
 
 /* Run a parsed program as __main__, with sys.argv = argv[0..argc)
  * (argv[0] the file).  Returns the exit status: 0, 1 after an error, or

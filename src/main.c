@@ -45,7 +45,8 @@ static const char main_usage[] =
     "  -t, --threads N      run programs of a launch on N threads (default: cores)\n"
     "  -b, --backend NAME   cpu (default), cuda or hip\n"
     "      --break SPEC     stop at a kernel line and open the debugger: LINE,\n"
-    "                       FILE:LINE, either with ' if COND' (e.g. 'pid == (1, 0)')\n"
+    "                       FILE:LINE or FUNCTION, with ' if COND' if wanted\n"
+    "                       (e.g. '14 if pid == (1, 0)')\n"
     "      --no-break       ignore breakpoint() and breakpoint_if() in kernels\n"
     "                       (without a terminal they print where they would stop)\n"
     "\n"
@@ -228,7 +229,7 @@ static int main_run(int argc, char **argv, bool debugging)
         bool tty = isatty(STDIN_FILENO);
         debug *g = NULL;
         if (debugging || nbreaks || (tty && !prog.no_break)) {
-            debug_opts o = {.file = f, .run = main_exec, .run_ctx = &prog,
+            debug_opts o = {.file = f, .module = m, .run = main_exec, .run_ctx = &prog,
                             .no_break = prog.no_break, .tty = tty};
             g = debug_new(&o);
         }
