@@ -40,7 +40,7 @@ static char *np_str(dtype t, void *data, int ndim, const int64_t *shape,
 {
     strbuf sb;
     strbuf_init(&sb);
-    format_array a = {data, t, ndim, shape, strides};
+    format_array a = {data, t, ndim, shape, strides, NULL};
     if (!format_numpy(&sb, &a))
         strbuf_puts(&sb, "<invalid>");
     free(data);
@@ -52,7 +52,7 @@ static char *torch_str(dtype t, void *data, int ndim, const int64_t *shape,
 {
     strbuf sb;
     strbuf_init(&sb);
-    format_array a = {data, t, ndim, shape, NULL};
+    format_array a = {data, t, ndim, shape, NULL, NULL};
     format_torch_opts o = {.device = device};
     if (!format_torch(&sb, &a, &o))
         strbuf_puts(&sb, "<invalid>");
@@ -166,11 +166,11 @@ static void test_numpy(void)
 
     strbuf sb;
     strbuf_init(&sb);
-    format_array bad = {NULL, DTYPE_INT32, 1, S(3), NULL};
+    format_array bad = {NULL, DTYPE_INT32, 1, S(3), NULL, NULL};
     TAP_OK(!format_numpy(&sb, &bad) && sb.len == 0, "NULL data for a non-empty array is refused");
-    format_array neg = {&big, DTYPE_INT32, 1, S(-1), NULL};
+    format_array neg = {&big, DTYPE_INT32, 1, S(-1), NULL, NULL};
     TAP_OK(!format_numpy(&sb, &neg) && sb.len == 0, "a negative extent is refused");
-    format_array deep = {&big, DTYPE_INT32, FORMAT_MAX_DIMS + 1, S(1), NULL};
+    format_array deep = {&big, DTYPE_INT32, FORMAT_MAX_DIMS + 1, S(1), NULL, NULL};
     TAP_OK(!format_numpy(&sb, &deep), "too many dimensions are refused");
     strbuf_free(&sb);
 }
@@ -347,7 +347,7 @@ static void test_torch(void)
     strbuf_init(&sb);
     double ones[4] = {1, 1, 1, 1};
     void *p = make(DTYPE_FP32, 4, ones);
-    format_array a = {p, DTYPE_FP32, 2, S(2, 2), NULL};
+    format_array a = {p, DTYPE_FP32, 2, S(2, 2), NULL, NULL};
     format_torch_opts o = {.requires_grad = true};
     format_torch(&sb, &a, &o);
     TAP_STR_EQ(strbuf_cstr(&sb), "tensor([[1., 1.],\n        [1., 1.]], requires_grad=True)",
@@ -359,7 +359,7 @@ static void test_torch(void)
     strbuf_clear(&sb);
     int64_t n = 8;
     void *q = ramp(DTYPE_INT32, n, 1000000);
-    format_array b = {q, DTYPE_INT32, 1, &n, NULL};
+    format_array b = {q, DTYPE_INT32, 1, &n, NULL, NULL};
     format_torch(&sb, &b, NULL);
     TAP_STR_EQ(strbuf_cstr(&sb),
                "tensor([      0, 1000000, 2000000, 3000000, 4000000, 5000000, 6000000, 7000000],\n"
@@ -373,7 +373,7 @@ static void test_torch(void)
     TAP_STR_EQ(strbuf_cstr(&sb),
                "tensor([      0, 1000000, 2000000, 3000000, 4000000, 5000000, 6000000, 7000000,\n"
                "        8000000], dtype=torch.int32)", "a short last line keeps the suffix");
-    format_array ptr = {p, dtype_ptr_to(DTYPE_FP32), 1, &n, NULL};
+    format_array ptr = {p, dtype_ptr_to(DTYPE_FP32), 1, &n, NULL, NULL};
     strbuf_clear(&sb);
     TAP_OK(!format_torch(&sb, &ptr, NULL) && sb.len == 0, "torch has no pointer tensors");
     free(p);
