@@ -27,6 +27,7 @@ typedef struct launch_spec {
 typedef struct launch_kernel {
     val_obj h;
     val fn;                 /* the VAL_FUNC of the def */
+    uint64_t no_spec;       /* bit i: do_not_specialize names parameter i */
     launch_spec *cache;
 } launch_kernel;
 
@@ -129,10 +130,11 @@ static const val_type launch_kernel_type = {
     .attr_names = launch_kernel_attrs,
 };
 
-val launch_kernel_new(val fn)
+val launch_kernel_new(val fn, uint64_t no_spec)
 {
     launch_kernel *k = val_obj_new(sizeof *k, VAL_KERNEL, &launch_kernel_type);
     k->fn = val_ref(fn);
+    k->no_spec = no_spec;
     return val_of(k);
 }
 
@@ -363,8 +365,8 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
 
 /* Describe each parameter for the specializer: constexprs by value,
  * runtime arguments by type. */
-static bool launch_params(host *h, const val_func *f, const val *bound, src_span at,
-                          arena *a, spec_param *out)
+static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const val *bound,
+                          src_span at, arena *a, spec_param *out)
 {
     const ast_list *ps = &f->node->u.funcdef.params;
     for (int i = 0; i < ps->len; i++) {
@@ -389,6 +391,13 @@ static bool launch_params(host *h, const val_func *f, const val *bound, src_span
             out[i].dt = DTYPE_INT1;
             break;
         case VAL_INT:
+            /* Triton specializes an int argument equal to 1 as the
+             * constant 1, unless do_not_specialize names it */
+            if (v.u.i == 1 && !(i < 64 && (no_spec >> i & 1))) {
+                out[i].is_const = true;
+                out[i].c = (spec_const){.kind = SC_INT, .u.i = 1};
+                break;
+            }
             out[i].dt = dtype_of_pyint(v.u.i);
             break;
         case VAL_FLOAT:
@@ -425,7 +434,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     arena tmp;
     arena_init(&tmp);
     spec_param *key = arena_alloc(&tmp, (size_t)(n + 1) * sizeof *key);
-    if (!launch_params(h, f, bound, at, &tmp, key)) {
+    if (!launch_params(h, f, k->no_spec, bound, at, &tmp, key)) {
         arena_free(&tmp);
         return NULL;
     }
@@ -438,7 +447,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     arena_init(&s->mem);
     s->nparams = n;
     s->params = arena_alloc(&s->mem, (size_t)(n + 1) * sizeof *s->params);
-    if (!launch_params(h, f, bound, at, &s->mem, s->params)) {
+    if (!launch_params(h, f, k->no_spec, bound, at, &s->mem, s->params)) {
         arena_free(&tmp);
         arena_free(&s->mem);
         free(s);

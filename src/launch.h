@@ -5,11 +5,15 @@
 #ifndef TRITSIM_LAUNCH_H
 #define TRITSIM_LAUNCH_H
 
+#include <stdint.h>
+
 #include "host.h"
 #include "val.h"
 
-/* A VAL_KERNEL for the def fn (a VAL_FUNC; a reference is taken). */
-val launch_kernel_new(val fn);
+/* A VAL_KERNEL for the def fn (a VAL_FUNC; a reference is taken); bit i
+ * of no_spec keeps parameter i from being specialized when it is 1
+ * (@triton.jit(do_not_specialize=...)). */
+val launch_kernel_new(val fn, uint64_t no_spec);
 
 /* The VAL_FUNC of a kernel (borrowed), or VAL_MISSING if v is none. */
 val launch_kernel_func(val kernel);

@@ -199,6 +199,15 @@ bool sp_const_truth(const spec_const *c)
     return false;
 }
 
+/* Was slot last written by a constant (a number assigned to a name)? */
+static bool sp_made_by_const(const spec *s, int32_t slot)
+{
+    for (int32_t pc = s->ncode - 1; pc >= 0; pc--)
+        if (s->code[pc].dst == slot)
+            return s->code[pc].op == IR_CONST;
+    return false;
+}
+
 /* The constant as an int, for shapes, axes and ranges. */
 bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t *out)
 {
@@ -211,8 +220,13 @@ bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t
         return true;
     }
     char buf[128];
-    return sp_error(s, at, "%s must be a constexpr int, not %s", what,
-                    sp_describe(s, v, buf, sizeof buf));
+    bool scalar = v.kind == SV_TILE && sp_slot_type(s, v.slot)->ndim == 0 &&
+                  sp_made_by_const(s, v.slot);
+    return sp_error(s, at, "%s must be a constexpr int, not %s%s", what,
+                    sp_describe(s, v, buf, sizeof buf),
+                    scalar ? " (as in Triton, a number assigned to a variable is a scalar "
+                             "tile: write `n: tl.constexpr = 16`, or pass it as a "
+                             "tl.constexpr parameter)" : "");
 }
 
 /* ---- scopes ------------------------------------------------------------- */
@@ -1318,6 +1332,46 @@ bool sp_format_const(spec *s, const spec_const *c, const char *fmt_spec, char co
 
 static bool sp_block(spec *s, const ast_list *body);
 
+/* Is a parameter annotated tl.constexpr (or triton.language.constexpr)? */
+static bool sp_is_constexpr_annotation(const ast_node *ann)
+{
+    if (!ann)
+        return false;
+    if (ann->kind == AST_ATTRIBUTE)
+        return !strcmp(ann->u.attribute.attr, "constexpr");
+    if (ann->kind == AST_NAME)
+        return !strcmp(ann->u.name.id, "constexpr");
+    return false;
+}
+
+/* What a plain assignment stores, as Triton 3.6's visit_Assign: a number
+ * (also a tl.constexpr's value, and each number of a tuple) becomes a 0-d
+ * tile of its own type, so `n = 16; tl.arange(0, n)` is refused there and
+ * here, and `z = 0.0; 1.0 / z` is inf; strings, None, dtypes and tiles stay
+ * as they are.  `n: tl.constexpr = 16` keeps the constant. */
+static bool sp_assigned(spec *s, sval v, const ast_node *at, sval *out)
+{
+    *out = v;
+    if (v.kind == SV_CONST && (v.c.kind == SC_INT || v.c.kind == SC_FLOAT ||
+                               v.c.kind == SC_BOOL)) {
+        int32_t slot;
+        if (!sp_as_tile(s, v, at, &slot))
+            return false;
+        *out = sv_tile(slot);
+        return true;
+    }
+    v = sp_tuple_view(s, v);
+    if (v.kind != SV_TUPLE)
+        return true;
+    sval t = v;
+    t.items = arena_alloc(s->a, (size_t)(v.n ? v.n : 1) * sizeof *t.items);
+    for (int i = 0; i < v.n; i++)
+        if (!sp_assigned(s, v.items[i], at, &t.items[i]))
+            return false;
+    *out = t;
+    return true;
+}
+
 static bool sp_assign(spec *s, const ast_node *target, sval v)
 {
     switch (target->kind) {
@@ -2126,7 +2180,7 @@ static bool sp_stmt_kind(spec *s, const ast_node *st)
     }
     case AST_ASSIGN: {
         sval v;
-        if (!sp_expr(s, st->u.assign.value, &v))
+        if (!sp_expr(s, st->u.assign.value, &v) || !sp_assigned(s, v, st, &v))
             return false;
         for (int i = 0; i < st->u.assign.targets.len; i++)
             if (!sp_assign(s, st->u.assign.targets.items[i], v))
@@ -2140,13 +2194,16 @@ static bool sp_stmt_kind(spec *s, const ast_node *st)
             return sp_error(s, t, "a kernel can only update names with %s=",
                             ast_op_name(st->u.augassign.op));
         return sp_expr(s, t, &cur) && sp_expr(s, st->u.augassign.value, &v) &&
-               sp_binop(s, st->u.augassign.op, cur, v, st, &v) && sp_assign(s, t, v);
+               sp_binop(s, st->u.augassign.op, cur, v, st, &v) &&
+               sp_assigned(s, v, st, &v) && sp_assign(s, t, v);
     }
     case AST_ANNASSIGN: {
         sval v;
         if (!st->u.annassign.value)
             return true;
         return sp_expr(s, st->u.annassign.value, &v) &&
+               (sp_is_constexpr_annotation(st->u.annassign.annotation) ||
+                sp_assigned(s, v, st, &v)) &&
                sp_assign(s, st->u.annassign.target, v);
     }
     case AST_IF:
@@ -2224,17 +2281,6 @@ static int32_t sp_frame(spec *s, const ast_node *def, const src_file *file, void
     return s->nframes - 1;
 }
 
-/* Is a parameter annotated tl.constexpr (or triton.language.constexpr)? */
-static bool sp_is_constexpr_annotation(const ast_node *ann)
-{
-    if (!ann)
-        return false;
-    if (ann->kind == AST_ATTRIBUTE)
-        return !strcmp(ann->u.attribute.attr, "constexpr");
-    if (ann->kind == AST_NAME)
-        return !strcmp(ann->u.name.id, "constexpr");
-    return false;
-}
 
 enum { SP_MAX_INLINE = 64 };
 

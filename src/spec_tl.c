@@ -2157,6 +2157,42 @@ static bool tl_device_print(spec *s, const sp_args *a, const ast_node *call, sva
     return true;
 }
 
+/* str(v) as Triton 3.6's static_print shows it: constants as Python's
+ * str, a tile as its type ("int32[]", "fp32[16, 16]"), a tuple as the list
+ * of its items' str ("['16', '16']"). */
+static bool sp_static_str(spec *s, sval v, const ast_node *call, strbuf *b)
+{
+    if (v.kind == SV_TILE) {
+        const ir_type *t = sp_slot_type(s, v.slot);
+        strbuf_printf(b, "%s[", dtype_name(t->dt));
+        for (int i = 0; i < t->ndim; i++)
+            strbuf_printf(b, "%s%d", i ? ", " : "", (int)t->shape[i]);
+        strbuf_putc(b, ']');
+        return true;
+    }
+    sval tv = sp_tuple_view(s, v);
+    if (tv.kind == SV_TUPLE) {
+        strbuf_putc(b, '[');
+        for (int i = 0; i < tv.n; i++) {
+            strbuf item;
+            strbuf_init(&item);
+            if (!sp_static_str(s, tv.items[i], call, &item)) {
+                strbuf_free(&item);
+                return false;
+            }
+            strbuf_printf(b, "%s'%s'", i ? ", " : "", strbuf_cstr(&item));
+            strbuf_free(&item);
+        }
+        strbuf_putc(b, ']');
+        return true;
+    }
+    if (v.kind == SV_CONST)
+        return sp_format_const(s, &v.c, NULL, 0, call, b);
+    char buf[128];
+    strbuf_puts(b, sp_describe(s, v, buf, sizeof buf));
+    return true;
+}
+
 static bool tl_static_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
@@ -2165,17 +2201,11 @@ static bool tl_static_print(spec *s, const sp_args *a, const ast_node *call, sva
     strbuf b;
     strbuf_init(&b);
     for (int i = 0; i < p[0].n; i++) {
-        sval v = p[0].items[i];
         if (i)
             strbuf_putc(&b, ' ');
-        if (v.kind == SV_CONST) {
-            if (!sp_format_const(s, &v.c, NULL, 0, call, &b)) {
-                strbuf_free(&b);
-                return false;
-            }
-        } else {
-            char buf[128];
-            strbuf_puts(&b, sp_describe(s, v, buf, sizeof buf));
+        if (!sp_static_str(s, p[0].items[i], call, &b)) {
+            strbuf_free(&b);
+            return false;
         }
     }
     fprintf(s->out, "%s\n", strbuf_cstr(&b));

@@ -20,17 +20,58 @@
 
 /* ---- triton ------------------------------------------------------------- */
 
+/* do_not_specialize: parameter names or indices of the def fn, as bits. */
+static bool triton_no_spec(host *h, val list, val fn, src_span at, uint64_t *bits)
+{
+    *bits = 0;
+    if (list.kind == VAL_NONE)
+        return true;
+    val items = host_to_list(h, list, at);
+    if (items.kind == VAL_ERR)
+        return false;
+    const ast_list *ps = &((const val_func *)fn.u.o)->node->u.funcdef.params;
+    bool ok = true;
+    const val_seq *seq = val_as_seq(items);
+    for (size_t i = 0; ok && i < seq->len; i++) {
+        val it = seq->items[i];
+        int idx = -1;
+        if (it.kind == VAL_INT && it.u.i >= 0 && it.u.i < ps->len)
+            idx = (int)it.u.i;
+        else if (it.kind == VAL_STR)
+            for (int j = 0; j < ps->len && idx < 0; j++)
+                if (!strcmp(ps->items[j]->u.param.name, val_as_str(it)->s))
+                    idx = j;
+        if (idx < 0) {
+            host_error(h, at, "do_not_specialize names no parameter of %s(): give "
+                       "parameter names or indices", ((const val_func *)fn.u.o)->name);
+            ok = false;
+        } else if (idx < 64) {
+            *bits |= (uint64_t)1 << idx;
+        }
+    }
+    val_unref(items);
+    return ok;
+}
+
+/* @triton.jit, or @triton.jit(do_not_specialize=..., debug=..., ...), which
+ * returns the decorator with its do_not_specialize list as self. */
 static val triton_jit(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at)
 {
-    (void)self, (void)kw;
-    /* @triton.jit(debug=True, ...) returns the decorator itself */
-    if (argc == 0)
-        return val_builtin_new("triton.jit", triton_jit, val_none());
+    if (argc == 0) {
+        val dns = val_none();
+        for (int i = 0; kw && i < kw->n; i++)
+            if (!strcmp(kw->names[i], "do_not_specialize"))
+                dns = kw->values[i];
+        return val_builtin_new("triton.jit", triton_jit, val_ref(dns));
+    }
     if (argc != 1 || argv[0].kind != VAL_FUNC || ((const val_func *)argv[0].u.o)->node->kind
                                                      != AST_FUNCDEF)
         return host_error(h, at, "@triton.jit decorates a function defined with 'def'");
-    return launch_kernel_new(argv[0]);
+    uint64_t no_spec;
+    if (!triton_no_spec(h, self, argv[0], at, &no_spec))
+        return val_err();
+    return launch_kernel_new(argv[0], no_spec);
 }
 
 static val triton_cdiv(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
