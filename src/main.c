@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "argparsemod.h"
+#include "tabulatemod.h"
 #include "arena.h"
 #include "ast.h"
 #include "diag.h"
@@ -159,6 +160,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     torch_init(h);
     vision_init(h);
     argparse_init(h);
+    tabulate_init(h);
     tritonmod_init(h);
     int status = host_run_file(h, p->m, argc, argv);
     host_free(h);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "argparsemod.h"
+#include "tabulatemod.h"
 #include "diag.h"
 #include "host.h"
 #include "spec.h"
@@ -124,6 +125,7 @@ int main(void)
     vision_init(h);
     tritonmod_init(h);
     argparse_init(h);
+    tabulate_init(h);
     size_t pos = 0;
     val key, module;
     while (val_dict_next(h->modules, &pos, &key, &module)) {
