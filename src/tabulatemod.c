@@ -1,5 +1,5 @@
 /* tabulatemod.c - the tabulate module of .tk programs: tabulate.tabulate()
- * as the Python package (0.9) lays out a table in its "simple" and "plain"
+ * as the Python package lays out a table in its "simple" and "plain"
  * formats, which Triton's tutorials print their small tables with.
  *
  * The package's rules, kept here: each column gets the most generic type
@@ -7,7 +7,9 @@
  * numbers count as numbers), numbers are formatted with floatfmt ("g") or
  * intfmt and aligned on their decimal point ("decimal", right-aligned, an
  * int counting as no decimals), other columns left-aligned; columns are
- * two spaces apart and at least as wide as their header plus two. */
+ * two spaces apart and at least as wide as their header plus two, and
+ * lines end without blanks (checked against tabulate 0.10 on the GPU
+ * machine). */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -317,9 +319,22 @@ static val tabulate_fn(host *h, val self, int argc, const val *argv, const val_k
         }
         if (!nh && rules && ncols)
             tabulate_rule(&out, width, ncols);
-        if (out.len && strbuf_cstr(&out)[out.len - 1] == '\n')
-            out.len--;          /* no newline after the last line */
-        result = val_str_new(strbuf_cstr(&out), out.len);
+        /* no blanks at the ends of lines, no newline after the last one */
+        strbuf t;
+        strbuf_init(&t);
+        const char *p = strbuf_cstr(&out);
+        while (*p) {
+            const char *nl = strchr(p, '\n');
+            size_t n = (size_t)(nl - p);
+            while (n && p[n - 1] == ' ')
+                n--;
+            strbuf_putn(&t, p, n);
+            if (nl[1])
+                strbuf_putc(&t, '\n');
+            p = nl + 1;
+        }
+        result = val_str_new(strbuf_cstr(&t), t.len);
+        strbuf_free(&t);
         strbuf_free(&out);
     }
     for (size_t i = 0; i < nbody * (size_t)ncols; i++)
