@@ -35,6 +35,7 @@ typedef struct launch_launcher {
     val_obj h;
     val kernel;
     val grid;
+    val compiled;           /* the CompiledKernel of warmup() it launches, or NONE */
 } launch_launcher;
 
 /* Per host: the thread pool, made at the first launch. */
@@ -86,6 +87,9 @@ static void launch_kernel_repr(host *h, val self, strbuf *out)
     strbuf_printf(out, "JITFunction(__main__:%s)", launch_func(k)->name);
 }
 
+static val launch_warmup(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at);
+
 static val launch_kernel_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
@@ -94,6 +98,8 @@ static val launch_kernel_getattr(host *h, val self, const char *name, src_span a
         return val_ref(k->fn);
     if (!strcmp(name, "__name__"))
         return val_str_cstr(launch_func(k)->name);
+    if (!strcmp(name, "warmup"))
+        return val_builtin_new("JITFunction.warmup", launch_warmup, val_ref(self));
     return val_missing();
 }
 
@@ -115,10 +121,11 @@ static val launch_kernel_getitem(host *h, val self, val key, src_span at)
     launch_launcher *l = val_obj_new(sizeof *l, VAL_LAUNCHER, &launch_launcher_type);
     l->kernel = val_ref(self);
     l->grid = val_ref(key);
+    l->compiled = val_none();
     return val_of(l);
 }
 
-static const char *const launch_kernel_attrs[] = {"fn", "__name__", NULL};
+static const char *const launch_kernel_attrs[] = {"fn", "__name__", "warmup", NULL};
 
 static const val_type launch_kernel_type = {
     .name = "JITFunction",
@@ -555,12 +562,18 @@ static void launch_launcher_free(val_obj *o)
     launch_launcher *l = (launch_launcher *)o;
     val_unref(l->kernel);
     val_unref(l->grid);
+    val_unref(l->compiled);
 }
+
+static val launch_compiled_run(host *h, val compiled, val grid, int argc, const val *argv,
+                               const val_kwargs *kw, src_span at);
 
 static val launch_launcher_call(host *h, val self, int argc, const val *argv,
                                 const val_kwargs *kw, src_span at)
 {
     launch_launcher *l = (launch_launcher *)self.u.o;
+    if (l->compiled.kind != VAL_NONE)
+        return launch_compiled_run(h, l->compiled, l->grid, argc, argv, kw, at);
     return launch_run(h, (launch_kernel *)l->kernel.u.o, l->grid, argc, argv, kw, at);
 }
 
@@ -569,3 +582,270 @@ static const val_type launch_launcher_type = {
     .call = launch_launcher_call,
     .free = launch_launcher_free,
 };
+
+/* ---- warmup(): a CompiledKernel ------------------------------------------- */
+
+/* What kernel.warmup(...) returns: the specialization made for its
+ * arguments, the constexprs and launch options it was made with, and the
+ * resource figures tritsim reports for it (launch_estimate). */
+typedef struct launch_compiled {
+    val_object o;
+    val kernel;
+    launch_spec *spec;      /* in the kernel's cache, which lives as long */
+    val *consts;            /* per parameter: the constexpr value, or MISSING */
+    int nparams;
+    int nopts;
+    const char **opt_names; /* launch options (num_warps=...), values owned */
+    val *opt_values;
+    int64_t n_regs, n_spills, shared, num_warps, num_stages;
+} launch_compiled;
+
+/* Bytes of the tile in slot i. */
+static int64_t launch_tile_bytes(const ir_kernel *ir, int32_t i)
+{
+    const ir_type *t = &ir->slots[i].type;
+    int64_t n = 1;
+    for (int d = 0; d < t->ndim; d++)
+        n *= t->shape[d];
+    return n * dtype_size(t->dt);
+}
+
+/* The figures a GPU compiler would report, estimated from the IR:
+ * registers per thread from the largest tile spread over the threads,
+ * shared memory from what tl.dot (operands, num_stages deep) and
+ * reductions/scans (their input) would stage there.  doc/language.md
+ * states the rules. */
+static void launch_estimate(launch_compiled *c)
+{
+    const ir_kernel *ir = c->spec->ir;
+    int64_t largest = 0, shared = 0;
+    for (int32_t i = 0; i < ir->nslots; i++) {
+        int64_t b = launch_tile_bytes(ir, i);
+        if (b > largest)
+            largest = b;
+    }
+    for (int32_t pc = 0; pc < ir->ncode; pc++) {
+        const ir_inst *in = &ir->code[pc];
+        int64_t need = 0;
+        if (in->op == IR_DOT)
+            need = c->num_stages * (launch_tile_bytes(ir, in->a) + launch_tile_bytes(ir, in->b));
+        else if ((in->op == IR_REDUCE || in->op == IR_SCAN) && ir->slots[in->a].type.ndim > 0)
+            need = launch_tile_bytes(ir, in->a);
+        if (need > shared)
+            shared = need;
+    }
+    int64_t threads = c->num_warps * 32;
+    int64_t regs = 16 + (largest / 4 + threads - 1) / threads;
+    regs = (regs + 7) / 8 * 8;
+    c->n_spills = regs > 255 ? (regs - 255) * 4 : 0;
+    c->n_regs = regs > 255 ? 255 : regs;
+    c->shared = shared;
+}
+
+static void launch_compiled_free(val_obj *o)
+{
+    launch_compiled *c = (launch_compiled *)o;
+    val_unref(c->kernel);
+    for (int i = 0; i < c->nparams; i++)
+        val_unref(c->consts[i]);
+    for (int i = 0; i < c->nopts; i++)
+        val_unref(c->opt_values[i]);
+    free(c->consts);
+    free(c->opt_names);
+    free(c->opt_values);
+    c->nparams = c->nopts = 0;
+}
+
+static void launch_compiled_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    const launch_compiled *c = (const launch_compiled *)self.u.o;
+    strbuf_printf(out, "<CompiledKernel %s>",
+                  launch_func((const launch_kernel *)c->kernel.u.o)->name);
+}
+
+/* c._init_handles(): the kernel is loaded already. */
+static val launch_init_handles(host *h, val self, int argc, const val *argv,
+                               const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "_init_handles", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_none();
+}
+
+static void launch_metadata_repr(host *h, val self, strbuf *out)
+{
+    strbuf_puts(out, "KernelMetadata(");
+    static const char *const keys[] = {"name", "num_warps", "num_stages", "num_ctas",
+                                       "shared", NULL};
+    for (int i = 0; keys[i]; i++) {
+        strbuf_printf(out, "%s%s=", i ? ", " : "", keys[i]);
+        val_print_repr(h, val_object_get(self, keys[i]), out);
+    }
+    strbuf_putc(out, ')');
+}
+
+static const val_type launch_metadata_type = {
+    .name = "KernelMetadata",
+    .repr = launch_metadata_repr,
+};
+
+static val launch_compiled_getitem(host *h, val self, val key, src_span at)
+{
+    (void)h, (void)at;
+    const launch_compiled *c = (const launch_compiled *)self.u.o;
+    launch_launcher *l = val_obj_new(sizeof *l, VAL_LAUNCHER, &launch_launcher_type);
+    l->kernel = val_ref(c->kernel);
+    l->grid = val_ref(key);
+    l->compiled = val_ref(self);
+    return val_of(l);
+}
+
+static const char *const launch_compiled_attrs[] = {
+    "n_regs", "n_spills", "metadata", "name", "_init_handles", NULL,
+};
+
+static const val_type launch_compiled_type = {
+    .name = "CompiledKernel",
+    .getitem = launch_compiled_getitem,
+    .repr = launch_compiled_repr,
+    .free = launch_compiled_free,
+    .attr_names = launch_compiled_attrs,
+};
+
+/* The option's value among the call's keywords, as an int, or dflt. */
+static bool launch_int_option(host *h, const val_kwargs *kw, const char *name, int64_t dflt,
+                              src_span at, int64_t *out)
+{
+    *out = dflt;
+    for (int k = 0; kw && k < kw->n; k++)
+        if (!strcmp(kw->names[k], name))
+            return host_to_int(h, kw->values[k], at, name, out);
+    return true;
+}
+
+/* Is name one of f's parameters? */
+static bool launch_is_param(const val_func *f, const char *name)
+{
+    const ast_list *ps = &f->node->u.funcdef.params;
+    for (int i = 0; i < ps->len; i++)
+        if (!strcmp(ps->items[i]->u.param.name, name))
+            return true;
+    return false;
+}
+
+/* kernel.warmup(*args, grid=..., **kwargs): compile for these arguments
+ * without running, as Triton's JITFunction.warmup. */
+static val launch_warmup(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    launch_kernel *k = (launch_kernel *)self.u.o;
+    const val_func *f = launch_func(k);
+    int n = f->node->u.funcdef.params.len;
+    int nkw = kw ? kw->n : 0;
+    /* grid= is warmup's own; the rest binds as in a launch */
+    const char **names = xcalloc((size_t)nkw + 1, sizeof *names);
+    val *values = xcalloc((size_t)nkw + 1, sizeof *values);
+    val grid = val_missing();
+    int m = 0;
+    for (int i = 0; i < nkw; i++) {
+        if (!strcmp(kw->names[i], "grid")) {
+            grid = kw->values[i];
+            continue;
+        }
+        names[m] = kw->names[i];
+        values[m++] = kw->values[i];
+    }
+    val_kwargs rest = {.n = m, .names = names, .values = values};
+    val *bound = xcalloc((size_t)n + 1, sizeof *bound);
+    int64_t g[3];
+    int rank;
+    launch_spec *s = NULL;
+    int64_t warps = 4, stages = 3;
+    bool ok = true;
+    if (grid.kind == VAL_MISSING) {
+        host_error(h, at, "warmup() missing 1 required keyword-only argument: 'grid'");
+        ok = false;
+    }
+    ok = ok && launch_bind(h, f, argc, argv, &rest, at, bound) &&
+         launch_grid(h, grid, f, bound, &rest, at, g, &rank) &&
+         launch_int_option(h, &rest, "num_warps", 4, at, &warps) &&
+         launch_int_option(h, &rest, "num_stages", 3, at, &stages) &&
+         (s = launch_specialize(h, k, bound, at)) != NULL;
+    if (!ok) {
+        free(bound);
+        free(names);
+        free(values);
+        return val_err();
+    }
+    launch_compiled *c = val_obj_new(sizeof *c, VAL_OBJECT, &launch_compiled_type);
+    c->kernel = val_ref(self);
+    c->spec = s;
+    c->nparams = n;
+    c->consts = xcalloc((size_t)n + 1, sizeof *c->consts);
+    for (int i = 0; i < n; i++)
+        c->consts[i] = s->params[i].is_const ? val_ref(bound[i]) : val_missing();
+    c->opt_names = xcalloc((size_t)m + 1, sizeof *c->opt_names);
+    c->opt_values = xcalloc((size_t)m + 1, sizeof *c->opt_values);
+    for (int i = 0; i < m; i++)
+        if (launch_is_option(names[i]) && !launch_is_param(f, names[i])) {
+            c->opt_names[c->nopts] = names[i];
+            c->opt_values[c->nopts++] = val_ref(values[i]);
+        }
+    c->num_warps = warps;
+    c->num_stages = stages;
+    launch_estimate(c);
+    free(bound);
+    free(names);
+    free(values);
+
+    val self_c = val_of(c);
+    val md = val_object_new(&launch_metadata_type);
+    val_object_set(md, "name", val_str_cstr(f->name));
+    val_object_set(md, "num_warps", val_int(c->num_warps));
+    val_object_set(md, "num_stages", val_int(c->num_stages));
+    val_object_set(md, "num_ctas", val_int(1));
+    val_object_set(md, "shared", val_int(c->shared));
+    val_object_set(self_c, "metadata", md);
+    val_object_set(self_c, "n_regs", val_int(c->n_regs));
+    val_object_set(self_c, "n_spills", val_int(c->n_spills));
+    val_object_set(self_c, "name", val_str_cstr(f->name));
+    val_object_set(self_c, "_init_handles",
+                   val_builtin_new("CompiledKernel._init_handles", launch_init_handles,
+                                   val_none()));
+    return self_c;
+}
+
+/* compiled[grid](args...): every parameter positionally, as Triton's
+ * CompiledKernel takes them; the constexprs keep their warmup() values. */
+static val launch_compiled_run(host *h, val compiled, val grid, int argc, const val *argv,
+                               const val_kwargs *kw, src_span at)
+{
+    const launch_compiled *c = (const launch_compiled *)compiled.u.o;
+    launch_kernel *k = (launch_kernel *)c->kernel.u.o;
+    const val_func *f = launch_func(k);
+    for (int i = 0; kw && i < kw->n; i++)
+        if (strcmp(kw->names[i], "stream"))
+            return host_error(h, at, "a compiled kernel's launch takes its arguments "
+                              "positionally, not '%s='", kw->names[i]);
+    if (argc > c->nparams)
+        return host_error(h, at, "%s() takes %d arguments but %d were given", f->name,
+                          c->nparams, argc);
+    val *args = xcalloc((size_t)c->nparams + 1, sizeof *args);
+    for (int i = 0; i < c->nparams; i++) {
+        if (c->consts[i].kind != VAL_MISSING)
+            args[i] = c->consts[i];
+        else if (i < argc)
+            args[i] = argv[i];
+        else {
+            free(args);
+            return host_error(h, at, "%s() missing required argument '%s'", f->name,
+                              f->node->u.funcdef.params.items[i]->u.param.name);
+        }
+    }
+    val_kwargs opts = {.n = c->nopts, .names = c->opt_names, .values = c->opt_values};
+    val r = launch_run(h, k, grid, c->nparams, args, &opts, at);
+    free(args);
+    return r;
+}

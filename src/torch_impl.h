@@ -24,6 +24,7 @@
 
 #include "host.h"
 #include "tensor.h"
+#include "torchmod.h"
 
 /* ---- function tables ------------------------------------------------------ */
 
@@ -157,8 +158,6 @@ val torch_to_list(const tensor *t);
 val torch_size_new(int ndim, const int64_t *shape);
 /* The ints of a torch.Size; false when v is not one. */
 bool torch_size_get(val v, int *ndim, int64_t *shape);
-/* torch.device('cuda', 0) / torch.device('cpu'); index -1 means none. */
-val torch_device_new(bool cuda, int index);
 /* Is v a torch.device; then *cuda says which. */
 bool torch_device_get(val v, bool *cuda);
 /* torch.return_types.<name>(values=..., indices=...), stealing both. */

@@ -12,6 +12,9 @@
 
 #include "torch_impl.h"
 
+/* What torch.cuda.get_device_name() and the device properties call the GPU. */
+#define TORCH_GPU_NAME "tritsim (CPU simulator)"
+
 /* ---- small functions of torch and torch.cuda -------------------------------- */
 
 static val fn_constant(host *h, int argc, const val *argv, const val_kwargs *kw, src_span at,
@@ -39,8 +42,177 @@ CONSTANT(current_device, "", val_int(0))
 CONSTANT(empty_cache, "", val_none())
 CONSTANT(set_device, "device", val_none())
 CONSTANT(is_bf16_supported, "including_emulation=", val_bool(true))
-CONSTANT(get_device_name, "device=", val_str_cstr("tritsim (CPU simulator)"))
+CONSTANT(get_device_name, "device=", val_str_cstr(TORCH_GPU_NAME))
 CONSTANT(get_default_dtype, "", val_dtype(DTYPE_FP32))
+
+/* ---- the simulated GPU: torch.cuda.get_device_properties and friends -------- */
+
+static const torch_gpu gpu_h100 = {
+    .backend = "cuda", .arch = NULL, .major = 9, .minor = 0, .sm_count = 132,
+    .warp_size = 32, .max_shared_mem = 232448, .max_num_regs = 65536,
+    .max_threads_per_sm = 2048, .sm_clock_khz = 1980000, .mem_clock_khz = 2619000,
+    .mem_bus_width = 5120, .l2_cache_size = 50 << 20, .total_memory = 81559LL << 20,
+};
+
+static const torch_gpu gpu_mi300x = {
+    .backend = "hip", .arch = "gfx942", .major = 9, .minor = 4, .sm_count = 304,
+    .warp_size = 64, .max_shared_mem = 65536, .max_num_regs = 65536,
+    .max_threads_per_sm = 2048, .sm_clock_khz = 2100000, .mem_clock_khz = 1300000,
+    .mem_bus_width = 8192, .l2_cache_size = 4 << 20, .total_memory = 196592LL << 20,
+};
+
+const torch_gpu *torch_gpu_info(const host *h)
+{
+    return h->backend && !strcmp(h->backend, "hip") ? &gpu_mi300x : &gpu_h100;
+}
+
+/* torch.cuda.get_device_capability(device=None): (major, minor). */
+static val fn_get_device_capability(host *h, val self, int argc, const val *argv,
+                                    const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    bool cuda = true;
+    if (!host_args(h, at, "get_device_capability", "device=", argc, argv, kw, a) ||
+        !torch_device_arg(h, a[0], at, "get_device_capability", &cuda))
+        return val_err();
+    const torch_gpu *g = torch_gpu_info(h);
+    val items[2] = {val_int(g->major), val_int(g->minor)};
+    return val_tuple_of(2, items);
+}
+
+/* repr of torch.cuda.get_device_properties(): torch's short form. */
+static void props_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    val name = val_object_get(self, "name");
+    val mem = val_object_get(self, "total_memory");
+    val l2 = val_object_get(self, "L2_cache_size");
+    strbuf_printf(out, "_CudaDeviceProperties(name='%s', major=%lld, minor=%lld, "
+                  "total_memory=%lldMB, multi_processor_count=%lld, L2_cache_size=%lldMB)",
+                  name.kind == VAL_STR ? val_as_str(name)->s : "?",
+                  (long long)val_object_get(self, "major").u.i,
+                  (long long)val_object_get(self, "minor").u.i,
+                  (long long)(mem.u.i >> 20),
+                  (long long)val_object_get(self, "multi_processor_count").u.i,
+                  (long long)(l2.u.i >> 20));
+}
+
+static const val_type props_type = {
+    .name = "_CudaDeviceProperties",
+    .repr = props_repr,
+};
+
+/* torch.cuda.get_device_properties(device=None): the simulated GPU. */
+static val fn_get_device_properties(host *h, val self, int argc, const val *argv,
+                                    const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    bool cuda = true;
+    if (!host_args(h, at, "get_device_properties", "device=", argc, argv, kw, a) ||
+        !torch_device_arg(h, a[0], at, "get_device_properties", &cuda))
+        return val_err();
+    const torch_gpu *g = torch_gpu_info(h);
+    val p = val_object_new(&props_type);
+    val_object_set(p, "name", val_str_cstr(TORCH_GPU_NAME));
+    val_object_set(p, "major", val_int(g->major));
+    val_object_set(p, "minor", val_int(g->minor));
+    val_object_set(p, "total_memory", val_int(g->total_memory));
+    val_object_set(p, "multi_processor_count", val_int(g->sm_count));
+    val_object_set(p, "L2_cache_size", val_int(g->l2_cache_size));
+    val_object_set(p, "warp_size", val_int(g->warp_size));
+    val_object_set(p, "max_threads_per_multi_processor", val_int(g->max_threads_per_sm));
+    val_object_set(p, "regs_per_multiprocessor", val_int(g->max_num_regs));
+    val_object_set(p, "shared_memory_per_block_optin", val_int(g->max_shared_mem));
+    val_object_set(p, "is_integrated", val_int(0));
+    val_object_set(p, "is_multi_gpu_board", val_int(0));
+    if (g->arch)
+        val_object_set(p, "gcnArchName", val_str_cstr(g->arch));
+    return p;
+}
+
+/* ---- torch.cuda.Stream: accepted, there is one queue ------------------------ */
+
+static void stream_repr(host *h, val self, strbuf *out)
+{
+    (void)h, (void)self;
+    strbuf_puts(out, "<torch.cuda.Stream device=cuda:0 cuda_stream=0x0>");
+}
+
+static val stream_noop(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "synchronize", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_none();
+}
+
+static val stream_query(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "query", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_bool(true);
+}
+
+static const val_type stream_type = {
+    .name = "Stream",
+    .repr = stream_repr,
+};
+
+/* A Stream object: work on it is done when the call returns. */
+static val stream_new(void)
+{
+    val s = val_object_new(&stream_type);
+    val_object_set(s, "cuda_stream", val_int(0));
+    val_object_set(s, "device", torch_device_new(true, 0));
+    host_def(s, "torch.cuda.Stream.synchronize", stream_noop);
+    host_def(s, "torch.cuda.Stream.query", stream_query);
+    return s;
+}
+
+/* torch.cuda.Stream(device=None, priority=0) */
+static val fn_stream(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    (void)self;
+    val a[2];
+    bool cuda = true;
+    if (!host_args(h, at, "Stream", "device=, priority=", argc, argv, kw, a) ||
+        !torch_device_arg(h, a[0], at, "Stream", &cuda))
+        return val_err();
+    return stream_new();
+}
+
+/* torch.cuda.current_stream(device=None) / default_stream(device=None) */
+static val fn_current_stream(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                             src_span at)
+{
+    (void)self;
+    val a[1];
+    bool cuda = true;
+    if (!host_args(h, at, "current_stream", "device=", argc, argv, kw, a) ||
+        !torch_device_arg(h, a[0], at, "current_stream", &cuda))
+        return val_err();
+    return stream_new();
+}
+
+/* torch.cuda.set_stream(stream): nothing to switch. */
+static val fn_set_stream(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "set_stream", "stream", argc, argv, kw, a))
+        return val_err();
+    if (a[0].kind != VAL_OBJECT || a[0].u.o->type != &stream_type)
+        return host_error(h, at, "set_stream(): expected a torch.cuda.Stream, not %s",
+                          val_type_name(a[0]));
+    return val_none();
+}
 
 static val fn_is_tensor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at)
@@ -164,6 +336,14 @@ static val make_cuda(void)
         {"get_device_name", "torch.cuda.get_device_name", fn_get_device_name},
         {"manual_seed", "torch.cuda.manual_seed", torch_manual_seed_fn},
         {"manual_seed_all", "torch.cuda.manual_seed_all", torch_manual_seed_fn},
+        {"get_device_capability", "torch.cuda.get_device_capability",
+         fn_get_device_capability},
+        {"get_device_properties", "torch.cuda.get_device_properties",
+         fn_get_device_properties},
+        {"Stream", "torch.cuda.Stream", fn_stream},
+        {"current_stream", "torch.cuda.current_stream", fn_current_stream},
+        {"default_stream", "torch.cuda.default_stream", fn_current_stream},
+        {"set_stream", "torch.cuda.set_stream", fn_set_stream},
     };
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
         val_object_set(cuda, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));

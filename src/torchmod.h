@@ -10,4 +10,27 @@
  * after h->backend is set: torch.version.hip follows --backend hip). */
 void torch_init(host *h);
 
+/* torch.device('cuda', 0) / torch.device('cpu'); index -1 means none. */
+val torch_device_new(bool cuda, int index);
+
+/* The GPU that tritsim reports being (it simulates one on the CPU): an
+ * H100 SXM, or an MI300X under --backend hip.  torch.cuda's
+ * get_device_properties / get_device_capability and triton's
+ * driver.active read it; doc/language.md lists the values. */
+typedef struct torch_gpu {
+    const char *backend;        /* "cuda" or "hip" (GPUTarget.backend) */
+    const char *arch;           /* GPUTarget.arch on HIP ("gfx942"); NULL on CUDA */
+    int major, minor;           /* compute capability */
+    int sm_count;               /* multiprocessor_count */
+    int warp_size;
+    int max_shared_mem;         /* bytes per block (opt-in maximum) */
+    int max_num_regs;           /* 32-bit registers per block */
+    int max_threads_per_sm;
+    int sm_clock_khz, mem_clock_khz, mem_bus_width;
+    int l2_cache_size;          /* bytes */
+    int64_t total_memory;       /* bytes */
+} torch_gpu;
+
+const torch_gpu *torch_gpu_info(const host *h);
+
 #endif

@@ -5,7 +5,10 @@
  * resolve and `import`s work, but calling one on the host is an error that
  * says it belongs in a @triton.jit function: inside kernels the specializer
  * (spec_tl.c) gives them their meaning.  The list of those names comes from
- * the specializer, so the two sides cannot drift apart. */
+ * the specializer, so the two sides cannot drift apart.
+ *
+ * triton.runtime.driver.active describes the GPU tritsim simulates
+ * (torch_gpu_info): its target, its torch device, its properties. */
 #define _POSIX_C_SOURCE 200809L
 #include "tritonmod.h"
 
@@ -16,6 +19,7 @@
 #include "dtype.h"
 #include "launch.h"
 #include "spec.h"
+#include "torchmod.h"
 #include "tritontesting.h"
 
 /* ---- triton ------------------------------------------------------------- */
@@ -124,6 +128,138 @@ static val triton_constexpr(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, "constexpr", "value", argc, argv, kw, p))
         return val_err();
     return val_ref(p[0]);
+}
+
+/* ---- triton.runtime.driver: the simulated GPU ---------------------------- */
+
+/* repr of GPUTarget: Triton's dataclass form. */
+static void target_repr(host *h, val self, strbuf *out)
+{
+    strbuf_puts(out, "GPUTarget(backend=");
+    val_print_repr(h, val_object_get(self, "backend"), out);
+    strbuf_puts(out, ", arch=");
+    val_print_repr(h, val_object_get(self, "arch"), out);
+    strbuf_puts(out, ", warp_size=");
+    val_print_repr(h, val_object_get(self, "warp_size"), out);
+    strbuf_putc(out, ')');
+}
+
+static const val_type target_type = {
+    .name = "GPUTarget",
+    .repr = target_repr,
+};
+
+/* driver.active.get_current_target(): GPUTarget('cuda', 90, 32), or
+ * ('hip', 'gfx942', 64) under --backend hip. */
+static val runtime_get_current_target(host *h, val self, int argc, const val *argv,
+                                      const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "get_current_target", "", argc, argv, kw, NULL))
+        return val_err();
+    const torch_gpu *g = torch_gpu_info(h);
+    val t = val_object_new(&target_type);
+    val_object_set(t, "backend", val_str_cstr(g->backend));
+    val_object_set(t, "arch", g->arch ? val_str_cstr(g->arch)
+                                      : val_int(g->major * 10 + g->minor));
+    val_object_set(t, "warp_size", val_int(g->warp_size));
+    return t;
+}
+
+/* driver.active.get_active_torch_device(): torch.device('cuda', 0). */
+static val runtime_get_active_torch_device(host *h, val self, int argc, const val *argv,
+                                           const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "get_active_torch_device", "", argc, argv, kw, NULL))
+        return val_err();
+    return torch_device_new(true, 0);
+}
+
+/* driver.active.get_current_device(): device 0, the only one. */
+static val runtime_get_current_device(host *h, val self, int argc, const val *argv,
+                                      const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "get_current_device", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_int(0);
+}
+
+/* driver.active.get_current_stream(device=None): stream handle 0. */
+static val runtime_get_current_stream(host *h, val self, int argc, const val *argv,
+                                      const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "get_current_stream", "device=", argc, argv, kw, a))
+        return val_err();
+    return val_int(0);
+}
+
+/* driver.active.utils.get_device_properties(device): the dict Triton's
+ * CUDA (or HIP) driver returns, with the simulated GPU's values. */
+static val runtime_get_device_properties(host *h, val self, int argc, const val *argv,
+                                         const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    int64_t dev;
+    if (!host_args(h, at, "get_device_properties", "device", argc, argv, kw, a) ||
+        !host_to_int(h, a[0], at, "get_device_properties() argument", &dev))
+        return val_err();
+    if (dev != 0)
+        return host_error(h, at, "tritsim has one device, 0; device %lld does not exist",
+                          (long long)dev);
+    const torch_gpu *g = torch_gpu_info(h);
+    val d = val_dict_new();
+    val_dict_set_str(d, "max_shared_mem", val_int(g->max_shared_mem));
+    val_dict_set_str(d, "max_num_regs", val_int(g->max_num_regs));
+    val_dict_set_str(d, "multiprocessor_count", val_int(g->sm_count));
+    val_dict_set_str(d, "warpSize", val_int(g->warp_size));
+    val_dict_set_str(d, "sm_clock_rate", val_int(g->sm_clock_khz));
+    val_dict_set_str(d, "mem_clock_rate", val_int(g->mem_clock_khz));
+    val_dict_set_str(d, "mem_bus_width", val_int(g->mem_bus_width));
+    if (g->arch) {
+        val_dict_set_str(d, "arch", val_str_cstr(g->arch));
+        val_dict_set_str(d, "max_threads_per_sm", val_int(g->max_threads_per_sm));
+    }
+    return d;
+}
+
+static void driver_repr(host *h, val self, strbuf *out)
+{
+    (void)h, (void)self;
+    strbuf_puts(out, "<tritsim's simulated GPU driver>");
+}
+
+static const val_type driver_type = {
+    .name = "CudaDriver",
+    .repr = driver_repr,
+};
+
+/* The triton.runtime module: driver.active and its utils. */
+static val tritonmod_runtime(host *h)
+{
+    val runtime = val_module_new("triton.runtime");
+    val driver = val_module_new("triton.runtime.driver");
+    val active = val_object_new(&driver_type);
+    val utils = val_object_new(&driver_type);
+    host_def(active, "triton.runtime.driver.active.get_active_torch_device",
+             runtime_get_active_torch_device);
+    host_def(active, "triton.runtime.driver.active.get_current_target",
+             runtime_get_current_target);
+    host_def(active, "triton.runtime.driver.active.get_current_device",
+             runtime_get_current_device);
+    host_def(active, "triton.runtime.driver.active.get_current_stream",
+             runtime_get_current_stream);
+    host_def(utils, "triton.runtime.driver.active.utils.get_device_properties",
+             runtime_get_device_properties);
+    val_object_set(active, "utils", utils);
+    val_object_set(driver, "active", active);
+    val_object_set(runtime, "driver", val_ref(driver));
+    host_register_module(h, "triton.runtime.driver", driver);
+    return runtime;
 }
 
 /* ---- triton_util --------------------------------------------------------- */
@@ -292,6 +428,9 @@ void tritonmod_init(host *h)
     tritonmod_kernel_names(math, "triton.language.math");
     val_object_set(tl, "math", val_ref(math));
     val_object_set(triton, "language", val_ref(tl));
+    val runtime = tritonmod_runtime(h);
+    val_object_set(triton, "runtime", val_ref(runtime));
+    host_register_module(h, "triton.runtime", runtime);
     host_register_module(h, "triton", triton);
     host_register_module(h, "triton.language", tl);
     host_register_module(h, "triton.language.math", math);
