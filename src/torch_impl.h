@@ -48,6 +48,7 @@ extern const torch_fn torch_create_fns[];
 extern const torch_fn torch_tensor_fns[];
 extern const torch_fn torch_math_fns[];
 extern const torch_fn torch_testing_fns[];
+extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
 
 /* torch.testing.assert_close as a value (torch_testing.c). */
 val torch_testing_assert_close(void);

@@ -286,7 +286,7 @@ static val fn_result_type(host *h, val self, int argc, const val *argv, const va
     return r == DTYPE_INVALID ? torch_fail(h, at, err) : val_dtype(r);
 }
 
-static const torch_fn misc_fns[] = {
+const torch_fn torch_misc_fns[] = {
     TORCH_FUNC("is_tensor", fn_is_tensor),
     TORCH_BOTH("is_floating_point", fn_is_floating_point),
     TORCH_FUNC("promote_types", fn_promote_types),
@@ -369,7 +369,7 @@ void torch_init(host *h)
     val nnf = val_module_new("torch.nn.functional");
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
-                                torch_testing_fns, misc_fns};
+                                torch_testing_fns, torch_misc_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
