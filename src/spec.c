@@ -363,6 +363,13 @@ static bool sp_mergeable(const sval *v)
             (v->c.kind == SC_INT || v->c.kind == SC_FLOAT || v->c.kind == SC_BOOL));
 }
 
+/* The type a runtime if merges v as (v mergeable): a tile's, or a number's
+ * own scalar type, without emitting anything. */
+static ir_type sp_merge_type(spec *s, const sval *v)
+{
+    return v->kind == SV_TILE ? *sp_slot_type(s, v->slot) : sp_scalar_type(sp_const_dtype(&v->c));
+}
+
 /* v as a tile slot: tiles as they are, numbers as 0-d slots of their
  * natural dtype. */
 bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot)
@@ -1528,7 +1535,7 @@ static bool sp_copy_into(spec *s, int32_t dst, sval v, const char *name, const c
 static bool sp_carry_slot(spec *s, sval v, const char *name, const ast_node *at,
                           int32_t *out)
 {
-    int32_t src;
+    int32_t src = -1;
     if (!sp_as_tile(s, v, at, &src))
         return false;
     int32_t dst = sp_slot(s, *sp_slot_type(s, src), name);
@@ -1822,20 +1829,18 @@ static bool sp_if(spec *s, const ast_node *st)
             /* Both branches must give the same type, numbers as Triton
              * types them (int32/int64, fp32, int1): Triton refuses 1 in one
              * branch and 1.0 in the other. */
-            int32_t ts, es;
-            if (!(ok = sp_as_tile(s, *t, st, &ts) && sp_as_tile(s, *e, st, &es)))
-                break;
-            if (!sp_same_type(sp_slot_type(s, ts), sp_slot_type(s, es))) {
+            ir_type tt = sp_merge_type(s, t), et = sp_merge_type(s, e);
+            if (!sp_same_type(&tt, &et)) {
                 char a[96], b[96];
-                ir_type_str(sp_slot_type(s, ts), a, sizeof a);
-                ir_type_str(sp_slot_type(s, es), b, sizeof b);
+                ir_type_str(&tt, a, sizeof a);
+                ir_type_str(&et, b, sizeof b);
                 ok = sp_error(s, st, "'%s' is %s after the 'then' branch of this 'if' but %s "
                               "after the 'else' branch; Triton refuses that (\"Mismatched "
                               "type for %s\"): give both the same type (1.0 rather than 1, "
                               "or .to(...))", name, a, b, name);
                 break;
             }
-            mvals[nm] = sv_tile(sp_slot(s, *sp_slot_type(s, ts), name));
+            mvals[nm] = sv_tile(sp_slot(s, tt, name));
             nm++;
         }
     s->code[j1].imm = s->ncode;

@@ -93,25 +93,28 @@ static int tabulate_afterpoint(const char *s)
     return p ? (int)(strlen(s) - (size_t)(p - s) - 1) : -1;
 }
 
-/* Cell v of a column of type t, as text (tabulate's _format()). */
+/* Cell v of a column of type t, as text (tabulate's _format()): None as
+ * missingval, ints of an int column as they are, every cell of a float
+ * column (bools and numeric strings too) through floatfmt, the rest as
+ * str() gives them. */
 static bool tabulate_format(host *h, val v, int t, const pyformat_spec *ff,
                             const char *missing, src_span at, strbuf *out)
 {
-    char err[160];
     if (v.kind == VAL_NONE) {
         strbuf_puts(out, missing);
         return true;
     }
-    if (t == TAB_FLOAT || (t == TAB_INT && v.kind != VAL_STR && v.kind != VAL_BOOL)) {
+    if (t == TAB_INT && v.kind == VAL_INT) {
+        strbuf_printf(out, "%lld", (long long)v.u.i);
+        return true;
+    }
+    if (t == TAB_FLOAT) {
         double d = 0;
         if (v.kind == VAL_STR)
             (void)tabulate_str_is_float(val_as_str(v)->s, &d);
         else
             d = v.kind == VAL_FLOAT ? v.u.f : v.kind == VAL_BOOL ? v.u.b : (double)v.u.i;
-        if (t == TAB_INT && v.kind == VAL_INT) {
-            strbuf_printf(out, "%lld", (long long)v.u.i);
-            return true;
-        }
+        char err[160];
         if (!pyformat_float(out, d, ff, err, sizeof err)) {
             host_error(h, at, "ValueError: %s", err);
             return false;
