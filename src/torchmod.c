@@ -66,15 +66,23 @@ const torch_gpu *torch_gpu_info(const host *h)
     return h->backend && !strcmp(h->backend, "hip") ? &gpu_mi300x : &gpu_h100;
 }
 
+/* The arguments of a torch.cuda query whose first parameter is an
+ * optional device (None, an int, "cuda", "cuda:0" or a torch.device). */
+static bool cuda_query_args(host *h, src_span at, const char *fname, const char *params,
+                            int argc, const val *argv, const val_kwargs *kw, val *a)
+{
+    bool cuda = true;
+    return host_args(h, at, fname, params, argc, argv, kw, a) &&
+           torch_device_arg(h, a[0], at, fname, &cuda);
+}
+
 /* torch.cuda.get_device_capability(device=None): (major, minor). */
 static val fn_get_device_capability(host *h, val self, int argc, const val *argv,
                                     const val_kwargs *kw, src_span at)
 {
     (void)self;
     val a[1];
-    bool cuda = true;
-    if (!host_args(h, at, "get_device_capability", "device=", argc, argv, kw, a) ||
-        !torch_device_arg(h, a[0], at, "get_device_capability", &cuda))
+    if (!cuda_query_args(h, at, "get_device_capability", "device=", argc, argv, kw, a))
         return val_err();
     const torch_gpu *g = torch_gpu_info(h);
     val items[2] = {val_int(g->major), val_int(g->minor)};
@@ -109,9 +117,7 @@ static val fn_get_device_properties(host *h, val self, int argc, const val *argv
 {
     (void)self;
     val a[1];
-    bool cuda = true;
-    if (!host_args(h, at, "get_device_properties", "device=", argc, argv, kw, a) ||
-        !torch_device_arg(h, a[0], at, "get_device_properties", &cuda))
+    if (!cuda_query_args(h, at, "get_device_properties", "device=", argc, argv, kw, a))
         return val_err();
     const torch_gpu *g = torch_gpu_info(h);
     val p = val_object_new(&props_type);
@@ -180,9 +186,7 @@ static val fn_stream(host *h, val self, int argc, const val *argv, const val_kwa
 {
     (void)self;
     val a[2];
-    bool cuda = true;
-    if (!host_args(h, at, "Stream", "device=, priority=", argc, argv, kw, a) ||
-        !torch_device_arg(h, a[0], at, "Stream", &cuda))
+    if (!cuda_query_args(h, at, "Stream", "device=, priority=", argc, argv, kw, a))
         return val_err();
     return stream_new();
 }
@@ -193,9 +197,7 @@ static val fn_current_stream(host *h, val self, int argc, const val *argv, const
 {
     (void)self;
     val a[1];
-    bool cuda = true;
-    if (!host_args(h, at, "current_stream", "device=", argc, argv, kw, a) ||
-        !torch_device_arg(h, a[0], at, "current_stream", &cuda))
+    if (!cuda_query_args(h, at, "current_stream", "device=", argc, argv, kw, a))
         return val_err();
     return stream_new();
 }
