@@ -939,7 +939,7 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
     if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
-        return true;         /* the fused add wrote the destination */
+        return true;         /* the dot before it worked in place */
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
                (size_t)NUMEL(P, in->dst) * (size_t)st_size(st_of(DT(P, in->dst))));
@@ -1391,12 +1391,8 @@ static bool op_shift(exec_prog *P, const ir_inst *in)
     return true;
 }
 
-static bool dot_add(exec_prog *P, const ir_inst *in);
-
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
-    if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
-        return dot_add(P, in);
     if (in->sub == IR_SHL || in->sub == IR_SHR)
         return op_shift(P, in);
     dtype t = DT(P, in->dst);
@@ -2272,28 +2268,36 @@ static void dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bool
                  C + b * d.M * d.N, d.N, accumulate, sc.work);
 }
 
-/* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, accumulating
- * into the destination when it is fp32, else into scratch that is then
- * rounded to the destination type. */
+/* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, continuing
+ * from the accumulator (a tile, or a scalar that combine.c fused in) in the
+ * destination when it is fp32, else in scratch that is then rounded to the
+ * destination type.  FASTPATH_DOT_INPLACE: in the accumulator's own slot,
+ * which the loop's copy would have overwritten with the result anyway. */
 static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
 {
     dtype dd = DT(P, in->dst);
     int64_t nC = d.batch * d.M * d.N;
+    if (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) {
+        dot_gemm(P, in, d, SLOT(P, in->c), true);
+        return true;
+    }
     bool direct = dd == DTYPE_FP32;
     float *C = direct ? SLOT(P, in->dst) : dot_scratch_of(P, d).result;
-    bool accumulate = false;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
-        if (st_of(dc) == ST_F32) {
+        if (NUMEL(P, in->c) == 1 && nC > 1) {
+            float v = (float)dtype_cast(lane_get(dc, SLOT(P, in->c), 0), dc, DTYPE_FP32).f;
+            for (int64_t i = 0; i < nC; i++)
+                C[i] = v;
+        } else if (st_of(dc) == ST_F32) {
             if ((void *)C != SLOT(P, in->c))
                 memcpy(C, SLOT(P, in->c), (size_t)nC * sizeof(float));
         } else {
             for (int64_t i = 0; i < nC; i++)
                 C[i] = (float)dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, DTYPE_FP32).f;
         }
-        accumulate = true;
     }
-    dot_gemm(P, in, d, C, accumulate);
+    dot_gemm(P, in, d, C, in->c >= 0);
     if (!direct) {
         void *D = SLOT(P, in->dst);
         for (int64_t i = 0; i < nC; i++)
@@ -2324,8 +2328,9 @@ static bool dot_f64(exec_prog *P, const ir_inst *in, dot_dims d)
     double beta = 0.0;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
+        int64_t sc = NUMEL(P, in->c) == 1 ? 0 : 1;      /* a fused scalar */
         for (int64_t i = 0; i < nC && (void *)C != SLOT(P, in->c); i++)
-            C[i] = dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, DTYPE_FP64).f;
+            C[i] = dtype_cast(lane_get(dc, SLOT(P, in->c), i * sc), dc, DTYPE_FP64).f;
         beta = 1.0;
     }
     for (int64_t b = 0; b < d.batch; b++)
@@ -2349,8 +2354,9 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     void *D = SLOT(P, in->dst);
     if (in->c >= 0 && in->c != in->dst) {
         dtype dc = DT(P, in->c);
+        int64_t sc = NUMEL(P, in->c) == 1 ? 0 : 1;      /* a fused scalar */
         for (int64_t i = 0; i < nC; i++)
-            lane_set(dd, D, i, dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, dd));
+            lane_set(dd, D, i, dtype_cast(lane_get(dc, SLOT(P, in->c), i * sc), dc, dd));
     } else if (in->c < 0) {
         memset(D, 0, (size_t)nC * (size_t)st_size(st_of(dd)));
     }
@@ -2385,33 +2391,8 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     return true;
 }
 
-/* S = X + dot(a, b) for the DOT at in - 1 (fastpath.h's FASTPATH_DOT_ADD):
- * X goes into S, then the product accumulates into it, which is the same
- * single rounding of X + (A @ B) as the add of the two would do (gemm.h).
- * FASTPATH_DOT_INPLACE: into X itself (the copy of S back into X is
- * skipped). */
-static bool dot_add(exec_prog *P, const ir_inst *in)
-{
-    const ir_inst *dot = in - 1;
-    int32_t X = in->a == dot->dst ? in->b : in->a;
-    float *S = SLOT(P, (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) ? X : in->dst);
-    const float *x = SLOT(P, X);
-    int64_t n = NUMEL(P, in->dst);
-    if (NUMEL(P, X) == 1) {
-        float v = x[0];
-        for (int64_t i = 0; i < n; i++)
-            S[i] = v;
-    } else if (S != x) {
-        memcpy(S, x, (size_t)n * sizeof *S);
-    }
-    dot_gemm(P, dot, dot_dims_of(TYPE(P, dot->a), TYPE(P, dot->b)), S, true);
-    return true;
-}
-
 static bool op_dot(exec_prog *P, const ir_inst *in)
 {
-    if (IFLAGS(P, in) & FASTPATH_DOT_SKIP)
-        return true;         /* the add after it does the work */
     dot_dims d = dot_dims_of(TYPE(P, in->a), TYPE(P, in->b));
     dtype da = DT(P, in->a), db = DT(P, in->b), dd = DT(P, in->dst);
     if (dtype_is_float(da) && dtype_is_float(db)) {
@@ -2967,6 +2948,7 @@ static inline int exec_one(exec_prog *P, int32_t *pc)
             *pc = (int32_t)in->imm;
         break;
     case IR_RETURN: return 0;
+    case IR_NOP: break;
     default: ok = internal(P, in, "opcode"); break;
     }
     return ok ? 1 : -1;
@@ -3048,7 +3030,7 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
         if (in->imm < 0 || in->imm > k->ncode)
             return "jump target out of range";
         break;
-    case IR_RETURN: need_dst = false; break;
+    case IR_RETURN: case IR_NOP: need_dst = false; break;
     default: return "unknown opcode";
     }
     if (!slot_ok(k, in->dst, !need_dst) || !slot_ok(k, in->a, !need_a) ||
@@ -3139,7 +3121,7 @@ static bool dot_ok(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
     for (int i = 0; i < nd - 2; i++)    /* batch dimensions */
         if (tb->shape[i] != ta->shape[i] || td->shape[i] != ta->shape[i])
             return false;
-    if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst])
+    if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst] && pl->numel[in->c] != 1)
         return false;
     return (int64_t)ta->shape[nd - 2] * ta->shape[nd - 1] < INT32_MAX &&
            (int64_t)tb->shape[nd - 2] * tb->shape[nd - 1] < INT32_MAX;

@@ -217,7 +217,7 @@ void ir_dump(const ir_kernel *k, FILE *out)
         else
             snprintf(op, sizeof op, "%s", ir_op_name((ir_opcode)in->op));
         bool operands = in->a >= 0 || in->b >= 0 || in->c >= 0 ||
-                        in->op != IR_RETURN;
+                        (in->op != IR_RETURN && in->op != IR_NOP);
         bool rest = in->dst >= 0 || operands;
         fprintf(out, rest ? "%4" PRId32 ": %-14s" : "%4" PRId32 ": %s", pc, op);
         if (in->dst >= 0) {

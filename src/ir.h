@@ -80,9 +80,12 @@ typedef struct ir_type {
     X(STORE,       "store")        /* *a = b for lanes where c (int1; -1: all) */ \
     X(ATOMIC,      "atomic")       /* dst = old *a; *a = sub(*a, b) where mask c;
                                       CAS: b is the compare, imm the value slot */ \
-    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N] (+ c when c >= 0),
-                                      or per batch: dst[B,M,N] = a[B,M,K] @
-                                      b[B,K,N]; imm: an ir_precision */ \
+    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N], the sum
+                                      continuing from c when c >= 0 (c has
+                                      dst's shape, or is a scalar after
+                                      combine.c), or per batch: dst[B,M,N] =
+                                      a[B,M,K] @ b[B,K,N]; imm: an
+                                      ir_precision */ \
     X(REDUCE,      "reduce")       /* dst = reduce sub of a over axis imm (-1: all) */ \
     X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
     X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \
@@ -91,7 +94,9 @@ typedef struct ir_type {
     X(BREAKPOINT,  "breakpoint")   /* debugger stop; condition ir_kernel.prints[imm] */ \
     X(JUMP,        "jump")         /* goto imm */ \
     X(BRANCH,      "branch")       /* if scalar a is zero, goto imm */ \
-    X(RETURN,      "return")       /* the program ends */
+    X(RETURN,      "return")       /* the program ends */ \
+    X(NOP,         "nop")          /* nothing: where combine.c moved an
+                                      instruction from */
 
 typedef enum ir_opcode {
 #define IR_OP_ENUM(name, text) IR_##name,

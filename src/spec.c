@@ -8,6 +8,7 @@
  * has the values, scopes, expressions and statements. */
 #define _POSIX_C_SOURCE 200809L
 #include "spec_impl.h"
+#include "combine.h"
 
 #include "pyformat.h"
 
@@ -2441,6 +2442,7 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
     if (ok) {
         sp_emit(&s, IR_RETURN, 0, -1, -1, -1, -1, 0, def);
         k = sp_freeze_kernel(&s, top.name);
+        combine_kernel(k);
         k->params = sp_freeze(a, rparams, (size_t)nr, sizeof *rparams);
         k->nparams = nr;
     }
