@@ -3740,11 +3740,13 @@ bool exec_sess_failed(const exec_sess *x)
     return x->err.pid != INT64_MAX;
 }
 
-bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop,
+bool exec_sess_run(exec_sess *x, int64_t from, int64_t to, const volatile sig_atomic_t *stop,
                    int64_t *next)
 {
-    *next = x->nprog;
-    if (from >= x->nprog || exec_sess_failed(x))
+    if (to > x->nprog)
+        to = x->nprog;
+    *next = to;
+    if (from >= to || exec_sess_failed(x))
         return !exec_sess_failed(x);
     if (!x->skipped)
         x->skipped = xcalloc((size_t)x->nprog, 1);
@@ -3753,12 +3755,12 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
     x->base = from;
     x->cursor = from;
     x->debug = false;      /* programs print through the window again */
-    pool_run(x->L->pool, x->nprog - from, run_item, x);
+    pool_run(x->L->pool, to - from, run_item, x);
     x->debug = true;
     x->stop = NULL;
     /* Text of programs that ran after one the stop left out: write it now,
      * in program order. */
-    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < x->nprog; p++) {
+    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < to; p++) {
         exec_pending *e = pending_at(x, p);
         if (e->state == PEND_DONE)
             write_text(x, e->text, e->len);
@@ -3770,14 +3772,14 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
         write_text(x, strbuf_cstr(o), o->len);
         strbuf_clear(o);
     }
-    for (int64_t p = from; p < x->nprog; p++)
+    for (int64_t p = from; p < to; p++)
         if (x->skipped[p]) {
             *next = p;
             break;
         }
     if (exec_sess_failed(x)) {
         report_error(x);
-        *next = x->nprog;
+        *next = to;
     }
     fflush(x->L->out);
     return !exec_sess_failed(x);
