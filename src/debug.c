@@ -249,14 +249,31 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
     bool ok = dbg_pid_compare_ok(x->e, x->file, D->L->rank, &d) &&
               spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
     if (ok) {
-        int32_t *slots = xcalloc((size_t)r.n + 1, sizeof *slots);
+        /* The tiles asked for, then the masks of those a masked load of the
+         * expression wrote (`print tl.load(p, mask=m)`), which exist only
+         * in the expression's registers.  A kernel variable's mask is read
+         * from the program's. */
+        int32_t *slots = xcalloc(2 * (size_t)r.n + 1, sizeof *slots);
+        int32_t *mask_of = xcalloc((size_t)r.n + 1, sizeof *mask_of);
         int nt = 0;
         for (int i = 0; i < r.n; i++)
             if (r.items[i].kind == SPEC_DBG_TILE)
                 slots[nt++] = r.items[i].slot;
-        exec_tile *tiles = xcalloc((size_t)nt + 1, sizeof *tiles);
+        int nall = nt;
+        for (int i = 0; i < r.n; i++) {
+            mask_of[i] = -1;
+            int32_t s = r.items[i].slot;
+            if (r.items[i].kind == SPEC_DBG_TILE && s >= D->k->nslots) {
+                int32_t m = dbg_load_mask(r.k, s);
+                if (m >= 0) {
+                    mask_of[i] = nall;
+                    slots[nall++] = m;
+                }
+            }
+        }
+        exec_tile *tiles = xcalloc((size_t)nall + 1, sizeof *tiles);
         fflush(stdout);
-        ok = exec_prog_eval(D->focus, r.k, slots, nt, tiles);
+        ok = exec_prog_eval(D->focus, r.k, slots, nall, tiles);
         out->v = xcalloc((size_t)r.n + 1, sizeof *out->v);
         out->n = ok ? r.n : 0;
         for (int i = 0, t = 0; ok && i < r.n; i++) {
@@ -269,13 +286,23 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
             v->tile = tiles[t++];
             int32_t s = r.items[i].slot;
             int32_t m = s < D->k->nslots ? dbg_load_mask(D->k, s) : -1;
-            if (m >= 0 && exec_prog_read(D->focus, m, &v->mask))
-                v->has_mask = v->mask.numel == v->tile.numel || v->mask.numel == 1;
+            bool have = false;
+            if (mask_of[i] >= 0) {
+                v->mask = tiles[mask_of[i]];
+                tiles[mask_of[i]].data = NULL;
+                have = true;
+            } else if (m >= 0) {
+                have = exec_prog_read(D->focus, m, &v->mask);
+            }
+            v->has_mask = have && (v->mask.numel == v->tile.numel || v->mask.numel == 1);
+            if (have && !v->has_mask)
+                exec_tile_free(&v->mask);
         }
         if (!ok)
-            for (int i = 0; i < nt; i++)
+            for (int i = 0; i < nall; i++)
                 exec_tile_free(&tiles[i]);
         free(tiles);
+        free(mask_of);
         free(slots);
     }
     if (null)

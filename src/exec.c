@@ -1616,7 +1616,9 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
     uint64_t base = x->L->args[arg].value.u;
     int64_t aesz = dtype_size(dtype_elem(x->k->params[arg].dt));
     int64_t diff = (int64_t)(ad - base);
-    int64_t elem = diff >= 0 ? diff / aesz : -((-diff + aesz - 1) / aesz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)aesz - 1) / (uint64_t)aesz;
+    int64_t elem = diff >= 0 ? diff / aesz : -1 - (int64_t)(below - 1);
     if (in_arg(x, arg, ad, ac->esz))
         return fail(P, in, "offsets count elements, not bytes",
                     "misaligned %s '%s' in program (%" PRId64 ", %" PRId64 ", %"
