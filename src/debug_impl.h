@@ -20,6 +20,7 @@ typedef struct dbg_expr {
     src_file *file;          /* "<expr>", holding the text */
     arena a;
     ast_node *e;
+    uint64_t id;             /* never reused, unlike the address */
 } dbg_expr;
 
 typedef enum dbg_bp_kind { DBG_BREAK, DBG_WATCH } dbg_bp_kind;
@@ -87,6 +88,11 @@ typedef struct dbg_launch {
     bool focus_fresh;        /* just started: nothing checked where it stands yet */
     int frame_sel;           /* `frame N`: 0 the innermost */
     bool failed;             /* a program failed: the launch ends */
+    /* Breakpoint conditions (dbg_expr.id) at statements where they needed
+     * a program's data for some program: they can stop every program
+     * after it, without compiling them again for each (dbg_pool_end). */
+    struct dbg_data_cond { uint64_t id; int32_t stmt; } *data_conds;
+    int ndata_conds, capdata_conds;
 } dbg_launch;
 
 struct debug {
