@@ -32,6 +32,12 @@ volatile sig_atomic_t dbg_catching;
  * Expressions.
  * ====================================================================== */
 
+static bool dbg_names_pid(const ast_node *e, void *ctx)
+{
+    (void)ctx;
+    return e->kind == AST_NAME && !strcmp(e->u.name.id, "pid");
+}
+
 dbg_expr *dbg_expr_new(const char *text, FILE *out)
 {
     char quote = 0;          /* gdb's $1, $2: say what instead of a lexer error */
@@ -61,6 +67,7 @@ dbg_expr *dbg_expr_new(const char *text, FILE *out)
         dbg_expr_free(x);
         return NULL;
     }
+    x->uses_pid = dbg_any(x->e, dbg_names_pid, NULL);
     return x;
 }
 
@@ -710,12 +717,12 @@ static int dbg_cond_static(const dbg_launch *D, dbg_stoppers *st, const dbg_expr
     return t;
 }
 
-/* Did condition x at statement stmt need a program's data before, in this
- * launch?  (Then it is taken to need it for every program: one whose value
- * is a constant for some program ids only, as in `pid[0] != 0 and x[0] >
- * 1`, makes those programs run an instruction at a time too, as before;
- * compiling it anew for every program cost a data-dependent breakpoint
- * about 7% of a launch of 1024 programs.) */
+/* Did condition x at statement stmt, which does not name pid, need a
+ * program's data before, in this launch?  Then it does for every program
+ * (compiling it anew for each cost a data-dependent breakpoint about 7% of
+ * a launch of 1024 programs).  One that names pid is compiled for each:
+ * `pid == (1, 0) and x[0] > 3` is the constant False in the programs it
+ * does not name. */
 static bool dbg_data_cond(const dbg_launch *D, const dbg_expr *x, int32_t stmt)
 {
     for (int i = 0; i < D->ndata_conds; i++)
@@ -739,7 +746,7 @@ static bool dbg_prog_can_stop(dbg_launch *D, dbg_stoppers *st, int64_t pid)
         if (dbg_data_cond(D, ca->x, ca->stmt))
             return true;
         int t = dbg_cond_static(D, st, ca->x, ca->stmt, c);
-        if (t < 0) {
+        if (t < 0 && !ca->x->uses_pid) {
             if (D->ndata_conds == D->capdata_conds) {
                 D->capdata_conds = D->capdata_conds ? 2 * D->capdata_conds : 8;
                 D->data_conds = xrealloc(D->data_conds,

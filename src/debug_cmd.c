@@ -490,8 +490,7 @@ static bool dbg_is_jit_name(const ast_node *e)
 static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
                          void *ctx);
 
-/* Does pred hold for n or a node inside it (statements and expressions)? */
-static bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
+bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
 {
     if (!n)
         return false;
