@@ -631,7 +631,7 @@ typedef struct dbg_cond_at {
 /* What could stop the programs about to start.  all: every one of them
  * (no need to look at each); else a program stops at most where one of
  * conds holds for it or one of kbreaks' pid conditions matches it. */
-typedef struct dbg_stoppers {
+struct dbg_stoppers {
     bool all;
     dbg_cond_at *conds;
     int nconds, capconds;
@@ -640,34 +640,35 @@ typedef struct dbg_stoppers {
     FILE *null;              /* where the conditions' errors go (opened when
                                 one is compiled) */
     diag_sink quiet;
-} dbg_stoppers;
+};
+typedef struct dbg_stoppers dbg_stoppers;
 
-static void dbg_stoppers_free(dbg_stoppers *st)
+/* The launch's (its arrays are kept from one decision to the next: a
+ * malloc and free per program made glibc give the heap's top back and
+ * fault it in again for each program's registers, 20% of a launch that
+ * runs an instruction at a time on one thread). */
+static dbg_stoppers *dbg_stoppers_of(debug *g, dbg_launch *D)
 {
-    free(st->conds);
-    free(st->kbreaks);
-    if (st->null)
-        fclose(st->null);
-}
-
-static bool dbg_stoppers_of(debug *g, const dbg_launch *D, dbg_stoppers *st)
-{
-    memset(st, 0, sizeof *st);
+    if (!D->stoppers)
+        D->stoppers = xcalloc(1, sizeof *D->stoppers);
+    dbg_stoppers *st = D->stoppers;
+    st->all = g->mode != DBG_CONTINUE || g->kill;
+    st->nconds = st->nkbreaks = 0;
     const ir_kernel *k = D->k;
-    if (g->mode != DBG_CONTINUE || g->kill)
-        return st->all = true;
-    for (int i = 0; i < g->nbps; i++) {
+    for (int i = 0; i < g->nbps && !st->all; i++) {
         const dbg_bp *b = &g->bps[i];
         if (!b->enabled)
             continue;
         if (b->kind == DBG_WATCH)
-            return st->all = true;
-        for (int32_t s = 0; s < k->nstmts; s++) {
+            st->all = true;
+        for (int32_t s = 0; s < k->nstmts && !st->all; s++) {
             if (k->stmts[s].at->span.line != b->line ||
                 !dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame)))
                 continue;
-            if (!b->expr)
-                return st->all = true;
+            if (!b->expr) {
+                st->all = true;
+                break;
+            }
             if (st->nconds == st->capconds) {
                 st->capconds = st->capconds ? 2 * st->capconds : 8;
                 st->conds = xrealloc(st->conds, (size_t)st->capconds * sizeof *st->conds);
@@ -675,21 +676,32 @@ static bool dbg_stoppers_of(debug *g, const dbg_launch *D, dbg_stoppers *st)
             st->conds[st->nconds++] = (dbg_cond_at){b->expr, s};
         }
     }
-    if (!g->o.no_break)
-        for (int32_t pc = 0; pc < k->ncode; pc++) {
-            const ir_inst *in = &k->code[pc];
-            if (in->op != IR_BREAKPOINT)
-                continue;
-            if (in->imm < 0 || in->imm >= k->nprints)
-                return st->all = true;
-            if (st->nkbreaks == st->capkbreaks) {
-                st->capkbreaks = st->capkbreaks ? 2 * st->capkbreaks : 8;
-                st->kbreaks = xrealloc(st->kbreaks,
-                                       (size_t)st->capkbreaks * sizeof *st->kbreaks);
-            }
-            st->kbreaks[st->nkbreaks++] = &k->prints[in->imm];
+    for (int32_t pc = 0; pc < k->ncode && !g->o.no_break && !st->all; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (in->op != IR_BREAKPOINT)
+            continue;
+        if (in->imm < 0 || in->imm >= k->nprints) {
+            st->all = true;
+            break;
         }
-    return st->all;
+        if (st->nkbreaks == st->capkbreaks) {
+            st->capkbreaks = st->capkbreaks ? 2 * st->capkbreaks : 8;
+            st->kbreaks = xrealloc(st->kbreaks, (size_t)st->capkbreaks * sizeof *st->kbreaks);
+        }
+        st->kbreaks[st->nkbreaks++] = &k->prints[in->imm];
+    }
+    return st;
+}
+
+static void dbg_stoppers_free(dbg_stoppers *st)
+{
+    if (!st)
+        return;
+    free(st->conds);
+    free(st->kbreaks);
+    if (st->null)
+        fclose(st->null);
+    free(st);
 }
 
 /* Condition x at statement stmt for the program at coord, when its value
@@ -771,16 +783,13 @@ enum { DBG_DECIDE_AHEAD = 4096 };
 static int64_t dbg_pool_end(debug *g, dbg_launch *D)
 {
     int64_t nprog = exec_sess_nprog(D->S), p = D->next;
-    dbg_stoppers st;
-    if (dbg_stoppers_of(g, D, &st)) {
-        dbg_stoppers_free(&st);
+    dbg_stoppers *st = dbg_stoppers_of(g, D);
+    if (st->all)
         return p;
-    }
-    bool decide = st.nconds || st.nkbreaks;
+    bool decide = st->nconds || st->nkbreaks;
     int64_t limit = decide && nprog - p > DBG_DECIDE_AHEAD ? p + DBG_DECIDE_AHEAD : nprog;
-    while (p < limit && !D->started[p] && !(decide && dbg_prog_can_stop(D, &st, p)))
+    while (p < limit && !D->started[p] && !(decide && dbg_prog_can_stop(D, st, p)))
         p++;
-    dbg_stoppers_free(&st);
     return p;
 }
 
@@ -1118,6 +1127,7 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     free(D.last_stmt);
     free(D.started);
     free(D.data_conds);
+    dbg_stoppers_free(D.stoppers);
     g->cur = outer;
     for (int i = 0; i < g->nbps; i++) {      /* watch values belong to this launch */
         exec_tile_free(&g->bps[i].old);

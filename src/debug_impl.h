@@ -95,6 +95,7 @@ typedef struct dbg_launch {
      * (dbg_pool_end). */
     struct dbg_data_cond { uint64_t id; int32_t stmt; } *data_conds;
     int ndata_conds, capdata_conds;
+    struct dbg_stoppers *stoppers;   /* debug.c's, reused by each decision */
 } dbg_launch;
 
 struct debug {

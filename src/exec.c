@@ -294,6 +294,11 @@ typedef struct exec_ctx {
     int64_t base;          /* exec_sess_run: pool item i is program base + i */
     exec_prog **held;      /* exec_sess_run: programs the stop caught running */
     int nheld;
+    /* The buffers of the last program freed (exec_prog_free), for the next
+     * exec_sess_start: a malloc and free of them per program made glibc
+     * give the heap's top back and fault it in again for each program.
+     * The debugger's thread only (not pool threads' held copies). */
+    unsigned char *spare_regs, *spare_scratch;
     bool ready;            /* ctx_init made the workers and the window */
     bool reported;         /* the error has been reported */
 } exec_ctx;
@@ -3684,6 +3689,8 @@ static void ctx_free(exec_ctx *x)
     for (int i = 0; i < x->nheld; i++)
         exec_prog_free(x->held[i]);
     free(x->held);
+    free(x->spare_regs);
+    free(x->spare_scratch);
     free(x->plan.off);
     free(x->plan.numel);
 }
@@ -3787,31 +3794,50 @@ bool exec_sess_run(exec_sess *x, int64_t from, int64_t to, const volatile sig_at
     return !exec_sess_failed(x);
 }
 
-exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
-{
-    return prog_new(x, pid);
-}
-
-static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+/* A program with these (zeroed) registers and scratch. */
+static exec_prog *prog_make(exec_ctx *x, int64_t pid, unsigned char *regs,
+                            unsigned char *scratch)
 {
     exec_prog *P = xcalloc(1, sizeof *P);
     P->x = x;
     P->pid = pid;
     P->w = &P->own;
-    P->own.regs = alloc64(x->plan.regbytes);
-    P->own.scratch = alloc64(x->plan.scratchbytes);
+    P->own.regs = regs;
+    P->own.scratch = scratch;
     P->regs = P->own.regs;
     P->state = EXEC_RUNNING;
     pid_coords(x, pid, P->coord);
     return P;
 }
 
+exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
+{
+    if (!x->spare_regs)
+        return prog_new(x, pid);
+    unsigned char *regs = x->spare_regs, *scratch = x->spare_scratch;
+    x->spare_regs = x->spare_scratch = NULL;
+    memset(regs, 0, align64(x->plan.regbytes ? x->plan.regbytes : 64));   /* as alloc64 */
+    memset(scratch, 0, align64(x->plan.scratchbytes ? x->plan.scratchbytes : 64));
+    return prog_make(x, pid, regs, scratch);
+}
+
+static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+{
+    return prog_make(x, pid, alloc64(x->plan.regbytes), alloc64(x->plan.scratchbytes));
+}
+
 void exec_prog_free(exec_prog *P)
 {
     if (!P)
         return;
-    free(P->own.regs);
-    free(P->own.scratch);
+    exec_ctx *x = P->x;
+    if (!x->spare_regs) {
+        x->spare_regs = P->own.regs;
+        x->spare_scratch = P->own.scratch;
+    } else {
+        free(P->own.regs);
+        free(P->own.scratch);
+    }
     strbuf_free(&P->own.out);
     free(P);
 }
