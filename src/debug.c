@@ -643,10 +643,8 @@ struct dbg_stoppers {
 };
 typedef struct dbg_stoppers dbg_stoppers;
 
-/* The launch's (its arrays are kept from one decision to the next: a
- * malloc and free per program made glibc give the heap's top back and
- * fault it in again for each program's registers, 20% of a launch that
- * runs an instruction at a time on one thread). */
+/* What could stop the programs from D->next on, now; the launch's, its
+ * arrays kept from one decision to the next. */
 static dbg_stoppers *dbg_stoppers_of(debug *g, dbg_launch *D)
 {
     if (!D->stoppers)
