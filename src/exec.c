@@ -294,6 +294,11 @@ typedef struct exec_ctx {
     int64_t base;          /* exec_sess_run: pool item i is program base + i */
     exec_prog **held;      /* exec_sess_run: programs the stop caught running */
     int nheld;
+    /* The buffers of the last program freed (exec_prog_free), for the next
+     * exec_sess_start: a malloc and free of them per program made glibc
+     * give the heap's top back and fault it in again for each program.
+     * The debugger's thread only (not pool threads' held copies). */
+    unsigned char *spare_regs, *spare_scratch;
     bool ready;            /* ctx_init made the workers and the window */
     bool reported;         /* the error has been reported */
 } exec_ctx;
@@ -1612,7 +1617,9 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
     uint64_t base = x->L->args[arg].value.u;
     int64_t aesz = dtype_size(dtype_elem(x->k->params[arg].dt));
     int64_t diff = (int64_t)(ad - base);
-    int64_t elem = diff >= 0 ? diff / aesz : -((-diff + aesz - 1) / aesz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)aesz - 1) / (uint64_t)aesz;
+    int64_t elem = diff >= 0 ? diff / aesz : -1 - (int64_t)(below - 1);
     if (in_arg(x, arg, ad, ac->esz))
         return fail(P, in, "offsets count elements, not bytes",
                     "misaligned %s '%s' in program (%" PRId64 ", %" PRId64 ", %"
@@ -3664,6 +3671,8 @@ static void ctx_free(exec_ctx *x)
     for (int i = 0; i < x->nheld; i++)
         exec_prog_free(x->held[i]);
     free(x->held);
+    free(x->spare_regs);
+    free(x->spare_scratch);
     free(x->plan.off);
     free(x->plan.numel);
 }
@@ -3722,11 +3731,13 @@ bool exec_sess_failed(const exec_sess *x)
     return x->err.pid != INT64_MAX;
 }
 
-bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop,
+bool exec_sess_run(exec_sess *x, int64_t from, int64_t to, const volatile sig_atomic_t *stop,
                    int64_t *next)
 {
-    *next = x->nprog;
-    if (from >= x->nprog || exec_sess_failed(x))
+    if (to > x->nprog)
+        to = x->nprog;
+    *next = to;
+    if (from >= to || exec_sess_failed(x))
         return !exec_sess_failed(x);
     if (!x->skipped)
         x->skipped = xcalloc((size_t)x->nprog, 1);
@@ -3735,12 +3746,12 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
     x->base = from;
     x->cursor = from;
     x->debug = false;      /* programs print through the window again */
-    pool_run(x->L->pool, x->nprog - from, run_item, x);
+    pool_run(x->L->pool, to - from, run_item, x);
     x->debug = true;
     x->stop = NULL;
     /* Text of programs that ran after one the stop left out: write it now,
      * in program order. */
-    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < x->nprog; p++) {
+    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < to; p++) {
         exec_pending *e = pending_at(x, p);
         if (e->state == PEND_DONE)
             write_text(x, e->text, e->len);
@@ -3752,44 +3763,63 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
         write_text(x, strbuf_cstr(o), o->len);
         strbuf_clear(o);
     }
-    for (int64_t p = from; p < x->nprog; p++)
+    for (int64_t p = from; p < to; p++)
         if (x->skipped[p]) {
             *next = p;
             break;
         }
     if (exec_sess_failed(x)) {
         report_error(x);
-        *next = x->nprog;
+        *next = to;
     }
     fflush(x->L->out);
     return !exec_sess_failed(x);
 }
 
-exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
-{
-    return prog_new(x, pid);
-}
-
-static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+/* A program with these (zeroed) registers and scratch. */
+static exec_prog *prog_make(exec_ctx *x, int64_t pid, unsigned char *regs,
+                            unsigned char *scratch)
 {
     exec_prog *P = xcalloc(1, sizeof *P);
     P->x = x;
     P->pid = pid;
     P->w = &P->own;
-    P->own.regs = alloc64(x->plan.regbytes);
-    P->own.scratch = alloc64(x->plan.scratchbytes);
+    P->own.regs = regs;
+    P->own.scratch = scratch;
     P->regs = P->own.regs;
     P->state = EXEC_RUNNING;
     pid_coords(x, pid, P->coord);
     return P;
 }
 
+exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
+{
+    if (!x->spare_regs)
+        return prog_new(x, pid);
+    unsigned char *regs = x->spare_regs, *scratch = x->spare_scratch;
+    x->spare_regs = x->spare_scratch = NULL;
+    memset(regs, 0, align64(x->plan.regbytes ? x->plan.regbytes : 64));   /* as alloc64 */
+    memset(scratch, 0, align64(x->plan.scratchbytes ? x->plan.scratchbytes : 64));
+    return prog_make(x, pid, regs, scratch);
+}
+
+static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+{
+    return prog_make(x, pid, alloc64(x->plan.regbytes), alloc64(x->plan.scratchbytes));
+}
+
 void exec_prog_free(exec_prog *P)
 {
     if (!P)
         return;
-    free(P->own.regs);
-    free(P->own.scratch);
+    exec_ctx *x = P->x;
+    if (!x->spare_regs) {
+        x->spare_regs = P->own.regs;
+        x->spare_scratch = P->own.scratch;
+    } else {
+        free(P->own.regs);
+        free(P->own.scratch);
+    }
     strbuf_free(&P->own.out);
     free(P);
 }
