@@ -1692,10 +1692,10 @@ static bool op_math_mixed(exec_prog *P, const ir_inst *in)
     return true;
 }
 
-/* IR_ADD_R .. IR_FMA_R: the IEEE operation in the rounding mode in->imm.
- * The operands are read and the results written between the two
- * fesetround calls, which the compiler cannot move them across (it must
- * assume a call reads and writes memory). */
+/* IR_ADD_R .. IR_CVT_R: the IEEE operation or conversion in the rounding
+ * mode in->imm.  The operands are read and the results written between
+ * the two fesetround calls, which the compiler cannot move them across (it
+ * must assume a call reads and writes memory). */
 #define ROUNDED(T, F) do { \
     switch ((ir_math)in->sub) { \
     case IR_ADD_R: MAP2(T, T, a + b); break; \
