@@ -51,6 +51,11 @@
  *   - ATOMIC lanes run one at a time, in lane order, each a real atomic
  *     (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
  *     masked lanes return 0;
+ *   - libdevice's float functions (MATH) compute fp32 lanes in double and
+ *     round once, so they are correctly rounded but for rare double
+ *     roundings (CUDA's libdevice has ulp errors of its own); the *_rz,
+ *     *_rd, *_ru operations set the rounding mode (fesetround) around
+ *     their loop;
  *   - tl.device_print writes Triton's GPU format (PrintOpToLLVM.cpp), not
  *     the interpreter's: "pid (0, 1, 0) idx ( 3) x: 1.500000".
  *
@@ -69,6 +74,7 @@
 #include "exec.h"
 
 #include <cblas.h>
+#include <fenv.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -85,6 +91,7 @@
 #include "fastpath.h"
 #include "gemm.h"
 #include "format.h"
+#include "mathfn.h"
 #include "pyformat.h"
 #include "strbuf.h"
 
@@ -1344,8 +1351,8 @@ static bool op_unary(exec_prog *P, const ir_inst *in)
     case IR_MAX: MAP2(T, T, fmax##F(a, b)); break; \
     case IR_MIN_NAN: MAP2(T, T, fminnan##F(a, b)); break; \
     case IR_MAX_NAN: MAP2(T, T, fmaxnan##F(a, b)); break; \
-    case IR_POW: MAP2(T, T, pow##F(a, b)); break; \
-    case IR_ATAN2: MAP2(T, T, atan2##F(a, b)); break; \
+    case IR_POW: MAP2(T, T, pow(a, b)); break;       /* fp32: in double, as MATH */ \
+    case IR_ATAN2: MAP2(T, T, atan2(a, b)); break; \
     default: return internal(P, in, "variant"); \
     } \
 } while (0)
@@ -1491,14 +1498,53 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     case IR_RSQRT: MAP1(T, T, rsqrt##F(a)); break; \
     case IR_SIN: MAP1(T, T, sin##F(a)); break; \
     case IR_COS: MAP1(T, T, cos##F(a)); break; \
-    case IR_TAN: MAP1(T, T, tan##F(a)); break; \
-    case IR_TANH: MAP1(T, T, tanh##F(a)); break; \
+    case IR_TAN: MAP1(T, T, tan(a)); break; \
+    case IR_TANH: MAP1(T, T, tanh(a)); break; \
     case IR_ABS: MAP1(T, T, fabs##F(a)); break; \
     case IR_FLOOR: MAP1(T, T, floor##F(a)); break; \
     case IR_CEIL: MAP1(T, T, ceil##F(a)); break; \
     case IR_ERF: MAP1(T, T, erf##F(a)); break; \
     case IR_SIGMOID: MAP1(T, T, sigmoid##F(a)); break; \
     case IR_FMA: MAP3(T, T, fma##F(a, b, c)); break; \
+    case IR_ASIN: MAP1(T, T, asin(a)); break; \
+    case IR_ACOS: MAP1(T, T, acos(a)); break; \
+    case IR_ATAN: MAP1(T, T, atan(a)); break; \
+    case IR_SINH: MAP1(T, T, sinh(a)); break; \
+    case IR_COSH: MAP1(T, T, cosh(a)); break; \
+    case IR_ASINH: MAP1(T, T, asinh(a)); break; \
+    case IR_ACOSH: MAP1(T, T, acosh(a)); break; \
+    case IR_ATANH: MAP1(T, T, atanh(a)); break; \
+    case IR_EXP10: MAP1(T, T, mathfn_exp10(a)); break; \
+    case IR_EXPM1: MAP1(T, T, expm1(a)); break; \
+    case IR_LOG10: MAP1(T, T, log10(a)); break; \
+    case IR_LOG1P: MAP1(T, T, log1p(a)); break; \
+    case IR_CBRT: MAP1(T, T, cbrt(a)); break; \
+    case IR_RCBRT: MAP1(T, T, 1.0 / cbrt(a)); break; \
+    case IR_RSQRT_RN: MAP1(T, T, 1.0 / sqrt(a)); break; \
+    case IR_ERFC: MAP1(T, T, erfc(a)); break; \
+    case IR_ERFINV: MAP1(T, T, mathfn_erfinv(a)); break; \
+    case IR_ERFCINV: MAP1(T, T, mathfn_erfcinv(a)); break; \
+    case IR_NORMCDF: MAP1(T, T, mathfn_normcdf(a)); break; \
+    case IR_NORMCDFINV: MAP1(T, T, mathfn_normcdfinv(a)); break; \
+    case IR_LGAMMA: MAP1(T, T, mathfn_lgamma(a)); break; \
+    case IR_TGAMMA: MAP1(T, T, tgamma(a)); break; \
+    case IR_SINPI: MAP1(T, T, mathfn_sinpi(a)); break; \
+    case IR_COSPI: MAP1(T, T, mathfn_cospi(a)); break; \
+    case IR_J0: MAP1(T, T, mathfn_j0(a)); break; \
+    case IR_J1: MAP1(T, T, mathfn_j1(a)); break; \
+    case IR_Y0: MAP1(T, T, mathfn_y0(a)); break; \
+    case IR_Y1: MAP1(T, T, mathfn_y1(a)); break; \
+    case IR_TRUNC: MAP1(T, T, trunc##F(a)); break; \
+    case IR_ROUND: MAP1(T, T, round##F(a)); break; \
+    case IR_RINT: MAP1(T, T, nearbyint##F(a)); break; \
+    case IR_LOGB: MAP1(T, T, logb##F(a)); break; \
+    case IR_SATURATE: MAP1(T, T, mathfn_saturate(a)); break; \
+    case IR_HYPOT: MAP2(T, T, hypot(a, b)); break; \
+    case IR_RHYPOT: MAP2(T, T, 1.0 / hypot(a, b)); break; \
+    case IR_COPYSIGN: MAP2(T, T, copysign##F(a, b)); break; \
+    case IR_NEXTAFTER: MAP2(T, T, nextafter##F(a, b)); break; \
+    case IR_FDIM: MAP2(T, T, fdim##F(a, b)); break; \
+    case IR_REMAINDER: MAP2(T, T, remainder##F(a, b)); break; \
     default: return internal(P, in, "function"); \
     } \
 } while (0)
@@ -1509,12 +1555,254 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     switch ((ir_math)in->sub) { \
     case IR_ABS: MAP1(T, T, (S) && !(a >= (T)1 || a == 0) ? (T)(0 - (W)a) : a); break; \
     case IR_UMULHI: MAP2(T, T, mulhi((uint64_t)a, (uint64_t)b, 8 * (int)sizeof(T))); break; \
+    case IR_BREV: MAP1(T, T, mathfn_brev((W)a, 8 * (int)sizeof(T))); break; \
+    case IR_MULHI: \
+        MAP2(T, T, (S) ? mathfn_mulhi_s((int64_t)a, (int64_t)b, 8 * (int)sizeof(T)) \
+                       : mathfn_mulhi_u((uint64_t)a, (uint64_t)b, 8 * (int)sizeof(T))); \
+        break; \
+    case IR_MUL24: \
+        MAP2(T, T, (S) ? (uint64_t)((int64_t)sext24((uint32_t)a) * sext24((uint32_t)b)) \
+                       : ((uint64_t)a & 0xffffff) * ((uint64_t)b & 0xffffff)); \
+        break; \
+    case IR_HADD: MAP2(T, T, (S) ? (uint64_t)(((int64_t)a + (int64_t)b) >> 1) \
+                                 : ((uint64_t)a + (uint64_t)b) >> 1); break; \
+    case IR_RHADD: MAP2(T, T, (S) ? (uint64_t)(((int64_t)a + (int64_t)b + 1) >> 1) \
+                                  : ((uint64_t)a + (uint64_t)b + 1) >> 1); break; \
+    case IR_SAD: \
+        MAP3(T, T, (W)(a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a) + (W)c); \
+        break; \
+    case IR_BYTE_PERM: MAP3(T, T, mathfn_byte_perm((uint32_t)a, (uint32_t)b, (uint32_t)c)); \
+        break; \
     default: return internal(P, in, "function"); \
     } \
 } while (0)
 
+/* The low 24 bits of x as a signed number (mul24's operands). */
+static inline int32_t sext24(uint32_t x)
+{
+    return (int32_t)(x << 8) >> 8;
+}
+
+/* Loops over operands of different types: MIXED1 dst = f(a), MIXED2
+ * dst = f(a, b) (for ldexp's int exponent, the Bessel functions' order,
+ * float tests with int results). */
+#define MIXED1(TA, TD, EXPR) do { \
+    const TA *pa_ = (const TA *)A; TD *pd_ = (TD *)D; \
+    for (int64_t i = 0; i < n; i++) { TA a = pa_[i * sa]; pd_[i] = (TD)(EXPR); } \
+} while (0)
+#define MIXED2(TA, TB, TD, EXPR) do { \
+    const TA *pa_ = (const TA *)A; const TB *pb_ = (const TB *)B; TD *pd_ = (TD *)D; \
+    for (int64_t i = 0; i < n; i++) { \
+        TA a = pa_[i * sa]; TB b = pb_[i * sb]; pd_[i] = (TD)(EXPR); \
+    } \
+} while (0)
+
+/* float a: f is the fp32 expression, d the fp64 one */
+#define MIXED_FLOAT(st, F1, D1) do { \
+    if ((st) == ST_F32) F1; else if ((st) == ST_F64) D1; else return internal(P, in, "function"); \
+} while (0)
+
+static inline double bits_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static inline uint64_t double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* The MATH variants whose operands or result have other types than dst's
+ * (ir.h: IR_LDEXP .. IR_FFS). */
+static bool op_math_mixed(exec_prog *P, const ir_inst *in)
+{
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    const void *B = in->b >= 0 ? SLOT(P, in->b) : A;
+    stk st = st_of(DT(P, in->a));
+    switch ((ir_math)in->sub) {
+    case IR_LDEXP:
+        MIXED_FLOAT(st, MIXED2(float, int32_t, float, ldexpf(a, b)),
+                    MIXED2(double, int32_t, double, ldexp(a, b)));
+        break;
+    case IR_POWI:
+        MIXED_FLOAT(st, MIXED2(float, int32_t, float, pow(a, b)),
+                    MIXED2(double, int32_t, double, pow(a, b)));
+        break;
+    case IR_JN: case IR_YN: {
+        bool j = in->sub == IR_JN;
+        MIXED_FLOAT(st_of(DT(P, in->b)),
+                    MIXED2(int32_t, float, float, j ? mathfn_jn(a, b) : mathfn_yn(a, b)),
+                    MIXED2(int32_t, double, double, j ? mathfn_jn(a, b) : mathfn_yn(a, b)));
+        break;
+    }
+    case IR_ILOGB:
+        MIXED_FLOAT(st, MIXED1(float, int32_t, mathfn_ilogb(a)),
+                    MIXED1(double, int32_t, mathfn_ilogb(a)));
+        break;
+    case IR_SIGNBIT:
+        MIXED_FLOAT(st, MIXED1(float, int32_t, signbit(a) != 0),
+                    MIXED1(double, int32_t, signbit(a) != 0));
+        break;
+    case IR_ISNAN:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isnan(a) != 0),
+                    MIXED1(double, uint8_t, isnan(a) != 0));
+        break;
+    case IR_ISINF:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isinf(a) != 0),
+                    MIXED1(double, uint8_t, isinf(a) != 0));
+        break;
+    case IR_ISFINITE:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isfinite(a) != 0),
+                    MIXED1(double, uint8_t, isfinite(a) != 0));
+        break;
+    case IR_LLRINT:
+        MIXED_FLOAT(st, MIXED1(float, int64_t, mathfn_llrint(a)),
+                    MIXED1(double, int64_t, mathfn_llrint(a)));
+        break;
+    case IR_LLROUND:
+        MIXED_FLOAT(st, MIXED1(float, int64_t, mathfn_llround(a)),
+                    MIXED1(double, int64_t, mathfn_llround(a)));
+        break;
+    case IR_HILO2DOUBLE:
+        MIXED2(int32_t, int32_t, double, bits_double(((uint64_t)(uint32_t)a << 32) | (uint32_t)b));
+        break;
+    case IR_DOUBLE2LO:
+        MIXED1(double, int32_t, (uint32_t)double_bits(a));
+        break;
+    case IR_DOUBLE2HI:
+        MIXED1(double, int32_t, (uint32_t)(double_bits(a) >> 32));
+        break;
+    case IR_POPC: case IR_CLZ: case IR_FFS: {
+        int bits = st == ST_I64 || st == ST_U64 ? 64 : 32;
+        ir_math f = (ir_math)in->sub;
+#define BITS_OF(x) (f == IR_POPC ? mathfn_popc(x) : f == IR_CLZ ? mathfn_clz(x, bits) \
+                                                                : mathfn_ffs(x))
+        if (bits == 64)
+            MIXED1(uint64_t, int32_t, BITS_OF(a));
+        else
+            MIXED1(uint32_t, int32_t, BITS_OF(a));
+#undef BITS_OF
+        break;
+    }
+    default:
+        return internal(P, in, "function");
+    }
+    return true;
+}
+
+/* IR_ADD_R .. IR_CVT_R: the IEEE operation or conversion in the rounding
+ * mode in->imm.  The operands are read and the results written between
+ * the two fesetround calls, which the compiler cannot move them across (it
+ * must assume a call reads and writes memory). */
+#define ROUNDED(T, F) do { \
+    switch ((ir_math)in->sub) { \
+    case IR_ADD_R: MAP2(T, T, a + b); break; \
+    case IR_SUB_R: MAP2(T, T, a - b); break; \
+    case IR_MUL_R: MAP2(T, T, a * b); break; \
+    case IR_DIV_R: MAP2(T, T, a / b); break; \
+    case IR_RCP_R: MAP1(T, T, (T)1 / a); break; \
+    case IR_SQRT_R: MAP1(T, T, sqrt##F(a)); break; \
+    case IR_FMA_R: MAP3(T, T, fma##F(a, b, c)); break; \
+    default: ok = false; break; \
+    } \
+} while (0)
+
+/* Saturating conversions of an integral double to the unsigned types
+ * (NaN and negatives give 0), as the GPU's cvt. */
+static inline uint32_t sat_u32(double x)
+{
+    return x != x || x <= 0 ? 0 : x >= 4294967296.0 ? UINT32_MAX : (uint32_t)x;
+}
+
+static inline uint64_t sat_u64(double x)
+{
+    return x != x || x <= 0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
+}
+
+#define CVT_LOOP(TA, TD, EXPR) MIXED1(TA, TD, EXPR)
+/* From a float: to floats by C's conversion, to ints through nearbyint
+ * (both in the current rounding mode). */
+#define CVT_FROM_FLOAT(TA) do { \
+    switch (to) { \
+    case ST_F32: CVT_LOOP(TA, float, a); break; \
+    case ST_F64: CVT_LOOP(TA, double, a); break; \
+    case ST_I32: CVT_LOOP(TA, int32_t, sat_i32(nearbyint(a))); break; \
+    case ST_U32: CVT_LOOP(TA, uint32_t, sat_u32(nearbyint(a))); break; \
+    case ST_I64: CVT_LOOP(TA, int64_t, sat_i64(nearbyint(a))); break; \
+    case ST_U64: CVT_LOOP(TA, uint64_t, sat_u64(nearbyint(a))); break; \
+    default: return false; \
+    } \
+} while (0)
+#define CVT_FROM_INT(TA) do { \
+    switch (to) { \
+    case ST_F32: CVT_LOOP(TA, float, a); break; \
+    case ST_F64: CVT_LOOP(TA, double, a); break; \
+    default: return false; \
+    } \
+} while (0)
+
+/* IR_CVT_R, in the rounding mode already set; false for a pair of types
+ * it does not convert. */
+static bool math_convert(exec_prog *P, const ir_inst *in)
+{
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    stk to = st_of(DT(P, in->dst));
+    switch (st_of(DT(P, in->a))) {
+    case ST_F32: CVT_FROM_FLOAT(float); break;
+    case ST_F64: CVT_FROM_FLOAT(double); break;
+    case ST_I32: CVT_FROM_INT(int32_t); break;
+    case ST_U32: CVT_FROM_INT(uint32_t); break;
+    case ST_I64: CVT_FROM_INT(int64_t); break;
+    case ST_U64: CVT_FROM_INT(uint64_t); break;
+    default: return false;
+    }
+    return true;
+}
+
+static bool op_math_rounded(exec_prog *P, const ir_inst *in)
+{
+    static const int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    dtype t = DT(P, in->dst);
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
+    int64_t sc = in->c >= 0 ? STRIDE(P, in->c) : 0;
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    const void *B = in->b >= 0 ? SLOT(P, in->b) : A;
+    const void *C = in->c >= 0 ? SLOT(P, in->c) : A;
+    bool cvt = in->sub == IR_CVT_R;
+    if (in->imm < IR_RN || in->imm > IR_RU ||
+        (!cvt && t != DTYPE_FP32 && t != DTYPE_FP64))
+        return internal(P, in, "rounding");
+    bool ok = true;
+    int saved = fegetround();
+    if (in->imm != IR_RN)
+        fesetround(modes[in->imm]);
+    if (cvt)
+        ok = math_convert(P, in);
+    else if (t == DTYPE_FP32)
+        ROUNDED(float, f);
+    else
+        ROUNDED(double, );
+    fesetround(saved);
+    return ok || internal(P, in, "function");
+}
+
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
+    if (in->sub >= IR_LDEXP && in->sub <= IR_FFS)
+        return op_math_mixed(P, in);
+    if (in->sub >= IR_ADD_R)
+        return op_math_rounded(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -3169,6 +3457,44 @@ static bool gather_ok(const ir_kernel *k, const ir_inst *in)
     return true;
 }
 
+/* The operand and result types op_math_mixed reads and writes. */
+static bool math_mixed_ok(const ir_kernel *k, const ir_inst *in)
+{
+    dtype d = k->slots[in->dst].type.dt, a = k->slots[in->a].type.dt;
+    dtype b = in->b >= 0 ? k->slots[in->b].type.dt : DTYPE_INVALID;
+    bool fa = a == DTYPE_FP32 || a == DTYPE_FP64;
+    switch ((ir_math)in->sub) {
+    case IR_LDEXP: case IR_POWI:
+        return fa && d == a && b == DTYPE_INT32;
+    case IR_JN: case IR_YN:
+        return a == DTYPE_INT32 && (b == DTYPE_FP32 || b == DTYPE_FP64) && d == b;
+    case IR_ILOGB: case IR_SIGNBIT:
+        return fa && d == DTYPE_INT32;
+    case IR_ISNAN: case IR_ISINF: case IR_ISFINITE:
+        return fa && d == DTYPE_INT1;
+    case IR_LLRINT: case IR_LLROUND:
+        return fa && d == DTYPE_INT64;
+    case IR_HILO2DOUBLE:
+        return a == DTYPE_INT32 && b == DTYPE_INT32 && d == DTYPE_FP64;
+    case IR_DOUBLE2LO: case IR_DOUBLE2HI:
+        return a == DTYPE_FP64 && d == DTYPE_INT32;
+    case IR_POPC: case IR_CLZ: case IR_FFS:
+        return (a == DTYPE_INT32 || a == DTYPE_UINT32 || a == DTYPE_INT64 ||
+                a == DTYPE_UINT64) && d == DTYPE_INT32;
+    case IR_CVT_R: {
+        static const dtype ok[] = {DTYPE_FP32, DTYPE_FP64, DTYPE_INT32, DTYPE_UINT32,
+                                   DTYPE_INT64, DTYPE_UINT64};
+        bool oa = false, od = false;
+        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+            oa = oa || a == ok[i], od = od || d == ok[i];
+        /* math_convert: ints convert to floats only */
+        return oa && od && (fa || d == DTYPE_FP32 || d == DTYPE_FP64);
+    }
+    default:
+        return false;
+    }
+}
+
 /* The element types and counts the typed loops rely on, so that a
  * specializer bug is an internal error, never a read or write past a slot. */
 static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
@@ -3204,7 +3530,11 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
     case IR_BITCAST:
         return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
                : "bitcast between types of different sizes";
-    case IR_UNARY: case IR_MATH:
+    case IR_MATH:
+        if ((in->sub >= IR_LDEXP && in->sub <= IR_FFS) || in->sub == IR_CVT_R)
+            return math_mixed_ok(k, in) ? NULL : "bad operand types for this function";
+        /* fall through */
+    case IR_UNARY:
         for (int i = 1; i < 4; i++)
             if (ops[i] >= 0 && DTY(ops[i]) != DTY(in->dst))
                 return "operand types differ from the destination's";

@@ -78,7 +78,7 @@ struct host {
 
 /* A host for running file f, reporting to d; registers Python's built-ins
  * and the standard modules tritsim knows (math, functools, itertools, os,
- * os.path, sys, time, random).  threads 0, backend "cpu". */
+ * os.path, sys, time, random, pathlib, inspect).  threads 0, backend "cpu". */
 host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */

@@ -252,9 +252,12 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
 
 /* ---- a launch ------------------------------------------------------------ */
 
+/* extern_libs={'libdevice': path}: Triton links that bitcode for the
+ * libdevice functions; tritsim has its own (spec_libdevice.c), so the
+ * dict is checked but its paths are never opened. */
 static const char *const launch_options[] = {
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", NULL,
+    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", NULL,
 };
 
 static bool launch_is_option(const char *name)
@@ -295,6 +298,13 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
         while (i < n && strcmp(ps->items[i]->u.param.name, kw->names[k]))
             i++;
         if (i == n) {
+            val v = kw->values[k];
+            if (!strcmp(kw->names[k], "extern_libs") && v.kind != VAL_DICT &&
+                v.kind != VAL_NONE) {
+                host_error(h, at, "extern_libs must be a dict of library names to bitcode "
+                           "paths, not %s", val_type_name(v));
+                return false;
+            }
             if (launch_is_option(kw->names[k]))
                 continue;
             host_error(h, at, "%s() got an unexpected keyword argument '%s'", f->name,

@@ -682,8 +682,8 @@ static bool sp_tile_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at
     ir_opcode irop;
     int sub;
     if (op == AST_OP_POW)
-        return sp_error(s, at, "'**' is not defined on tiles; use tl.math.pow "
-                        "(or multiply) instead");
+        return sp_error(s, at, "'**' is not defined on tiles; use libdevice.pow (from "
+                        "triton.language.extra import libdevice) or multiply instead");
     if (op == AST_OP_MATMUL)
         return sp_error(s, at, "'@' is not defined on tiles; use tl.dot(a, b)");
     if (!sp_tile_op(op, &dop, &irop, &sub))

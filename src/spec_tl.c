@@ -18,7 +18,11 @@
 
 const char *sp_display_name(const char *q, char *buf, size_t len)
 {
-    if (!strncmp(q, "triton.language.", 16))
+    if (!strncmp(q, "triton.language.extra.libdevice.", 32))
+        snprintf(buf, len, "libdevice.%s", q + 32);
+    else if (!strncmp(q, "triton.language.extra.cuda.libdevice.", 37))
+        snprintf(buf, len, "libdevice.%s", q + 37);
+    else if (!strncmp(q, "triton.language.", 16))
         snprintf(buf, len, "tl.%s", q + 16);
     else if (!strncmp(q, "builtins.", 9))
         snprintf(buf, len, "%s", q + 9);
@@ -2583,26 +2587,32 @@ static const struct sp_builtin *sp_find_builtin(const char *qual)
 
 bool spec_has_builtin(const char *qualname)
 {
-    return sp_find_builtin(qualname) != NULL;
+    return sp_find_builtin(qualname) != NULL || sp_libdevice_has(qualname);
 }
+
+/* The table's entries, then libdevice's functions (all pure). */
+enum { SP_NBUILTINS = sizeof sp_builtins / sizeof sp_builtins[0] };
 
 const char *spec_builtin_name(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof sp_builtins / sizeof sp_builtins[0])
+    if (i < 0)
         return NULL;
-    return sp_builtins[i].qual;
+    return i < SP_NBUILTINS ? sp_builtins[i].qual : sp_libdevice_name(i - SP_NBUILTINS);
 }
 
 int spec_builtin_effects(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof sp_builtins / sizeof sp_builtins[0])
+    if (i < 0 || !spec_builtin_name(i))
         return -1;
-    return sp_builtins[i].effects;
+    return i < SP_NBUILTINS ? sp_builtins[i].effects : SPEC_FX_NONE;
 }
 
 bool sp_call_builtin(spec *s, const char *qual, const sp_args *args, const ast_node *call,
                      sval *out)
 {
+    if (sp_libdevice_has(qual))
+        return (!s->dbg_expr || sp_dbg_pure(s, qual, SPEC_FX_NONE, call)) &&
+               sp_libdevice_call(s, qual, args, call, out);
     const struct sp_builtin *b = sp_find_builtin(qual);
     if (!b) {
         char buf[128];
@@ -2618,7 +2628,8 @@ static bool sp_is_submodule(const char *q)
 {
     static const char *const subs[] = {
         "triton.language", "triton.language.math", "triton.language.extra",
-        "triton.language.extra.libdevice", "triton.language.PropagateNan", NULL,
+        "triton.language.extra.libdevice", "triton.language.extra.cuda",
+        "triton.language.extra.cuda.libdevice", "triton.language.PropagateNan", NULL,
     };
     for (int i = 0; subs[i]; i++)
         if (!strcmp(subs[i], q))
@@ -2662,7 +2673,7 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
                 return true;
             }
     }
-    if (sp_find_builtin(q)) {
+    if (sp_find_builtin(q) || sp_libdevice_has(q)) {
         *out = (sval){.kind = SV_FUNC, .name = q, .slot = -1};
         return true;
     }

@@ -1,5 +1,6 @@
 /* tritonmod.c - the modules `triton`, `triton.language` (tl),
- * `triton.language.math` and the lecture's `triton_util`, as host values.
+ * `triton.language.math`, `triton.language.extra.libdevice` and the
+ * lecture's `triton_util`, as host values.
  *
  * Kernel functions (tl.load, tl.arange, ...) exist here so that names
  * resolve and `import`s work, but calling one on the host is an error that
@@ -400,6 +401,34 @@ static void tritonmod_kernel_names(val module, const char *name)
     }
 }
 
+/* triton.language.extra, its libdevice (the same module as
+ * triton.language.extra.cuda.libdevice, as on a CUDA machine) and
+ * tl.extra: libdevice's functions, kernel-only like tl's. */
+static void tritonmod_extra(host *h, val tl)
+{
+    static const char prefix[] = "triton.language.extra.libdevice.";
+    val ld = val_module_new("triton.language.extra.libdevice");
+    for (int i = 0; spec_builtin_name(i); i++) {
+        const char *q = spec_builtin_name(i);
+        if (strncmp(q, prefix, sizeof prefix - 1))
+            continue;
+        char shown[96];
+        snprintf(shown, sizeof shown, "libdevice.%s", q + sizeof prefix - 1);
+        val_object_set(ld, q + sizeof prefix - 1,
+                       val_builtin_new(q, triton_kernel_only, val_str_cstr(shown)));
+    }
+    val cuda = val_module_new("triton.language.extra.cuda");
+    val_object_set(cuda, "libdevice", val_ref(ld));
+    val extra = val_module_new("triton.language.extra");
+    val_object_set(extra, "libdevice", val_ref(ld));
+    val_object_set(extra, "cuda", val_ref(cuda));
+    val_object_set(tl, "extra", val_ref(extra));
+    host_register_module(h, "triton.language.extra", extra);
+    host_register_module(h, "triton.language.extra.cuda", cuda);
+    host_register_module(h, "triton.language.extra.libdevice", val_ref(ld));
+    host_register_module(h, "triton.language.extra.cuda.libdevice", ld);
+}
+
 static val tritonmod_language(const char *name)
 {
     val tl = val_module_new(name);
@@ -427,6 +456,7 @@ void tritonmod_init(host *h)
     val math = val_module_new("triton.language.math");
     tritonmod_kernel_names(math, "triton.language.math");
     val_object_set(tl, "math", val_ref(math));
+    tritonmod_extra(h, tl);
     val_object_set(triton, "language", val_ref(tl));
     val runtime = tritonmod_runtime(h);
     val_object_set(triton, "runtime", val_ref(runtime));
