@@ -397,6 +397,8 @@ int32_t sp_cast(spec *s, int32_t slot, dtype dt, const ast_node *at)
     ir_type nt = *t;
     nt.dt = dt;
     int32_t dst = sp_slot(s, nt, NULL);
+    if (dtype_is_ptr(dt) && dtype_is_ptr(t->dt))    /* the same address */
+        s->slots[dst].ptr_arg = s->slots[slot].ptr_arg;
     sp_emit(s, IR_CAST, 0, dst, slot, -1, -1, 0, at);
     return dst;
 }
