@@ -2953,6 +2953,21 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         if (truth)
             continue;
         strbuf text = {0};
+        const int64_t *c = P->coord;
+        if (in->sub == 1 && in->imm >= 0 && in->imm < P->x->k->nprints &&
+            P->x->k->prints[in->imm].npieces > 0) {
+            /* a check of the GPU's rules (spec_desc.c): head, program, tail */
+            ir_print tail = P->x->k->prints[in->imm];
+            const char *head = tail.pieces[0].text;
+            tail.pieces++;
+            tail.npieces--;
+            bool ok = format_pieces(P, in, &text, &tail);
+            if (ok)
+                fail(P, in, NULL, "%s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s",
+                     head ? head : "", c[0], c[1], c[2], strbuf_cstr(&text));
+            strbuf_free(&text);
+            return false;
+        }
         if (in->imm >= 0 && in->imm < P->x->k->nprints &&
             !format_pieces(P, in, &text, &P->x->k->prints[in->imm])) {
             strbuf_free(&text);
@@ -2960,7 +2975,6 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         }
         char ln[64];
         lane_name(ln, sizeof ln, lane_type(P, in), i);
-        const int64_t *c = P->coord;
         fail(P, in, NULL, "device assertion failed in program (%" PRId64 ", %" PRId64
              ", %" PRId64 "), %s%s%s", c[0], c[1], c[2], ln, text.len ? ": " : "",
              strbuf_cstr(&text));

@@ -2517,6 +2517,9 @@ static const struct sp_builtin {
     {"triton.language.load", tl_load, SPEC_FX_NONE},
     {"triton.language.make_block_ptr", tl_make_block_ptr, SPEC_FX_NONE},
     {"triton.language.advance", tl_advance, SPEC_FX_NONE},
+    {"triton.language.make_tensor_descriptor", tl_make_tensor_descriptor, SPEC_FX_NONE},
+    {"triton.language.load_tensor_descriptor", tl_load_tensor_descriptor, SPEC_FX_NONE},
+    {"triton.language.store_tensor_descriptor", tl_store_tensor_descriptor, SPEC_FX_WRITES},
     {"triton.language.store", tl_store, SPEC_FX_WRITES},
     {"triton.language.dot", tl_dot, SPEC_FX_NONE},
     {"triton.language.atomic_add", tl_atomic_add, SPEC_FX_WRITES},
@@ -2820,6 +2823,8 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
 
 bool sp_call_method(spec *s, sval m, const sp_args *args, const ast_node *call, sval *out)
 {
+    if (m.items)           /* a tensor descriptor's method */
+        return sp_desc_call(s, m, args, call, out);
     if (!strcmp(m.name, "to"))
         return sp_method_to(s, m.slot, args, call, out);
     /* The other methods are tl functions with the tile first. */

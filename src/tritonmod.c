@@ -21,6 +21,7 @@
 #include "spec.h"
 #include "torchmod.h"
 #include "tritontesting.h"
+#include "tritontools.h"
 
 /* ---- triton ------------------------------------------------------------- */
 
@@ -155,6 +156,20 @@ static val tl_pointer_type(host *h, val self, int argc, const val *argv,
                               (long long)space);
     }
     return val_tl_dtype(dtype_ptr_to(elem));
+}
+
+/* triton.set_allocator(allocator): the function launches call as
+ * allocator(size, alignment, stream) for the global scratch of kernels
+ * that make tensor descriptors (launch.c). */
+static val triton_set_allocator(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "set_allocator", "allocator", argc, argv, kw, p))
+        return val_err();
+    launch_set_allocator(h, p[0]);
+    return val_none();
 }
 
 /* ---- triton.runtime.driver: the simulated GPU ---------------------------- */
@@ -446,9 +461,11 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
+    host_def(triton, "triton.set_allocator", triton_set_allocator);
     /* Config, autotune, heuristics (autotune.c) and triton.testing */
     autotune_init(triton);
     tritontesting_init(h, triton);
+    tritontools_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
     tritonmod_kernel_names(tl, "triton.language");
