@@ -82,14 +82,17 @@ static void sp_desc_check(spec *s, int32_t cond, const char *head, ir_fmt_piece 
     sp_emit(s, IR_ASSERT, 1, -1, cond, -1, -1, sp_print_desc(s, p), at);
 }
 
-/* x % m == 0 for an int64 scalar x. */
-static bool sp_desc_multiple(spec *s, sval x, int64_t m, const ast_node *at, int32_t *ok)
+/* x % m == 0 for an int64 scalar x (*rem: x % m). */
+static bool sp_desc_multiple(spec *s, sval x, int64_t m, const ast_node *at, int32_t *ok,
+                             int32_t *rem)
 {
     sval r, c;
     if (!sp_binop(s, AST_OP_MOD, x, sv_int(m), at, &r) ||
         !sp_binop(s, AST_OP_EQ, r, sv_int(0), at, &c))
         return false;
     *ok = c.slot;
+    if (rem)
+        *rem = r.slot;
     return true;
 }
 
@@ -199,21 +202,21 @@ bool tl_make_tensor_descriptor(spec *s, const sp_args *a, const ast_node *call, 
     /* What the GPU needs of the memory the descriptor describes, checked
      * by each program that makes it. */
     if (!s->dbg_expr) {
-        int32_t ok;
+        int32_t ok, rem;
         sval addr = sv_tile(sp_cast(s, p[0].slot, DTYPE_INT64, call));
-        if (!sp_desc_multiple(s, addr, 16, call, &ok))
+        if (!sp_desc_multiple(s, addr, 16, call, &ok, &rem))
             return false;
         ir_fmt_piece tail[3] = {
-            {.text = "its base address ", .slot = -1},
-            {.slot = addr.slot, .spec = "#x"},
-            {.text = " is not a multiple of 16 bytes (the GPU's TMA unit needs 16-byte "
+            {.text = "its base address is ", .slot = -1},
+            {.slot = rem, .spec = "d"},
+            {.text = " bytes past a multiple of 16 (the GPU's TMA unit needs 16-byte "
                      "aligned tensors)", .slot = -1},
         };
         sp_desc_check(s, ok, "misaligned tensor descriptor", tail, 3, call);
         for (int d = 0; d < nd - 1; d++) {
             sval bytes;
             if (!sp_binop(s, AST_OP_MUL, r.items[1 + nd + d], sv_int(esize), call, &bytes) ||
-                !sp_desc_multiple(s, bytes, 16, call, &ok))
+                !sp_desc_multiple(s, bytes, 16, call, &ok, NULL))
                 return false;
             char text[160];
             snprintf(text, sizeof text, " elements of %s) is not a multiple of 16 bytes (the "
@@ -356,7 +359,7 @@ static bool sp_desc_store(spec *s, sval desc, sval offs_v, sval v, const ast_nod
     int32_t ptr, mask, val;
     if (!sp_desc_offsets(s, desc, offs_v, call, offs) ||
         !sp_desc_lower(s, desc, offs, call, &ptr, &mask) ||
-        !sp_desc_value(s, desc, v, call, "store", ptr, &val))
+        !sp_desc_value(s, desc, v, call, "desc.store", ptr, &val))
         return false;
     sp_emit(s, IR_STORE, 0, -1, ptr, val, mask, 0, call);
     *out = sv_none();
@@ -396,9 +399,11 @@ static bool sp_desc_atomic(spec *s, sval desc, const char *name, sval offs_v, sv
                         "dtype\")", name, dtype_name(elem));
     sval offs[IR_MAX_DIM];
     int32_t ptr, mask, val;
+    char fname[32];
+    snprintf(fname, sizeof fname, "desc.%s", name);
     if (!sp_desc_offsets(s, desc, offs_v, call, offs) ||
         !sp_desc_lower(s, desc, offs, call, &ptr, &mask) ||
-        !sp_desc_value(s, desc, v, call, name, ptr, &val))
+        !sp_desc_value(s, desc, v, call, fname, ptr, &val))
         return false;
     ir_type rt = *sp_slot_type(s, ptr);
     rt.dt = elem;
