@@ -4052,6 +4052,7 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
         ctx_free(&e);
         return false;
     }
+    e.plan.int_ptrs |= x->plan.int_ptrs;   /* P's pointers may carry tags */
     exec_prog *Q = prog_new(&e, P->pid);   /* L has P's grid: the same coordinates */
     int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
     for (int32_t s = 0; s < nold; s++)
