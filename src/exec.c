@@ -1715,7 +1715,9 @@ static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int6
                     "(an integer cast to %s), not a multiple of the element size (%" PRId64
                     " bytes)", what[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind], diff, ts,
                     esz);
-    int64_t elem = diff >= 0 ? diff / esz : -((-diff + esz - 1) / esz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)esz - 1) / (uint64_t)esz;
+    int64_t elem = diff >= 0 ? diff / esz : -1 - (int64_t)(below - 1);
     return fail(P, in, elem < 0 ? "the offset is negative here; check the offsets added to "
                 "the pointer made from an integer"
                 : "mask the lanes past the end, or check the sizes and strides used with "
