@@ -86,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrmap.h"
 #include "arena.h"
 #include "blas.h"
 #include "fastpath.h"
@@ -194,8 +195,15 @@ static dtype numpy_lanes(dtype t, void *D, const void *A, int64_t n)
             h[i] = t == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
         return t;
     }
+    if (dtype_is_ptr(t)) {       /* the addresses, without addrmap.h's tags */
+        uint64_t *d = D;
+        const uint64_t *a = A;
+        for (int64_t i = 0; i < n; i++)
+            d[i] = addrmap_untag(a[i]);
+        return t;
+    }
     memcpy(D, A, (size_t)n * (size_t)st_size(st_of(t)));
-    return !dtype_is_ptr(t) && dtype_is_fp8(t) ? DTYPE_FP32 : t;
+    return dtype_is_fp8(t) ? DTYPE_FP32 : t;
 }
 
 /* Rounding of fp32 results to the narrow float types. */
@@ -252,8 +260,11 @@ typedef struct exec_plan {
     size_t doneat;         /* byte offset of a byte per instruction: this
                               worker has run it (FASTPATH_INVARIANT) */
     size_t regbytes;       /* one register file */
-    size_t scratchbytes;   /* per worker: dot operands, print conversions */
+    size_t scratchbytes;   /* per worker: dot operands, print conversions,
+                              untagged addresses (check_access) */
     bool prints;           /* the kernel has PRINT: order its output */
+    bool int_ptrs;         /* the kernel makes pointers from integers: its
+                              pointer lanes may carry addrmap.h's tags */
 } exec_plan;
 
 typedef struct exec_worker {
@@ -1251,6 +1262,35 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
     return false;
 }
 
+/* Does [ad, ad + esz) lie in pointer argument i's bytes? */
+static bool in_arg(const exec_ctx *x, int i, uint64_t ad, int esz);
+
+/* A cast between pointers and integers.  int -> pointer: each address
+ * that lies in a storage of the registry (addrmap.h: tensors whose
+ * data_ptr() the program took) gets that storage's tag, so that accesses
+ * through it are checked against it; any other address (one in a pointer
+ * argument, or in nothing) stays as it is, and check_access decides.
+ * pointer -> int: the address without its tag. */
+static bool cast_pointer(exec_prog *P, const ir_inst *in, dtype from, dtype to, void *D,
+                         const void *A, int64_t n, int64_t sa)
+{
+    (void)in;
+    uint64_t *d = D;
+    for (int64_t i = 0; i < n; i++) {
+        dtype_scalar v = lane_get(from, A, i * sa);
+        if (dtype_is_ptr(from)) {
+            if (P->x->plan.int_ptrs)
+                v.u = addrmap_untag(v.u);
+            lane_set(to, D, i, dtype_cast(v, from, to));
+            continue;
+        }
+        uint64_t ad = dtype_cast(v, from, to).u;
+        int tag = addrmap_find(ad);
+        d[i] = tag ? addrmap_tagged(ad, tag) : ad;
+    }
+    return true;
+}
+
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
     dtype from = DT(P, in->a), to = DT(P, in->dst);
@@ -1259,6 +1299,8 @@ static bool op_cast(exec_prog *P, const ir_inst *in)
     const void *A = SLOT(P, in->a);
     bool tf32 = in->sub == 1 && from == DTYPE_FP32;
     bool rtz = in->sub == 2;
+    if (dtype_is_ptr(to) != dtype_is_ptr(from))
+        return cast_pointer(P, in, from, to, D, A, n, sa);
     if (!tf32 && !rtz && cast_fast(from, to, D, A, n, sa))
         return true;
     /* Everything else, one lane at a time through dtype_cast. */
@@ -1884,7 +1926,8 @@ static const char *arg_name(const exec_ctx *x, int i)
     return s ? s : x->k->params[i].name ? x->k->params[i].name : "?";
 }
 
-/* Report the failing lane of an access. */
+/* Report the failing lane of an access: arg is the pointer argument it
+ * should have been in, or -1 when it is in none. */
 static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
                          int64_t lane, int arg)
 {
@@ -1896,6 +1939,15 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
     char ln[64];
     lane_name(ln, sizeof ln, lane_type(P, in), lane);
     const int64_t *c = P->coord;
+    if (arg < 0 && x->plan.int_ptrs)
+        return fail(P, in, "a pointer made from an integer must point into a tensor that "
+                    "is still alive (the addresses from data_ptr()), or into an argument",
+                    "%s through a wild pointer in program (%" PRId64 ", %" PRId64 ", %" PRId64
+                    "): %s %s address "
+                    "0x%" PRIx64 ", which is in no tensor (neither a tensor argument nor "
+                    "a live tensor whose data_ptr() the program took)",
+                    what_any[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind],
+                    addrmap_untag(ad));
     if (arg < 0)
         return fail(P, in, "this pointer does not point into any tensor passed to "
                     "the kernel; check how it was computed",
@@ -1928,6 +1980,40 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
                 PRId64 "): %s %s element %" PRId64 " of a %zu-element tensor",
                 what[ac->kind], arg_name(x, arg), c[0], c[1], c[2], ln,
                 verb[ac->kind], elem, x->L->args[arg].numel);
+}
+
+/* Report the failing lane of an access through a pointer made from an
+ * integer, tagged with storage e (addrmap.h); real is its address. */
+static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int64_t lane,
+                         const addrmap_entry *e, uint64_t real)
+{
+    static const char *const what[] = {"load", "store", "atomic update"};
+    static const char *const verb[] = {"reads", "writes", "updates"};
+    char ln[64];
+    lane_name(ln, sizeof ln, lane_type(P, in), lane);
+    const int64_t *c = P->coord;
+    int64_t esz = ac->esz;
+    int64_t diff = (int64_t)(real - e->base);
+    char ts[32];
+    snprintf(ts, sizeof ts, "%s", dtype_name(DT(P, ac->pslot)));
+    if (diff >= 0 && (uint64_t)diff <= e->bytes - (uint64_t)esz && diff % esz)
+        return fail(P, in, "offsets count elements, not bytes",
+                    "misaligned %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s "
+                    "%s byte %" PRId64 " of the tensor storage its pointer was made from "
+                    "(an integer cast to %s), not a multiple of the element size (%" PRId64
+                    " bytes)", what[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind], diff, ts,
+                    esz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)esz - 1) / (uint64_t)esz;
+    int64_t elem = diff >= 0 ? diff / esz : -1 - (int64_t)(below - 1);
+    return fail(P, in, elem < 0 ? "the offset is negative here; check the offsets added to "
+                "the pointer made from an integer"
+                : "mask the lanes past the end, or check the sizes and strides used with "
+                "the pointer made from an integer",
+                "out-of-bounds %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s %s "
+                "element %" PRId64 " of the %" PRId64 "-element tensor storage its pointer "
+                "was made from (an integer cast to %s)", what[ac->kind], c[0], c[1], c[2],
+                ln, verb[ac->kind], elem, (int64_t)(e->bytes / (uint64_t)esz), ts);
 }
 
 /* Every active lane inside its tensor and aligned: first the cheap test
@@ -1988,13 +2074,33 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         }
         return true;
     }
-    /* The pointer may point into any argument: find one that holds each
-     * lane, trying the last one found first. */
-    int last = -1;
+    /* The pointer may point into any argument, or, made from an integer,
+     * into the storage its tag names (addrmap.h): find what holds each
+     * lane, trying the last one found first.  With tags, the addresses go
+     * untagged into the worker's scratch, which the access then reads. */
+    uint64_t *clean = x->plan.int_ptrs ? (uint64_t *)(void *)P->w->scratch : NULL;
+    int last = -1, raw = 0, tag = 0;
+    const addrmap_entry *e = NULL;
     for (int64_t i = 0; i < ac->n; i++) {
-        if (ac->mask && !ac->mask[i * ac->sm])
+        if (ac->mask && !ac->mask[i * ac->sm]) {
+            if (clean)
+                clean[i] = 0;
             continue;
+        }
         uint64_t ad = ac->ptr[i * ac->sp];
+        if (clean && addrmap_raw_tag(ad) != raw) {
+            raw = addrmap_raw_tag(ad);
+            tag = addrmap_lane_tag(ad);
+            e = tag ? addrmap_get(tag) : NULL;
+        }
+        if (clean && tag) {
+            uint64_t real = addrmap_untag_as(ad, tag);
+            if (e->bytes < (uint64_t)ac->esz || real - e->base > e->bytes - (uint64_t)ac->esz ||
+                (real & amask))
+                return tagged_error(P, in, ac, i, e, real);
+            clean[i] = real;
+            continue;
+        }
         if (last < 0 || !in_arg(x, last, ad, ac->esz)) {
             last = -1;
             for (int j = 0; j < x->k->nparams && last < 0; j++)
@@ -2005,6 +2111,12 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         }
         if (ad & amask)
             return access_error(P, in, ac, i, last);
+        if (clean)
+            clean[i] = ad;
+    }
+    if (clean) {
+        ac->ptr = clean;
+        ac->sp = 1;
     }
     return true;
 }
@@ -3027,7 +3139,7 @@ static int index_width(int64_t size)
 static void device_print_value(strbuf *sb, dtype dt, dtype_scalar v, bool hex)
 {
     if (dtype_is_ptr(dt)) {
-        strbuf_printf(sb, "0x%" PRIx64, v.u);
+        strbuf_printf(sb, "0x%" PRIx64, addrmap_untag(v.u));
     } else if (hex) {
         int bits = dtype_bits(dt);
         uint64_t u = v.u;
@@ -3131,6 +3243,21 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         if (truth)
             continue;
         strbuf text = {0};
+        const int64_t *c = P->coord;
+        if (in->sub == 1 && in->imm >= 0 && in->imm < P->x->k->nprints &&
+            P->x->k->prints[in->imm].npieces > 0) {
+            /* a check of the GPU's rules (spec_desc.c): head, program, tail */
+            ir_print tail = P->x->k->prints[in->imm];
+            const char *head = tail.pieces[0].text;
+            tail.pieces++;
+            tail.npieces--;
+            bool ok = format_pieces(P, in, &text, &tail);
+            if (ok)
+                fail(P, in, NULL, "%s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s",
+                     head ? head : "", c[0], c[1], c[2], strbuf_cstr(&text));
+            strbuf_free(&text);
+            return false;
+        }
         if (in->imm >= 0 && in->imm < P->x->k->nprints &&
             !format_pieces(P, in, &text, &P->x->k->prints[in->imm])) {
             strbuf_free(&text);
@@ -3138,7 +3265,6 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         }
         char ln[64];
         lane_name(ln, sizeof ln, lane_type(P, in), i);
-        const int64_t *c = P->coord;
         fail(P, in, NULL, "device assertion failed in program (%" PRId64 ", %" PRId64
              ", %" PRId64 "), %s%s%s", c[0], c[1], c[2], ln, text.len ? ": " : "",
              strbuf_cstr(&text));
@@ -3704,6 +3830,9 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
         if (in->op == IR_PRINT ||
             (in->op == IR_BREAKPOINT && L->breaks == EXEC_BREAK_REPORT))
             pl->prints = true;
+        if (in->op == IR_CAST && dtype_is_ptr(k->slots[in->dst].type.dt) &&
+            !dtype_is_ptr(k->slots[in->a].type.dt))
+            pl->int_ptrs = true;
         if (in->op == IR_DOT) {
             /* operands and result as doubles, or fp32 copies, a result and
              * gemm's work area (dot_scratch_of) */
@@ -4255,6 +4384,7 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
         ctx_free(&e);
         return false;
     }
+    e.plan.int_ptrs |= x->plan.int_ptrs;   /* P's pointers may carry tags */
     exec_prog *Q = prog_new(&e, P->pid);   /* L has P's grid: the same coordinates */
     int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
     for (int32_t s = 0; s < nold; s++)

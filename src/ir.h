@@ -90,7 +90,11 @@ typedef struct ir_type {
     X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
     X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \
     X(ASSERT,      "assert")       /* every lane of a true, else fail with
-                                      ir_kernel.prints[imm] as the message */ \
+                                      ir_kernel.prints[imm] as the message;
+                                      sub = 1: a check of the GPU's rules, whose
+                                      first piece is the head of the message
+                                      (before the program id), not a
+                                      device_assert */ \
     X(BREAKPOINT,  "breakpoint")   /* debugger stop; condition ir_kernel.prints[imm] */ \
     X(JUMP,        "jump")         /* goto imm */ \
     X(BRANCH,      "branch")       /* if scalar a is zero, goto imm */ \
@@ -259,6 +263,9 @@ typedef struct ir_kernel {
      * final RETURN).  NULL when the kernel has no statement table. */
     int32_t *inst_stmt;
     void *debug;      /* opaque: the specializer's scope data (spec_debug.c) */
+    int32_t ndesc;    /* tl.make_tensor_descriptor calls: each takes 128 bytes of
+                         global scratch per program on the GPU (launch.c asks the
+                         allocator of triton.set_allocator for them) */
 } ir_kernel;
 
 const char *ir_op_name(ir_opcode op);

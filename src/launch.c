@@ -14,6 +14,7 @@
 #include "debug.h"
 #include "spec.h"
 #include "tensor.h"
+#include "tritontools.h"
 
 /* One specialization: the parameters it was made for, and its IR. */
 typedef struct launch_spec {
@@ -38,27 +39,90 @@ typedef struct launch_launcher {
     val compiled;           /* the CompiledKernel of warmup() it launches, or NONE */
 } launch_launcher;
 
-/* Per host: the thread pool, made at the first launch. */
+/* Per host: the thread pool, made at the first launch, and the allocator
+ * of triton.set_allocator. */
 typedef struct launch_ctx {
     pool *pool;
+    val allocator;          /* VAL_MISSING until set */
 } launch_ctx;
 
 static void launch_ctx_free(void *p)
 {
     launch_ctx *c = p;
-    pool_destroy(c->pool);
+    if (c->pool)
+        pool_destroy(c->pool);
+    val_unref(c->allocator);
     free(c);
+}
+
+static launch_ctx *launch_context(host *h)
+{
+    if (!h->kernel_ctx) {
+        launch_ctx *c = xcalloc(1, sizeof *c);
+        c->allocator = val_missing();
+        h->kernel_ctx = c;
+        h->kernel_ctx_free = launch_ctx_free;
+    }
+    return h->kernel_ctx;
 }
 
 static pool *launch_pool(host *h)
 {
-    if (!h->kernel_ctx) {
-        launch_ctx *c = xcalloc(1, sizeof *c);
+    launch_ctx *c = launch_context(h);
+    if (!c->pool)
         c->pool = pool_create(h->threads);
-        h->kernel_ctx = c;
-        h->kernel_ctx_free = launch_ctx_free;
+    return c->pool;
+}
+
+void launch_set_allocator(host *h, val allocator)
+{
+    launch_ctx *c = launch_context(h);
+    val_unref(c->allocator);
+    c->allocator = val_ref(allocator);
+}
+
+/* The global scratch a launch needs on the GPU, from the allocator of
+ * triton.set_allocator, as Triton's launcher gets it: 128 bytes, aligned
+ * to 128, per tl.make_tensor_descriptor per program, in one call
+ * allocator(size, 128, stream) (stream 0, the simulated GPU's).  The CPU
+ * does not write there (descriptors are values on the CPU), but the call
+ * and its checks are the GPU's: no allocator is Triton's RuntimeError.
+ * *out holds the buffer for the launch (VAL_NONE when none is needed). */
+static bool launch_scratch(host *h, const ir_kernel *ir, const int64_t g[3], src_span at,
+                           val *out)
+{
+    *out = val_none();
+    if (ir->ndesc == 0)
+        return true;
+    launch_ctx *c = launch_context(h);
+    int64_t size = (int64_t)ir->ndesc * 128 * g[0] * g[1] * g[2];
+    if (c->allocator.kind == VAL_MISSING) {
+        host_error(h, at, "RuntimeError: Kernel requires a runtime memory allocation, but no "
+                   "allocator was set. Use triton.set_allocator to specify an allocator.");
+        return false;
     }
-    return ((launch_ctx *)h->kernel_ctx)->pool;
+    val args[3] = {val_int(size), val_int(128), val_int(0)};
+    val r = host_call(h, c->allocator, 3, args, NULL, at);
+    if (r.kind == VAL_ERR)
+        return false;
+    const tensor *t = tensor_of(r);
+    if (!t) {
+        host_error(h, at, "the allocator given to triton.set_allocator returned %s; it must "
+                   "return a tensor of at least %lld bytes (e.g. torch.empty(size, "
+                   "device=\"cuda\", dtype=torch.int8))", val_type_name(r), (long long)size);
+        val_unref(r);
+        return false;
+    }
+    int64_t bytes = tensor_numel(t) * tensor_elsize(t);
+    if (bytes < size) {
+        host_error(h, at, "the allocator given to triton.set_allocator returned a tensor of "
+                   "%lld bytes; this launch needs %lld (128 bytes per tensor descriptor per "
+                   "program)", (long long)bytes, (long long)size);
+        val_unref(r);
+        return false;
+    }
+    *out = r;
+    return true;
 }
 
 static const val_func *launch_func(const launch_kernel *k)
@@ -400,6 +464,30 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
             }
             continue;
         }
+        if (tritontools_is_desc(v)) {
+            tritontools_desc d;
+            if (!tritontools_desc_of(h, v, at, p->u.param.name, &d))
+                return false;
+            if (d.nd > IR_MAX_DIM) {
+                host_error(h, at, "argument '%s' of %s() is a TensorDescriptor of %d "
+                           "dimensions; tritsim's tiles have at most %d", p->u.param.name,
+                           f->name, d.nd, IR_MAX_DIM);
+                return false;
+            }
+            for (int k = 0; k < d.nd; k++)
+                if (d.block[k] < 1 || d.block[k] > (1 << 20)) {
+                    host_error(h, at, "argument '%s' of %s() is a TensorDescriptor with "
+                               "block_shape[%d] = %lld", p->u.param.name, f->name, k,
+                               (long long)d.block[k]);
+                    return false;
+                }
+            out[i].dt = dtype_ptr_to(tensor_dtype(d.base));
+            out[i].desc_nd = d.nd;
+            for (int k = 0; k < d.nd; k++)
+                out[i].desc_block[k] = (int32_t)d.block[k];
+            out[i].desc_nan = d.pad_nan;
+            continue;
+        }
         switch (v.kind) {
         case VAL_TENSOR:
             out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
@@ -436,6 +524,10 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
         if (a[i].is_const != b[i].is_const)
             return false;
         if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+            return false;
+        if (!a[i].is_const && (a[i].desc_nd != b[i].desc_nd || a[i].desc_nan != b[i].desc_nan ||
+                               memcmp(a[i].desc_block, b[i].desc_block,
+                                      sizeof a[i].desc_block)))
             return false;
     }
     return true;
@@ -524,6 +616,27 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         if (s->params[i].is_const)
             continue;
         val v = bound[i];
+        if (s->params[i].desc_nd > 0) {
+            /* a TensorDescriptor: base, sizes, strides (sp_desc_param) */
+            tritontools_desc d;
+            if (!tritontools_desc_of(h, v, at, f->node->u.funcdef.params.items[i]->u.param.name,
+                                     &d)) {
+                free(bound);
+                free(args);
+                return val_err();
+            }
+            exec_arg *ea = &args[r];
+            ea->name = ir->params[r].name;
+            ea->value.u = (uint64_t)(uintptr_t)tensor_data(d.base);
+            ea->numel = (size_t)tensor_extent(d.base);
+            r++;
+            for (int k = 0; k < 2 * d.nd; k++, r++) {
+                args[r].name = ir->params[r].name;
+                args[r].value = k < d.nd ? dtype_wrap(DTYPE_INT32, (uint64_t)d.shape[k])
+                                         : dtype_wrap(DTYPE_INT64, (uint64_t)d.strides[k - d.nd]);
+            }
+            continue;
+        }
         exec_arg *ea = &args[r++];
         ea->name = ir->params[r - 1].name;
         switch (v.kind) {
@@ -544,6 +657,11 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         free(args);
         return val_none();
     }
+    val scratch;
+    if (!launch_scratch(h, ir, g, at, &scratch)) {
+        free(args);
+        return val_err();
+    }
     fflush(stdout);
     exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                      .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag,
@@ -553,6 +671,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                   ? debug_launch(h->debugger, h, &L, &killed) : exec_run(&L);
     fflush(stdout);
     free(args);
+    val_unref(scratch);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;
         h->exit_status = 1;

@@ -67,5 +67,13 @@ bool sp_libdevice_call(spec *s, const char *qual, const sp_args *a, const ast_no
 sp_builtin_fn tl_make_block_ptr, tl_advance;
 bool sp_block_load(spec *s, const sval *p, const ast_node *call, sval *out);
 bool sp_block_store(spec *s, const sval *p, const ast_node *call, sval *out);
+/* The pointer tile and mask (-1: none) of block pointer bp (its items: base,
+ * shape, strides, offsets): the mask checks the dimensions in the bits of
+ * dims. */
+bool sp_block_lower(spec *s, sval bp, unsigned dims, const ast_node *at, int32_t *ptr,
+                    int32_t *mask);
+
+/* spec_desc.c */
+sp_builtin_fn tl_make_tensor_descriptor, tl_load_tensor_descriptor, tl_store_tensor_descriptor;
 
 #endif

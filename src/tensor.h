@@ -69,8 +69,11 @@ enum {
 typedef struct tensor_storage {
     int refs;                 /* tensors viewing it */
     size_t nbytes;            /* bytes usable (rounded up to TENSOR_ALIGN) */
+    size_t size;              /* bytes its elements take (nbytes before rounding) */
     unsigned char *data;      /* TENSOR_ALIGN-aligned, inside raw */
     void *raw;                /* what was allocated */
+    int addr_tag;             /* its tag in addrmap.h once its address is known
+                                 to the program (tensor_reveal), else 0 */
 } tensor_storage;
 
 typedef struct tensor {
@@ -95,6 +98,13 @@ tensor *tensor_of(val v);
 static inline dtype tensor_dtype(const tensor *t) { return t->type; }
 /* Address of element [0, ..., 0] of the view. */
 void *tensor_data(const tensor *t);
+/* The address of element [0, ..., 0] as the program may see it
+ * (Tensor.data_ptr(), a TensorDescriptor's base): the storage joins the
+ * address registry (addrmap.h), so that a kernel can turn the address back
+ * into a pointer, checked against the storage.  A tensor with no elements
+ * gives its address too but registers nothing.  false (with a message in
+ * err) when the registry is full. */
+bool tensor_reveal(const tensor *t, uint64_t *addr, char *err);
 /* Elements reachable from tensor_data: 1 + sum((shape_i - 1) * stride_i),
  * or 0 when the tensor has no elements. */
 int64_t tensor_extent(const tensor *t);

@@ -22,6 +22,7 @@
 #include "spec.h"
 #include "torchmod.h"
 #include "tritontesting.h"
+#include "tritontools.h"
 
 /* ---- triton ------------------------------------------------------------- */
 
@@ -129,6 +130,47 @@ static val triton_constexpr(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, "constexpr", "value", argc, argv, kw, p))
         return val_err();
     return val_ref(p[0]);
+}
+
+/* tl.pointer_type(element_ty, address_space=1) on the host: the dtype
+ * value (str: pointer<fp16>), as kernels see it (spec_tl.c's rules). */
+static val tl_pointer_type(host *h, val self, int argc, const val *argv,
+                           const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[2];
+    if (!host_args(h, at, "pointer_type", "element_ty, address_space=", argc, argv, kw, p))
+        return val_err();
+    if (p[0].kind != VAL_DTYPE)
+        return host_error(h, at, "TypeError: element_ty is a %s.", val_type_name(p[0]));
+    dtype elem = (dtype)val_dtype_id(p[0]);
+    if (dtype_is_ptr(elem))
+        return host_error(h, at, "tl.pointer_type: pointers to pointers (%s) are not "
+                          "supported by tritsim", dtype_name(elem));
+    if (p[1].kind != VAL_MISSING) {
+        int64_t space;
+        if (!host_to_int(h, p[1], at, "address_space", &space))
+            return val_err();
+        if (space != 1)
+            return host_error(h, at, "tl.pointer_type: address_space %lld is not supported "
+                              "by tritsim (kernels address global memory, space 1)",
+                              (long long)space);
+    }
+    return val_tl_dtype(dtype_ptr_to(elem));
+}
+
+/* triton.set_allocator(allocator): the function launches call as
+ * allocator(size, alignment, stream) for the global scratch of kernels
+ * that make tensor descriptors (launch.c). */
+static val triton_set_allocator(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "set_allocator", "allocator", argc, argv, kw, p))
+        return val_err();
+    launch_set_allocator(h, p[0]);
+    return val_none();
 }
 
 /* ---- triton.runtime.driver: the simulated GPU ---------------------------- */
@@ -438,6 +480,7 @@ static val tritonmod_language(const char *name)
             val_object_set(tl, attr, val_tl_dtype(d));
     }
     host_def(tl, "triton.language.constexpr", triton_constexpr);
+    host_def(tl, "triton.language.pointer_type", tl_pointer_type);
     return tl;
 }
 
@@ -447,9 +490,11 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
+    host_def(triton, "triton.set_allocator", triton_set_allocator);
     /* Config, autotune, heuristics (autotune.c) and triton.testing */
     autotune_init(triton);
     tritontesting_init(h, triton);
+    tritontools_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
     tritonmod_kernel_names(tl, "triton.language");
