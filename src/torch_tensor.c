@@ -307,7 +307,7 @@ static bool shape_after_input(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, fname, params, 0, NULL, kw, kwv))
         return false;
     if (n < 1) {
-        host_error(h, at, "%s() missing required argument 'input'", fname);
+        host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument 'input'", fname);
         return false;
     }
     *t = torch_tensor_arg(h, all[0], at, fname, "input");
@@ -315,7 +315,7 @@ static bool shape_after_input(host *h, val self, int argc, const val *argv,
         return false;
     if (kwv[0].kind != VAL_MISSING) {
         if (n > 1) {
-            host_error(h, at, "%s() got multiple values for argument '%s'", fname, kwname);
+            host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument '%s'", fname, kwname);
             return false;
         }
         return torch_shape_args(h, 1, &kwv[0], at, fname, ndim, shape);
