@@ -739,7 +739,7 @@ static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val
     } else if (ok) {
         double *times;
         int n;
-        ok = tritontesting_bench(h, run, t->warmup, t->rep, at, &times, &n);
+        ok = tritontesting_bench(h, run, t->warmup, t->rep, val_none(), at, &times, &n);
         if (ok) {
             /* the median, as Triton compares quantiles (0.5, 0.2, 0.8) */
             val m = tritontesting_summarize(h, times, n, val_none(), "median", at);

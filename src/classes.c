@@ -283,8 +283,16 @@ static val class_bind(host *h, val v, val inst, val cls, src_span at)
     class_wrap *w;
     if ((w = wrap_of(v, &staticmethod_type)))
         return val_ref(w->fn);
-    if ((w = wrap_of(v, &classmethod_type)))
+    if ((w = wrap_of(v, &classmethod_type))) {
+        if (w->fn.kind == VAL_BUILTIN) {
+            /* a C classmethod gets the class as its self */
+            const val_builtin *b = (const val_builtin *)w->fn.u.o;
+            val r = val_builtin_new(b->name, b->fn, val_ref(cls));
+            ((val_builtin *)r.u.o)->data = b->data;
+            return r;
+        }
         return method_new(w->fn, cls);
+    }
     if ((w = wrap_of(v, &property_type))) {
         if (inst.kind == VAL_NONE)
             return val_ref(v);

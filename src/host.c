@@ -2083,6 +2083,7 @@ val host_call(host *h, val fn, int argc, const val *argv, const val_kwargs *kw, 
         if (b->fn == host_call_unbound)
             return host_unbound_invoke(h, b, argc, argv, kw, at);
         static const val_kwargs none = {0, NULL, NULL};
+        h->calling = b;
         return b->fn(h, b->self, argc, argv, kw ? kw : &none, at);
     }
     default:

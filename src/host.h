@@ -120,6 +120,8 @@ struct host {
     val env;                    /* VAL_ENV of the running scope, or VAL_NONE */
     val class_ns;               /* the namespace (dict) of the class body
                                    running in this scope, or VAL_NONE */
+    const val_builtin *calling; /* the built-in host_call is calling: its fn
+                                   may read its data (set just before) */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
     host_scope **scope_table;   /* open addressing by node pointer */
     size_t scope_cap, scope_count;

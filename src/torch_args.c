@@ -133,13 +133,12 @@ bool torch_device_arg(host *h, val v, src_span at, const char *fname, bool *cuda
     return false;
 }
 
-bool torch_no_grad_arg(host *h, val v, src_span at, const char *fname)
+bool torch_requires_grad_arg(host *h, val v, src_span at, const char *fname)
 {
-    if (v.kind == VAL_MISSING || v.kind == VAL_NONE ||
-        (v.kind == VAL_BOOL && !v.u.b))
+    if (v.kind == VAL_MISSING || v.kind == VAL_BOOL)
         return true;
-    host_error(h, at, "%s(): tritsim tensors do not track gradients; requires_grad=True is not "
-               "supported", fname);
+    host_raise(h, HOST_EXC_TYPE, at, "%s(): argument 'requires_grad' must be bool, not %s",
+               fname, val_type_name(v));
     return false;
 }
 
