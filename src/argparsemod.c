@@ -502,10 +502,12 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
         else if (!strcmp(act, "store_false"))
             kind = AP_STORE_FALSE;
         else if (strcmp(act, "store"))
-            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "add_argument(): action '%s' is not supported by tritsim "
+            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                              "add_argument(): action '%s' is not supported by tritsim "
                               "(use 'store', 'store_true' or 'store_false')", act);
         if (kind != AP_STORE && positional)
-            return host_raise(h, HOST_EXC_TYPE, at, "add_argument(): a positional argument cannot be '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "add_argument(): a positional argument cannot be '%s'",
                               act);
     }
     bool optional_value = false;
@@ -516,7 +518,8 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
         optional_value = true;
     }
     if (a[2].kind != VAL_MISSING)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "add_argument(): const= is not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "add_argument(): const= is not supported by tritsim");
     if (a[5].kind != VAL_MISSING && a[5].kind != VAL_NONE && a[5].kind != VAL_LIST &&
         a[5].kind != VAL_TUPLE)
         return host_error(h, at, "add_argument(): choices must be a list or tuple");
@@ -879,7 +882,8 @@ static val fn_parse_args(host *h, val self, int argc, const val *argv, const val
     if (!host_args(h, at, "parse_args", "args=, namespace=", argc, argv, kw, a))
         return val_err();
     if (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "parse_args(): namespace= is not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "parse_args(): namespace= is not supported by tritsim");
     ap_parser *p = (ap_parser *)self.u.o;
     if (a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
         return parse(h, p, a[0], at);
@@ -905,7 +909,8 @@ static val fn_format(host *h, val self, int argc, const val *argv, const val_kwa
     if (!host_args(h, at, name, print ? "file=" : "", argc, argv, kw, a))
         return val_err();
     if (print && a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "%s(): file= is not supported by tritsim", name);
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "%s(): file= is not supported by tritsim", name);
     strbuf out;
     strbuf_init(&out);
     if (help)

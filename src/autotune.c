@@ -769,7 +769,8 @@ static val tune_tuner_run(host *h, tune_tuner *t, val grid, int argc, const val 
         const tune_config *c = (const tune_config *)cs->items[i].u.o;
         for (int k = 0; kw && k < kw->n; k++)
             if (val_dict_get_str(c->kwargs, kw->names[k]).kind != VAL_MISSING) {
-                host_raise(h, HOST_EXC_VALUE, at, "ValueError: Conflicting meta-parameters: %s. Make sure "
+                host_raise(h, HOST_EXC_VALUE, at,
+                           "ValueError: Conflicting meta-parameters: %s. Make sure "
                            "that you don't re-define auto-tuned symbols.", kw->names[k]);
                 goto done;
             }

@@ -53,7 +53,8 @@ static bool builtin_no_kwargs(host *h, const char *fname, const val_kwargs *kw, 
 {
     if (!kw || kw->n == 0)
         return true;
-    host_raise(h, HOST_EXC_TYPE, at, "%s() takes no keyword arguments (got '%s')", fname, kw->names[0]);
+    host_raise(h, HOST_EXC_TYPE, at,
+               "%s() takes no keyword arguments (got '%s')", fname, kw->names[0]);
     return false;
 }
 
@@ -277,7 +278,8 @@ static val builtin_float_to_int(host *h, double f, src_span at)
         return host_raise(h, HOST_EXC_OVERFLOW, at, "cannot convert float infinity to integer");
     double t = trunc(f);
     if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0))
-        return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: %g does not fit in tritsim's 64-bit ints",
+        return host_raise(h, HOST_EXC_OVERFLOW, at,
+                          "integer overflow: %g does not fit in tritsim's 64-bit ints",
                           f);
     return val_int((int64_t)t);
 }
@@ -296,20 +298,23 @@ BUILTIN_FN(builtin_int)
         if (!host_to_int(h, a[1], at, "int() base", &base))
             return val_err();
         if (x.kind != VAL_STR)
-            return host_raise(h, HOST_EXC_TYPE, at, "int() can't convert non-string with explicit base");
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "int() can't convert non-string with explicit base");
         if (base != 0 && (base < 2 || base > 36))
             return host_raise(h, HOST_EXC_VALUE, at, "int() base must be >= 2 and <= 36, or 0");
         int64_t v;
         bool ovf;
         if (!builtin_parse_int(val_as_str(x)->s, val_as_str(x)->len, (int)base, &v, &ovf)) {
             val r = host_repr(h, x);
-            host_raise(h, HOST_EXC_VALUE, at, "invalid literal for int() with base %lld: %s", (long long)base,
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "invalid literal for int() with base %lld: %s", (long long)base,
                        val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
         if (ovf)
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(v);
     }
     if (builtin_is_int(x))
@@ -321,12 +326,14 @@ BUILTIN_FN(builtin_int)
         bool ovf;
         if (!builtin_parse_int(val_as_str(x)->s, val_as_str(x)->len, 10, &v, &ovf)) {
             val r = host_repr(h, x);
-            host_raise(h, HOST_EXC_VALUE, at, "invalid literal for int() with base 10: %s", val_as_str(r)->s);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "invalid literal for int() with base 10: %s", val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
         if (ovf)
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(v);
     }
     val r = builtin_dunder(h, x, "__int__", 0, NULL, at);
@@ -414,7 +421,8 @@ BUILTIN_FN(builtin_float)
         double d;
         if (!builtin_parse_float(val_as_str(x)->s, val_as_str(x)->len, &d)) {
             val r = host_repr(h, x);
-            host_raise(h, HOST_EXC_VALUE, at, "could not convert string to float: %s", val_as_str(r)->s);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "could not convert string to float: %s", val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
@@ -423,7 +431,8 @@ BUILTIN_FN(builtin_float)
     val r = builtin_dunder(h, x, "__float__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_raise(h, HOST_EXC_TYPE, at, "float() argument must be a string or a number, not '%s'",
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "float() argument must be a string or a number, not '%s'",
                       val_type_name(x));
 }
 
@@ -520,7 +529,8 @@ static bool builtin_dict_merge(host *h, val d, val src, src_span at)
             return false;
         }
         if (val_as_seq(pl)->len != 2) {
-            host_raise(h, HOST_EXC_VALUE, at, "dictionary update sequence element #%zu has length %zu; 2 is "
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "dictionary update sequence element #%zu has length %zu; 2 is "
                        "required", i, val_as_seq(pl)->len);
             val_unref(pl);
             val_unref(items);
@@ -569,7 +579,8 @@ BUILTIN_FN(builtin_range)
             continue;
         }
         if (!builtin_is_int(argv[i]))
-            return host_raise(h, HOST_EXC_TYPE, at, "'%s' object cannot be interpreted as an integer (range "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "'%s' object cannot be interpreted as an integer (range "
                               "needs ints%s)", val_type_name(argv[i]),
                               argv[i].kind == VAL_FLOAT ? ": convert with int(x) or use //"
                                                         : "");
@@ -676,7 +687,8 @@ BUILTIN_FN(builtin_print)
     val file = o[2];
     if (file.kind != VAL_MISSING && file.kind != VAL_NONE) {
         if (file.kind != VAL_OBJECT || file.u.o->type != &builtin_file_type)
-            return host_raise(h, HOST_EXC_TYPE, at, "print() file= must be sys.stdout or sys.stderr in "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "print() file= must be sys.stdout or sys.stderr in "
                               "tritsim, not a '%s'", val_type_name(file));
         fp = ((builtin_file *)file.u.o)->fp;
     }
@@ -771,14 +783,16 @@ BUILTIN_FN(builtin_setattr)
 BUILTIN_FN(builtin_not_supported)
 {
     UNUSED_ARGS;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "this built-in function is not supported by tritsim (see "
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "this built-in function is not supported by tritsim (see "
                       "doc/language.md)");
 }
 
 BUILTIN_FN(builtin_set)
 {
     UNUSED_ARGS;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "sets are not supported by tritsim (use a dict or a list)");
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "sets are not supported by tritsim (use a dict or a list)");
 }
 
 /* ---- iteration ---------------------------------------------------------------------- */
@@ -830,7 +844,8 @@ BUILTIN_FN(builtin_zip)
             goto done;
         size_t len = val_as_seq(lists[got])->len;
         if (strict && got > 0 && len != n) {
-            host_raise(h, HOST_EXC_VALUE, at, "zip() argument %d has length %zu, not %zu (strict=True)",
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "zip() argument %d has length %zu, not %zu (strict=True)",
                        got + 1, len, n);
             val_unref(lists[got]);
             goto done;
@@ -861,7 +876,8 @@ BUILTIN_FN(builtin_map)
     if (!builtin_no_kwargs(h, "map", kw, at))
         return val_err();
     if (argc < 2)
-        return host_raise(h, HOST_EXC_TYPE, at, "map() must have at least two arguments: a function and an "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "map() must have at least two arguments: a function and an "
                           "iterable");
     int nl = argc - 1;
     val *lists = xmalloc((size_t)nl * sizeof *lists);
@@ -1024,7 +1040,8 @@ static bool builtin_sort_list(host *h, val list, val key, bool reverse, src_span
     if (ok && s->len == n)
         memcpy(s->items, items, n * sizeof *items);
     else if (ok)
-        ok = host_raise(h, HOST_EXC_VALUE, at, "the list changed size while it was being sorted").kind != VAL_ERR;
+        ok = host_raise(h, HOST_EXC_VALUE, at,
+                        "the list changed size while it was being sorted").kind != VAL_ERR;
     for (size_t i = 0; i < nk; i++)
         val_unref(keys[i]);
     free(keys);
@@ -1068,7 +1085,8 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
             return items;
     } else {
         if (o[1].kind != VAL_MISSING)
-            return host_raise(h, HOST_EXC_TYPE, at, "Cannot specify a default for %s() with multiple "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "Cannot specify a default for %s() with multiple "
                               "positional arguments", name);
         items = val_list_new((size_t)argc);
         for (int i = 0; i < argc; i++)
@@ -1079,7 +1097,8 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
         val_unref(items);
         if (o[1].kind != VAL_MISSING)
             return val_ref(o[1]);
-        return host_raise(h, HOST_EXC_VALUE, at, "%s() arg is an empty sequence (pass default= to allow it)",
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "%s() arg is an empty sequence (pass default= to allow it)",
                           name);
     }
     bool keyed = o[0].kind != VAL_MISSING && o[0].kind != VAL_NONE;
@@ -1152,7 +1171,8 @@ BUILTIN_FN(builtin_sum)
     val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
     if (acc.kind == VAL_STR) {
         val_unref(acc);
-        return host_raise(h, HOST_EXC_TYPE, at, "sum() can't sum strings (use ''.join(seq) instead)");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "sum() can't sum strings (use ''.join(seq) instead)");
     }
     return builtin_fold(h, AST_OP_ADD, acc, a[0], at);
 }
@@ -1213,7 +1233,8 @@ BUILTIN_FN(builtin_next)
         return val_err();
     val v = argv[0];
     if (!host_is_iterator(v))
-        return host_raise(h, HOST_EXC_TYPE, at, "'%s' object is not an iterator (call iter() on it first)",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "'%s' object is not an iterator (call iter() on it first)",
                           val_type_name(v));
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
@@ -1243,7 +1264,8 @@ BUILTIN_FN(builtin_abs)
     if (builtin_is_int(v)) {
         int64_t i = builtin_int_of(v);
         if (i == INT64_MIN)
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(i < 0 ? -i : i);
     }
     if (v.kind == VAL_FLOAT)
@@ -1301,7 +1323,8 @@ BUILTIN_FN(builtin_round)
                    : builtin_dunder(h, x, "__round__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_raise(h, HOST_EXC_TYPE, at, "type %s doesn't define __round__ method", val_type_name(x));
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "type %s doesn't define __round__ method", val_type_name(x));
 }
 
 BUILTIN_FN(builtin_divmod)
@@ -1330,13 +1353,15 @@ BUILTIN_FN(builtin_pow)
     if (a[2].kind == VAL_MISSING || a[2].kind == VAL_NONE)
         return host_binop(h, AST_OP_POW, a[0], a[1], at);
     if (!builtin_is_int(a[0]) || !builtin_is_int(a[1]) || !builtin_is_int(a[2]))
-        return host_raise(h, HOST_EXC_TYPE, at, "pow() 3rd argument not allowed unless all arguments are "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "pow() 3rd argument not allowed unless all arguments are "
                           "integers");
     int64_t b = builtin_int_of(a[0]), e = builtin_int_of(a[1]), m = builtin_int_of(a[2]);
     if (m == 0)
         return host_raise(h, HOST_EXC_VALUE, at, "pow() 3rd argument cannot be 0");
     if (e < 0)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "pow() with a negative exponent and a modulus is not "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "pow() with a negative exponent and a modulus is not "
                           "supported by tritsim");
     __int128 r = 1, base = b % m;
     if (base < 0)
@@ -1419,7 +1444,8 @@ BUILTIN_FN(builtin_ord)
     const val_str *s = val_as_str(argv[0]);
     size_t n = val_str_chars(s);
     if (n != 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "ord() expected a character, but string of length %zu found",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "ord() expected a character, but string of length %zu found",
                           n);
     const unsigned char *p = (const unsigned char *)s->s;
     uint32_t c = p[0];
@@ -1579,7 +1605,8 @@ BUILTIN_FN(builtin_str_join)
     for (size_t i = 0; i < l->len; i++) {
         if (l->items[i].kind != VAL_STR) {
             strbuf_free(&b);
-            host_raise(h, HOST_EXC_TYPE, at, "sequence item %zu: expected str instance, %s found (convert "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "sequence item %zu: expected str instance, %s found (convert "
                        "with str(x) first, e.g. ', '.join(map(str, items)))", i,
                        val_type_name(l->items[i]));
             val_unref(items);
@@ -1842,7 +1869,8 @@ static val builtin_fix_impl(host *h, val self, int argc, const val *argv,
     for (size_t k = 0; k < n; k++) {
         val p = fx.kind == VAL_TUPLE ? val_as_seq(fx)->items[k] : fx;
         if (p.kind != VAL_STR)
-            return host_raise(h, HOST_EXC_TYPE, at, "%s first arg must be str or a tuple of str, not %s",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s first arg must be str or a tuple of str, not %s",
                               name, val_type_name(p));
         size_t pn = val_as_str(p)->len;
         if (pn > b1 - b0)
@@ -2040,7 +2068,8 @@ static val builtin_pad_impl(host *h, val self, int argc, const val *argv,
     size_t fl = 1;
     if (argc == 2) {
         if (argv[1].kind != VAL_STR || val_str_chars(val_as_str(argv[1])) != 1)
-            return host_raise(h, HOST_EXC_TYPE, at, "The fill character must be exactly one character long");
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "The fill character must be exactly one character long");
         fill = val_as_str(argv[1])->s;
         fl = val_as_str(argv[1])->len;
     }
@@ -2194,17 +2223,20 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
     val v;
     if (i == 0) {
         if (f->manual)
-            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from manual field specification to "
+            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from manual field "
+                              "specification to "
                               "automatic field numbering");
         f->auto_index++;
         int k = f->auto_index - 1;
         if (k >= f->argc)
-            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %d out of range for positional "
+            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %d out of range for "
+                              "positional "
                               "args tuple", k);
         v = val_ref(f->argv[k]);
     } else if (isdigit((unsigned char)s[0])) {
         if (f->auto_index > 0)
-            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from automatic field numbering to "
+            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from automatic field "
+                              "numbering to "
                               "manual field specification");
         f->manual = true;
         long k = 0;
@@ -2216,7 +2248,8 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
                 break;
         }
         if (k >= f->argc)
-            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %ld out of range for positional "
+            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %ld out of range for "
+                              "positional "
                               "args tuple", k);
         v = val_ref(f->argv[k]);
     } else {
@@ -2225,7 +2258,8 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
             if (strlen(f->kw->names[k]) == i && !memcmp(f->kw->names[k], s, i))
                 v = val_ref(f->kw->values[k]);
         if (v.kind == VAL_MISSING)
-            return host_raise(h, HOST_EXC_KEY, f->at, "KeyError: '%.*s' (no keyword argument of that name "
+            return host_raise(h, HOST_EXC_KEY, f->at, "KeyError: '%.*s' (no keyword argument of "
+                              "that name "
                               "was passed to format())", (int)i, s);
     }
     while (i < n) {
@@ -2499,7 +2533,8 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
     }
     default:
         if (type > ' ' && type < 127)
-            host_raise(h, HOST_EXC_VALUE, at, "unsupported format character '%c' (0x%x)", type, type);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "unsupported format character '%c' (0x%x)", type, type);
         else
             host_raise(h, HOST_EXC_VALUE, at, "incomplete format");
         return false;
@@ -2583,7 +2618,8 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                 i++;
                 if (next >= nitems || mapping) {
                     strbuf_free(&b);
-                    return host_raise(h, HOST_EXC_TYPE, at, "not enough arguments for format string");
+                    return host_raise(h, HOST_EXC_TYPE, at,
+                                      "not enough arguments for format string");
                 }
                 if (!host_to_int(h, items[next++], at, "* wants int", dst)) {
                     strbuf_free(&b);
@@ -2635,7 +2671,8 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                        (at_type && at_type->getitem);
     if (!mapping && !has_getitem && next < nitems) {
         strbuf_free(&b);
-        return host_raise(h, HOST_EXC_TYPE, at, "not all arguments converted during string formatting");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "not all arguments converted during string formatting");
     }
     return val_str_from_buf(&b);
 }
@@ -2689,7 +2726,8 @@ BUILTIN_FN(builtin_list_pop)
         return host_raise(h, HOST_EXC_INDEX, at, "IndexError: pop from empty list");
     int64_t j = i < 0 ? i + n : i;
     if (j < 0 || j >= n)
-        return host_raise(h, HOST_EXC_INDEX, at, "IndexError: pop index %lld out of range (the list has %lld "
+        return host_raise(h, HOST_EXC_INDEX, at,
+                          "IndexError: pop index %lld out of range (the list has %lld "
                           "items)", (long long)i, (long long)n);
     return val_list_remove(self, (size_t)j);
 }
@@ -3241,7 +3279,8 @@ static bool builtin_math_arg(host *h, const char *fname, int argc, const val *ar
         return false;
     for (int i = 0; i < n; i++) {
         if (!builtin_is_num(argv[i])) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() must be called with a real number, not '%s'", fname,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() must be called with a real number, not '%s'", fname,
                        val_type_name(argv[i]));
             return false;
         }
@@ -3304,7 +3343,8 @@ BUILTIN_FN(builtin_math_log)
     double x[2];
     for (int i = 0; i < argc; i++) {
         if (!builtin_is_num(argv[i]))
-            return host_raise(h, HOST_EXC_TYPE, at, "log() must be called with a real number, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "log() must be called with a real number, not '%s'",
                               val_type_name(argv[i]));
         x[i] = builtin_float_of(argv[i]);
         if (x[i] <= 0)
@@ -3313,7 +3353,8 @@ BUILTIN_FN(builtin_math_log)
     if (argc == 1)
         return val_float(log(x[0]));
     if (x[1] == 1)
-        return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "ZeroDivisionError: float division by zero");
+        return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                          "ZeroDivisionError: float division by zero");
     return val_float(log(x[0]) / log(x[1]));
 }
 
@@ -3331,7 +3372,8 @@ static val builtin_math_round(host *h, val self, int argc, const val *argv,
                                : !strcmp(name, "ceil") ? "__ceil__" : "__trunc__", 0, NULL, at);
         if (r.kind != VAL_MISSING)
             return r;
-        return host_raise(h, HOST_EXC_TYPE, at, "%s() must be called with a real number, not '%s'", name,
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "%s() must be called with a real number, not '%s'", name,
                           val_type_name(argv[0]));
     }
     return builtin_float_to_int(h, fn(argv[0].u.f), at);
@@ -3380,7 +3422,8 @@ BUILTIN_FN(builtin_math_hypot)
     double r = 0;
     for (int i = 0; i < argc; i++) {
         if (!builtin_is_num(argv[i]))
-            return host_raise(h, HOST_EXC_TYPE, at, "hypot() must be called with real numbers, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "hypot() must be called with real numbers, not '%s'",
                               val_type_name(argv[i]));
         r = hypot(r, builtin_float_of(argv[i]));
     }
@@ -3478,7 +3521,8 @@ BUILTIN_FN(builtin_math_lcm)
         int64_t g = builtin_gcd2(l, v);
         int64_t r;
         if (__builtin_mul_overflow(l / g, v < 0 ? -v : v, &r))
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         l = r;
     }
     return val_int(l);
@@ -3492,11 +3536,13 @@ BUILTIN_FN(builtin_math_factorial)
         !host_to_int(h, argv[0], at, "factorial() argument", &n))
         return val_err();
     if (n < 0)
-        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: factorial() not defined for negative values");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: factorial() not defined for negative values");
     int64_t r = 1;
     for (int64_t i = 2; i <= n; i++)
         if (__builtin_mul_overflow(r, i, &r))
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
     return val_int(r);
 }
 
@@ -3513,7 +3559,8 @@ static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
     if (argc == 2 && argv[1].kind != VAL_NONE && !host_to_int(h, argv[1], at, "k", &k))
         return val_err();
     if (n < 0 || k < 0)
-        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: n and k must be non-negative integers");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: n and k must be non-negative integers");
     if (k > n)
         return val_int(0);
     if (comb && k > n - k)
@@ -3524,7 +3571,8 @@ static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
         if (comb)
             r /= i + 1;
         if (r > INT64_MAX)
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
     }
     return val_int((int64_t)r);
 }
@@ -3540,7 +3588,8 @@ BUILTIN_FN(builtin_math_isqrt)
         !host_to_int(h, argv[0], at, "isqrt() argument", &n))
         return val_err();
     if (n < 0)
-        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: isqrt() argument must be nonnegative");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: isqrt() argument must be nonnegative");
     int64_t r = (int64_t)sqrt((double)n);
     while (r > 0 && (__int128)r * r > n)
         r--;
@@ -3805,10 +3854,12 @@ BUILTIN_FN(builtin_functools_partial)
 {
     (void)self;
     if (argc < 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "partial() takes at least one argument (the function)");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "partial() takes at least one argument (the function)");
     const val_type *t = val_type_of(argv[0]);
     if (argv[0].kind != VAL_FUNC && argv[0].kind != VAL_BUILTIN && !(t && t->call))
-        return host_raise(h, HOST_EXC_TYPE, at, "the first argument of partial() must be callable, not a "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "the first argument of partial() must be callable, not a "
                           "'%s'", val_type_name(argv[0]));
     builtin_partial *p = val_obj_new(sizeof *p, VAL_OBJECT, &builtin_partial_type);
     p->func = val_ref(argv[0]);
@@ -3910,7 +3961,8 @@ BUILTIN_FN(builtin_itertools_product)
     if (repeat < 0)
         return host_raise(h, HOST_EXC_VALUE, at, "ValueError: repeat argument cannot be negative");
     if ((int64_t)argc * repeat > 64)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "product() of more than 64 iterables is not supported");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "product() of more than 64 iterables is not supported");
     int n = (int)(argc * repeat);
     val *pools = xmalloc((size_t)(argc ? argc : 1) * sizeof *pools);
     int got = 0;
@@ -4124,7 +4176,8 @@ static val builtin_environ_getitem(host *h, val self, val key, src_span at)
         return val_err();
     const char *v = getenv(k);
     if (!v)
-        return host_raise(h, HOST_EXC_KEY, at, "KeyError: '%s' (the environment variable is not set; use "
+        return host_raise(h, HOST_EXC_KEY, at,
+                          "KeyError: '%s' (the environment variable is not set; use "
                           "os.environ.get('%s') to get None instead)", k, k);
     return val_str_cstr(v);
 }
@@ -4136,7 +4189,8 @@ static bool builtin_environ_setitem(host *h, val self, val key, val v, src_span 
     if (!builtin_environ_key(h, key, at, &k))
         return false;
     if (v.kind != VAL_STR) {
-        host_raise(h, HOST_EXC_TYPE, at, "str expected, not %s (environment values are strings: write "
+        host_raise(h, HOST_EXC_TYPE, at,
+                   "str expected, not %s (environment values are strings: write "
                    "'1', not 1)", val_type_name(v));
         return false;
     }
@@ -4351,7 +4405,8 @@ BUILTIN_FN(builtin_os_makedirs)
     if (stat(path, &st) == 0) {
         if (exist_ok && S_ISDIR(st.st_mode))
             return val_none();
-        return host_raise(h, HOST_EXC_OS, at, "FileExistsError: [Errno 17] File exists: '%s'", path);
+        return host_raise(h, HOST_EXC_OS, at,
+                          "FileExistsError: [Errno 17] File exists: '%s'", path);
     }
     char *buf = xstrdup(path);
     bool ok = true;
@@ -4394,7 +4449,8 @@ BUILTIN_FN(builtin_path_join)
     if (!builtin_no_kwargs(h, "join", kw, at))
         return val_err();
     if (argc < 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "join() missing 1 required positional argument: 'a'");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "join() missing 1 required positional argument: 'a'");
     strbuf b = {0};
     for (int i = 0; i < argc; i++) {
         const char *p;
@@ -4744,7 +4800,8 @@ BUILTIN_FN(builtin_random_seed)
         return val_none();
     }
     if (!builtin_is_int(a[0]))
-        return host_raise(h, HOST_EXC_TYPE, at, "random.seed() in tritsim takes an int (or None), not '%s'",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "random.seed() in tritsim takes an int (or None), not '%s'",
                           val_type_name(a[0]));
     int64_t s = builtin_int_of(a[0]);
     builtin_mt_seed_int(s < 0 ? -(uint64_t)s : (uint64_t)s);
@@ -4770,7 +4827,8 @@ BUILTIN_FN(builtin_random_getrandbits)
     if (k < 0)
         return host_raise(h, HOST_EXC_VALUE, at, "ValueError: number of bits must be non-negative");
     if (k > 63)
-        return host_raise(h, HOST_EXC_OVERFLOW, at, "getrandbits(%lld) does not fit in tritsim's 64-bit ints",
+        return host_raise(h, HOST_EXC_OVERFLOW, at,
+                          "getrandbits(%lld) does not fit in tritsim's 64-bit ints",
                           (long long)k);
     return val_int(k == 0 ? 0 : (int64_t)builtin_mt_bits((int)k));
 }
@@ -4786,7 +4844,8 @@ static val builtin_randrange_impl(host *h, int64_t start, int64_t stop, int64_t 
     else
         n = (width + step + 1) / step;
     if (n <= 0)
-        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: empty range for randrange() (%lld, %lld, %lld)",
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: empty range for randrange() (%lld, %lld, %lld)",
                           (long long)start, (long long)stop, (long long)step);
     return val_int((int64_t)(start + (__int128)step * (__int128)builtin_mt_below((uint64_t)n)));
 }
@@ -4843,7 +4902,8 @@ BUILTIN_FN(builtin_random_choice)
     if (n < 0)
         return val_err();
     if (n == 0)
-        return host_raise(h, HOST_EXC_INDEX, at, "IndexError: Cannot choose from an empty sequence");
+        return host_raise(h, HOST_EXC_INDEX, at,
+                          "IndexError: Cannot choose from an empty sequence");
     return host_getitem(h, argv[0], val_int((int64_t)builtin_mt_below((uint64_t)n)), at);
 }
 
@@ -4853,7 +4913,8 @@ BUILTIN_FN(builtin_random_shuffle)
     if (!builtin_nargs(h, "shuffle", argc, kw, 1, 1, at))
         return val_err();
     if (argv[0].kind != VAL_LIST)
-        return host_raise(h, HOST_EXC_TYPE, at, "shuffle() needs a list, not a '%s'", val_type_name(argv[0]));
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "shuffle() needs a list, not a '%s'", val_type_name(argv[0]));
     val_seq *s = val_as_seq(argv[0]);
     for (size_t i = s->len; i-- > 1;) {
         size_t j = (size_t)builtin_mt_below(i + 1);
@@ -4878,7 +4939,8 @@ BUILTIN_FN(builtin_random_sample)
     int64_t n = (int64_t)val_as_seq(pop)->len;
     if (k < 0 || k > n) {
         val_unref(pop);
-        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: Sample larger than population or is negative");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: Sample larger than population or is negative");
     }
     val out = val_list_new((size_t)k);
     /* CPython's two strategies, chosen the same way, so results match. */

@@ -35,7 +35,8 @@ static val instance_class(val inst)
 
 static bool class_is_object(val cls)
 {
-    return cls.kind == VAL_CLASS && class_of(cls)->builtin && !strcmp(class_of(cls)->name, "object");
+    return cls.kind == VAL_CLASS && class_of(cls)->builtin &&
+           !strcmp(class_of(cls)->name, "object");
 }
 
 /* ---- classes ------------------------------------------------------------------ */
@@ -349,7 +350,12 @@ val class_getattr(host *h, val obj, const char *name, src_span at)
         v = class_lookup(cls, name);
         if (v.kind != VAL_MISSING)
             return class_bind(h, v, obj, cls, at);
-        if (strcmp(name, "__getattr__") && class_lookup(cls, "__getattr__").kind != VAL_MISSING) {
+        /* __getattr__ answers for ordinary names; special methods are looked
+         * up on the class only, as Python's implicit lookups do (with,
+         * int(x), abs(x) ask for them through here) */
+        size_t len = strlen(name);
+        bool dunder = len > 4 && !strncmp(name, "__", 2) && !strcmp(name + len - 2, "__");
+        if (!dunder && class_lookup(cls, "__getattr__").kind != VAL_MISSING) {
             val n = val_str_cstr(name);
             val r = class_call_method(h, obj, "__getattr__", 1, &n, at);
             val_unref(n);

@@ -89,7 +89,8 @@ static bool exc_self(host *h, const char *fname, val *self, int *argc, const val
         (*argv)++;
         (*argc)--;
     }
-    if (self->kind != VAL_INSTANCE || !((val_class *)((val_instance *)self->u.o)->cls.u.o)->exception) {
+    if (self->kind != VAL_INSTANCE ||
+        !((val_class *)((val_instance *)self->u.o)->cls.u.o)->exception) {
         host_raise(h, HOST_EXC_TYPE, at, "%s() needs an exception, not a '%s'", fname,
                    val_type_name(*self));
         return false;

@@ -475,11 +475,13 @@ static val host_load_name(host *h, const char *name, src_span at)
     if (slot) {
         if (slot->kind == VAL_MISSING) {
             if (own)
-                return host_raise(h, HOST_EXC_UNBOUND_LOCAL, at, "local variable '%s' is used before it is "
+                return host_raise(h, HOST_EXC_UNBOUND_LOCAL, at,
+                                  "local variable '%s' is used before it is "
                                   "assigned (it is local because the function assigns it "
                                   "somewhere; declare it 'global %s' to use the global)",
                                   name, name);
-            return host_raise(h, HOST_EXC_NAME, at, "variable '%s' of an enclosing function is used "
+            return host_raise(h, HOST_EXC_NAME, at,
+                              "variable '%s' of an enclosing function is used "
                               "before it is assigned", name);
         }
         return *slot;
@@ -680,7 +682,8 @@ static val host_int_pow(host *h, int64_t a, int64_t b, src_span at)
 {
     if (b < 0) {
         if (a == 0)
-            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "0.0 cannot be raised to a negative power");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              "0.0 cannot be raised to a negative power");
         return val_float(pow((double)a, (double)b));
     }
     int64_t r = 1, base = a;
@@ -778,7 +781,8 @@ static val host_float_binop(host *h, ast_op op, double a, double b, src_span at)
     case AST_OP_FLOORDIV:
     case AST_OP_MOD: {
         if (b == 0)
-            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, op == AST_OP_MOD ? "float modulo by zero"
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              op == AST_OP_MOD ? "float modulo by zero"
                                                       : "float floor division by zero");
         /* CPython's float_divmod. */
         double mod = fmod(a, b);
@@ -807,13 +811,16 @@ static val host_float_binop(host *h, ast_op op, double a, double b, src_span at)
         if (isnan(a) || isnan(b))
             return val_float(NAN);
         if (a == 0 && b < 0)
-            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "0.0 cannot be raised to a negative power");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              "0.0 cannot be raised to a negative power");
         if (a < 0 && isfinite(a) && isfinite(b) && b != floor(b))
-            return host_raise(h, HOST_EXC_VALUE, at, "a negative number to a fractional power is a complex "
+            return host_raise(h, HOST_EXC_VALUE, at,
+                              "a negative number to a fractional power is a complex "
                               "number, which tritsim does not support");
         double r = pow(a, b);
         if (isinf(r) && isfinite(a) && isfinite(b))
-            return host_raise(h, HOST_EXC_OVERFLOW, at, "float power overflows (the result is too large)");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "float power overflows (the result is too large)");
         return val_float(r);
     }
     default:
@@ -896,7 +903,8 @@ static int host_eq(host *h, val a, val b, src_span at)
 
 static val host_cmp_error(host *h, ast_op op, val a, val b, src_span at)
 {
-    return host_raise(h, HOST_EXC_TYPE, at, "'%s' is not supported between instances of '%s' and '%s'",
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "'%s' is not supported between instances of '%s' and '%s'",
                       ast_op_name(op), val_type_name(a), val_type_name(b));
 }
 
@@ -935,7 +943,8 @@ static val host_order(host *h, ast_op op, val a, val b, src_span at)
                 return val_err();
             if (!e) {
                 if (h->nest >= HOST_MAX_NEST)
-                    return host_raise(h, HOST_EXC_RECURSION, at, "the values compared are nested too deeply");
+                    return host_raise(h, HOST_EXC_RECURSION, at,
+                                      "the values compared are nested too deeply");
                 h->nest++;
                 val r = host_binop_full(h, op, false, x->items[i], y->items[i], at);
                 h->nest--;
@@ -1053,7 +1062,8 @@ static int host_contains(host *h, val container, val item, src_span at)
         val_unref(seq);
         return r;
     }
-    host_raise(h, HOST_EXC_TYPE, at, "argument of type '%s' is not iterable", val_type_name(container));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "argument of type '%s' is not iterable", val_type_name(container));
     return -1;
 }
 
@@ -1068,7 +1078,8 @@ static bool host_repeat_count(host *h, val n, size_t len, src_span at, size_t *o
         return true;
     }
     if ((uint64_t)k > (size_t)HOST_MAX_ITEMS / len) {
-        host_raise(h, HOST_EXC_MEMORY, at, "the repeated sequence would be too long (%zu * %lld items)", len,
+        host_raise(h, HOST_EXC_MEMORY, at,
+                   "the repeated sequence would be too long (%zu * %lld items)", len,
                    (long long)k);
         return false;
     }
@@ -1311,7 +1322,8 @@ static bool host_slice_bound(host *h, val v, src_span at, bool *given, int64_t *
         *out = host_int_of(v);
         return true;
     }
-    host_raise(h, HOST_EXC_TYPE, at, "slice indices must be integers or None, not '%s'", val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "slice indices must be integers or None, not '%s'", val_type_name(v));
     return false;
 }
 
@@ -1391,9 +1403,10 @@ static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_
     if (j < 0 || j >= len) {
         /* e.args as Python has them: "list index out of range" */
         val args = val_tuple_new(1);
-        val_seq_set(args, 0, !strcmp(what, "str") ? val_str_cstr("string index out of range")
-                             : !strcmp(what, "range") ? val_str_cstr("range object index out of range")
-                             : val_str_fmt("%s index out of range", what));
+        val_seq_set(args, 0,
+                    !strcmp(what, "str") ? val_str_cstr("string index out of range")
+                    : !strcmp(what, "range") ? val_str_cstr("range object index out of range")
+                    : val_str_fmt("%s index out of range", what));
         host_raise_args(h, HOST_EXC_INDEX, args, at,
                         "%s index %lld is out of range (the %s has %lld item%s)", what,
                         (long long)i, what, (long long)len, len == 1 ? "" : "s");
@@ -1572,7 +1585,8 @@ static bool host_list_set_slice(host *h, val list, val slice, val v, src_span at
         free(old);
     } else {
         if ((int64_t)src->len != count) {
-            host_raise(h, HOST_EXC_VALUE, at, "attempt to assign a sequence of size %zu to an extended slice "
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "attempt to assign a sequence of size %zu to an extended slice "
                        "of size %lld", src->len, (long long)count);
             val_unref(items);
             return false;
@@ -1606,7 +1620,8 @@ bool host_setitem(host *h, val obj, val key, val v, src_span at)
     const val_type *t = val_type_of(obj);
     if (t && t->setitem)
         return t->setitem(h, obj, key, v, at);
-    host_raise(h, HOST_EXC_TYPE, at, "'%s' object does not support item assignment%s", val_type_name(obj),
+    host_raise(h, HOST_EXC_TYPE, at,
+               "'%s' object does not support item assignment%s", val_type_name(obj),
                obj.kind == VAL_STR ? " (strings cannot change: build a new one)"
                : obj.kind == VAL_TUPLE ? " (tuples cannot change: use a list)" : "");
     return false;
@@ -1646,7 +1661,8 @@ static bool host_delitem(host *h, val obj, val key, src_span at)
         val_unref(old);
         return true;
     }
-    host_raise(h, HOST_EXC_TYPE, at, "'%s' object does not support item deletion", val_type_name(obj));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "'%s' object does not support item deletion", val_type_name(obj));
     return false;
 }
 
@@ -1665,7 +1681,8 @@ static val host_unbound_invoke(host *h, const val_builtin *b, int argc, const va
 {
     const host_method *m = b->data;
     if (argc < 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "%s() needs the %s to work on as its first argument",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "%s() needs the %s to work on as its first argument",
                           m->qualname, val_type_name((val){m->kind, {0}}));
     val_kind want = m->kind;
     val_kind got = argv[0].kind == VAL_BOOL && want == VAL_INT ? VAL_INT : argv[0].kind;
@@ -1674,7 +1691,8 @@ static val host_unbound_invoke(host *h, const val_builtin *b, int argc, const va
         if (want == VAL_FLOAT && host_is_int(argv[0]))
             tmp = val_float(host_float_of(argv[0]));
         else
-            return host_raise(h, HOST_EXC_TYPE, at, "%s() needs a '%s' as its first argument, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s() needs a '%s' as its first argument, not '%s'",
                               m->qualname, val_type_name((val){m->kind, {0}}),
                               val_type_name(argv[0]));
         return m->fn(h, tmp, argc - 1, argv + 1, kw, at);
@@ -1858,7 +1876,8 @@ bool host_setattr(host *h, val obj, const char *name, val v, src_span at)
         val_dict_set_str(f->attrs, name, val_ref(v));
         return true;
     }
-    host_raise(h, HOST_EXC_ATTRIBUTE, at, "cannot set attribute '%s' of a '%s' object", name, val_type_name(obj));
+    host_raise(h, HOST_EXC_ATTRIBUTE, at,
+               "cannot set attribute '%s' of a '%s' object", name, val_type_name(obj));
     return false;
 }
 
@@ -1948,11 +1967,13 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
             if (f->defaults[i].kind == VAL_MISSING)
                 required++;
         if (required == npos)
-            host_raise(h, HOST_EXC_TYPE, at, "%s() takes %d positional argument%s but %d %s given%s", f->name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() takes %d positional argument%s but %d %s given%s", f->name,
                        npos, npos == 1 ? "" : "s", argc, argc == 1 ? "was" : "were",
                        host_signature(h, f, sig, sizeof sig));
         else
-            host_raise(h, HOST_EXC_TYPE, at, "%s() takes from %d to %d positional arguments but %d %s "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() takes from %d to %d positional arguments but %d %s "
                        "given%s", f->name, required, npos, argc, argc == 1 ? "was" : "were",
                        host_signature(h, f, sig, sizeof sig));
         return false;
@@ -1980,7 +2001,8 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
             }
         }
         if (p >= 0 && p < nposonly && kwargs < 0) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got a positional-only argument passed as a keyword "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got a positional-only argument passed as a keyword "
                        "argument: '%s'%s", f->name, name, host_signature(h, f, sig, sizeof sig));
             return false;
         }
@@ -1995,13 +2017,15 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
                 if (j != varargs && j != kwargs)
                     host_suggest_add(&s, ps->items[j]->u.param.name);
             char buf[128];
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got an unexpected keyword argument '%s'%s%s", f->name, name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'%s%s", f->name, name,
                        host_did_you_mean(&s, buf, sizeof buf),
                        host_signature(h, f, sig, sizeof sig));
             return false;
         }
         if (slots[p].kind != VAL_MISSING) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument '%s'%s", f->name, name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'%s", f->name, name,
                        host_signature(h, f, sig, sizeof sig));
             return false;
         }
@@ -2028,7 +2052,8 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
     if (nmissing) {
         strbuf b = {0};
         host_name_list(&b, missing, nmissing);
-        host_raise(h, HOST_EXC_TYPE, at, "%s() missing %d required %s argument%s: %s%s", f->name, nmissing,
+        host_raise(h, HOST_EXC_TYPE, at,
+                   "%s() missing %d required %s argument%s: %s%s", f->name, nmissing,
                    kwonly_missing ? "keyword-only" : "positional", nmissing == 1 ? "" : "s",
                    b.data, host_signature(h, f, sig, sizeof sig));
         strbuf_free(&b);
@@ -2042,7 +2067,8 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
 {
     const val_func *f = (const val_func *)fn.u.o;
     if (h->depth >= HOST_MAX_DEPTH)
-        return host_raise(h, HOST_EXC_RECURSION, at, "maximum recursion depth exceeded (%d nested calls): is a "
+        return host_raise(h, HOST_EXC_RECURSION, at,
+                          "maximum recursion depth exceeded (%d nested calls): is a "
                           "recursive function missing its base case?", HOST_MAX_DEPTH);
     const host_scope *sc = host_scope_of(h, f->node);
     val env = host_env_new(sc, f->closure);
@@ -2162,20 +2188,23 @@ bool host_args(host *h, src_span at, const char *fname, const char *params, int 
             for (int i = 0; i < n; i++)
                 host_suggest_add(&s, ps[i].name);
             char buf[128];
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got an unexpected keyword argument '%s'%s; its parameters "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'%s; its parameters "
                        "are (%s)", fname, kw->names[k], host_did_you_mean(&s, buf, sizeof buf),
                        params);
             return false;
         }
         if (out[p].kind != VAL_MISSING) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument '%s'", fname, ps[p].name);
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'", fname, ps[p].name);
             return false;
         }
         out[p] = kw->values[k];
     }
     for (int i = 0; i < n; i++)
         if (out[i].kind == VAL_MISSING && !ps[i].optional) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument '%s'; its parameters are (%s)",
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() missing required argument '%s'; its parameters are (%s)",
                        fname, ps[i].name, params);
             return false;
         }
@@ -2350,7 +2379,8 @@ val host_to_list(host *h, val v, src_span at)
         return r;
     }
     if (v.kind == VAL_RANGE && val_range_len((const val_range *)v.u.o) > HOST_MAX_ITEMS)
-        return host_raise(h, HOST_EXC_MEMORY, at, "a list of %lld items is more than tritsim makes (at most %d)",
+        return host_raise(h, HOST_EXC_MEMORY, at,
+                          "a list of %lld items is more than tritsim makes (at most %d)",
                           (long long)val_range_len((const val_range *)v.u.o), HOST_MAX_ITEMS);
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
@@ -2531,7 +2561,8 @@ static val host_eval_dict(host *h, const ast_node *e)
             if (m.kind == VAL_ERR)
                 goto fail;
             if (m.kind != VAL_DICT) {
-                host_raise(h, HOST_EXC_TYPE, vn->span, "'%s' object is not a mapping (** needs a dict)",
+                host_raise(h, HOST_EXC_TYPE, vn->span,
+                           "'%s' object is not a mapping (** needs a dict)",
                            val_type_name(m));
                 val_unref(m);
                 goto fail;
@@ -2547,7 +2578,8 @@ static val host_eval_dict(host *h, const ast_node *e)
         if (k.kind == VAL_ERR)
             goto fail;
         if (!val_hashable(k)) {
-            host_raise(h, HOST_EXC_TYPE, kn->span, "unhashable type: '%s' (dict keys must be hashable: use "
+            host_raise(h, HOST_EXC_TYPE, kn->span,
+                       "unhashable type: '%s' (dict keys must be hashable: use "
                        "a tuple instead of a list)", val_type_name(k));
             val_unref(k);
             goto fail;
@@ -2655,7 +2687,8 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
             continue;
         }
         if (!val_hashable(k)) {
-            host_raise(h, HOST_EXC_TYPE, e->u.comp.elt->span, "unhashable type: '%s'", val_type_name(k));
+            host_raise(h, HOST_EXC_TYPE, e->u.comp.elt->span,
+                       "unhashable type: '%s'", val_type_name(k));
             val_unref(k);
             ok = false;
             break;
@@ -2675,7 +2708,8 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
 static val host_eval_comp(host *h, const ast_node *e)
 {
     if (e->kind == AST_SETCOMP)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span, "sets are not supported by tritsim (use a dict or a "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "sets are not supported by tritsim (use a dict or a "
                           "list)");
     /* The first iterable belongs to the enclosing scope; the loop variables
      * to the comprehension's own. */
@@ -2791,7 +2825,8 @@ static bool host_eval_args(host *h, const ast_node *e, host_callargs *c)
         val dk, dv;
         while (val_dict_next(v, &pos, &dk, &dv)) {
             if (dk.kind != VAL_STR) {
-                host_raise(h, HOST_EXC_TYPE, k->span, "keywords must be strings, not '%s'", val_type_name(dk));
+                host_raise(h, HOST_EXC_TYPE, k->span,
+                           "keywords must be strings, not '%s'", val_type_name(dk));
                 return false;
             }
             if (!host_callargs_kw(h, c, val_as_str(dk)->s, val_ref(dv), k->span))
@@ -2900,7 +2935,8 @@ static val host_eval_int(host *h, const ast_node *e, bool negate)
     if (!e->u.int_.big && negate && u == (uint64_t)INT64_MAX + 1)
         return val_int(INT64_MIN);
     if (e->u.int_.big || u > (uint64_t)INT64_MAX)
-        return host_raise(h, HOST_EXC_OVERFLOW, e->span, "integer literal too large: tritsim's ints are 64-bit "
+        return host_raise(h, HOST_EXC_OVERFLOW, e->span,
+                          "integer literal too large: tritsim's ints are 64-bit "
                           "(at most %lld)", (long long)INT64_MAX);
     return val_int(negate ? -(int64_t)u : (int64_t)u);
 }
@@ -2917,7 +2953,8 @@ static val host_eval(host *h, const ast_node *e)
     case AST_FLOAT:
         return val_float(e->u.float_.value);
     case AST_IMAG:
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span, "complex numbers are not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "complex numbers are not supported by tritsim");
     case AST_STR:
         return val_str_new(e->u.str.s, e->u.str.len);
     case AST_FSTRING:
@@ -3003,7 +3040,8 @@ static val host_eval(host *h, const ast_node *e)
     case AST_DICT:
         return host_eval_dict(h, e);
     case AST_SET:
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span, "sets are not supported by tritsim (use a dict or a "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "sets are not supported by tritsim (use a dict or a "
                           "list)");
     case AST_LISTCOMP:
     case AST_DICTCOMP:
@@ -3037,13 +3075,16 @@ static bool host_unpack(host *h, const ast_node *target, val v)
     bool bad = star < 0 ? s->len != n : s->len < n - 1;
     if (bad) {
         if (star >= 0)
-            host_raise(h, HOST_EXC_VALUE, target->span, "not enough values to unpack (expected at least %zu, "
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "not enough values to unpack (expected at least %zu, "
                        "got %zu)", n - 1, s->len);
         else if (s->len > n)
-            host_raise(h, HOST_EXC_VALUE, target->span, "too many values to unpack (expected %zu, got %zu)",
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "too many values to unpack (expected %zu, got %zu)",
                        n, s->len);
         else
-            host_raise(h, HOST_EXC_VALUE, target->span, "not enough values to unpack (expected %zu, got %zu)",
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "not enough values to unpack (expected %zu, got %zu)",
                        n, s->len);
         val_unref(items);
         return false;
@@ -3133,7 +3174,8 @@ static bool host_delete(host *h, const ast_node *t)
             val_unref(old);
         }
         if (!ok)
-            host_raise(h, HOST_EXC_ATTRIBUTE, t->span, "'%s' object has no attribute '%s' to delete",
+            host_raise(h, HOST_EXC_ATTRIBUTE, t->span,
+                       "'%s' object has no attribute '%s' to delete",
                        val_type_name(obj), t->u.attribute.attr);
         val_unref(obj);
         return ok;
@@ -3280,7 +3322,8 @@ static bool host_exec_import(host *h, const ast_node *s)
 static bool host_exec_importfrom(host *h, const ast_node *s)
 {
     if (s->u.importfrom.level > 0 || !s->u.importfrom.module) {
-        host_raise(h, HOST_EXC_IMPORT, s->span, "relative imports are not supported by tritsim (a program is "
+        host_raise(h, HOST_EXC_IMPORT, s->span,
+                   "relative imports are not supported by tritsim (a program is "
                    "a single file)");
         return false;
     }
@@ -3314,7 +3357,8 @@ static bool host_exec_importfrom(host *h, const ast_node *s)
             host_suggest_init(&sg, name);
             host_suggest_dict(&sg, ((val_object *)m.u.o)->attrs);
             char buf[128];
-            host_raise(h, HOST_EXC_IMPORT, al->span, "cannot import name '%s' from '%s'%s", name, mname,
+            host_raise(h, HOST_EXC_IMPORT, al->span,
+                       "cannot import name '%s' from '%s'%s", name, mname,
                        sg.best ? host_did_you_mean(&sg, buf, sizeof buf)
                                : " (tritsim does not support it: see doc/language.md)");
             return false;

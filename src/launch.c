@@ -297,7 +297,8 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
         if (i == n) {
             if (launch_is_option(kw->names[k]))
                 continue;
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got an unexpected keyword argument '%s'", f->name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'", f->name,
                        kw->names[k]);
             return false;
         }

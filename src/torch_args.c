@@ -10,6 +10,11 @@
 
 val torch_fail(host *h, src_span at, const char *err)
 {
+    /* the class PyTorch raises: IndexError for dimensions and indices out
+     * of range, RuntimeError for the rest */
+    if (!strncmp(err, "Dimension out of range", 22) || strstr(err, "out of range for tensor") ||
+        strstr(err, "is out of bounds for dimension"))
+        return host_raise(h, HOST_EXC_INDEX, at, "%s", err);
     return host_error(h, at, "%s", err);
 }
 

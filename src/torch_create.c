@@ -86,7 +86,8 @@ static val make(host *h, val self, int argc, const val *argv, const val_kwargs *
     int64_t shape[TENSOR_MAX_DIMS];
     if (kv[6].kind != VAL_MISSING) {
         if (argc)
-            return host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument 'size'", fname);
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s() got multiple values for argument 'size'", fname);
         if (!torch_shape_args(h, 1, &kv[6], at, fname, &nd, shape))
             return val_err();
     } else if (argc == 0) {

@@ -359,7 +359,8 @@ static bool shape_after_input(host *h, val self, int argc, const val *argv,
         return false;
     if (kwv[0].kind != VAL_MISSING) {
         if (n > 1) {
-            host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument '%s'", fname, kwname);
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'", fname, kwname);
             return false;
         }
         return torch_shape_args(h, 1, &kwv[0], at, fname, ndim, shape);

@@ -477,7 +477,8 @@ static bool testing_save_dir(host *h, const char *dir, src_span at)
     struct stat st;
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
         return true;
-    host_raise(h, HOST_EXC_FILE_NOT_FOUND, at, "FileNotFoundError: save_path '%s' is not a directory; Triton writes "
+    host_raise(h, HOST_EXC_FILE_NOT_FOUND, at,
+               "FileNotFoundError: save_path '%s' is not a directory; Triton writes "
                "the plots into it but does not create it: make it first, e.g. "
                "os.makedirs('%s', exist_ok=True)", dir, dir);
     return false;
