@@ -417,6 +417,48 @@ static host_env *host_env_of(val v)
     return v.kind == VAL_ENV ? (host_env *)v.u.o : NULL;
 }
 
+/* Drop the reference to the environment of a call that has returned.  A
+ * function defined in the call and kept in one of its variables (an inner
+ * def, a lambda assigned to a name) holds the environment as its closure
+ * while the environment holds it: a cycle that reference counting never
+ * frees (val_free_all would, at exit), and with it every tensor the call
+ * had.  When nothing but such functions references the environment, and
+ * nothing but the environment references them, the cycle is garbage: its
+ * variables are cleared, which frees it. */
+static void host_env_release(val env)
+{
+    host_env *e = host_env_of(env);
+    if (!e || e->h.refs == 1) {
+        val_unref(env);
+        return;
+    }
+    int inner = 0;   /* distinct functions of the env that close over it */
+    for (int i = 0; i < e->nslots; i++) {
+        val v = e->slots[i];
+        if (v.kind != VAL_FUNC || ((val_func *)v.u.o)->closure.u.o != env.u.o)
+            continue;
+        int occurrences = 0, first = i;
+        for (int j = 0; j < e->nslots; j++)
+            if (e->slots[j].kind == VAL_FUNC && e->slots[j].u.o == v.u.o) {
+                occurrences++;
+                if (j < first)
+                    first = j;
+            }
+        if (v.u.o->refs != occurrences) {   /* held from outside too */
+            val_unref(env);
+            return;
+        }
+        inner += first == i;
+    }
+    if (e->h.refs == 1 + inner)
+        for (int i = 0; i < e->nslots; i++) {
+            val old = e->slots[i];
+            e->slots[i] = val_missing();
+            val_unref(old);
+        }
+    val_unref(env);
+}
+
 /* ---- names ------------------------------------------------------------------ */
 
 /* Where `name` lives as seen from env: *slot points at an environment slot,
@@ -2093,7 +2135,7 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
     h->env = saved_env;
     h->class_ns = saved_ns;
     h->frame = frame.prev;
-    val_unref(env);
+    host_env_release(env);
     return r;
 }
 

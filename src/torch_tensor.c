@@ -62,8 +62,12 @@ static val tensor_attr(host *h, val self, const char *name, src_span at)
 static val tensor_getattr(host *h, val self, const char *name, src_span at)
 {
     val a = tensor_attr(h, self, name, at);
-    if (a.kind != VAL_MISSING)
+    if (a.kind != VAL_MISSING) {
+        /* x.T is an operation autograd records (without a formula) */
+        if (!strcmp(name, "T") || !strcmp(name, "mT"))
+            return autograd_record(h, "permute", a, 1, &self, at);
         return a;
+    }
     const torch_fn *m = torch_find_method(name);
     if (m)
         return torch_fn_value(m->qual_method, m, val_ref(self));
@@ -218,7 +222,8 @@ static val tensor_iter_hook(host *h, val self, src_span at)
         return host_error(h, at, "iteration over a 0-d tensor");
     val l = val_list_new((size_t)t->shape[0]);
     for (int64_t i = 0; i < t->shape[0]; i++)
-        val_list_push(l, tensor_val(tensor_select(t, 0, i, NULL)));
+        val_list_push(l, autograd_record(h, "select", tensor_val(tensor_select(t, 0, i, NULL)),
+                                         1, &self, at));
     return l;
 }
 
