@@ -18,6 +18,7 @@
  * than '?', actions other than the three above, prefix_chars. */
 #define _POSIX_C_SOURCE 200809L
 #include "argparsemod.h"
+#include "host_impl.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -340,12 +341,14 @@ static void format_help(host *h, ap_parser *p, strbuf *out)
     }
 }
 
-/* Ends the program as sys.exit(status) does. */
+/* Ends the program as sys.exit(status) does: raises SystemExit. */
 static val ap_exit(host *h, int status)
 {
     fflush(stdout);
-    h->exiting = true;
-    h->exit_status = status;
+    val code = val_int(status);
+    val e = exc_new(h, HOST_EXC_SYSTEM_EXIT, val_tuple_of(1, &code));
+    host_raise_value(h, e, (src_span){0});
+    val_unref(e);
     return val_err();
 }
 
@@ -499,10 +502,12 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
         else if (!strcmp(act, "store_false"))
             kind = AP_STORE_FALSE;
         else if (strcmp(act, "store"))
-            return host_error(h, at, "add_argument(): action '%s' is not supported by tritsim "
+            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                              "add_argument(): action '%s' is not supported by tritsim "
                               "(use 'store', 'store_true' or 'store_false')", act);
         if (kind != AP_STORE && positional)
-            return host_error(h, at, "add_argument(): a positional argument cannot be '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "add_argument(): a positional argument cannot be '%s'",
                               act);
     }
     bool optional_value = false;
@@ -513,7 +518,8 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
         optional_value = true;
     }
     if (a[2].kind != VAL_MISSING)
-        return host_error(h, at, "add_argument(): const= is not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "add_argument(): const= is not supported by tritsim");
     if (a[5].kind != VAL_MISSING && a[5].kind != VAL_NONE && a[5].kind != VAL_LIST &&
         a[5].kind != VAL_TUPLE)
         return host_error(h, at, "add_argument(): choices must be a list or tuple");
@@ -624,9 +630,11 @@ static val convert(host *h, ap_parser *p, const ap_action *a, const char *s, src
         v = host_call(h, a->type, 1, &str, NULL, at);
         val_unref(str);
         if (v.kind == VAL_ERR) {
-            if (h->exiting)
+            if (!host_exc_is(h, h->exc, HOST_EXC_VALUE) && !host_exc_is(h, h->exc, HOST_EXC_TYPE))
                 return v;
-            /* argparse turns the type's ValueError into a usage error */
+            /* argparse turns the type's ValueError or TypeError into a
+             * usage error */
+            val_unref(host_exc_take(h));
             val name = host_getattr_opt(h, a->type, "__name__", at);
             strbuf an;
             strbuf_init(&an);
@@ -874,7 +882,8 @@ static val fn_parse_args(host *h, val self, int argc, const val *argv, const val
     if (!host_args(h, at, "parse_args", "args=, namespace=", argc, argv, kw, a))
         return val_err();
     if (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE)
-        return host_error(h, at, "parse_args(): namespace= is not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "parse_args(): namespace= is not supported by tritsim");
     ap_parser *p = (ap_parser *)self.u.o;
     if (a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
         return parse(h, p, a[0], at);
@@ -900,7 +909,8 @@ static val fn_format(host *h, val self, int argc, const val *argv, const val_kwa
     if (!host_args(h, at, name, print ? "file=" : "", argc, argv, kw, a))
         return val_err();
     if (print && a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
-        return host_error(h, at, "%s(): file= is not supported by tritsim", name);
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "%s(): file= is not supported by tritsim", name);
     strbuf out;
     strbuf_init(&out);
     if (help)

@@ -23,6 +23,11 @@
  *   (from MODULE ALIAS...)                  MODULE with its leading dots
  *   (alias NAME [as ASNAME])                NAME dotted, or * in from-import
  *   (global NAME...)  (nonlocal NAME...)    each NAME a (name ...) node
+ *   (class NAME [(decorators D...)] [(bases B...)] [KEYWORD...] (body STMT...))
+ *   (try (body ...) [HANDLER...] [(else ...)] [(finally ...)])
+ *   (except [TYPE [(as NAME)]] (body ...))  one handler of a try
+ *   (with ITEM... (body ...))
+ *   (withitem CONTEXT [TARGET])             with CONTEXT [as TARGET]
  *   (name ID [CTX])
  *   (int 42)  (int big)                     big: beyond 64 bits
  *   (float 0.5)  (imag 2j)                  as Python's repr
@@ -387,6 +392,43 @@ static void sx_fields(sx *s, const ast_node *n, bool spans)
     case AST_GLOBAL:
     case AST_NONLOCAL:
         sx_children(s, n->u.global.names, spans);
+        break;
+    case AST_CLASSDEF:
+        sx_atom(s, n->u.classdef.name ? n->u.classdef.name : "?");
+        if (n->u.classdef.decorators.len)
+            sx_group(s, "decorators", n->u.classdef.decorators, false, spans);
+        if (n->u.classdef.bases.len)
+            sx_group(s, "bases", n->u.classdef.bases, false, spans);
+        sx_children(s, n->u.classdef.keywords, spans);
+        sx_group(s, "body", n->u.classdef.body, true, spans);
+        break;
+    case AST_TRY:
+        sx_group(s, "body", n->u.try_.body, true, spans);
+        sx_children(s, n->u.try_.handlers, spans);
+        if (n->u.try_.orelse.len)
+            sx_group(s, "else", n->u.try_.orelse, true, spans);
+        if (n->u.try_.finalbody.len)
+            sx_group(s, "finally", n->u.try_.finalbody, true, spans);
+        break;
+    case AST_EXCEPT:
+        if (n->u.handler.type)
+            sx_child(s, n->u.handler.type, spans);
+        if (n->u.handler.name) {
+            sx *as = sx_new("as", NULL, spans);
+            sx_atom(as, n->u.handler.name);
+            sx_close(as);
+            sx_push(s, NULL, as);
+        }
+        sx_group(s, "body", n->u.handler.body, true, spans);
+        break;
+    case AST_WITH:
+        sx_children(s, n->u.with.items, spans);
+        sx_group(s, "body", n->u.with.body, true, spans);
+        break;
+    case AST_WITHITEM:
+        sx_child(s, n->u.withitem.context, spans);
+        if (n->u.withitem.target)
+            sx_child(s, n->u.withitem.target, spans);
         break;
     case AST_NAME:
         sx_atom(s, n->u.name.id);

@@ -35,6 +35,7 @@ typedef struct ast_list {
     X(CONTINUE, "continue") X(PASS, "pass") X(ASSERT, "assert") \
     X(RAISE, "raise") X(DEL, "del") X(IMPORT, "import") \
     X(IMPORTFROM, "from") X(GLOBAL, "global") X(NONLOCAL, "nonlocal") \
+    X(CLASSDEF, "class") X(TRY, "try") X(WITH, "with") \
     /* expressions */ \
     X(NAME, "name") X(INT, "int") X(FLOAT, "float") X(IMAG, "imag") \
     X(STR, "str") X(FSTRING, "fstring") X(FORMATTED, "field") \
@@ -47,7 +48,7 @@ typedef struct ast_list {
     X(SETCOMP, "setcomp") X(GENEXP, "genexp") X(STARRED, "starred") \
     /* helpers that are not expressions on their own */ \
     X(COMPREHENSION, "for-in") X(KEYWORD, "kw") X(PARAM, "param") \
-    X(ALIAS, "alias")
+    X(ALIAS, "alias") X(EXCEPT, "except") X(WITHITEM, "withitem")
 
 typedef enum ast_kind {
 #define AST_ENUM(name, text) AST_##name,
@@ -134,6 +135,23 @@ struct ast_node {
         /* GLOBAL, NONLOCAL: names are NAME nodes */
         struct { ast_list names; } global;
         /* BREAK, CONTINUE, PASS: no fields */
+        /* CLASSDEF: decorators, bases and body as for FUNCDEF; keywords are
+         * KEYWORD nodes (metaclass=...).  name_span is the name alone. */
+        struct {
+            const char *name;
+            src_span name_span;
+            ast_list decorators, bases, keywords, body;
+        } classdef;
+        /* TRY: handlers are EXCEPT nodes; orelse and finalbody may be
+         * empty (a try has handlers, a finally, or both) */
+        struct { ast_list body, handlers, orelse, finalbody; } try_;
+        /* EXCEPT: except [type [as name]]: body (type and name may be NULL;
+         * type is a tuple node for `except (A, B)`) */
+        struct { ast_node *type; const char *name; ast_list body; } handler;
+        /* WITH: items are WITHITEM nodes, entered in order */
+        struct { ast_list items, body; } with;
+        /* WITHITEM: context [as target]; target (STORE context) may be NULL */
+        struct { ast_node *context, *target; } withitem;
 
         /* NAME */
         struct { const char *id; ast_ctx ctx; } name;

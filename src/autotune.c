@@ -739,7 +739,7 @@ static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val
     } else if (ok) {
         double *times;
         int n;
-        ok = tritontesting_bench(h, run, t->warmup, t->rep, at, &times, &n);
+        ok = tritontesting_bench(h, run, t->warmup, t->rep, val_none(), at, &times, &n);
         if (ok) {
             /* the median, as Triton compares quantiles (0.5, 0.2, 0.8) */
             val m = tritontesting_summarize(h, times, n, val_none(), "median", at);
@@ -769,7 +769,8 @@ static val tune_tuner_run(host *h, tune_tuner *t, val grid, int argc, const val 
         const tune_config *c = (const tune_config *)cs->items[i].u.o;
         for (int k = 0; kw && k < kw->n; k++)
             if (val_dict_get_str(c->kwargs, kw->names[k]).kind != VAL_MISSING) {
-                host_error(h, at, "ValueError: Conflicting meta-parameters: %s. Make sure "
+                host_raise(h, HOST_EXC_VALUE, at,
+                           "ValueError: Conflicting meta-parameters: %s. Make sure "
                            "that you don't re-define auto-tuned symbols.", kw->names[k]);
                 goto done;
             }

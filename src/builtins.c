@@ -24,6 +24,7 @@
 
 #include "inspectmod.h"
 #include "pathlibmod.h"
+#include "host_impl.h"
 #include "pyformat.h"
 
 #define BUILTIN_FN(name) \
@@ -55,7 +56,8 @@ static bool builtin_no_kwargs(host *h, const char *fname, const val_kwargs *kw, 
 {
     if (!kw || kw->n == 0)
         return true;
-    host_error(h, at, "%s() takes no keyword arguments (got '%s')", fname, kw->names[0]);
+    host_raise(h, HOST_EXC_TYPE, at,
+               "%s() takes no keyword arguments (got '%s')", fname, kw->names[0]);
     return false;
 }
 
@@ -68,13 +70,13 @@ static bool builtin_nargs(host *h, const char *fname, int argc, const val_kwargs
     if (argc >= min && argc <= max)
         return true;
     if (min == max)
-        host_error(h, at, "%s() takes exactly %d argument%s (%d given)", fname, min,
+        host_raise(h, HOST_EXC_TYPE, at, "%s() takes exactly %d argument%s (%d given)", fname, min,
                    min == 1 ? "" : "s", argc);
     else if (argc < min)
-        host_error(h, at, "%s() takes at least %d argument%s (%d given)", fname, min,
+        host_raise(h, HOST_EXC_TYPE, at, "%s() takes at least %d argument%s (%d given)", fname, min,
                    min == 1 ? "" : "s", argc);
     else
-        host_error(h, at, "%s() takes at most %d argument%s (%d given)", fname, max,
+        host_raise(h, HOST_EXC_TYPE, at, "%s() takes at most %d argument%s (%d given)", fname, max,
                    max == 1 ? "" : "s", argc);
     return false;
 }
@@ -94,109 +96,6 @@ static val builtin_dunder(host *h, val obj, const char *name, int argc, const va
     return r;
 }
 
-/* ---- exceptions -------------------------------------------------------------- */
-
-/* An exception instance: its class name and args tuple. */
-typedef struct builtin_exc {
-    val_object o;
-    const char *name;
-    val args;
-} builtin_exc;
-
-static void builtin_exc_free(val_obj *o)
-{
-    val_unref(((builtin_exc *)o)->args);
-}
-
-/* str(e): the message (the one argument, or the args tuple). */
-static void builtin_exc_str(host *h, val self, strbuf *out)
-{
-    const builtin_exc *e = (const builtin_exc *)self.u.o;
-    const val_seq *a = val_as_seq(e->args);
-    if (a->len == 1 && !strcmp(e->name, "KeyError"))
-        val_print_repr(h, a->items[0], out);   /* KeyError('k') prints 'k' */
-    else if (a->len == 1)
-        val_print_str(h, a->items[0], out);
-    else if (a->len > 1)
-        val_print_repr(h, e->args, out);
-}
-
-static void builtin_exc_repr(host *h, val self, strbuf *out)
-{
-    const builtin_exc *e = (const builtin_exc *)self.u.o;
-    const val_seq *a = val_as_seq(e->args);
-    strbuf_printf(out, "%s(", e->name);
-    for (size_t i = 0; i < a->len; i++) {
-        if (i)
-            strbuf_puts(out, ", ");
-        val_print_repr(h, a->items[i], out);
-    }
-    strbuf_putc(out, ')');
-}
-
-static val builtin_exc_getattr(host *h, val self, const char *name, src_span at)
-{
-    (void)h;
-    (void)at;
-    if (!strcmp(name, "args"))
-        return val_ref(((builtin_exc *)self.u.o)->args);
-    return val_missing();
-}
-
-static const val_type builtin_exc_type = {
-    .name = "Exception",
-    .getattr = builtin_exc_getattr,
-    .repr = builtin_exc_repr,
-    .str = builtin_exc_str,
-    .free = builtin_exc_free,
-};
-
-static const char *const builtin_exception_names[] = {
-    "BaseException", "Exception", "ValueError", "TypeError", "RuntimeError",
-    "AssertionError", "NotImplementedError", "KeyError", "IndexError",
-    "ZeroDivisionError", "AttributeError", "StopIteration", "OverflowError",
-    "ArithmeticError", "LookupError", "NameError", "ImportError",
-    "ModuleNotFoundError", "MemoryError", "RecursionError", "SystemExit",
-    "FileNotFoundError", "OSError", "UnboundLocalError", "KeyboardInterrupt",
-    NULL,
-};
-
-/* An exception class is a type object whose self is its name (a str), so
- * that the one constructor knows which class it makes. */
-BUILTIN_FN(builtin_exc_ctor)
-{
-    if (!builtin_no_kwargs(h, val_as_str(self)->s, kw, at))
-        return val_err();
-    const char *name = "Exception";
-    for (int i = 0; builtin_exception_names[i]; i++)
-        if (!strcmp(builtin_exception_names[i], val_as_str(self)->s))
-            name = builtin_exception_names[i];
-    builtin_exc *e = val_obj_new(sizeof *e, VAL_OBJECT, &builtin_exc_type);
-    val args = val_tuple_new((size_t)argc);
-    for (int i = 0; i < argc; i++)
-        val_seq_set(args, (size_t)i, val_ref(argv[i]));
-    e->args = args;
-    e->name = name;
-    return val_of(e);
-}
-
-bool builtin_exception_info(host *h, val v, const char **type_name, val *msg)
-{
-    (void)h;
-    if (v.kind == VAL_OBJECT && v.u.o->type == &builtin_exc_type) {
-        const builtin_exc *e = (const builtin_exc *)v.u.o;
-        *type_name = e->name;
-        *msg = v;
-        return true;
-    }
-    if (v.kind == VAL_BUILTIN && ((const val_builtin *)v.u.o)->inst_type == &builtin_exc_type) {
-        *type_name = ((const val_builtin *)v.u.o)->name;
-        *msg = val_missing();
-        return true;
-    }
-    return false;
-}
-
 /* ---- type objects ---------------------------------------------------------------- */
 
 static val builtin_type_new(host *h, const char *name, val_cfunc fn, val_kind kind,
@@ -212,7 +111,7 @@ static val builtin_type_new(host *h, const char *name, val_cfunc fn, val_kind ki
 BUILTIN_FN(builtin_no_ctor)
 {
     UNUSED_ARGS;
-    return host_error(h, at, "cannot create objects of this type directly");
+    return host_raise(h, HOST_EXC_TYPE, at, "cannot create objects of this type directly");
 }
 
 val builtin_type_of(host *h, val v)
@@ -237,11 +136,10 @@ val builtin_type_of(host *h, val v)
     }
     if (name)
         return val_ref(val_dict_get_str(h->builtins, name));
-    if (v.kind == VAL_OBJECT && v.u.o->type == &builtin_exc_type) {
-        val c = val_dict_get_str(h->builtins, ((const builtin_exc *)v.u.o)->name);
-        if (c.kind != VAL_MISSING)
-            return val_ref(c);
-    }
+    if (v.kind == VAL_INSTANCE)
+        return val_ref(((const val_instance *)v.u.o)->cls);
+    if (v.kind == VAL_CLASS)
+        return val_ref(val_dict_get_str(h->builtins, "type"));
     /* A type object made on the fly (compared by what it describes). */
     const val_type *t = val_type_of(v);
     val r = val_builtin_new(val_type_name(v), builtin_no_ctor, val_none());
@@ -253,18 +151,21 @@ val builtin_type_of(host *h, val v)
 /* Does v belong to type object t? */
 static bool builtin_isinstance1(val v, const val_builtin *t)
 {
-    if (t->inst_type == &builtin_exc_type) {
-        if (v.kind != VAL_OBJECT || v.u.o->type != &builtin_exc_type)
-            return false;
-        const char *n = ((const builtin_exc *)v.u.o)->name;
-        return !strcmp(t->name, n) || !strcmp(t->name, "Exception") ||
-               !strcmp(t->name, "BaseException");
-    }
+    if (t->inst_kind == VAL_BUILTIN && v.kind == VAL_CLASS)
+        return true;   /* a class is a type */
     if (t->inst_kind == VAL_INT && v.kind == VAL_BOOL)
         return true;   /* bool is a subclass of int */
     if (t->inst_kind != v.kind)
         return false;
     return !t->inst_type || t->inst_type == val_type_of(v);
+}
+
+/* Is v an instance of class cls (every value is an object)? */
+static bool builtin_isinstance_class(host *h, val v, val cls)
+{
+    if (val_is_heap(cls) && cls.u.o == val_dict_get_str(h->builtins, "object").u.o)
+        return true;
+    return v.kind == VAL_INSTANCE && class_is_subclass(((const val_instance *)v.u.o)->cls, cls);
 }
 
 BUILTIN_FN(builtin_isinstance)
@@ -277,17 +178,25 @@ BUILTIN_FN(builtin_isinstance)
         const val_seq *s = val_as_seq(t);
         for (size_t i = 0; i < s->len; i++) {
             val x = s->items[i];
+            if (x.kind == VAL_CLASS) {
+                if (builtin_isinstance_class(h, argv[0], x))
+                    return val_bool(true);
+                continue;
+            }
             if (x.kind != VAL_BUILTIN || ((const val_builtin *)x.u.o)->inst_kind == VAL_ERR)
-                return host_error(h, at, "isinstance() arg 2 must be a type or a tuple of "
-                                  "types, not a tuple holding a '%s'", val_type_name(x));
+                return host_raise(h, HOST_EXC_TYPE, at, "isinstance() arg 2 must be a type or "
+                                  "a tuple of types, not a tuple holding a '%s'",
+                                  val_type_name(x));
             if (builtin_isinstance1(argv[0], (const val_builtin *)x.u.o))
                 return val_bool(true);
         }
         return val_bool(false);
     }
+    if (t.kind == VAL_CLASS)
+        return val_bool(builtin_isinstance_class(h, argv[0], t));
     if (t.kind != VAL_BUILTIN || ((const val_builtin *)t.u.o)->inst_kind == VAL_ERR)
-        return host_error(h, at, "isinstance() arg 2 must be a type or a tuple of types, not "
-                          "'%s'", val_type_name(t));
+        return host_raise(h, HOST_EXC_TYPE, at, "isinstance() arg 2 must be a type or a tuple "
+                          "of types, not '%s'", val_type_name(t));
     return val_bool(builtin_isinstance1(argv[0], (const val_builtin *)t.u.o));
 }
 
@@ -367,12 +276,13 @@ static bool builtin_parse_int(const char *s, size_t len, int base, int64_t *out,
 static val builtin_float_to_int(host *h, double f, src_span at)
 {
     if (isnan(f))
-        return host_error(h, at, "cannot convert float NaN to integer");
+        return host_raise(h, HOST_EXC_VALUE, at, "cannot convert float NaN to integer");
     if (isinf(f))
-        return host_error(h, at, "cannot convert float infinity to integer");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "cannot convert float infinity to integer");
     double t = trunc(f);
     if (!(t >= -9223372036854775808.0 && t < 9223372036854775808.0))
-        return host_error(h, at, "integer overflow: %g does not fit in tritsim's 64-bit ints",
+        return host_raise(h, HOST_EXC_OVERFLOW, at,
+                          "integer overflow: %g does not fit in tritsim's 64-bit ints",
                           f);
     return val_int((int64_t)t);
 }
@@ -391,20 +301,23 @@ BUILTIN_FN(builtin_int)
         if (!host_to_int(h, a[1], at, "int() base", &base))
             return val_err();
         if (x.kind != VAL_STR)
-            return host_error(h, at, "int() can't convert non-string with explicit base");
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "int() can't convert non-string with explicit base");
         if (base != 0 && (base < 2 || base > 36))
-            return host_error(h, at, "int() base must be >= 2 and <= 36, or 0");
+            return host_raise(h, HOST_EXC_VALUE, at, "int() base must be >= 2 and <= 36, or 0");
         int64_t v;
         bool ovf;
         if (!builtin_parse_int(val_as_str(x)->s, val_as_str(x)->len, (int)base, &v, &ovf)) {
             val r = host_repr(h, x);
-            host_error(h, at, "invalid literal for int() with base %lld: %s", (long long)base,
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "invalid literal for int() with base %lld: %s", (long long)base,
                        val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
         if (ovf)
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(v);
     }
     if (builtin_is_int(x))
@@ -416,18 +329,20 @@ BUILTIN_FN(builtin_int)
         bool ovf;
         if (!builtin_parse_int(val_as_str(x)->s, val_as_str(x)->len, 10, &v, &ovf)) {
             val r = host_repr(h, x);
-            host_error(h, at, "invalid literal for int() with base 10: %s", val_as_str(r)->s);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "invalid literal for int() with base 10: %s", val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
         if (ovf)
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(v);
     }
     val r = builtin_dunder(h, x, "__int__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_error(h, at, "int() argument must be a string or a number, not '%s'",
+    return host_raise(h, HOST_EXC_TYPE, at, "int() argument must be a string or a number, not '%s'",
                       val_type_name(x));
 }
 
@@ -509,7 +424,8 @@ BUILTIN_FN(builtin_float)
         double d;
         if (!builtin_parse_float(val_as_str(x)->s, val_as_str(x)->len, &d)) {
             val r = host_repr(h, x);
-            host_error(h, at, "could not convert string to float: %s", val_as_str(r)->s);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "could not convert string to float: %s", val_as_str(r)->s);
             val_unref(r);
             return val_err();
         }
@@ -518,7 +434,8 @@ BUILTIN_FN(builtin_float)
     val r = builtin_dunder(h, x, "__float__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_error(h, at, "float() argument must be a string or a number, not '%s'",
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "float() argument must be a string or a number, not '%s'",
                       val_type_name(x));
 }
 
@@ -615,7 +532,8 @@ static bool builtin_dict_merge(host *h, val d, val src, src_span at)
             return false;
         }
         if (val_as_seq(pl)->len != 2) {
-            host_error(h, at, "dictionary update sequence element #%zu has length %zu; 2 is "
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "dictionary update sequence element #%zu has length %zu; 2 is "
                        "required", i, val_as_seq(pl)->len);
             val_unref(pl);
             val_unref(items);
@@ -623,7 +541,7 @@ static bool builtin_dict_merge(host *h, val d, val src, src_span at)
         }
         val k = val_as_seq(pl)->items[0];
         if (!val_hashable(k)) {
-            host_error(h, at, "unhashable type: '%s'", val_type_name(k));
+            host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(k));
             val_unref(pl);
             val_unref(items);
             return false;
@@ -639,7 +557,7 @@ BUILTIN_FN(builtin_dict)
 {
     (void)self;
     if (argc > 1)
-        return host_error(h, at, "dict expected at most 1 argument, got %d", argc);
+        return host_raise(h, HOST_EXC_TYPE, at, "dict expected at most 1 argument, got %d", argc);
     val d = val_dict_new();
     if (argc == 1 && !builtin_dict_merge(h, d, argv[0], at)) {
         val_unref(d);
@@ -664,7 +582,8 @@ BUILTIN_FN(builtin_range)
             continue;
         }
         if (!builtin_is_int(argv[i]))
-            return host_error(h, at, "'%s' object cannot be interpreted as an integer (range "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "'%s' object cannot be interpreted as an integer (range "
                               "needs ints%s)", val_type_name(argv[i]),
                               argv[i].kind == VAL_FLOAT ? ": convert with int(x) or use //"
                                                         : "");
@@ -675,7 +594,7 @@ BUILTIN_FN(builtin_range)
         v[0] = 0;
     }
     if (v[2] == 0)
-        return host_error(h, at, "range() arg 3 must not be zero");
+        return host_raise(h, HOST_EXC_VALUE, at, "range() arg 3 must not be zero");
     return val_range_new(v[0], v[1], v[2]);
 }
 
@@ -771,7 +690,8 @@ BUILTIN_FN(builtin_print)
     val file = o[2];
     if (file.kind != VAL_MISSING && file.kind != VAL_NONE) {
         if (file.kind != VAL_OBJECT || file.u.o->type != &builtin_file_type)
-            return host_error(h, at, "print() file= must be sys.stdout or sys.stderr in "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "print() file= must be sys.stdout or sys.stderr in "
                               "tritsim, not a '%s'", val_type_name(file));
         fp = ((builtin_file *)file.u.o)->fp;
     }
@@ -780,6 +700,10 @@ BUILTIN_FN(builtin_print)
         if (i)
             strbuf_putn(&b, sep, seplen);
         val_print_str(h, argv[i], &b);
+    }
+    if (host_exc_pending(h)) {   /* a __str__ or __repr__ raised */
+        strbuf_free(&b);
+        return val_err();
     }
     strbuf_putn(&b, end, endlen);
     builtin_write(fp, strbuf_cstr(&b), b.len);
@@ -821,6 +745,10 @@ BUILTIN_FN(builtin_hasattr)
         !host_to_str(h, argv[1], at, "hasattr() attribute name", &name))
         return val_err();
     val v = host_getattr_opt(h, argv[0], name, at);
+    if (v.kind == VAL_ERR && host_exc_is(h, h->exc, HOST_EXC_ATTRIBUTE)) {
+        val_unref(host_exc_take(h));   /* as Python: an AttributeError means no */
+        v = val_missing();
+    }
     if (v.kind == VAL_ERR)
         return v;
     bool has = v.kind != VAL_MISSING;
@@ -838,6 +766,10 @@ BUILTIN_FN(builtin_getattr)
     if (argc == 2)
         return host_getattr(h, argv[0], name, at);
     val v = host_getattr_opt(h, argv[0], name, at);
+    if (v.kind == VAL_ERR && host_exc_is(h, h->exc, HOST_EXC_ATTRIBUTE)) {
+        val_unref(host_exc_take(h));
+        v = val_missing();
+    }
     return v.kind == VAL_MISSING ? val_ref(argv[2]) : v;
 }
 
@@ -854,14 +786,16 @@ BUILTIN_FN(builtin_setattr)
 BUILTIN_FN(builtin_not_supported)
 {
     UNUSED_ARGS;
-    return host_error(h, at, "this built-in function is not supported by tritsim (see "
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "this built-in function is not supported by tritsim (see "
                       "doc/language.md)");
 }
 
 BUILTIN_FN(builtin_set)
 {
     UNUSED_ARGS;
-    return host_error(h, at, "sets are not supported by tritsim (use a dict or a list)");
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "sets are not supported by tritsim (use a dict or a list)");
 }
 
 /* ---- iteration ---------------------------------------------------------------------- */
@@ -913,7 +847,8 @@ BUILTIN_FN(builtin_zip)
             goto done;
         size_t len = val_as_seq(lists[got])->len;
         if (strict && got > 0 && len != n) {
-            host_error(h, at, "zip() argument %d has length %zu, not %zu (strict=True)",
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "zip() argument %d has length %zu, not %zu (strict=True)",
                        got + 1, len, n);
             val_unref(lists[got]);
             goto done;
@@ -944,7 +879,8 @@ BUILTIN_FN(builtin_map)
     if (!builtin_no_kwargs(h, "map", kw, at))
         return val_err();
     if (argc < 2)
-        return host_error(h, at, "map() must have at least two arguments: a function and an "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "map() must have at least two arguments: a function and an "
                           "iterable");
     int nl = argc - 1;
     val *lists = xmalloc((size_t)nl * sizeof *lists);
@@ -1015,7 +951,7 @@ BUILTIN_FN(builtin_reversed)
     val v = argv[0];
     if (v.kind != VAL_LIST && v.kind != VAL_TUPLE && v.kind != VAL_STR && v.kind != VAL_RANGE &&
         v.kind != VAL_DICT && !val_type_of(v))
-        return host_error(h, at, "'%s' object is not reversible", val_type_name(v));
+        return host_raise(h, HOST_EXC_TYPE, at, "'%s' object is not reversible", val_type_name(v));
     val items = builtin_items(h, v, at);
     if (items.kind == VAL_ERR)
         return items;
@@ -1107,7 +1043,8 @@ static bool builtin_sort_list(host *h, val list, val key, bool reverse, src_span
     if (ok && s->len == n)
         memcpy(s->items, items, n * sizeof *items);
     else if (ok)
-        ok = host_error(h, at, "the list changed size while it was being sorted").kind != VAL_ERR;
+        ok = host_raise(h, HOST_EXC_VALUE, at,
+                        "the list changed size while it was being sorted").kind != VAL_ERR;
     for (size_t i = 0; i < nk; i++)
         val_unref(keys[i]);
     free(keys);
@@ -1143,7 +1080,7 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, name, "*, key=, default=", 0, NULL, kw, o))
         return val_err();
     if (argc == 0)
-        return host_error(h, at, "%s expected at least 1 argument, got 0", name);
+        return host_raise(h, HOST_EXC_TYPE, at, "%s expected at least 1 argument, got 0", name);
     val items;
     if (argc == 1) {
         items = host_to_list(h, argv[0], at);
@@ -1151,7 +1088,8 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
             return items;
     } else {
         if (o[1].kind != VAL_MISSING)
-            return host_error(h, at, "Cannot specify a default for %s() with multiple "
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "Cannot specify a default for %s() with multiple "
                               "positional arguments", name);
         items = val_list_new((size_t)argc);
         for (int i = 0; i < argc; i++)
@@ -1162,7 +1100,8 @@ static val builtin_minmax(host *h, val self, int argc, const val *argv,
         val_unref(items);
         if (o[1].kind != VAL_MISSING)
             return val_ref(o[1]);
-        return host_error(h, at, "%s() arg is an empty sequence (pass default= to allow it)",
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "%s() arg is an empty sequence (pass default= to allow it)",
                           name);
     }
     bool keyed = o[0].kind != VAL_MISSING && o[0].kind != VAL_NONE;
@@ -1235,7 +1174,8 @@ BUILTIN_FN(builtin_sum)
     val acc = a[1].kind == VAL_MISSING ? val_int(0) : val_ref(a[1]);
     if (acc.kind == VAL_STR) {
         val_unref(acc);
-        return host_error(h, at, "sum() can't sum strings (use ''.join(seq) instead)");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "sum() can't sum strings (use ''.join(seq) instead)");
     }
     return builtin_fold(h, AST_OP_ADD, acc, a[0], at);
 }
@@ -1296,7 +1236,8 @@ BUILTIN_FN(builtin_next)
         return val_err();
     val v = argv[0];
     if (!host_is_iterator(v))
-        return host_error(h, at, "'%s' object is not an iterator (call iter() on it first)",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "'%s' object is not an iterator (call iter() on it first)",
                           val_type_name(v));
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
@@ -1310,8 +1251,9 @@ BUILTIN_FN(builtin_next)
         return val_err();
     if (argc == 2)
         return val_ref(argv[1]);
-    return host_error(h, at, "StopIteration (the iterator is exhausted; pass a default: "
-                      "next(it, None))");
+    return host_raise_args(h, HOST_EXC_STOP_ITERATION, val_tuple_new(0), at,
+                           "StopIteration (the iterator is exhausted; pass a default: "
+                           "next(it, None))");
 }
 
 /* ---- numbers ------------------------------------------------------------------------- */
@@ -1325,7 +1267,8 @@ BUILTIN_FN(builtin_abs)
     if (builtin_is_int(v)) {
         int64_t i = builtin_int_of(v);
         if (i == INT64_MIN)
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         return val_int(i < 0 ? -i : i);
     }
     if (v.kind == VAL_FLOAT)
@@ -1333,7 +1276,7 @@ BUILTIN_FN(builtin_abs)
     val r = builtin_dunder(h, v, "__abs__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_error(h, at, "bad operand type for abs(): '%s'", val_type_name(v));
+    return host_raise(h, HOST_EXC_TYPE, at, "bad operand type for abs(): '%s'", val_type_name(v));
 }
 
 /* round(i, nd) for an int: to a multiple of 10^-nd, ties to even. */
@@ -1356,7 +1299,7 @@ static val builtin_round_int(host *h, int64_t i, int64_t nd, src_span at)
         q++;
     int64_t out;
     if (__builtin_mul_overflow(q, p, &out))
-        return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
     return val_int(out);
 }
 
@@ -1383,7 +1326,8 @@ BUILTIN_FN(builtin_round)
                    : builtin_dunder(h, x, "__round__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
-    return host_error(h, at, "type %s doesn't define __round__ method", val_type_name(x));
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "type %s doesn't define __round__ method", val_type_name(x));
 }
 
 BUILTIN_FN(builtin_divmod)
@@ -1412,13 +1356,15 @@ BUILTIN_FN(builtin_pow)
     if (a[2].kind == VAL_MISSING || a[2].kind == VAL_NONE)
         return host_binop(h, AST_OP_POW, a[0], a[1], at);
     if (!builtin_is_int(a[0]) || !builtin_is_int(a[1]) || !builtin_is_int(a[2]))
-        return host_error(h, at, "pow() 3rd argument not allowed unless all arguments are "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "pow() 3rd argument not allowed unless all arguments are "
                           "integers");
     int64_t b = builtin_int_of(a[0]), e = builtin_int_of(a[1]), m = builtin_int_of(a[2]);
     if (m == 0)
-        return host_error(h, at, "pow() 3rd argument cannot be 0");
+        return host_raise(h, HOST_EXC_VALUE, at, "pow() 3rd argument cannot be 0");
     if (e < 0)
-        return host_error(h, at, "pow() with a negative exponent and a modulus is not "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "pow() with a negative exponent and a modulus is not "
                           "supported by tritsim");
     __int128 r = 1, base = b % m;
     if (base < 0)
@@ -1441,7 +1387,7 @@ static val builtin_int_text(host *h, val self, int argc, const val *argv,
     if (!builtin_nargs(h, fname, argc, kw, 1, 1, at))
         return val_err();
     if (!builtin_is_int(argv[0]))
-        return host_error(h, at, "'%s' object cannot be interpreted as an integer",
+        return host_raise(h, HOST_EXC_TYPE, at, "'%s' object cannot be interpreted as an integer",
                           val_type_name(argv[0]));
     pyformat_spec sp;
     char err[128];
@@ -1484,7 +1430,7 @@ BUILTIN_FN(builtin_chr)
         !host_to_int(h, argv[0], at, "chr() argument", &c))
         return val_err();
     if (c < 0 || c > 0x10FFFF)
-        return host_error(h, at, "chr() arg not in range(0x110000)");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "chr() arg not in range(0x110000)");
     strbuf b = {0};
     builtin_put_utf8(&b, (uint32_t)c);
     return val_str_from_buf(&b);
@@ -1496,12 +1442,13 @@ BUILTIN_FN(builtin_ord)
     if (!builtin_nargs(h, "ord", argc, kw, 1, 1, at))
         return val_err();
     if (argv[0].kind != VAL_STR)
-        return host_error(h, at, "ord() expected string of length 1, but %s found",
+        return host_raise(h, HOST_EXC_TYPE, at, "ord() expected string of length 1, but %s found",
                           val_type_name(argv[0]));
     const val_str *s = val_as_str(argv[0]);
     size_t n = val_str_chars(s);
     if (n != 1)
-        return host_error(h, at, "ord() expected a character, but string of length %zu found",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "ord() expected a character, but string of length %zu found",
                           n);
     const unsigned char *p = (const unsigned char *)s->s;
     uint32_t c = p[0];
@@ -1611,7 +1558,7 @@ static val builtin_str_find_impl(host *h, val self, int argc, const val *argv,
                     : builtin_memmem(s->s + b0, b1 - b0, sub, nn);
     if (!p) {
         if (raise)
-            return host_error(h, at, "ValueError: substring not found");
+            return host_raise(h, HOST_EXC_VALUE, at, "ValueError: substring not found");
         return val_int(-1);
     }
     return val_int(builtin_byte_to_cp(s, (size_t)(p - s->s)));
@@ -1661,7 +1608,8 @@ BUILTIN_FN(builtin_str_join)
     for (size_t i = 0; i < l->len; i++) {
         if (l->items[i].kind != VAL_STR) {
             strbuf_free(&b);
-            host_error(h, at, "sequence item %zu: expected str instance, %s found (convert "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "sequence item %zu: expected str instance, %s found (convert "
                        "with str(x) first, e.g. ', '.join(map(str, items)))", i,
                        val_type_name(l->items[i]));
             val_unref(items);
@@ -1744,7 +1692,7 @@ static val builtin_split_impl(host *h, val self, int argc, const val *argv,
     size_t sn = val_as_str(a[0])->len;
     if (sn == 0) {
         val_unref(parts);
-        return host_error(h, at, "ValueError: empty separator");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: empty separator");
     }
     if (!right) {
         size_t i = 0;
@@ -1924,7 +1872,8 @@ static val builtin_fix_impl(host *h, val self, int argc, const val *argv,
     for (size_t k = 0; k < n; k++) {
         val p = fx.kind == VAL_TUPLE ? val_as_seq(fx)->items[k] : fx;
         if (p.kind != VAL_STR)
-            return host_error(h, at, "%s first arg must be str or a tuple of str, not %s",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s first arg must be str or a tuple of str, not %s",
                               name, val_type_name(p));
         size_t pn = val_as_str(p)->len;
         if (pn > b1 - b0)
@@ -2122,7 +2071,8 @@ static val builtin_pad_impl(host *h, val self, int argc, const val *argv,
     size_t fl = 1;
     if (argc == 2) {
         if (argv[1].kind != VAL_STR || val_str_chars(val_as_str(argv[1])) != 1)
-            return host_error(h, at, "The fill character must be exactly one character long");
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "The fill character must be exactly one character long");
         fill = val_as_str(argv[1])->s;
         fl = val_as_str(argv[1])->len;
     }
@@ -2131,7 +2081,7 @@ static val builtin_pad_impl(host *h, val self, int argc, const val *argv,
     if (width <= n)
         return val_ref(self);
     if (width > 100000000)
-        return host_error(h, at, "the width %lld is too large", (long long)width);
+        return host_raise(h, HOST_EXC_VALUE, at, "the width %lld is too large", (long long)width);
     int64_t pad = width - n, left;
     if (how == 0)
         left = 0;
@@ -2163,7 +2113,7 @@ BUILTIN_FN(builtin_str_zfill)
     if (width <= n)
         return val_ref(self);
     if (width > 100000000)
-        return host_error(h, at, "the width %lld is too large", (long long)width);
+        return host_raise(h, HOST_EXC_VALUE, at, "the width %lld is too large", (long long)width);
     strbuf b = {0};
     size_t i = 0;
     if (s->len && (s->s[0] == '+' || s->s[0] == '-'))
@@ -2183,7 +2133,7 @@ static val builtin_partition_impl(host *h, val self, int argc, const val *argv,
         return val_err();
     size_t sn = val_as_str(argv[0])->len;
     if (sn == 0)
-        return host_error(h, at, "ValueError: empty separator");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: empty separator");
     const val_str *s = STR_SELF;
     const char *p = right ? builtin_memrmem(s->s, s->len, sep, sn)
                           : builtin_memmem(s->s, s->len, sep, sn);
@@ -2276,29 +2226,33 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
     val v;
     if (i == 0) {
         if (f->manual)
-            return host_error(h, f->at, "cannot switch from manual field specification to "
+            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from manual field "
+                              "specification to "
                               "automatic field numbering");
         f->auto_index++;
         int k = f->auto_index - 1;
         if (k >= f->argc)
-            return host_error(h, f->at, "Replacement index %d out of range for positional "
+            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %d out of range for "
+                              "positional "
                               "args tuple", k);
         v = val_ref(f->argv[k]);
     } else if (isdigit((unsigned char)s[0])) {
         if (f->auto_index > 0)
-            return host_error(h, f->at, "cannot switch from automatic field numbering to "
+            return host_raise(h, HOST_EXC_VALUE, f->at, "cannot switch from automatic field "
+                              "numbering to "
                               "manual field specification");
         f->manual = true;
         long k = 0;
         for (size_t j = 0; j < i; j++) {
             if (!isdigit((unsigned char)s[j]))
-                return host_error(h, f->at, "invalid field name '%.*s'", (int)n, s);
+                return host_raise(h, HOST_EXC_VALUE, f->at, "invalid field name '%.*s'", (int)n, s);
             k = k * 10 + (s[j] - '0');
             if (k > 100000)
                 break;
         }
         if (k >= f->argc)
-            return host_error(h, f->at, "Replacement index %ld out of range for positional "
+            return host_raise(h, HOST_EXC_INDEX, f->at, "Replacement index %ld out of range for "
+                              "positional "
                               "args tuple", k);
         v = val_ref(f->argv[k]);
     } else {
@@ -2307,7 +2261,8 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
             if (strlen(f->kw->names[k]) == i && !memcmp(f->kw->names[k], s, i))
                 v = val_ref(f->kw->values[k]);
         if (v.kind == VAL_MISSING)
-            return host_error(h, f->at, "KeyError: '%.*s' (no keyword argument of that name "
+            return host_raise(h, HOST_EXC_KEY, f->at, "KeyError: '%.*s' (no keyword argument of "
+                              "that name "
                               "was passed to format())", (int)i, s);
     }
     while (i < n) {
@@ -2326,7 +2281,7 @@ static val builtin_field_value(builtin_fmt *f, const char *s, size_t n)
                 i++;
             if (i >= n) {
                 val_unref(v);
-                return host_error(h, f->at, "Missing ']' in format string");
+                return host_raise(h, HOST_EXC_VALUE, f->at, "Missing ']' in format string");
             }
             bool digits = i > j;
             for (size_t k = j; k < i; k++)
@@ -2502,13 +2457,13 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
             break;
         }
         if (!builtin_is_int(v)) {
-            host_error(h, at, "%%c requires an int or a unicode character, not %s",
+            host_raise(h, HOST_EXC_TYPE, at, "%%c requires an int or a unicode character, not %s",
                        val_type_name(v));
             return false;
         }
         c = builtin_int_of(v);
         if (c < 0 || c > 0x10FFFF) {
-            host_error(h, at, "%%c arg not in range(0x110000)");
+            host_raise(h, HOST_EXC_OVERFLOW, at, "%%c arg not in range(0x110000)");
             return false;
         }
         builtin_put_utf8(&b, (uint32_t)c);
@@ -2524,7 +2479,7 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
                 return false;
             i = iv.u.i;
         } else {
-            host_error(h, at, "%%%c format: %s is required, not %s", type,
+            host_raise(h, HOST_EXC_TYPE, at, "%%%c format: %s is required, not %s", type,
                        type == 'd' || type == 'i' || type == 'u' ? "a real number"
                                                                  : "an integer",
                        val_type_name(v));
@@ -2567,7 +2522,7 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
     }
     case 'e': case 'E': case 'f': case 'F': case 'g': case 'G': {
         if (!builtin_is_num(v)) {
-            host_error(h, at, "must be real number, not %s", val_type_name(v));
+            host_raise(h, HOST_EXC_TYPE, at, "must be real number, not %s", val_type_name(v));
             return false;
         }
         sp.type = type;
@@ -2581,14 +2536,15 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
     }
     default:
         if (type > ' ' && type < 127)
-            host_error(h, at, "unsupported format character '%c' (0x%x)", type, type);
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "unsupported format character '%c' (0x%x)", type, type);
         else
-            host_error(h, at, "incomplete format");
+            host_raise(h, HOST_EXC_VALUE, at, "incomplete format");
         return false;
     }
     if (!ok) {
         strbuf_free(&b);
-        host_error(h, at, "%s", err);
+        host_raise(h, HOST_EXC_VALUE, at, "%s", err);
         return false;
     }
     strbuf_putn(out, strbuf_cstr(&b), b.len);
@@ -2628,16 +2584,16 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
             }
             if (level) {
                 strbuf_free(&b);
-                return host_error(h, at, "incomplete format key");
+                return host_raise(h, HOST_EXC_VALUE, at, "incomplete format key");
             }
             if (!mapping) {
                 strbuf_free(&b);
-                return host_error(h, at, "format requires a mapping");
+                return host_raise(h, HOST_EXC_TYPE, at, "format requires a mapping");
             }
             val key = val_str_new(s->s + j, i - 1 - j);
             v = val_dict_get(args, key);
             if (v.kind == VAL_MISSING) {
-                host_error(h, at, "KeyError: '%s'", val_as_str(key)->s);
+                host_raise(h, HOST_EXC_KEY, at, "KeyError: '%s'", val_as_str(key)->s);
                 val_unref(key);
                 strbuf_free(&b);
                 return val_err();
@@ -2665,7 +2621,8 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                 i++;
                 if (next >= nitems || mapping) {
                     strbuf_free(&b);
-                    return host_error(h, at, "not enough arguments for format string");
+                    return host_raise(h, HOST_EXC_TYPE, at,
+                                      "not enough arguments for format string");
                 }
                 if (!host_to_int(h, items[next++], at, "* wants int", dst)) {
                     strbuf_free(&b);
@@ -2673,7 +2630,7 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                 }
                 if (*dst > 100000000) {
                     strbuf_free(&b);
-                    return host_error(h, at, "width too big");
+                    return host_raise(h, HOST_EXC_VALUE, at, "width too big");
                 }
                 continue;
             }
@@ -2681,7 +2638,7 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                 *dst = (*dst < 0 ? 0 : *dst) * 10 + (s->s[i++] - '0');
                 if (*dst > 100000000) {
                     strbuf_free(&b);
-                    return host_error(h, at, "width too big");
+                    return host_raise(h, HOST_EXC_VALUE, at, "width too big");
                 }
             }
         }
@@ -2689,7 +2646,7 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
             i++;
         if (i >= s->len) {
             strbuf_free(&b);
-            return host_error(h, at, "incomplete format");
+            return host_raise(h, HOST_EXC_VALUE, at, "incomplete format");
         }
         char type = s->s[i++];
         if (type == '%') {
@@ -2701,7 +2658,7 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                 v = args;
             else if (next >= nitems) {
                 strbuf_free(&b);
-                return host_error(h, at, "not enough arguments for format string");
+                return host_raise(h, HOST_EXC_TYPE, at, "not enough arguments for format string");
             } else
                 v = items[next++];
         }
@@ -2717,7 +2674,8 @@ val builtin_percent_format(host *h, val fmt, val args, src_span at)
                        (at_type && at_type->getitem);
     if (!mapping && !has_getitem && next < nitems) {
         strbuf_free(&b);
-        return host_error(h, at, "not all arguments converted during string formatting");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "not all arguments converted during string formatting");
     }
     return val_str_from_buf(&b);
 }
@@ -2768,10 +2726,11 @@ BUILTIN_FN(builtin_list_pop)
         return val_err();
     int64_t n = (int64_t)val_as_seq(self)->len;
     if (n == 0)
-        return host_error(h, at, "IndexError: pop from empty list");
+        return host_raise(h, HOST_EXC_INDEX, at, "IndexError: pop from empty list");
     int64_t j = i < 0 ? i + n : i;
     if (j < 0 || j >= n)
-        return host_error(h, at, "IndexError: pop index %lld out of range (the list has %lld "
+        return host_raise(h, HOST_EXC_INDEX, at,
+                          "IndexError: pop index %lld out of range (the list has %lld "
                           "items)", (long long)i, (long long)n);
     return val_list_remove(self, (size_t)j);
 }
@@ -2814,7 +2773,7 @@ BUILTIN_FN(builtin_seq_index)
         return val_err();
     if (i < 0) {
         val r = host_repr(h, argv[0]);
-        host_error(h, at, "ValueError: %s is not in %s", val_as_str(r)->s,
+        host_raise(h, HOST_EXC_VALUE, at, "ValueError: %s is not in %s", val_as_str(r)->s,
                    val_type_name(self));
         val_unref(r);
         return val_err();
@@ -2849,7 +2808,7 @@ BUILTIN_FN(builtin_list_remove)
         return val_err();
     if (i < 0) {
         val r = host_repr(h, argv[0]);
-        host_error(h, at, "ValueError: list.remove(x): x not in list (x is %s)",
+        host_raise(h, HOST_EXC_VALUE, at, "ValueError: list.remove(x): x not in list (x is %s)",
                    val_as_str(r)->s);
         val_unref(r);
         return val_err();
@@ -2968,7 +2927,7 @@ static val builtin_view_binop(host *h, ast_op op, bool inplace, val a, val b, sr
     const builtin_view *v = (const builtin_view *)b.u.o;
     if (v->what == 0) {
         if (!val_hashable(a))
-            return host_error(h, at, "unhashable type: '%s'", val_type_name(a));
+            return host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(a));
         return val_bool(val_dict_get(v->dict, a).kind != VAL_MISSING);
     }
     val l = builtin_view_list(v);
@@ -3012,7 +2971,7 @@ static bool builtin_check_key(host *h, val k, src_span at)
 {
     if (val_hashable(k))
         return true;
-    host_error(h, at, "unhashable type: '%s'", val_type_name(k));
+    host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(k));
     return false;
 }
 
@@ -3036,7 +2995,7 @@ BUILTIN_FN(builtin_dict_pop)
     if (argc == 2)
         return val_ref(argv[1]);
     val r = host_repr(h, argv[0]);
-    host_error(h, at, "KeyError: %s", val_as_str(r)->s);
+    host_raise(h, HOST_EXC_KEY, at, "KeyError: %s", val_as_str(r)->s);
     val_unref(r);
     return val_err();
 }
@@ -3055,7 +3014,7 @@ BUILTIN_FN(builtin_dict_popitem)
         val p[2] = {k, v};
         return val_tuple_of(2, p);
     }
-    return host_error(h, at, "KeyError: 'popitem(): dictionary is empty'");
+    return host_raise(h, HOST_EXC_KEY, at, "KeyError: 'popitem(): dictionary is empty'");
 }
 
 BUILTIN_FN(builtin_dict_setdefault)
@@ -3074,7 +3033,7 @@ BUILTIN_FN(builtin_dict_setdefault)
 BUILTIN_FN(builtin_dict_update)
 {
     if (argc > 1)
-        return host_error(h, at, "update expected at most 1 argument, got %d", argc);
+        return host_raise(h, HOST_EXC_TYPE, at, "update expected at most 1 argument, got %d", argc);
     if (argc == 1 && !builtin_dict_merge(h, self, argv[0], at))
         return val_err();
     for (int i = 0; kw && i < kw->n; i++)
@@ -3139,7 +3098,7 @@ BUILTIN_FN(builtin_range_index)
     int64_t i = builtin_range_find((const val_range *)self.u.o, argv[0]);
     if (i < 0) {
         val r = host_repr(h, argv[0]);
-        host_error(h, at, "ValueError: %s is not in range", val_as_str(r)->s);
+        host_raise(h, HOST_EXC_VALUE, at, "ValueError: %s is not in range", val_as_str(r)->s);
         val_unref(r);
         return val_err();
     }
@@ -3323,7 +3282,8 @@ static bool builtin_math_arg(host *h, const char *fname, int argc, const val *ar
         return false;
     for (int i = 0; i < n; i++) {
         if (!builtin_is_num(argv[i])) {
-            host_error(h, at, "%s() must be called with a real number, not '%s'", fname,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() must be called with a real number, not '%s'", fname,
                        val_type_name(argv[i]));
             return false;
         }
@@ -3336,9 +3296,9 @@ static bool builtin_math_arg(host *h, const char *fname, int argc, const val *ar
 static val builtin_math_result(host *h, double r, double x, src_span at)
 {
     if (isnan(r) && !isnan(x))
-        return host_error(h, at, "ValueError: math domain error");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: math domain error");
     if (isinf(r) && isfinite(x))
-        return host_error(h, at, "OverflowError: math range error");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "OverflowError: math range error");
     return val_float(r);
 }
 
@@ -3386,16 +3346,18 @@ BUILTIN_FN(builtin_math_log)
     double x[2];
     for (int i = 0; i < argc; i++) {
         if (!builtin_is_num(argv[i]))
-            return host_error(h, at, "log() must be called with a real number, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "log() must be called with a real number, not '%s'",
                               val_type_name(argv[i]));
         x[i] = builtin_float_of(argv[i]);
         if (x[i] <= 0)
-            return host_error(h, at, "ValueError: math domain error");
+            return host_raise(h, HOST_EXC_VALUE, at, "ValueError: math domain error");
     }
     if (argc == 1)
         return val_float(log(x[0]));
     if (x[1] == 1)
-        return host_error(h, at, "ZeroDivisionError: float division by zero");
+        return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                          "ZeroDivisionError: float division by zero");
     return val_float(log(x[0]) / log(x[1]));
 }
 
@@ -3413,7 +3375,8 @@ static val builtin_math_round(host *h, val self, int argc, const val *argv,
                                : !strcmp(name, "ceil") ? "__ceil__" : "__trunc__", 0, NULL, at);
         if (r.kind != VAL_MISSING)
             return r;
-        return host_error(h, at, "%s() must be called with a real number, not '%s'", name,
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "%s() must be called with a real number, not '%s'", name,
                           val_type_name(argv[0]));
     }
     return builtin_float_to_int(h, fn(argv[0].u.f), at);
@@ -3445,12 +3408,12 @@ BUILTIN_FN(builtin_math_pow)
     if (!builtin_math_arg(h, "pow", argc, argv, kw, 2, x, at))
         return val_err();
     if (x[0] == 0 && x[1] < 0)
-        return host_error(h, at, "ValueError: math domain error");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: math domain error");
     if (x[0] < 0 && isfinite(x[1]) && x[1] != floor(x[1]))
-        return host_error(h, at, "ValueError: math domain error");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: math domain error");
     double r = pow(x[0], x[1]);
     if (isinf(r) && isfinite(x[0]) && isfinite(x[1]))
-        return host_error(h, at, "OverflowError: math range error");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "OverflowError: math range error");
     return val_float(r);
 }
 
@@ -3462,7 +3425,8 @@ BUILTIN_FN(builtin_math_hypot)
     double r = 0;
     for (int i = 0; i < argc; i++) {
         if (!builtin_is_num(argv[i]))
-            return host_error(h, at, "hypot() must be called with real numbers, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "hypot() must be called with real numbers, not '%s'",
                               val_type_name(argv[i]));
         r = hypot(r, builtin_float_of(argv[i]));
     }
@@ -3482,7 +3446,7 @@ BUILTIN_FN(builtin_math_isclose)
         (a[3].kind != VAL_MISSING && !host_to_float(h, a[3], at, "abs_tol", &abs_tol)))
         return val_err();
     if (rel < 0 || abs_tol < 0)
-        return host_error(h, at, "ValueError: tolerances must be non-negative");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: tolerances must be non-negative");
     if (x == y)
         return val_bool(true);
     if (isinf(x) || isinf(y))
@@ -3539,7 +3503,7 @@ BUILTIN_FN(builtin_math_gcd)
         g = builtin_gcd2(g, v);
     }
     if (g < 0)
-        return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
     return val_int(g);
 }
 
@@ -3560,7 +3524,8 @@ BUILTIN_FN(builtin_math_lcm)
         int64_t g = builtin_gcd2(l, v);
         int64_t r;
         if (__builtin_mul_overflow(l / g, v < 0 ? -v : v, &r))
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
         l = r;
     }
     return val_int(l);
@@ -3574,11 +3539,13 @@ BUILTIN_FN(builtin_math_factorial)
         !host_to_int(h, argv[0], at, "factorial() argument", &n))
         return val_err();
     if (n < 0)
-        return host_error(h, at, "ValueError: factorial() not defined for negative values");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: factorial() not defined for negative values");
     int64_t r = 1;
     for (int64_t i = 2; i <= n; i++)
         if (__builtin_mul_overflow(r, i, &r))
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
     return val_int(r);
 }
 
@@ -3595,7 +3562,8 @@ static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
     if (argc == 2 && argv[1].kind != VAL_NONE && !host_to_int(h, argv[1], at, "k", &k))
         return val_err();
     if (n < 0 || k < 0)
-        return host_error(h, at, "ValueError: n and k must be non-negative integers");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: n and k must be non-negative integers");
     if (k > n)
         return val_int(0);
     if (comb && k > n - k)
@@ -3606,7 +3574,8 @@ static val builtin_comb_perm(host *h, val self, int argc, const val *argv,
         if (comb)
             r /= i + 1;
         if (r > INT64_MAX)
-            return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "integer overflow: tritsim's ints are 64-bit");
     }
     return val_int((int64_t)r);
 }
@@ -3622,7 +3591,8 @@ BUILTIN_FN(builtin_math_isqrt)
         !host_to_int(h, argv[0], at, "isqrt() argument", &n))
         return val_err();
     if (n < 0)
-        return host_error(h, at, "ValueError: isqrt() argument must be nonnegative");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: isqrt() argument must be nonnegative");
     int64_t r = (int64_t)sqrt((double)n);
     while (r > 0 && (__int128)r * r > n)
         r--;
@@ -3687,7 +3657,7 @@ BUILTIN_FN(builtin_math_fsum)
         if (!builtin_is_num(s->items[i])) {
             free(p);
             val_unref(items);
-            return host_error(h, at, "must be real number, not %s",
+            return host_raise(h, HOST_EXC_TYPE, at, "must be real number, not %s",
                               val_type_name(s->items[i]));
         }
         double x = builtin_float_of(s->items[i]);
@@ -3719,7 +3689,7 @@ BUILTIN_FN(builtin_math_fsum)
     if (have_special) {
         free(p);
         if (isnan(inf_sum))
-            return host_error(h, at, "ValueError: -inf + inf in fsum");
+            return host_raise(h, HOST_EXC_VALUE, at, "ValueError: -inf + inf in fsum");
         return val_float(special);
     }
     double hi = 0;
@@ -3887,10 +3857,12 @@ BUILTIN_FN(builtin_functools_partial)
 {
     (void)self;
     if (argc < 1)
-        return host_error(h, at, "partial() takes at least one argument (the function)");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "partial() takes at least one argument (the function)");
     const val_type *t = val_type_of(argv[0]);
     if (argv[0].kind != VAL_FUNC && argv[0].kind != VAL_BUILTIN && !(t && t->call))
-        return host_error(h, at, "the first argument of partial() must be callable, not a "
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "the first argument of partial() must be callable, not a "
                           "'%s'", val_type_name(argv[0]));
     builtin_partial *p = val_obj_new(sizeof *p, VAL_OBJECT, &builtin_partial_type);
     p->func = val_ref(argv[0]);
@@ -3918,7 +3890,7 @@ BUILTIN_FN(builtin_functools_reduce)
         acc = val_ref(argv[2]);
     } else if (s->len == 0) {
         val_unref(items);
-        return host_error(h, at, "reduce() of empty iterable with no initial value");
+        return host_raise(h, HOST_EXC_TYPE, at, "reduce() of empty iterable with no initial value");
     } else {
         acc = val_ref(s->items[i++]);
     }
@@ -3990,9 +3962,10 @@ BUILTIN_FN(builtin_itertools_product)
     if (o[0].kind != VAL_MISSING && !host_to_int(h, o[0], at, "repeat", &repeat))
         return val_err();
     if (repeat < 0)
-        return host_error(h, at, "ValueError: repeat argument cannot be negative");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: repeat argument cannot be negative");
     if ((int64_t)argc * repeat > 64)
-        return host_error(h, at, "product() of more than 64 iterables is not supported");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "product() of more than 64 iterables is not supported");
     int n = (int)(argc * repeat);
     val *pools = xmalloc((size_t)(argc ? argc : 1) * sizeof *pools);
     int got = 0;
@@ -4008,7 +3981,7 @@ BUILTIN_FN(builtin_itertools_product)
         size_t len = val_as_seq(pools[k % (argc ? argc : 1)])->len;
         if (len && total > ((size_t)1 << 26) / len) {
             val_unref(out);
-            out = host_error(h, at, "product() would have too many items");
+            out = host_raise(h, HOST_EXC_MEMORY, at, "product() would have too many items");
             goto done;
         }
         total *= len;
@@ -4057,7 +4030,7 @@ static bool builtin_choose(host *h, const val_seq *pool, size_t r, bool perm, si
 {
     if (depth == r) {
         if (val_as_seq(out)->len >= ((size_t)1 << 22)) {
-            host_error(h, at, "too many combinations");
+            host_raise(h, HOST_EXC_MEMORY, at, "too many combinations");
             return false;
         }
         val t = val_tuple_new(r);
@@ -4098,7 +4071,7 @@ static val builtin_combinatoric(host *h, val self, int argc, const val *argv,
     }
     if (r < 0) {
         val_unref(pool);
-        return host_error(h, at, "ValueError: r must be non-negative");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: r must be non-negative");
     }
     val out = val_list_new(0);
     size_t n = val_as_seq(pool)->len;
@@ -4191,7 +4164,7 @@ static val builtin_environ_dict(void)
 static bool builtin_environ_key(host *h, val key, src_span at, const char **out)
 {
     if (key.kind != VAL_STR) {
-        host_error(h, at, "str expected, not %s", val_type_name(key));
+        host_raise(h, HOST_EXC_TYPE, at, "str expected, not %s", val_type_name(key));
         return false;
     }
     *out = val_as_str(key)->s;
@@ -4206,7 +4179,8 @@ static val builtin_environ_getitem(host *h, val self, val key, src_span at)
         return val_err();
     const char *v = getenv(k);
     if (!v)
-        return host_error(h, at, "KeyError: '%s' (the environment variable is not set; use "
+        return host_raise(h, HOST_EXC_KEY, at,
+                          "KeyError: '%s' (the environment variable is not set; use "
                           "os.environ.get('%s') to get None instead)", k, k);
     return val_str_cstr(v);
 }
@@ -4218,13 +4192,14 @@ static bool builtin_environ_setitem(host *h, val self, val key, val v, src_span 
     if (!builtin_environ_key(h, key, at, &k))
         return false;
     if (v.kind != VAL_STR) {
-        host_error(h, at, "str expected, not %s (environment values are strings: write "
+        host_raise(h, HOST_EXC_TYPE, at,
+                   "str expected, not %s (environment values are strings: write "
                    "'1', not 1)", val_type_name(v));
         return false;
     }
     s = val_as_str(v)->s;
     if (!*k || strchr(k, '=') || setenv(k, s, 1) != 0) {
-        host_error(h, at, "cannot set the environment variable '%s'", k);
+        host_raise(h, HOST_EXC_OS, at, "cannot set the environment variable '%s'", k);
         return false;
     }
     return true;
@@ -4316,7 +4291,7 @@ BUILTIN_FN(builtin_environ_pop)
     if (!v) {
         if (argc == 2)
             return val_ref(argv[1]);
-        return host_error(h, at, "KeyError: '%s'", k);
+        return host_raise(h, HOST_EXC_KEY, at, "KeyError: '%s'", k);
     }
     val r = val_str_cstr(v);
     unsetenv(k);
@@ -4400,7 +4375,7 @@ BUILTIN_FN(builtin_os_getcwd)
         return val_err();
     char buf[4096];
     if (!getcwd(buf, sizeof buf))
-        return host_error(h, at, "OSError: cannot read the current directory: %s",
+        return host_raise(h, HOST_EXC_OS, at, "OSError: cannot read the current directory: %s",
                           strerror(errno));
     return val_str_cstr(buf);
 }
@@ -4433,7 +4408,8 @@ BUILTIN_FN(builtin_os_makedirs)
     if (stat(path, &st) == 0) {
         if (exist_ok && S_ISDIR(st.st_mode))
             return val_none();
-        return host_error(h, at, "FileExistsError: [Errno 17] File exists: '%s'", path);
+        return host_raise(h, HOST_EXC_OS, at,
+                          "FileExistsError: [Errno 17] File exists: '%s'", path);
     }
     char *buf = xstrdup(path);
     bool ok = true;
@@ -4447,7 +4423,7 @@ BUILTIN_FN(builtin_os_makedirs)
     int err = errno;
     free(buf);
     if (!ok)
-        return host_error(h, at, "OSError: cannot create directory '%s': %s", path,
+        return host_raise(h, HOST_EXC_OS, at, "OSError: cannot create directory '%s': %s", path,
                           strerror(err));
     return val_none();
 }
@@ -4500,7 +4476,8 @@ BUILTIN_FN(builtin_path_join)
     if (!builtin_no_kwargs(h, "join", kw, at))
         return val_err();
     if (argc < 1)
-        return host_error(h, at, "join() missing 1 required positional argument: 'a'");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "join() missing 1 required positional argument: 'a'");
     strbuf b = {0};
     for (int i = 0; i < argc; i++) {
         val pv = builtin_fspath(h, argv[i], at, "join");
@@ -4601,24 +4578,12 @@ BUILTIN_FN(builtin_sys_exit)
     (void)self;
     if (!builtin_nargs(h, "exit", argc, kw, 0, 1, at))
         return val_err();
-    int status = 0;
-    if (argc == 1 && argv[0].kind != VAL_NONE) {
-        if (builtin_is_int(argv[0])) {
-            status = (int)(builtin_int_of(argv[0]) & 0xFF);
-        } else {
-            /* sys.exit("message"): the message goes to stderr, status 1. */
-            val s = host_str(h, argv[0]);
-            if (s.kind == VAL_ERR)
-                return s;
-            fflush(stdout);
-            fprintf(stderr, "%s\n", val_as_str(s)->s);
-            val_unref(s);
-            status = 1;
-        }
-    }
-    fflush(stdout);
-    h->exiting = true;
-    h->exit_status = status;
+    /* raises SystemExit(code): when nothing catches it, an int code is the
+     * exit status and anything else is printed to stderr, status 1 */
+    val args = argc ? val_tuple_of(1, (val[]){val_ref(argv[0])}) : val_tuple_new(0);
+    val e = exc_new(h, HOST_EXC_SYSTEM_EXIT, args);
+    host_raise_value(h, e, at);
+    val_unref(e);
     return val_err();
 }
 
@@ -4669,7 +4634,7 @@ static val builtin_typing_call(host *h, val self, int argc, const val *argv,
 {
     (void)argc, (void)argv, (void)kw;
     val name = val_object_get(self, "_name");
-    return host_error(h, at, "TypeError: Cannot instantiate typing.%s",
+    return host_raise(h, HOST_EXC_TYPE, at, "TypeError: Cannot instantiate typing.%s",
                       name.kind == VAL_STR ? val_as_str(name)->s : "?");
 }
 
@@ -4736,7 +4701,7 @@ BUILTIN_FN(builtin_time_sleep)
         !host_to_float(h, argv[0], at, "sleep() argument", &s))
         return val_err();
     if (s < 0)
-        return host_error(h, at, "ValueError: sleep length must be non-negative");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: sleep length must be non-negative");
     fflush(stdout);
     struct timespec ts = {(time_t)s, (long)((s - floor(s)) * 1e9)};
     nanosleep(&ts, NULL);
@@ -4879,7 +4844,8 @@ BUILTIN_FN(builtin_random_seed)
         return val_none();
     }
     if (!builtin_is_int(a[0]))
-        return host_error(h, at, "random.seed() in tritsim takes an int (or None), not '%s'",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "random.seed() in tritsim takes an int (or None), not '%s'",
                           val_type_name(a[0]));
     int64_t s = builtin_int_of(a[0]);
     builtin_mt_seed_int(s < 0 ? -(uint64_t)s : (uint64_t)s);
@@ -4903,9 +4869,10 @@ BUILTIN_FN(builtin_random_getrandbits)
         !host_to_int(h, argv[0], at, "getrandbits() argument", &k))
         return val_err();
     if (k < 0)
-        return host_error(h, at, "ValueError: number of bits must be non-negative");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: number of bits must be non-negative");
     if (k > 63)
-        return host_error(h, at, "getrandbits(%lld) does not fit in tritsim's 64-bit ints",
+        return host_raise(h, HOST_EXC_OVERFLOW, at,
+                          "getrandbits(%lld) does not fit in tritsim's 64-bit ints",
                           (long long)k);
     return val_int(k == 0 ? 0 : (int64_t)builtin_mt_bits((int)k));
 }
@@ -4914,14 +4881,15 @@ static val builtin_randrange_impl(host *h, int64_t start, int64_t stop, int64_t 
                                   src_span at)
 {
     if (step == 0)
-        return host_error(h, at, "ValueError: zero step for randrange()");
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: zero step for randrange()");
     __int128 width = (__int128)stop - start, n;
     if (step > 0)
         n = (width + step - 1) / step;
     else
         n = (width + step + 1) / step;
     if (n <= 0)
-        return host_error(h, at, "ValueError: empty range for randrange() (%lld, %lld, %lld)",
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: empty range for randrange() (%lld, %lld, %lld)",
                           (long long)start, (long long)stop, (long long)step);
     return val_int((int64_t)(start + (__int128)step * (__int128)builtin_mt_below((uint64_t)n)));
 }
@@ -4939,7 +4907,7 @@ BUILTIN_FN(builtin_random_randrange)
             return val_err();
     if (a[1].kind == VAL_MISSING || a[1].kind == VAL_NONE) {
         if (v[0] <= 0)
-            return host_error(h, at, "ValueError: empty range for randrange()");
+            return host_raise(h, HOST_EXC_VALUE, at, "ValueError: empty range for randrange()");
         return val_int((int64_t)builtin_mt_below((uint64_t)v[0]));
     }
     return builtin_randrange_impl(h, v[0], v[1], v[2], at);
@@ -4954,7 +4922,7 @@ BUILTIN_FN(builtin_random_randint)
         !host_to_int(h, argv[1], at, "randint() b", &b))
         return val_err();
     if (b == INT64_MAX)
-        return host_error(h, at, "integer overflow: tritsim's ints are 64-bit");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit");
     return builtin_randrange_impl(h, a, b + 1, 1, at);
 }
 
@@ -4978,7 +4946,8 @@ BUILTIN_FN(builtin_random_choice)
     if (n < 0)
         return val_err();
     if (n == 0)
-        return host_error(h, at, "IndexError: Cannot choose from an empty sequence");
+        return host_raise(h, HOST_EXC_INDEX, at,
+                          "IndexError: Cannot choose from an empty sequence");
     return host_getitem(h, argv[0], val_int((int64_t)builtin_mt_below((uint64_t)n)), at);
 }
 
@@ -4988,7 +4957,8 @@ BUILTIN_FN(builtin_random_shuffle)
     if (!builtin_nargs(h, "shuffle", argc, kw, 1, 1, at))
         return val_err();
     if (argv[0].kind != VAL_LIST)
-        return host_error(h, at, "shuffle() needs a list, not a '%s'", val_type_name(argv[0]));
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "shuffle() needs a list, not a '%s'", val_type_name(argv[0]));
     val_seq *s = val_as_seq(argv[0]);
     for (size_t i = s->len; i-- > 1;) {
         size_t j = (size_t)builtin_mt_below(i + 1);
@@ -5013,7 +4983,8 @@ BUILTIN_FN(builtin_random_sample)
     int64_t n = (int64_t)val_as_seq(pop)->len;
     if (k < 0 || k > n) {
         val_unref(pop);
-        return host_error(h, at, "ValueError: Sample larger than population or is negative");
+        return host_raise(h, HOST_EXC_VALUE, at,
+                          "ValueError: Sample larger than population or is negative");
     }
     val out = val_list_new((size_t)k);
     /* CPython's two strategies, chosen the same way, so results match. */
@@ -5146,15 +5117,7 @@ void builtin_init(host *h)
     builtin_type_new(h, "range", builtin_range, VAL_RANGE, NULL);
     builtin_type_new(h, "slice", builtin_slice, VAL_SLICE, NULL);
     builtin_type_new(h, "type", builtin_type, VAL_BUILTIN, NULL);
-    for (int i = 0; builtin_exception_names[i]; i++) {
-        val c = val_builtin_new(builtin_exception_names[i], builtin_exc_ctor,
-                                val_str_cstr(builtin_exception_names[i]));
-        ((val_builtin *)c.u.o)->inst_kind = VAL_OBJECT;
-        ((val_builtin *)c.u.o)->inst_type = &builtin_exc_type;
-        val_dict_set_str(h->builtins, builtin_exception_names[i], c);
-    }
     val_dict_set_str(h->builtins, "Ellipsis", val_ellipsis());
-    val_dict_set_str(h->builtins, "NotImplemented", val_none());
 
     host_register_module(h, "math", builtin_math_module());
     host_register_module(h, "functools", builtin_functools_module());

@@ -311,8 +311,39 @@ static uint32_t double_to_fmt(double d, const fmt *f)
     return ieee_bits(signbit(d), magnitude_code(d, f), f);
 }
 
-uint16_t dtype_f64_to_f16(double d) { return (uint16_t)double_to_fmt(d, &FMT_F16); }
-uint16_t dtype_f64_to_bf16(double d) { return (uint16_t)double_to_fmt(d, &FMT_BF16); }
+/* The common case fast: a double whose exponent is in the format's normal
+ * range rounds by its fraction bits alone (round to nearest, ties to
+ * even); a carry out of the fraction steps the exponent, up to infinity.
+ * The rest (subnormal results, zeros, infinities, NaN) take the general
+ * path.  The same bits as double_to_fmt, faster (tensor conversions). */
+static inline bool fast_to_fmt(double d, int frac_bits, int exp_bits, uint16_t *out)
+{
+    uint64_t u = double_bits(d);
+    int e = (int)((u >> 52) & 0x7ff) - 1023;
+    int bias = (1 << (exp_bits - 1)) - 1;
+    if (e < 1 - bias || e > bias)
+        return false;
+    int shift = 52 - frac_bits;
+    uint64_t frac = u & ((UINT64_C(1) << 52) - 1);
+    uint64_t q = frac >> shift, rem = frac & ((UINT64_C(1) << shift) - 1);
+    uint64_t half = UINT64_C(1) << (shift - 1);
+    q += rem > half || (rem == half && (q & 1));
+    uint32_t bits = ((uint32_t)(e + bias) << frac_bits) + (uint32_t)q;
+    *out = (uint16_t)(((uint32_t)(u >> 63) << (frac_bits + exp_bits)) | bits);
+    return true;
+}
+
+uint16_t dtype_f64_to_f16(double d)
+{
+    uint16_t r;
+    return fast_to_fmt(d, 10, 5, &r) ? r : (uint16_t)double_to_fmt(d, &FMT_F16);
+}
+
+uint16_t dtype_f64_to_bf16(double d)
+{
+    uint16_t r;
+    return fast_to_fmt(d, 7, 8, &r) ? r : (uint16_t)double_to_fmt(d, &FMT_BF16);
+}
 /* float -> double is exact, so these round once too. */
 uint16_t dtype_f32_to_f16(float f) { return dtype_f64_to_f16(f); }
 uint16_t dtype_f32_to_bf16(float f) { return dtype_f64_to_bf16(f); }

@@ -9,11 +9,17 @@
  * variables of enclosing calls.  Names not local to any enclosing
  * function are the module's globals, then the built-ins.
  *
+ * A class body runs in the scope around it with its own namespace
+ * (h->class_ns): the names it binds go there, and become the class's
+ * attributes (classes.c has the rest of classes).
+ *
  * Control flow comes back from statements as a host_flow; errors as
- * VAL_ERR / FLOW_ERROR after host_error printed them.  There is no
- * try/except in the language, so an error always ends the run. */
+ * VAL_ERR / FLOW_ERROR with the exception pending in h->exc (host.h,
+ * exceptions.c), which `try` catches and `finally` and `with` let pass
+ * after running their code.  Fatal errors (h->exiting) pass through all
+ * of them. */
 #define _POSIX_C_SOURCE 200809L
-#include "host.h"
+#include "host_impl.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -27,14 +33,6 @@
  * tuples may go; the most items a list made by the host may have (a
  * runaway list(range(10**18)) is an error, not an out-of-memory exit). */
 enum { HOST_MAX_DEPTH = 1000, HOST_MAX_NEST = 500, HOST_MAX_ITEMS = 1 << 27 };
-
-struct host_frame {
-    host_frame *prev;
-    const char *name;       /* the function running ("<module>" at the top) */
-    src_span call_site;     /* where the caller called it */
-    val globals;            /* borrowed: the module's variables */
-    val retval;             /* set by `return` */
-};
 
 /* What a def, lambda or comprehension binds.  locals[0..nparams) are the
  * parameters in order. */
@@ -64,78 +62,6 @@ typedef enum host_flow {
 static val host_eval(host *h, const ast_node *e);
 static host_flow host_exec_block(host *h, const ast_list *body);
 static bool host_assign(host *h, const ast_node *target, val v);
-
-/* ---- errors ----------------------------------------------------------------- */
-
-static bool host_same_site(const host_frame *a, const host_frame *b)
-{
-    return a->call_site.off == b->call_site.off && a->call_site.end_off == b->call_site.end_off &&
-           !strcmp(a->name, b->name);
-}
-
-void host_traceback(host *h)
-{
-    /* Runs of the same call (recursion) print once with a count; of the
-     * rest, the 10 innermost and the 10 outermost calls are shown. */
-    int groups = 0;
-    for (host_frame *f = h->frame; f && f->prev;) {
-        while (f->prev->prev && host_same_site(f, f->prev))
-            f = f->prev;
-        groups++;
-        f = f->prev;
-    }
-    int g = 0;
-    host_frame *f = h->frame;
-    while (f && f->prev) {
-        int repeats = 0;
-        host_frame *last = f;
-        while (last->prev && last->prev->prev && host_same_site(last, last->prev)) {
-            last = last->prev;
-            repeats++;
-        }
-        if (groups > 20 && g >= 10 && g < groups - 10) {
-            if (g == 10)
-                fprintf(h->diag->out, "  ... %d more calls ...\n", groups - 20);
-        } else {
-            diag_report(h->diag, DIAG_NOTE, h->file, f->call_site, "'%s' called from here",
-                        f->name);
-            if (repeats)
-                fprintf(h->diag->out, "  [the call above repeated %d more time%s]\n", repeats,
-                        repeats == 1 ? "" : "s");
-        }
-        g++;
-        f = last->prev;
-    }
-}
-
-val host_verror(host *h, src_span at, const char *fmt, va_list ap)
-{
-    /* No try/except: the first error ends the run, and nothing reported
-     * while unwinding from it (or from sys.exit) is shown. */
-    if (h->exiting)
-        return val_err();
-    fflush(stdout);
-    diag_vreport(h->diag, DIAG_ERROR, h->file, at, fmt, ap);
-    return host_fail(h);
-}
-
-val host_fail(host *h)
-{
-    host_traceback(h);
-    fflush(h->diag->out);
-    h->exiting = true;
-    h->exit_status = 1;
-    return val_err();
-}
-
-val host_error(host *h, src_span at, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    host_verror(h, at, fmt, ap);
-    va_end(ap);
-    return val_err();
-}
 
 /* ---- suggestions ---------------------------------------------------------- */
 
@@ -301,6 +227,26 @@ static void host_scope_stmt(host *h, host_scope_builder *b, const ast_node *s)
         break;
     case AST_FUNCDEF:
         host_names_add(&b->locals, s->u.funcdef.name);
+        break;
+    case AST_CLASSDEF:
+        /* the class's body binds names in its own namespace, not here */
+        host_names_add(&b->locals, s->u.classdef.name);
+        break;
+    case AST_TRY:
+        host_scope_block(h, b, &s->u.try_.body);
+        for (int i = 0; i < s->u.try_.handlers.len; i++) {
+            const ast_node *hd = s->u.try_.handlers.items[i];
+            if (hd->u.handler.name)
+                host_names_add(&b->locals, hd->u.handler.name);
+            host_scope_block(h, b, &hd->u.handler.body);
+        }
+        host_scope_block(h, b, &s->u.try_.orelse);
+        host_scope_block(h, b, &s->u.try_.finalbody);
+        break;
+    case AST_WITH:
+        for (int i = 0; i < s->u.with.items.len; i++)
+            host_scope_target(&b->locals, s->u.with.items.items[i]->u.withitem.target);
+        host_scope_block(h, b, &s->u.with.body);
         break;
     case AST_DEL:
         for (int i = 0; i < s->u.del.targets.len; i++)
@@ -471,6 +417,48 @@ static host_env *host_env_of(val v)
     return v.kind == VAL_ENV ? (host_env *)v.u.o : NULL;
 }
 
+/* Drop the reference to the environment of a call that has returned.  A
+ * function defined in the call and kept in one of its variables (an inner
+ * def, a lambda assigned to a name) holds the environment as its closure
+ * while the environment holds it: a cycle that reference counting never
+ * frees (val_free_all would, at exit), and with it every tensor the call
+ * had.  When nothing but such functions references the environment, and
+ * nothing but the environment references them, the cycle is garbage: its
+ * variables are cleared, which frees it. */
+static void host_env_release(val env)
+{
+    host_env *e = host_env_of(env);
+    if (!e || e->h.refs == 1) {
+        val_unref(env);
+        return;
+    }
+    int inner = 0;   /* distinct functions of the env that close over it */
+    for (int i = 0; i < e->nslots; i++) {
+        val v = e->slots[i];
+        if (v.kind != VAL_FUNC || ((val_func *)v.u.o)->closure.u.o != env.u.o)
+            continue;
+        int occurrences = 0, first = i;
+        for (int j = 0; j < e->nslots; j++)
+            if (e->slots[j].kind == VAL_FUNC && e->slots[j].u.o == v.u.o) {
+                occurrences++;
+                if (j < first)
+                    first = j;
+            }
+        if (v.u.o->refs != occurrences) {   /* held from outside too */
+            val_unref(env);
+            return;
+        }
+        inner += first == i;
+    }
+    if (e->h.refs == 1 + inner)
+        for (int i = 0; i < e->nslots; i++) {
+            val old = e->slots[i];
+            e->slots[i] = val_missing();
+            val_unref(old);
+        }
+    val_unref(env);
+}
+
 /* ---- names ------------------------------------------------------------------ */
 
 /* Where `name` lives as seen from env: *slot points at an environment slot,
@@ -518,17 +506,24 @@ void host_each_name(host *h, void (*fn)(const char *name, void *ctx), void *ctx)
 /* The value of a name (borrowed), or VAL_ERR after reporting. */
 static val host_load_name(host *h, const char *name, src_span at)
 {
+    if (h->class_ns.kind == VAL_DICT) {
+        val v = val_dict_get_str(h->class_ns, name);
+        if (v.kind != VAL_MISSING)
+            return v;
+    }
     val *slot;
     bool own;
     host_resolve(h->env, name, &slot, &own);
     if (slot) {
         if (slot->kind == VAL_MISSING) {
             if (own)
-                return host_error(h, at, "local variable '%s' is used before it is "
+                return host_raise(h, HOST_EXC_UNBOUND_LOCAL, at,
+                                  "local variable '%s' is used before it is "
                                   "assigned (it is local because the function assigns it "
                                   "somewhere; declare it 'global %s' to use the global)",
                                   name, name);
-            return host_error(h, at, "variable '%s' of an enclosing function is used "
+            return host_raise(h, HOST_EXC_NAME, at,
+                              "variable '%s' of an enclosing function is used "
                               "before it is assigned", name);
         }
         return *slot;
@@ -543,13 +538,19 @@ static val host_load_name(host *h, const char *name, src_span at)
     host_suggest_init(&s, name);
     host_suggest_names(h, &s);
     char buf[128];
-    return host_error(h, at, "name '%s' is not defined%s", name,
-                      host_did_you_mean(&s, buf, sizeof buf));
+    val args = val_tuple_new(1);
+    val_seq_set(args, 0, val_str_fmt("name '%s' is not defined", name));
+    return host_raise_args(h, HOST_EXC_NAME, args, at, "name '%s' is not defined%s", name,
+                           host_did_you_mean(&s, buf, sizeof buf));
 }
 
 /* Bind name to v (stolen). */
 static bool host_store_name(host *h, const char *name, val v, src_span at)
 {
+    if (h->class_ns.kind == VAL_DICT) {
+        val_dict_set_str(h->class_ns, name, v);
+        return true;
+    }
     host_env *e = host_env_of(h->env);
     if (e && host_scope_declares(e->scope->nonlocals, e->scope->nnonlocals, name)) {
         for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
@@ -581,6 +582,15 @@ static bool host_store_name(host *h, const char *name, val v, src_span at)
 
 static bool host_delete_name(host *h, const char *name, src_span at)
 {
+    if (h->class_ns.kind == VAL_DICT) {
+        val k = val_str_cstr(name);
+        val old = val_dict_pop(h->class_ns, k);
+        val_unref(k);
+        if (old.kind != VAL_MISSING) {
+            val_unref(old);
+            return true;
+        }
+    }
     val *slot;
     bool own;
     host_env *e = host_env_of(h->env);
@@ -603,7 +613,7 @@ static bool host_delete_name(host *h, const char *name, src_span at)
             return true;
         }
     }
-    host_error(h, at, "name '%s' is not defined", name);
+    host_raise(h, HOST_EXC_NAME, at, "name '%s' is not defined", name);
     return false;
 }
 
@@ -673,7 +683,7 @@ bool host_to_int(host *h, val v, src_span at, const char *what, int64_t *out)
                 return true;
         }
     }
-    host_error(h, at, "%s must be an int, not '%s'%s", what, val_type_name(v),
+    host_raise(h, HOST_EXC_TYPE, at, "%s must be an int, not '%s'%s", what, val_type_name(v),
                v.kind == VAL_FLOAT ? " (convert with int(x) or use //)" : "");
     return false;
 }
@@ -686,7 +696,7 @@ bool host_to_float(host *h, val v, src_span at, const char *what, double *out)
     }
     if (v.kind == VAL_ERR)
         return false;
-    host_error(h, at, "%s must be a number, not '%s'", what, val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at, "%s must be a number, not '%s'", what, val_type_name(v));
     return false;
 }
 
@@ -698,7 +708,7 @@ bool host_to_str(host *h, val v, src_span at, const char *what, const char **out
     }
     if (v.kind == VAL_ERR)
         return false;
-    host_error(h, at, "%s must be a str, not '%s'", what, val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at, "%s must be a str, not '%s'", what, val_type_name(v));
     return false;
 }
 
@@ -706,7 +716,7 @@ bool host_to_str(host *h, val v, src_span at, const char *what, const char **out
 
 static val host_overflow(host *h, src_span at)
 {
-    return host_error(h, at, "integer overflow: tritsim's ints are 64-bit "
+    return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow: tritsim's ints are 64-bit "
                       "(Python's are unbounded); use a float if you need bigger values");
 }
 
@@ -714,7 +724,8 @@ static val host_int_pow(host *h, int64_t a, int64_t b, src_span at)
 {
     if (b < 0) {
         if (a == 0)
-            return host_error(h, at, "0.0 cannot be raised to a negative power");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              "0.0 cannot be raised to a negative power");
         return val_float(pow((double)a, (double)b));
     }
     int64_t r = 1, base = a;
@@ -747,13 +758,13 @@ static val host_int_binop(host *h, ast_op op, val va, val vb, src_span at)
         return val_int(r);
     case AST_OP_DIV:
         if (b == 0)
-            return host_error(h, at, "division by zero");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "division by zero");
         /* Exact below 2^53, as Python's int division. */
         return val_float((double)((long double)a / (long double)b));
     case AST_OP_FLOORDIV:
     case AST_OP_MOD:
         if (b == 0)
-            return host_error(h, at, "integer division or modulo by zero");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "integer division or modulo by zero");
         if (a == INT64_MIN && b == -1) {
             if (op == AST_OP_MOD)
                 return val_int(0);
@@ -774,7 +785,7 @@ static val host_int_binop(host *h, ast_op op, val va, val vb, src_span at)
         return host_int_pow(h, a, b, at);
     case AST_OP_LSHIFT:
         if (b < 0)
-            return host_error(h, at, "negative shift count");
+            return host_raise(h, HOST_EXC_VALUE, at, "negative shift count");
         if (a == 0)
             return val_int(0);
         if (b >= 63 || (a > 0 ? a > (INT64_MAX >> b) : a < (INT64_MIN >> b)))
@@ -782,7 +793,7 @@ static val host_int_binop(host *h, ast_op op, val va, val vb, src_span at)
         return val_int((int64_t)((uint64_t)a << b));
     case AST_OP_RSHIFT:
         if (b < 0)
-            return host_error(h, at, "negative shift count");
+            return host_raise(h, HOST_EXC_VALUE, at, "negative shift count");
         if (b >= 64)
             return val_int(a < 0 ? -1 : 0);
         /* Arithmetic shift, written so it does not rely on C's
@@ -807,12 +818,13 @@ static val host_float_binop(host *h, ast_op op, double a, double b, src_span at)
     case AST_OP_MUL: return val_float(a * b);
     case AST_OP_DIV:
         if (b == 0)
-            return host_error(h, at, "float division by zero");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at, "float division by zero");
         return val_float(a / b);
     case AST_OP_FLOORDIV:
     case AST_OP_MOD: {
         if (b == 0)
-            return host_error(h, at, op == AST_OP_MOD ? "float modulo by zero"
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              op == AST_OP_MOD ? "float modulo by zero"
                                                       : "float floor division by zero");
         /* CPython's float_divmod. */
         double mod = fmod(a, b);
@@ -841,13 +853,16 @@ static val host_float_binop(host *h, ast_op op, double a, double b, src_span at)
         if (isnan(a) || isnan(b))
             return val_float(NAN);
         if (a == 0 && b < 0)
-            return host_error(h, at, "0.0 cannot be raised to a negative power");
+            return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                              "0.0 cannot be raised to a negative power");
         if (a < 0 && isfinite(a) && isfinite(b) && b != floor(b))
-            return host_error(h, at, "a negative number to a fractional power is a complex "
+            return host_raise(h, HOST_EXC_VALUE, at,
+                              "a negative number to a fractional power is a complex "
                               "number, which tritsim does not support");
         double r = pow(a, b);
         if (isinf(r) && isfinite(a) && isfinite(b))
-            return host_error(h, at, "float power overflows (the result is too large)");
+            return host_raise(h, HOST_EXC_OVERFLOW, at,
+                              "float power overflows (the result is too large)");
         return val_float(r);
     }
     default:
@@ -930,7 +945,8 @@ static int host_eq(host *h, val a, val b, src_span at)
 
 static val host_cmp_error(host *h, ast_op op, val a, val b, src_span at)
 {
-    return host_error(h, at, "'%s' is not supported between instances of '%s' and '%s'",
+    return host_raise(h, HOST_EXC_TYPE, at,
+                      "'%s' is not supported between instances of '%s' and '%s'",
                       ast_op_name(op), val_type_name(a), val_type_name(b));
 }
 
@@ -969,7 +985,8 @@ static val host_order(host *h, ast_op op, val a, val b, src_span at)
                 return val_err();
             if (!e) {
                 if (h->nest >= HOST_MAX_NEST)
-                    return host_error(h, at, "the values compared are nested too deeply");
+                    return host_raise(h, HOST_EXC_RECURSION, at,
+                                      "the values compared are nested too deeply");
                 h->nest++;
                 val r = host_binop_full(h, op, false, x->items[i], y->items[i], at);
                 h->nest--;
@@ -1018,7 +1035,7 @@ static int host_contains(host *h, val container, val item, src_span at)
     switch (container.kind) {
     case VAL_STR: {
         if (item.kind != VAL_STR) {
-            host_error(h, at, "'in <string>' requires a str on the left, not '%s'",
+            host_raise(h, HOST_EXC_TYPE, at, "'in <string>' requires a str on the left, not '%s'",
                        val_type_name(item));
             return -1;
         }
@@ -1044,7 +1061,7 @@ static int host_contains(host *h, val container, val item, src_span at)
     }
     case VAL_DICT:
         if (!val_hashable(item)) {
-            host_error(h, at, "unhashable type: '%s'", val_type_name(item));
+            host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(item));
             return -1;
         }
         return val_dict_get(container, item).kind != VAL_MISSING;
@@ -1087,7 +1104,8 @@ static int host_contains(host *h, val container, val item, src_span at)
         val_unref(seq);
         return r;
     }
-    host_error(h, at, "argument of type '%s' is not iterable", val_type_name(container));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "argument of type '%s' is not iterable", val_type_name(container));
     return -1;
 }
 
@@ -1102,7 +1120,8 @@ static bool host_repeat_count(host *h, val n, size_t len, src_span at, size_t *o
         return true;
     }
     if ((uint64_t)k > (size_t)HOST_MAX_ITEMS / len) {
-        host_error(h, at, "the repeated sequence would be too long (%zu * %lld items)", len,
+        host_raise(h, HOST_EXC_MEMORY, at,
+                   "the repeated sequence would be too long (%zu * %lld items)", len,
                    (long long)k);
         return false;
     }
@@ -1157,12 +1176,12 @@ static val host_binop_error(host *h, ast_op op, val a, val b, src_span at)
         (a.kind == VAL_STR || b.kind == VAL_STR))
         hint = " (convert the number with str(x), or use an f-string)";
     if (op == AST_OP_ADD && a.kind == VAL_STR)
-        return host_error(h, at, "can only concatenate str (not \"%s\") to str%s",
+        return host_raise(h, HOST_EXC_TYPE, at, "can only concatenate str (not \"%s\") to str%s",
                           val_type_name(b), hint);
     if (op == AST_OP_ADD && (a.kind == VAL_LIST || a.kind == VAL_TUPLE))
-        return host_error(h, at, "can only concatenate %s (not \"%s\") to %s",
+        return host_raise(h, HOST_EXC_TYPE, at, "can only concatenate %s (not \"%s\") to %s",
                           val_type_name(a), val_type_name(b), val_type_name(a));
-    return host_error(h, at, "unsupported operand type(s) for %s: '%s' and '%s'%s",
+    return host_raise(h, HOST_EXC_TYPE, at, "unsupported operand type(s) for %s: '%s' and '%s'%s",
                       host_op_text(op), val_type_name(a), val_type_name(b), hint);
 }
 
@@ -1329,7 +1348,7 @@ static val host_unop(host *h, ast_op op, val v, src_span at)
         if (r.kind != VAL_MISSING)
             return r;
     }
-    return host_error(h, at, "bad operand type for unary %s: '%s'", host_op_text(op),
+    return host_raise(h, HOST_EXC_TYPE, at, "bad operand type for unary %s: '%s'", host_op_text(op),
                       val_type_name(v));
 }
 
@@ -1345,7 +1364,8 @@ static bool host_slice_bound(host *h, val v, src_span at, bool *given, int64_t *
         *out = host_int_of(v);
         return true;
     }
-    host_error(h, at, "slice indices must be integers or None, not '%s'", val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "slice indices must be integers or None, not '%s'", val_type_name(v));
     return false;
 }
 
@@ -1361,7 +1381,7 @@ static bool host_slice_indices_ex(host *h, val slice, int64_t len, src_span at,
     if (!host_slice_bound(h, s->step, at, &given, &st))
         return false;
     if (given && st == 0) {
-        host_error(h, at, "slice step cannot be zero");
+        host_raise(h, HOST_EXC_VALUE, at, "slice step cannot be zero");
         return false;
     }
     if (st < -INT64_MAX)
@@ -1414,7 +1434,7 @@ static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_
         if (!host_to_int(h, key, at, "an index", &i))
             return false;
     } else if (!host_is_int(key)) {
-        host_error(h, at, "%s indices must be integers or slices, not '%s'%s", what,
+        host_raise(h, HOST_EXC_TYPE, at, "%s indices must be integers or slices, not '%s'%s", what,
                    val_type_name(key),
                    key.kind == VAL_FLOAT ? " (convert with int(x) or use //)" : "");
         return false;
@@ -1423,8 +1443,15 @@ static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_
     }
     int64_t j = i < 0 ? i + len : i;
     if (j < 0 || j >= len) {
-        host_error(h, at, "%s index %lld is out of range (the %s has %lld item%s)", what,
-                   (long long)i, what, (long long)len, len == 1 ? "" : "s");
+        /* e.args as Python has them: "list index out of range" */
+        val args = val_tuple_new(1);
+        val_seq_set(args, 0,
+                    !strcmp(what, "str") ? val_str_cstr("string index out of range")
+                    : !strcmp(what, "range") ? val_str_cstr("range object index out of range")
+                    : val_str_fmt("%s index out of range", what));
+        host_raise_args(h, HOST_EXC_INDEX, args, at,
+                        "%s index %lld is out of range (the %s has %lld item%s)", what,
+                        (long long)i, what, (long long)len, len == 1 ? "" : "s");
         return false;
     }
     *out = j;
@@ -1509,8 +1536,11 @@ static val host_key_error(host *h, val d, val key, src_span at)
     if (key.kind == VAL_STR)
         host_suggest_dict(&s, d);
     char buf[160];
-    host_error(h, at, "KeyError: %s (the dict has no such key%s)", val_as_str(rk)->s,
-               s.best ? (snprintf(buf, sizeof buf, "; did you mean '%s'?", s.best), buf) : "");
+    val args = val_tuple_new(1);
+    val_seq_set(args, 0, val_ref(key));
+    host_raise_args(h, HOST_EXC_KEY, args, at, "KeyError: %s (the dict has no such key%s)",
+                    val_as_str(rk)->s,
+                    s.best ? (snprintf(buf, sizeof buf, "; did you mean '%s'?", s.best), buf) : "");
     val_unref(rk);
     return val_err();
 }
@@ -1546,7 +1576,7 @@ val host_getitem(host *h, val obj, val key, src_span at)
         return host_range_getitem(h, obj, key, at);
     case VAL_DICT: {
         if (!val_hashable(key))
-            return host_error(h, at, "unhashable type: '%s'", val_type_name(key));
+            return host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(key));
         val v = val_dict_get(obj, key);
         if (v.kind == VAL_MISSING)
             return host_key_error(h, obj, key, at);
@@ -1563,7 +1593,7 @@ val host_getitem(host *h, val obj, val key, src_span at)
     const val_type *t = val_type_of(obj);
     if (t && t->getitem)
         return t->getitem(h, obj, key, at);
-    return host_error(h, at, "'%s' object is not subscriptable", val_type_name(obj));
+    return host_raise(h, HOST_EXC_TYPE, at, "'%s' object is not subscriptable", val_type_name(obj));
 }
 
 /* lst[slice] = iterable. */
@@ -1597,7 +1627,8 @@ static bool host_list_set_slice(host *h, val list, val slice, val v, src_span at
         free(old);
     } else {
         if ((int64_t)src->len != count) {
-            host_error(h, at, "attempt to assign a sequence of size %zu to an extended slice "
+            host_raise(h, HOST_EXC_VALUE, at,
+                       "attempt to assign a sequence of size %zu to an extended slice "
                        "of size %lld", src->len, (long long)count);
             val_unref(items);
             return false;
@@ -1622,7 +1653,7 @@ bool host_setitem(host *h, val obj, val key, val v, src_span at)
     }
     if (obj.kind == VAL_DICT) {
         if (!val_hashable(key)) {
-            host_error(h, at, "unhashable type: '%s'", val_type_name(key));
+            host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(key));
             return false;
         }
         val_dict_set(obj, val_ref(key), val_ref(v));
@@ -1631,7 +1662,8 @@ bool host_setitem(host *h, val obj, val key, val v, src_span at)
     const val_type *t = val_type_of(obj);
     if (t && t->setitem)
         return t->setitem(h, obj, key, v, at);
-    host_error(h, at, "'%s' object does not support item assignment%s", val_type_name(obj),
+    host_raise(h, HOST_EXC_TYPE, at,
+               "'%s' object does not support item assignment%s", val_type_name(obj),
                obj.kind == VAL_STR ? " (strings cannot change: build a new one)"
                : obj.kind == VAL_TUPLE ? " (tuples cannot change: use a list)" : "");
     return false;
@@ -1660,7 +1692,7 @@ static bool host_delitem(host *h, val obj, val key, src_span at)
     }
     if (obj.kind == VAL_DICT) {
         if (!val_hashable(key)) {
-            host_error(h, at, "unhashable type: '%s'", val_type_name(key));
+            host_raise(h, HOST_EXC_TYPE, at, "unhashable type: '%s'", val_type_name(key));
             return false;
         }
         val old = val_dict_pop(obj, key);
@@ -1671,7 +1703,8 @@ static bool host_delitem(host *h, val obj, val key, src_span at)
         val_unref(old);
         return true;
     }
-    host_error(h, at, "'%s' object does not support item deletion", val_type_name(obj));
+    host_raise(h, HOST_EXC_TYPE, at,
+               "'%s' object does not support item deletion", val_type_name(obj));
     return false;
 }
 
@@ -1690,7 +1723,8 @@ static val host_unbound_invoke(host *h, const val_builtin *b, int argc, const va
 {
     const host_method *m = b->data;
     if (argc < 1)
-        return host_error(h, at, "%s() needs the %s to work on as its first argument",
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "%s() needs the %s to work on as its first argument",
                           m->qualname, val_type_name((val){m->kind, {0}}));
     val_kind want = m->kind;
     val_kind got = argv[0].kind == VAL_BOOL && want == VAL_INT ? VAL_INT : argv[0].kind;
@@ -1699,7 +1733,8 @@ static val host_unbound_invoke(host *h, const val_builtin *b, int argc, const va
         if (want == VAL_FLOAT && host_is_int(argv[0]))
             tmp = val_float(host_float_of(argv[0]));
         else
-            return host_error(h, at, "%s() needs a '%s' as its first argument, not '%s'",
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s() needs a '%s' as its first argument, not '%s'",
                               m->qualname, val_type_name((val){m->kind, {0}}),
                               val_type_name(argv[0]));
         return m->fn(h, tmp, argc - 1, argv + 1, kw, at);
@@ -1826,6 +1861,8 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
     host_suggest_init(&s, name);
     if (obj.kind == VAL_MODULE || obj.kind == VAL_OBJECT)
         host_suggest_dict(&s, ((val_object *)obj.u.o)->attrs);
+    if (obj.kind == VAL_CLASS || obj.kind == VAL_INSTANCE)
+        class_suggest(obj, &s);
     if (obj.kind >= VAL_BOOL && obj.kind <= VAL_RANGE)
         builtin_suggest_methods(obj.kind == VAL_BOOL ? VAL_INT : obj.kind, &s);
     const val_type *t = val_type_of(obj);
@@ -1833,17 +1870,35 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
         for (const char *const *n = t->attr_names; *n; n++)
             host_suggest_add(&s, *n);
     char buf[128];
+    /* e.args holds Python's message, without the suggestion */
+    val args = val_tuple_new(1);
     if (obj.kind == VAL_MODULE) {
         val mname = val_object_get(obj, "__name__");
         const char *mn = mname.kind == VAL_STR ? val_as_str(mname)->s : "?";
+        val_seq_set(args, 0, val_str_fmt("module '%s' has no attribute '%s'", mn, name));
         if (s.best)
-            return host_error(h, at, "module '%s' has no attribute '%s'%s", mn, name,
-                              host_did_you_mean(&s, buf, sizeof buf));
-        return host_error(h, at, "module '%s' has no attribute '%s' in tritsim (see "
-                          "doc/language.md for what is supported)", mn, name);
+            return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at,
+                                   "module '%s' has no attribute '%s'%s", mn, name,
+                                   host_did_you_mean(&s, buf, sizeof buf));
+        return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "module '%s' has no attribute "
+                               "'%s' in tritsim (see doc/language.md for what is supported)",
+                               mn, name);
     }
-    return host_error(h, at, "'%s' object has no attribute '%s'%s", val_type_name(obj), name,
-                      host_did_you_mean(&s, buf, sizeof buf));
+    if (obj.kind == VAL_CLASS) {
+        strbuf cn = {0};
+        class_print_name(obj, &cn);
+        val_seq_set(args, 0, val_str_fmt("type object '%s' has no attribute '%s'",
+                                         strbuf_cstr(&cn), name));
+        host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "type object '%s' has no attribute "
+                        "'%s'%s", strbuf_cstr(&cn), name, host_did_you_mean(&s, buf, sizeof buf));
+        strbuf_free(&cn);
+        return val_err();
+    }
+    val_seq_set(args, 0, val_str_fmt("'%s' object has no attribute '%s'", val_type_name(obj),
+                                     name));
+    return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "'%s' object has no attribute "
+                           "'%s'%s", val_type_name(obj), name,
+                           host_did_you_mean(&s, buf, sizeof buf));
 }
 
 
@@ -1863,7 +1918,8 @@ bool host_setattr(host *h, val obj, const char *name, val v, src_span at)
         val_dict_set_str(f->attrs, name, val_ref(v));
         return true;
     }
-    host_error(h, at, "cannot set attribute '%s' of a '%s' object", name, val_type_name(obj));
+    host_raise(h, HOST_EXC_ATTRIBUTE, at,
+               "cannot set attribute '%s' of a '%s' object", name, val_type_name(obj));
     return false;
 }
 
@@ -1953,11 +2009,13 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
             if (f->defaults[i].kind == VAL_MISSING)
                 required++;
         if (required == npos)
-            host_error(h, at, "%s() takes %d positional argument%s but %d %s given%s", f->name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() takes %d positional argument%s but %d %s given%s", f->name,
                        npos, npos == 1 ? "" : "s", argc, argc == 1 ? "was" : "were",
                        host_signature(h, f, sig, sizeof sig));
         else
-            host_error(h, at, "%s() takes from %d to %d positional arguments but %d %s "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() takes from %d to %d positional arguments but %d %s "
                        "given%s", f->name, required, npos, argc, argc == 1 ? "was" : "were",
                        host_signature(h, f, sig, sizeof sig));
         return false;
@@ -1985,7 +2043,8 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
             }
         }
         if (p >= 0 && p < nposonly && kwargs < 0) {
-            host_error(h, at, "%s() got a positional-only argument passed as a keyword "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got a positional-only argument passed as a keyword "
                        "argument: '%s'%s", f->name, name, host_signature(h, f, sig, sizeof sig));
             return false;
         }
@@ -2000,13 +2059,15 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
                 if (j != varargs && j != kwargs)
                     host_suggest_add(&s, ps->items[j]->u.param.name);
             char buf[128];
-            host_error(h, at, "%s() got an unexpected keyword argument '%s'%s%s", f->name, name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'%s%s", f->name, name,
                        host_did_you_mean(&s, buf, sizeof buf),
                        host_signature(h, f, sig, sizeof sig));
             return false;
         }
         if (slots[p].kind != VAL_MISSING) {
-            host_error(h, at, "%s() got multiple values for argument '%s'%s", f->name, name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'%s", f->name, name,
                        host_signature(h, f, sig, sizeof sig));
             return false;
         }
@@ -2033,7 +2094,8 @@ static bool host_bind(host *h, const val_func *f, val *slots, int argc, const va
     if (nmissing) {
         strbuf b = {0};
         host_name_list(&b, missing, nmissing);
-        host_error(h, at, "%s() missing %d required %s argument%s: %s%s", f->name, nmissing,
+        host_raise(h, HOST_EXC_TYPE, at,
+                   "%s() missing %d required %s argument%s: %s%s", f->name, nmissing,
                    kwonly_missing ? "keyword-only" : "positional", nmissing == 1 ? "" : "s",
                    b.data, host_signature(h, f, sig, sizeof sig));
         strbuf_free(&b);
@@ -2047,7 +2109,8 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
 {
     const val_func *f = (const val_func *)fn.u.o;
     if (h->depth >= HOST_MAX_DEPTH)
-        return host_error(h, at, "maximum recursion depth exceeded (%d nested calls): is a "
+        return host_raise(h, HOST_EXC_RECURSION, at,
+                          "maximum recursion depth exceeded (%d nested calls): is a "
                           "recursive function missing its base case?", HOST_MAX_DEPTH);
     const host_scope *sc = host_scope_of(h, f->node);
     val env = host_env_new(sc, f->closure);
@@ -2055,10 +2118,11 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
         val_unref(env);
         return val_err();
     }
-    host_frame frame = {h->frame, f->name, at, f->globals, val_none()};
-    val saved_env = h->env;
+    host_frame frame = {h->frame, f->name, at, f->globals, val_none(), f};
+    val saved_env = h->env, saved_ns = h->class_ns;
     h->frame = &frame;
     h->env = env;
+    h->class_ns = val_none();
     h->depth++;
     val r;
     if (f->node->kind == AST_LAMBDA) {
@@ -2069,8 +2133,9 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
     }
     h->depth--;
     h->env = saved_env;
+    h->class_ns = saved_ns;
     h->frame = frame.prev;
-    val_unref(env);
+    host_env_release(env);
     return r;
 }
 
@@ -2086,6 +2151,7 @@ val host_call(host *h, val fn, int argc, const val *argv, const val_kwargs *kw, 
         if (b->fn == host_call_unbound)
             return host_unbound_invoke(h, b, argc, argv, kw, at);
         static const val_kwargs none = {0, NULL, NULL};
+        h->calling = b;
         return b->fn(h, b->self, argc, argv, kw ? kw : &none, at);
     }
     default:
@@ -2096,7 +2162,7 @@ val host_call(host *h, val fn, int argc, const val *argv, const val_kwargs *kw, 
         static const val_kwargs none = {0, NULL, NULL};
         return t->call(h, fn, argc, argv, kw ? kw : &none, at);
     }
-    return host_error(h, at, "'%s' object is not callable", val_type_name(fn));
+    return host_raise(h, HOST_EXC_TYPE, at, "'%s' object is not callable", val_type_name(fn));
 }
 
 /* ---- arguments of C functions ------------------------------------------------ */
@@ -2164,20 +2230,23 @@ bool host_args(host *h, src_span at, const char *fname, const char *params, int 
             for (int i = 0; i < n; i++)
                 host_suggest_add(&s, ps[i].name);
             char buf[128];
-            host_error(h, at, "%s() got an unexpected keyword argument '%s'%s; its parameters "
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'%s; its parameters "
                        "are (%s)", fname, kw->names[k], host_did_you_mean(&s, buf, sizeof buf),
                        params);
             return false;
         }
         if (out[p].kind != VAL_MISSING) {
-            host_error(h, at, "%s() got multiple values for argument '%s'", fname, ps[p].name);
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'", fname, ps[p].name);
             return false;
         }
         out[p] = kw->values[k];
     }
     for (int i = 0; i < n; i++)
         if (out[i].kind == VAL_MISSING && !ps[i].optional) {
-            host_error(h, at, "%s() missing required argument '%s'; its parameters are (%s)",
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() missing required argument '%s'; its parameters are (%s)",
                        fname, ps[i].name, params);
             return false;
         }
@@ -2278,7 +2347,7 @@ bool host_iter_begin(host *h, val v, src_span at, host_iter *it)
         it->src = seq;
         return true;
     }
-    host_error(h, at, "'%s' object is not iterable", val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at, "'%s' object is not iterable", val_type_name(v));
     return false;
 }
 
@@ -2352,7 +2421,8 @@ val host_to_list(host *h, val v, src_span at)
         return r;
     }
     if (v.kind == VAL_RANGE && val_range_len((const val_range *)v.u.o) > HOST_MAX_ITEMS)
-        return host_error(h, at, "a list of %lld items is more than tritsim makes (at most %d)",
+        return host_raise(h, HOST_EXC_MEMORY, at,
+                          "a list of %lld items is more than tritsim makes (at most %d)",
                           (long long)val_range_len((const val_range *)v.u.o), HOST_MAX_ITEMS);
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
@@ -2383,16 +2453,23 @@ int64_t host_len(host *h, val v, src_span at)
     const val_type *t = val_type_of(v);
     if (t && t->len)
         return t->len(h, v, at);
-    host_error(h, at, "object of type '%s' has no len()", val_type_name(v));
+    host_raise(h, HOST_EXC_TYPE, at, "object of type '%s' has no len()", val_type_name(v));
     return -1;
 }
 
 /* ---- text ------------------------------------------------------------------ */
 
+/* repr hooks cannot fail: one that runs program code (a class's
+ * __repr__) leaves an exception pending instead. */
 val host_repr(host *h, val v)
 {
+    bool before = host_exc_pending(h);
     strbuf b = {0};
     val_print_repr(h, v, &b);
+    if (!before && host_exc_pending(h)) {
+        strbuf_free(&b);
+        return val_err();
+    }
     return val_str_from_buf(&b);
 }
 
@@ -2400,8 +2477,13 @@ val host_str(host *h, val v)
 {
     if (v.kind == VAL_STR)
         return val_ref(v);
+    bool before = host_exc_pending(h);
     strbuf b = {0};
     val_print_str(h, v, &b);
+    if (!before && host_exc_pending(h)) {
+        strbuf_free(&b);
+        return val_err();
+    }
     return val_str_from_buf(&b);
 }
 
@@ -2432,7 +2514,7 @@ val host_format(host *h, val v, const char *spec, size_t len, src_span at)
     }
     if (!ok) {
         strbuf_free(&b);
-        return host_error(h, at, "%s", err);
+        return host_raise(h, HOST_EXC_VALUE, at, "%s", err);
     }
     return val_str_from_buf(&b);
 }
@@ -2449,6 +2531,7 @@ static val host_make_func(host *h, const ast_node *node, const char *name,
     f->globals = val_ref(h->frame->globals);
     f->closure = val_ref(h->env);
     f->attrs = val_none();
+    f->owner = val_none();
     f->nparams = params->len;
     f->defaults = xmalloc((size_t)(params->len ? params->len : 1) * sizeof *f->defaults);
     for (int i = 0; i < params->len; i++)
@@ -2520,7 +2603,8 @@ static val host_eval_dict(host *h, const ast_node *e)
             if (m.kind == VAL_ERR)
                 goto fail;
             if (m.kind != VAL_DICT) {
-                host_error(h, vn->span, "'%s' object is not a mapping (** needs a dict)",
+                host_raise(h, HOST_EXC_TYPE, vn->span,
+                           "'%s' object is not a mapping (** needs a dict)",
                            val_type_name(m));
                 val_unref(m);
                 goto fail;
@@ -2536,7 +2620,8 @@ static val host_eval_dict(host *h, const ast_node *e)
         if (k.kind == VAL_ERR)
             goto fail;
         if (!val_hashable(k)) {
-            host_error(h, kn->span, "unhashable type: '%s' (dict keys must be hashable: use "
+            host_raise(h, HOST_EXC_TYPE, kn->span,
+                       "unhashable type: '%s' (dict keys must be hashable: use "
                        "a tuple instead of a list)", val_type_name(k));
             val_unref(k);
             goto fail;
@@ -2644,7 +2729,8 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
             continue;
         }
         if (!val_hashable(k)) {
-            host_error(h, e->u.comp.elt->span, "unhashable type: '%s'", val_type_name(k));
+            host_raise(h, HOST_EXC_TYPE, e->u.comp.elt->span,
+                       "unhashable type: '%s'", val_type_name(k));
             val_unref(k);
             ok = false;
             break;
@@ -2664,7 +2750,8 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
 static val host_eval_comp(host *h, const ast_node *e)
 {
     if (e->kind == AST_SETCOMP)
-        return host_error(h, e->span, "sets are not supported by tritsim (use a dict or a "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "sets are not supported by tritsim (use a dict or a "
                           "list)");
     /* The first iterable belongs to the enclosing scope; the loop variables
      * to the comprehension's own. */
@@ -2711,7 +2798,7 @@ static bool host_callargs_kw(host *h, host_callargs *c, const char *name, val v,
 {
     for (int i = 0; i < c->nkw; i++)
         if (!strcmp(c->names[i], name)) {
-            host_error(h, at, "keyword argument '%s' is given twice", name);
+            host_raise(h, HOST_EXC_TYPE, at, "keyword argument '%s' is given twice", name);
             val_unref(v);
             return false;
         }
@@ -2768,7 +2855,7 @@ static bool host_eval_args(host *h, const ast_node *e, host_callargs *c)
             continue;
         }
         if (v.kind != VAL_DICT) {
-            host_error(h, k->span, "argument after ** must be a dict, not '%s'",
+            host_raise(h, HOST_EXC_TYPE, k->span, "argument after ** must be a dict, not '%s'",
                        val_type_name(v));
             val_unref(v);
             return false;
@@ -2780,7 +2867,8 @@ static bool host_eval_args(host *h, const ast_node *e, host_callargs *c)
         val dk, dv;
         while (val_dict_next(v, &pos, &dk, &dv)) {
             if (dk.kind != VAL_STR) {
-                host_error(h, k->span, "keywords must be strings, not '%s'", val_type_name(dk));
+                host_raise(h, HOST_EXC_TYPE, k->span,
+                           "keywords must be strings, not '%s'", val_type_name(dk));
                 return false;
             }
             if (!host_callargs_kw(h, c, val_as_str(dk)->s, val_ref(dv), k->span))
@@ -2889,7 +2977,8 @@ static val host_eval_int(host *h, const ast_node *e, bool negate)
     if (!e->u.int_.big && negate && u == (uint64_t)INT64_MAX + 1)
         return val_int(INT64_MIN);
     if (e->u.int_.big || u > (uint64_t)INT64_MAX)
-        return host_error(h, e->span, "integer literal too large: tritsim's ints are 64-bit "
+        return host_raise(h, HOST_EXC_OVERFLOW, e->span,
+                          "integer literal too large: tritsim's ints are 64-bit "
                           "(at most %lld)", (long long)INT64_MAX);
     return val_int(negate ? -(int64_t)u : (int64_t)u);
 }
@@ -2906,7 +2995,8 @@ static val host_eval(host *h, const ast_node *e)
     case AST_FLOAT:
         return val_float(e->u.float_.value);
     case AST_IMAG:
-        return host_error(h, e->span, "complex numbers are not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "complex numbers are not supported by tritsim");
     case AST_STR:
         return val_str_new(e->u.str.s, e->u.str.len);
     case AST_FSTRING:
@@ -2992,7 +3082,8 @@ static val host_eval(host *h, const ast_node *e)
     case AST_DICT:
         return host_eval_dict(h, e);
     case AST_SET:
-        return host_error(h, e->span, "sets are not supported by tritsim (use a dict or a "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
+                          "sets are not supported by tritsim (use a dict or a "
                           "list)");
     case AST_LISTCOMP:
     case AST_DICTCOMP:
@@ -3026,13 +3117,16 @@ static bool host_unpack(host *h, const ast_node *target, val v)
     bool bad = star < 0 ? s->len != n : s->len < n - 1;
     if (bad) {
         if (star >= 0)
-            host_error(h, target->span, "not enough values to unpack (expected at least %zu, "
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "not enough values to unpack (expected at least %zu, "
                        "got %zu)", n - 1, s->len);
         else if (s->len > n)
-            host_error(h, target->span, "too many values to unpack (expected %zu, got %zu)",
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "too many values to unpack (expected %zu, got %zu)",
                        n, s->len);
         else
-            host_error(h, target->span, "not enough values to unpack (expected %zu, got %zu)",
+            host_raise(h, HOST_EXC_VALUE, target->span,
+                       "not enough values to unpack (expected %zu, got %zu)",
                        n, s->len);
         val_unref(items);
         return false;
@@ -3111,7 +3205,8 @@ static bool host_delete(host *h, const ast_node *t)
         if (obj.kind == VAL_ERR)
             return false;
         bool ok = false;
-        val attrs = obj.kind == VAL_OBJECT || obj.kind == VAL_MODULE ? ((val_object *)obj.u.o)->attrs
+        val attrs = obj.kind == VAL_OBJECT || obj.kind == VAL_MODULE || obj.kind == VAL_CLASS ||
+                    obj.kind == VAL_INSTANCE ? ((val_object *)obj.u.o)->attrs
                     : obj.kind == VAL_FUNC ? ((val_func *)obj.u.o)->attrs : val_none();
         if (attrs.kind == VAL_DICT) {
             val k = val_str_cstr(t->u.attribute.attr);
@@ -3121,7 +3216,8 @@ static bool host_delete(host *h, const ast_node *t)
             val_unref(old);
         }
         if (!ok)
-            host_error(h, t->span, "'%s' object has no attribute '%s' to delete",
+            host_raise(h, HOST_EXC_ATTRIBUTE, t->span,
+                       "'%s' object has no attribute '%s' to delete",
                        val_type_name(obj), t->u.attribute.attr);
         val_unref(obj);
         return ok;
@@ -3214,8 +3310,12 @@ static val host_import(host *h, const char *name, src_span at)
 {
     val m = val_dict_get_str(h->modules, name);
     if (m.kind == VAL_MISSING)
-        return host_error(h, at, "module '%s' is not supported by tritsim (see "
-                          "doc/language.md)", name);
+    {
+        val args = val_tuple_new(1);
+        val_seq_set(args, 0, val_str_fmt("No module named '%s'", name));
+        return host_raise_args(h, HOST_EXC_MODULE_NOT_FOUND, args, at, "module '%s' is not "
+                               "supported by tritsim (see doc/language.md)", name);
+    }
     host_link_submodules(h, name, m);
     return m;
 }
@@ -3240,7 +3340,8 @@ static bool host_exec_import(host *h, const ast_node *s)
                 continue;
             size_t n = (size_t)(p - name);
             if (n >= sizeof prefix)
-                return host_error(h, al->span, "module name too long").kind != VAL_ERR;
+                return host_raise(h, HOST_EXC_MODULE_NOT_FOUND, al->span,
+                                  "module name too long").kind != VAL_ERR;
             memcpy(prefix, name, n);
             prefix[n] = '\0';
             val m = host_import(h, prefix, al->span);
@@ -3263,7 +3364,8 @@ static bool host_exec_import(host *h, const ast_node *s)
 static bool host_exec_importfrom(host *h, const ast_node *s)
 {
     if (s->u.importfrom.level > 0 || !s->u.importfrom.module) {
-        host_error(h, s->span, "relative imports are not supported by tritsim (a program is "
+        host_raise(h, HOST_EXC_IMPORT, s->span,
+                   "relative imports are not supported by tritsim (a program is "
                    "a single file)");
         return false;
     }
@@ -3297,7 +3399,8 @@ static bool host_exec_importfrom(host *h, const ast_node *s)
             host_suggest_init(&sg, name);
             host_suggest_dict(&sg, ((val_object *)m.u.o)->attrs);
             char buf[128];
-            host_error(h, al->span, "cannot import name '%s' from '%s'%s", name, mname,
+            host_raise(h, HOST_EXC_IMPORT, al->span,
+                       "cannot import name '%s' from '%s'%s", name, mname,
                        sg.best ? host_did_you_mean(&sg, buf, sizeof buf)
                                : " (tritsim does not support it: see doc/language.md)");
             return false;
@@ -3341,25 +3444,30 @@ done:
 static host_flow host_exec_raise(host *h, const ast_node *s)
 {
     if (!s->u.raise.exc) {
-        host_error(h, s->span, "RuntimeError: No active exception to reraise");
+        /* a bare raise re-raises what the except block handles */
+        if (h->handling.kind != VAL_NONE) {
+            host_raise_value(h, h->handling, s->span);
+            return FLOW_ERROR;
+        }
+        val args = val_tuple_new(1);
+        val_seq_set(args, 0, val_str_cstr("No active exception to reraise"));
+        host_raise_args(h, HOST_EXC_RUNTIME, args, s->span,
+                        "RuntimeError: No active exception to reraise");
         return FLOW_ERROR;
     }
     val v = host_eval(h, s->u.raise.exc);
     if (v.kind == VAL_ERR)
         return FLOW_ERROR;
-    const char *tn;
-    val msg;
-    if (builtin_exception_info(h, v, &tn, &msg)) {
-        val text = msg.kind == VAL_MISSING ? val_str_cstr("") : host_str(h, msg);
-        if (text.kind == VAL_STR && val_as_str(text)->len)
-            host_error(h, s->u.raise.exc->span, "%s: %s", tn, val_as_str(text)->s);
-        else
-            host_error(h, s->u.raise.exc->span, "%s", tn);
-        val_unref(text);
-    } else {
-        host_error(h, s->u.raise.exc->span, "exceptions must derive from BaseException "
-                   "(raise ValueError('...'), not a '%s')", val_type_name(v));
+    val cause = val_missing();
+    if (s->u.raise.cause) {
+        cause = host_eval(h, s->u.raise.cause);
+        if (cause.kind == VAL_ERR) {
+            val_unref(v);
+            return FLOW_ERROR;
+        }
     }
+    exc_raise_from(h, v, cause, s->u.raise.exc->span);
+    val_unref(cause);
     val_unref(v);
     return FLOW_ERROR;
 }
@@ -3373,20 +3481,294 @@ static host_flow host_exec_assert(host *h, const ast_node *s)
         return FLOW_ERROR;
     if (c)
         return FLOW_NEXT;
-    if (!s->u.assert_.msg) {
-        host_error(h, s->u.assert_.test->span, "AssertionError");
-        return FLOW_ERROR;
+    val args;
+    if (s->u.assert_.msg) {
+        val m = host_eval(h, s->u.assert_.msg);
+        if (m.kind == VAL_ERR)
+            return FLOW_ERROR;
+        args = val_tuple_of(1, &m);
+    } else {
+        args = val_tuple_new(0);
     }
-    val m = host_eval(h, s->u.assert_.msg);
-    if (m.kind == VAL_ERR)
-        return FLOW_ERROR;
-    val text = host_str(h, m);
-    val_unref(m);
-    if (text.kind == VAL_ERR)
-        return FLOW_ERROR;
-    host_error(h, s->u.assert_.test->span, "AssertionError: %s", val_as_str(text)->s);
-    val_unref(text);
+    /* Shown, when nothing catches it, as "AssertionError: msg". */
+    val e = exc_new(h, HOST_EXC_ASSERTION, args);
+    host_raise_value(h, e, s->u.assert_.test->span);
+    val_unref(e);
     return FLOW_ERROR;
+}
+
+/* Unbind name if it is bound (the name of an except clause, after it). */
+static void host_unbind_name(host *h, const char *name)
+{
+    if (h->class_ns.kind == VAL_DICT) {
+        val k = val_str_cstr(name);
+        val_unref(val_dict_pop(h->class_ns, k));
+        val_unref(k);
+        return;
+    }
+    val *slot;
+    bool own;
+    host_resolve(h->env, name, &slot, &own);
+    if (slot) {
+        val old = *slot;
+        *slot = val_missing();
+        val_unref(old);
+        return;
+    }
+    val k = val_str_cstr(name);
+    val_unref(val_dict_pop(h->frame->globals, k));
+    val_unref(k);
+}
+
+/* Does exception exc match the type of an except clause (a class or a
+ * tuple of them)?  1, 0, or -1 after raising a TypeError. */
+static int host_exc_match(host *h, val exc, val type, src_span at)
+{
+    if (type.kind == VAL_TUPLE) {
+        const val_seq *t = val_as_seq(type);
+        for (size_t i = 0; i < t->len; i++) {
+            int m = host_exc_match(h, exc, t->items[i], at);
+            if (m != 0)
+                return m;
+        }
+        return 0;
+    }
+    if (type.kind != VAL_CLASS || !((const val_class *)type.u.o)->exception) {
+        host_raise(h, HOST_EXC_TYPE, at, "catching classes that do not inherit from "
+                   "BaseException is not allowed (an except clause names exception classes, "
+                   "not a '%s')", val_type_name(type));
+        return -1;
+    }
+    return exc.kind == VAL_INSTANCE && class_is_subclass(((val_instance *)exc.u.o)->cls, type);
+}
+
+/* The except clauses of try statement s, with the exception pending. */
+static host_flow host_exec_handlers(host *h, const ast_node *s)
+{
+    val exc = host_exc_take(h);
+    for (int i = 0; i < s->u.try_.handlers.len; i++) {
+        const ast_node *hd = s->u.try_.handlers.items[i];
+        val saved = h->handling;
+        if (hd->u.handler.type) {
+            /* an error here has the exception as its context */
+            h->handling = exc;
+            val t = host_eval(h, hd->u.handler.type);
+            int m = t.kind == VAL_ERR ? -1 : host_exc_match(h, exc, t, hd->u.handler.type->span);
+            h->handling = saved;
+            val_unref(t);
+            if (m < 0) {
+                val_unref(exc);
+                return FLOW_ERROR;
+            }
+            if (!m)
+                continue;
+        }
+        host_flow fl = FLOW_NEXT;
+        if (hd->u.handler.name &&
+            !host_store_name(h, hd->u.handler.name, val_ref(exc), hd->span))
+            fl = FLOW_ERROR;
+        h->handling = exc;
+        if (fl == FLOW_NEXT)
+            fl = host_exec_block(h, &hd->u.handler.body);
+        h->handling = saved;
+        if (hd->u.handler.name)
+            host_unbind_name(h, hd->u.handler.name);
+        val_unref(exc);
+        return fl;
+    }
+    host_exc_restore(h, exc);
+    return FLOW_ERROR;
+}
+
+/* A finally block after its try ended with fl: it runs, and then fl goes
+ * on (the pending exception raised again) unless the block itself ended
+ * otherwise (return, break, continue or an error win). */
+static host_flow host_exec_finally(host *h, const ast_list *body, host_flow fl)
+{
+    val exc = fl == FLOW_ERROR ? host_exc_take(h) : val_none();
+    val saved = h->handling;
+    if (exc.kind != VAL_NONE)
+        h->handling = exc;
+    host_flow f2 = host_exec_block(h, body);
+    h->handling = saved;
+    if (f2 != FLOW_NEXT) {
+        val_unref(exc);
+        return f2;
+    }
+    if (exc.kind != VAL_NONE)
+        host_exc_restore(h, exc);
+    return fl;
+}
+
+static host_flow host_exec_try(host *h, const ast_node *s)
+{
+    host_flow fl = host_exec_block(h, &s->u.try_.body);
+    if (fl == FLOW_ERROR && !h->exiting && host_exc_pending(h) && s->u.try_.handlers.len)
+        fl = host_exec_handlers(h, s);
+    else if (fl == FLOW_NEXT)
+        fl = host_exec_block(h, &s->u.try_.orelse);
+    if (s->u.try_.finalbody.len && !h->exiting)
+        fl = host_exec_finally(h, &s->u.try_.finalbody, fl);
+    return fl;
+}
+
+/* with items[i:]: body, entering each context manager in turn. */
+static host_flow host_exec_with(host *h, const ast_node *s, int i)
+{
+    if (i == s->u.with.items.len)
+        return host_exec_block(h, &s->u.with.body);
+    const ast_node *it = s->u.with.items.items[i];
+    src_span at = it->u.withitem.context->span;
+    val mgr = host_eval(h, it->u.withitem.context);
+    if (mgr.kind == VAL_ERR)
+        return FLOW_ERROR;
+    val enter = host_getattr_opt(h, mgr, "__enter__", at);
+    val exit = enter.kind == VAL_ERR ? val_missing() : host_getattr_opt(h, mgr, "__exit__", at);
+    host_flow fl = FLOW_ERROR;
+    if (enter.kind == VAL_MISSING || exit.kind == VAL_MISSING) {
+        if (enter.kind != VAL_ERR && exit.kind != VAL_ERR)
+            host_raise(h, HOST_EXC_TYPE, at, "'%s' object does not support the context "
+                       "manager protocol (it has no __enter__ and __exit__)",
+                       val_type_name(mgr));
+        goto done;
+    }
+    if (enter.kind == VAL_ERR || exit.kind == VAL_ERR)
+        goto done;
+    val v = host_call(h, enter, 0, NULL, NULL, at);
+    if (v.kind == VAL_ERR)
+        goto done;
+    if (it->u.withitem.target)
+        fl = host_assign(h, it->u.withitem.target, v) ? FLOW_NEXT : FLOW_ERROR;
+    else {
+        val_unref(v);
+        fl = FLOW_NEXT;
+    }
+    if (fl == FLOW_NEXT)
+        fl = host_exec_with(h, s, i + 1);
+    if (h->exiting)
+        goto done;
+    if (fl == FLOW_ERROR && host_exc_pending(h)) {
+        /* __exit__(type, value, traceback) sees the exception and may
+         * swallow it by returning a true value */
+        val exc = host_exc_take(h);
+        val args[3] = {builtin_type_of(h, exc), exc, exc_traceback(exc)};
+        val saved = h->handling;
+        h->handling = exc;
+        val r = host_call(h, exit, 3, args, NULL, at);
+        h->handling = saved;
+        val_unref(args[0]);
+        val_unref(args[2]);
+        int t = r.kind == VAL_ERR ? -1 : host_truth(h, r, at);
+        val_unref(r);
+        if (t == 0)
+            host_exc_restore(h, exc);
+        else
+            val_unref(exc);
+        fl = t > 0 ? FLOW_NEXT : FLOW_ERROR;
+    } else if (fl != FLOW_ERROR) {
+        val args[3] = {val_none(), val_none(), val_none()};
+        val r = host_call(h, exit, 3, args, NULL, at);
+        if (r.kind == VAL_ERR)
+            fl = FLOW_ERROR;
+        val_unref(r);
+    }
+done:
+    val_unref(enter);
+    val_unref(exit);
+    val_unref(mgr);
+    return fl;
+}
+
+static host_flow host_exec_classdef(host *h, const ast_node *s)
+{
+    const ast_list *decs = &s->u.classdef.decorators;
+    int nd = decs->len;
+    val *dv = xmalloc((size_t)(nd ? nd : 1) * sizeof *dv);
+    int n = 0;
+    val base = val_none(), cls = val_none();
+    host_flow fl = FLOW_ERROR;
+    for (; n < nd; n++) {
+        dv[n] = host_eval(h, decs->items[n]);
+        if (dv[n].kind == VAL_ERR)
+            goto done;
+    }
+    if (s->u.classdef.keywords.len) {
+        const ast_node *k = s->u.classdef.keywords.items[0];
+        host_raise(h, HOST_EXC_NOT_IMPLEMENTED, k->span, "class keyword arguments (%s=...) "
+                   "are not supported by tritsim", k->u.keyword.arg ? k->u.keyword.arg : "**");
+        goto done;
+    }
+    val object = val_dict_get_str(h->builtins, "object");
+    for (int i = 0; i < s->u.classdef.bases.len; i++) {
+        const ast_node *bn = s->u.classdef.bases.items[i];
+        val b = bn->kind == AST_STARRED ? host_raise(h, HOST_EXC_NOT_IMPLEMENTED, bn->span,
+                                                     "*bases are not supported by tritsim")
+                                        : host_eval(h, bn);
+        if (b.kind == VAL_ERR)
+            goto done;
+        if (b.kind != VAL_CLASS) {
+            host_raise(h, HOST_EXC_TYPE, bn->span, "a class can derive from classes only, not "
+                       "from a '%s'%s", val_type_name(b), b.kind == VAL_BUILTIN
+                       ? " (tritsim's built-in types int, str, list, ... cannot be subclassed)"
+                       : "");
+            val_unref(b);
+            goto done;
+        }
+        if (val_is_heap(object) && b.u.o == object.u.o) {
+            val_unref(b);
+            continue;
+        }
+        if (base.kind != VAL_NONE) {
+            val_unref(b);
+            host_raise(h, HOST_EXC_NOT_IMPLEMENTED, bn->span, "multiple inheritance is not "
+                       "supported by tritsim (a class has one base class)");
+            goto done;
+        }
+        base = b;
+    }
+    cls = class_new(s->u.classdef.name, base, false);
+    val ns = ((val_object *)cls.u.o)->attrs;
+    val_dict_set_str(ns, "__module__", val_str_cstr("__main__"));
+    /* Outer.Inner, f.<locals>.Local */
+    val outer = h->class_ns.kind == VAL_DICT ? val_dict_get_str(h->class_ns, "__qualname__")
+                                             : val_missing();
+    if (outer.kind == VAL_STR)
+        val_dict_set_str(ns, "__qualname__", val_str_fmt("%s.%s", val_as_str(outer)->s,
+                                                         s->u.classdef.name));
+    else if (h->frame->func)
+        val_dict_set_str(ns, "__qualname__", val_str_fmt("%s.<locals>.%s", h->frame->func->name,
+                                                         s->u.classdef.name));
+    else
+        val_dict_set_str(ns, "__qualname__", val_str_cstr(s->u.classdef.name));
+    const ast_list *body = &s->u.classdef.body;
+    if (body->len && body->items[0]->kind == AST_EXPR_STMT &&
+        body->items[0]->u.expr.value->kind == AST_STR)
+        val_dict_set_str(ns, "__doc__", val_str_new(body->items[0]->u.expr.value->u.str.s,
+                                                    body->items[0]->u.expr.value->u.str.len));
+    val saved = h->class_ns;
+    h->class_ns = ns;
+    host_flow bf = host_exec_block(h, body);
+    h->class_ns = saved;
+    if (bf != FLOW_NEXT)
+        goto done;
+    class_adopt(cls);
+    for (int i = nd - 1; i >= 0; i--) {
+        val g = host_call(h, dv[i], 1, &cls, NULL, decs->items[i]->span);
+        val_unref(cls);
+        cls = g;
+        if (cls.kind == VAL_ERR)
+            goto done;
+    }
+    if (host_store_name(h, s->u.classdef.name, cls, s->u.classdef.name_span))
+        fl = FLOW_NEXT;
+    cls = val_none();
+done:
+    val_unref(cls);
+    val_unref(base);
+    for (int i = 0; i < n; i++)
+        val_unref(dv[i]);
+    free(dv);
+    return fl;
 }
 
 static host_flow host_exec_for(host *h, const ast_node *s)
@@ -3511,6 +3893,12 @@ static host_flow host_exec(host *h, const ast_node *s)
         return host_exec_assert(h, s);
     case AST_RAISE:
         return host_exec_raise(h, s);
+    case AST_TRY:
+        return host_exec_try(h, s);
+    case AST_WITH:
+        return host_exec_with(h, s, 0);
+    case AST_CLASSDEF:
+        return host_exec_classdef(h, s);
     case AST_DEL:
         for (int i = 0; i < s->u.del.targets.len; i++)
             if (!host_delete(h, s->u.del.targets.items[i]))
@@ -3539,10 +3927,26 @@ static host_flow host_exec_block(host *h, const ast_list *body)
 {
     for (int i = 0; i < body->len; i++) {
         host_flow fl = host_exec(h, body->items[i]);
+        /* An exception raised where nothing could return VAL_ERR (inside
+         * a repr hook) ends the statement here. */
+        if (fl == FLOW_NEXT && host_exc_pending(h))
+            fl = FLOW_ERROR;
         if (fl != FLOW_NEXT)
             return fl;
     }
     return FLOW_NEXT;
+}
+
+val host_frame_self(host *h)
+{
+    const host_frame *f = h->frame;
+    if (!f || !f->func)
+        return val_missing();
+    for (host_env *e = host_env_of(h->env); e; e = host_env_of(e->parent))
+        if (e->scope->node == f->func->node)
+            return e->scope->nparams > 0 && e->slots[0].kind != VAL_MISSING ? e->slots[0]
+                                                                             : val_missing();
+    return val_missing();
 }
 
 /* ---- the host ------------------------------------------------------------------- */
@@ -3558,8 +3962,13 @@ host *host_new(diag_sink *d, const src_file *f)
     h->modules = val_dict_new();
     h->main_globals = val_dict_new();
     h->env = val_none();
+    h->class_ns = val_none();
+    h->exc = val_none();
+    h->handling = val_none();
     arena_init(&h->scope_arena);
     builtin_init(h);
+    class_init(h);
+    exc_init(h);
     return h;
 }
 
@@ -3572,6 +3981,10 @@ void host_free(host *h)
     val_unref(h->builtins);
     val_unref(h->modules);
     val_unref(h->main_globals);
+    val_unref(h->exc);
+    val_unref(h->handling);
+    for (int i = 0; i < HOST_EXC__COUNT; i++)
+        val_unref(h->exc_classes[i]);
     arena_free(&h->scope_arena);
     free(h->scope_table);
     free(h);
@@ -3605,16 +4018,23 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv)
             val_list_push(args, val_str_cstr(argv[i]));
         val_object_set(sys, "argv", args);
     }
-    host_frame top = {NULL, "<module>", module->span, g, val_none()};
+    host_frame top = {NULL, "<module>", module->span, g, val_none(), NULL};
     h->frame = &top;
     h->env = val_none();
     host_flow fl = host_exec_block(h, &module->u.module.body);
     if (fl == FLOW_BREAK || fl == FLOW_CONTINUE)
         host_error(h, module->span, "'break' or 'continue' outside a loop");
+    int status = 0;
+    if (host_exc_pending(h)) {
+        host_exc_report(h);   /* an exception nobody caught */
+        status = h->exit_status;
+    }
+    if (h->exiting)
+        status = h->exit_status;
     h->frame = NULL;
     val_unref(top.retval);
     fflush(stdout);
-    return h->exiting ? h->exit_status : 0;
+    return status;
 }
 
 val host_eval_in(host *h, const src_file *f, const ast_node *e)
@@ -3623,7 +4043,7 @@ val host_eval_in(host *h, const src_file *f, const ast_node *e)
         return host_error(h, e->span, "no program is running");
     /* A frame with no caller: an error prints no traceback of the program,
      * and is reported at f's positions. */
-    host_frame top = {NULL, "<debugger>", e->span, h->frame->globals, val_none()};
+    host_frame top = {NULL, "<debugger>", e->span, h->frame->globals, val_none(), NULL};
     host_frame *saved = h->frame;
     const src_file *file = h->file;
     bool exiting = h->exiting;
@@ -3631,6 +4051,8 @@ val host_eval_in(host *h, const src_file *f, const ast_node *e)
     h->frame = &top;
     h->file = f;
     val v = host_eval(h, e);
+    if (host_exc_pending(h))
+        host_exc_report(h);
     h->frame = saved;
     h->file = file;
     h->exiting = exiting;

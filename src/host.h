@@ -32,8 +32,22 @@
  * that is the error at the failing expression and then the chain of calls
  * that led there, innermost first (long chains are cut in the middle).
  * stdout is flushed first, so output printed before the error stays in
- * order.  The failing operation returns VAL_ERR and every caller passes it
- * up; the run then stops with exit status 1. */
+ * order.
+ *
+ * Exceptions.  An error is a Python exception: host_error and host_raise
+ * make an instance of a built-in exception class (host_exc below), note
+ * where it happened (the span, the file and the chain of calls), leave it
+ * pending in h->exc and return VAL_ERR; every caller passes VAL_ERR up
+ * until a `try` statement (or C code, with host_exc_take) catches it.  One
+ * that nobody catches is printed as above when it reaches the top of the
+ * program (or of a debugger expression), and the run stops with exit
+ * status 1.  While one is pending, further errors are not raised (the
+ * first one wins, as when every error stopped the run).
+ *
+ * Fatal errors are not exceptions: an error inside a kernel launch (a bad
+ * access, device_assert, a compile error of the kernel) is printed where
+ * it happens (host_fail) and sets h->exiting; so does the debugger's
+ * `kill`.  Nothing catches them, and no `finally` or `__exit__` runs. */
 #ifndef TRITSIM_HOST_H
 #define TRITSIM_HOST_H
 
@@ -48,6 +62,32 @@
 
 typedef struct host_frame host_frame;
 typedef struct host_scope host_scope;
+
+/* The built-in exception classes, in the order of their hierarchy (each
+ * class's base comes before it; exceptions.c has the table). */
+#define HOST_EXCS(X) \
+    X(BASE, "BaseException", NONE) X(SYSTEM_EXIT, "SystemExit", BASE) \
+    X(KEYBOARD_INTERRUPT, "KeyboardInterrupt", BASE) X(EXCEPTION, "Exception", BASE) \
+    X(ARITHMETIC, "ArithmeticError", EXCEPTION) \
+    X(ZERO_DIVISION, "ZeroDivisionError", ARITHMETIC) \
+    X(OVERFLOW, "OverflowError", ARITHMETIC) X(LOOKUP, "LookupError", EXCEPTION) \
+    X(INDEX, "IndexError", LOOKUP) X(KEY, "KeyError", LOOKUP) \
+    X(VALUE, "ValueError", EXCEPTION) X(TYPE, "TypeError", EXCEPTION) \
+    X(RUNTIME, "RuntimeError", EXCEPTION) \
+    X(NOT_IMPLEMENTED, "NotImplementedError", RUNTIME) \
+    X(RECURSION, "RecursionError", RUNTIME) X(ASSERTION, "AssertionError", EXCEPTION) \
+    X(ATTRIBUTE, "AttributeError", EXCEPTION) X(NAME, "NameError", EXCEPTION) \
+    X(UNBOUND_LOCAL, "UnboundLocalError", NAME) X(IMPORT, "ImportError", EXCEPTION) \
+    X(MODULE_NOT_FOUND, "ModuleNotFoundError", IMPORT) \
+    X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
+    X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION)
+
+typedef enum host_exc {
+#define HOST_EXC_ENUM(id, name, base) HOST_EXC_##id,
+    HOST_EXCS(HOST_EXC_ENUM)
+#undef HOST_EXC_ENUM
+    HOST_EXC__COUNT
+} host_exc;
 
 struct host {
     /* ---- set by the creator (tritsim run) -------------------------------- */
@@ -64,13 +104,24 @@ struct host {
     val builtins;               /* dict: Python's built-in names */
     val modules;                /* dict: dotted name -> registered module */
     val main_globals;           /* dict: the program's global variables */
-    bool exiting;               /* sys.exit() was called: unwind quietly */
-    int exit_status;            /* status of sys.exit() */
+    bool exiting;               /* a fatal error (or the debugger's kill):
+                                   unwind quietly, catch nothing */
+    int exit_status;            /* the status it ends the run with */
+    val exc;                    /* the exception being raised (an instance),
+                                   or VAL_NONE */
+    val handling;               /* the exception the innermost running
+                                   `except` block handles, or VAL_NONE */
+    val exc_classes[HOST_EXC__COUNT];   /* the built-in exception classes */
+    bool no_grad;               /* torch.no_grad(): autograd records nothing */
     /* ---- internal ---------------------------------------------------------- */
     host_frame *frame;          /* the running call, innermost */
     int depth;                  /* nested calls of program functions */
     int nest;                   /* nested comparisons of containers */
     val env;                    /* VAL_ENV of the running scope, or VAL_NONE */
+    val class_ns;               /* the namespace (dict) of the class body
+                                   running in this scope, or VAL_NONE */
+    const val_builtin *calling; /* the built-in host_call is calling: its fn
+                                   may read its data (set just before) */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
     host_scope **scope_table;   /* open addressing by node pointer */
     size_t scope_cap, scope_count;
@@ -122,18 +173,50 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv);
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* Report an error at `at` in the running program, followed by the call
- * chain; returns VAL_ERR so that `return host_error(...)` reads well.
- * While h->exiting it prints nothing. */
+/* Raise a RuntimeError whose message is the formatted text, at `at` in
+ * the running program; returns VAL_ERR so that `return host_error(...)`
+ * reads well.  While an exception is pending or h->exiting it does
+ * nothing.  The torch, triton and other modules report their errors so
+ * (most of torch's errors are RuntimeErrors); the evaluator and the
+ * built-ins raise the class Python would, with host_raise. */
 val host_error(host *h, src_span at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 val host_verror(host *h, src_span at, const char *fmt, va_list ap);
+/* Raise an exception of built-in class k: str(e) is the message. */
+val host_raise(host *h, host_exc k, src_span at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+val host_vraise(host *h, host_exc k, src_span at, const char *fmt, va_list ap);
+/* The same with e.args given (a tuple, stolen): the message is only what
+ * is printed if nothing catches it, e.g. args ('k',) and the message
+ * "KeyError: 'k' (the dict has no such key)". */
+val host_raise_args(host *h, host_exc k, val args, src_span at, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* Raise exc (borrowed): an exception instance, or a class (instantiated
+ * without arguments), as `raise exc` does; a first raise notes its place
+ * (`at`), a re-raise keeps the first.  A TypeError when exc is neither. */
+val host_raise_value(host *h, val exc, src_span at);
+/* Is an exception pending (h->exc set)? */
+static inline bool host_exc_pending(const host *h) { return h->exc.kind != VAL_NONE; }
+/* Take the pending exception (a new reference; none pending: VAL_NONE):
+ * C code that catches an error. */
+val host_exc_take(host *h);
+/* Make exc (stolen) the pending exception again (after looking at it). */
+void host_exc_restore(host *h, val exc);
+/* Is v an instance of built-in exception class k (or of a subclass)? */
+bool host_exc_is(host *h, val v, host_exc k);
+/* The built-in exception class k (borrowed). */
+val host_exc_class(host *h, host_exc k);
+/* Print the pending exception as an uncaught one (the error at its place,
+ * the chain of calls, its cause or context as notes), clear it, and set
+ * the run's exit status: 1, or what an uncaught SystemExit says. */
+void host_exc_report(host *h);
 /* Print the notes of the call chain only (for errors reported through
  * diag_report directly, e.g. from inside a kernel). */
 void host_traceback(host *h);
-/* An error was already reported through diag_report (e.g. inside a kernel,
- * at a span of the kernel's file): print the call chain and stop the run
- * with status 1, as host_error does.  Returns VAL_ERR. */
+/* A fatal error was already reported through diag_report (e.g. inside a
+ * kernel, at a span of the kernel's file): print the call chain and stop
+ * the run with status 1 (h->exiting: no exception, nothing catches it).
+ * Returns VAL_ERR. */
 val host_fail(host *h);
 
 /* "Did you mean" suggestions: offer candidates, then read best (NULL when
@@ -247,8 +330,30 @@ void builtin_suggest_methods(val_kind kind, host_suggest *s);
 val builtin_type_of(host *h, val v);
 /* str % args (printf-style formatting). */
 val builtin_percent_format(host *h, val fmt, val args, src_span at);
-/* Is v an exception instance; then *type_name and *msg (borrowed) say what
- * to print: "ValueError" and "x" for ValueError("x"). */
-bool builtin_exception_info(host *h, val v, const char **type_name, val *msg);
+
+/* ---- classes (classes.c) ---------------------------------------------------- */
+
+/* A class named name (copied) with base (a VAL_CLASS, borrowed) or
+ * VAL_NONE; builtin classes print without '__main__.'.  Fill its
+ * namespace with val_object_set (methods: builtins, which get the
+ * instance as self; class_static / class_method wrappers). */
+val class_new(const char *name, val base, bool builtin);
+/* Wrap a function (stolen) as staticmethod(fn) / classmethod(fn). */
+val class_static(val fn);
+val class_method(val fn);
+/* name looked up in cls and its bases (borrowed, unbound), or MISSING. */
+val class_lookup(val cls, const char *name);
+/* Is cls (a VAL_CLASS) base or derived from it? */
+bool class_is_subclass(val cls, val base);
+/* The qualified name Python prints: "ValueError", "__main__.MyError". */
+void class_print_name(val cls, strbuf *out);
+/* obj.name for classes and instances (attributes, methods bound), or
+ * MISSING, or VAL_ERR. */
+val class_getattr(host *h, val obj, const char *name, src_span at);
+/* Offer the attribute names of a class or instance to a suggestion. */
+void class_suggest(val obj, host_suggest *s);
+/* The built-ins classes.c provides: object, super, staticmethod,
+ * classmethod, property, issubclass, NotImplemented. */
+void class_init(host *h);
 
 #endif

@@ -371,12 +371,13 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
             }
             if (launch_is_option(kw->names[k]))
                 continue;
-            host_error(h, at, "%s() got an unexpected keyword argument '%s'", f->name,
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got an unexpected keyword argument '%s'", f->name,
                        kw->names[k]);
             return false;
         }
         if (bound[i].kind != VAL_MISSING) {
-            host_error(h, at, "%s() got multiple values for argument '%s'", f->name,
+            host_raise(h, HOST_EXC_TYPE, at, "%s() got multiple values for argument '%s'", f->name,
                        kw->names[k]);
             return false;
         }
@@ -387,7 +388,7 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
             if (f->defaults && f->defaults[i].kind != VAL_MISSING) {
                 bound[i] = f->defaults[i];
             } else {
-                host_error(h, at, "%s() missing required argument '%s'", f->name,
+                host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument '%s'", f->name,
                            ps->items[i]->u.param.name);
                 return false;
             }
@@ -969,7 +970,7 @@ static val launch_compiled_run(host *h, val compiled, val grid, int argc, const 
             args[i] = argv[i];
         else {
             free(args);
-            return host_error(h, at, "%s() missing required argument '%s'", f->name,
+            return host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument '%s'", f->name,
                               f->node->u.funcdef.params.items[i]->u.param.name);
         }
     }

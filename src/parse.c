@@ -1803,6 +1803,133 @@ static ast_node *funcdef(parser *p, ast_list decorators)
     return n;
 }
 
+/* 'class' NAME ['(' arguments ')'] ':' block */
+static ast_node *classdef(parser *p, ast_list decorators)
+{
+    src_span start = p->tok.span;
+    advance(p);
+    ast_node *n = mk(p, AST_CLASSDEF, start);
+    n->u.classdef.decorators = decorators;
+    if (!check(p, TK_NAME)) {
+        fail_expected(p, "a class name after 'class'");
+        return n;
+    }
+    n->u.classdef.name = p->tok.str;
+    n->u.classdef.name_span = p->tok.span;
+    advance(p);
+    if (check(p, TK_LPAR)) {
+        /* The bases read as a call's arguments: class C(A, metaclass=M). */
+        ast_node *c = call(p, NULL, start);
+        n->u.classdef.bases = c->u.call.args;
+        n->u.classdef.keywords = c->u.call.keywords;
+    }
+    expect_msg(p, TK_COLON, "expected ':' after the class name");
+    /* A class body is no function: 'return' there is an error, and the
+     * loops of an enclosing def do not reach into it. */
+    int loops = p->loops, funcs = p->funcs;
+    p->loops = 0;
+    p->funcs = 0;
+    n->u.classdef.body = block(p, "'class' definition", start.line);
+    p->funcs = funcs;
+    p->loops = loops;
+    n->span = upto_body(p, start, n->u.classdef.body);
+    return n;
+}
+
+/* 'try' ':' block (except_block+ ['else' ':' block] ['finally' ':' block]
+ *                  | 'finally' ':' block)
+ * except_block: 'except' [expression ['as' NAME]] ':' block */
+static ast_node *try_stmt(parser *p)
+{
+    src_span start = p->tok.span;
+    advance(p);
+    expect_msg(p, TK_COLON, "expected ':' after 'try'");
+    ast_node *n = mk(p, AST_TRY, start);
+    n->u.try_.body = block(p, "'try' statement", start.line);
+    vec handlers = {0};
+    bool bare = false;
+    ast_list last = n->u.try_.body;
+    while (!p->failed && check(p, TK_EXCEPT)) {
+        src_span hs = p->tok.span;
+        advance(p);
+        if (check(p, TK_STAR)) {
+            unsupported(p, p->tok.span, "'except*' (exception groups) is", NULL);
+            break;
+        }
+        if (bare)
+            report(p, hs, "default 'except:' must be last");
+        ast_node *h = mk(p, AST_EXCEPT, hs);
+        if (!check(p, TK_COLON)) {
+            h->u.handler.type = expression(p);
+            if (!p->failed && check(p, TK_COMMA)) {
+                fail_here(p, "multiple exception types must be parenthesized: "
+                          "except (A, B):");
+                break;
+            }
+            if (!p->failed && accept(p, TK_AS)) {
+                if (check(p, TK_NAME)) {
+                    h->u.handler.name = p->tok.str;
+                    advance(p);
+                } else {
+                    fail_expected(p, "a name after 'as'");
+                }
+            }
+        } else {
+            bare = true;
+        }
+        expect_msg(p, TK_COLON, "expected ':' after the 'except' clause");
+        h->u.handler.body = block(p, "'except' statement", hs.line);
+        h->span = upto_body(p, hs, h->u.handler.body);
+        last = h->u.handler.body;
+        vec_push(&handlers, h);
+    }
+    n->u.try_.handlers = vec_freeze(p, &handlers);
+    if (!p->failed && check(p, TK_ELSE)) {
+        if (n->u.try_.handlers.len == 0)
+            report(p, p->tok.span, "a 'try' statement's 'else' needs an 'except' before it");
+        n->u.try_.orelse = else_block(p);
+        last = n->u.try_.orelse;
+    }
+    if (!p->failed && check(p, TK_FINALLY)) {
+        int line = p->tok.span.line;
+        advance(p);
+        expect_msg(p, TK_COLON, "expected ':' after 'finally'");
+        n->u.try_.finalbody = block(p, "'finally' statement", line);
+        last = n->u.try_.finalbody;
+    }
+    if (!p->failed && n->u.try_.handlers.len == 0 && n->u.try_.finalbody.len == 0)
+        fail_here(p, "expected 'except' or 'finally' block");
+    n->span = upto_body(p, start, last);
+    return n;
+}
+
+/* 'with' with_item (',' with_item)* ':' block
+ * with_item: expression ['as' star_target] */
+static ast_node *with_stmt(parser *p)
+{
+    src_span start = p->tok.span;
+    advance(p);
+    vec items = {0};
+    do {
+        src_span is = p->tok.span;
+        ast_node *it = mk(p, AST_WITHITEM, is);
+        it->u.withitem.context = expression(p);
+        if (!p->failed && accept(p, TK_AS)) {
+            it->u.withitem.target = bitwise_or(p);
+            if (!p->failed)
+                set_store(p, it->u.withitem.target, false);
+        }
+        it->span = upto(p, is);
+        vec_push(&items, it);
+    } while (!p->failed && accept(p, TK_COMMA));
+    expect_msg(p, TK_COLON, "expected ':' after the 'with' statement's items");
+    ast_node *n = mk(p, AST_WITH, start);
+    n->u.with.items = vec_freeze(p, &items);
+    n->u.with.body = block(p, "'with' statement", start.line);
+    n->span = upto_body(p, start, n->u.with.body);
+    return n;
+}
+
 /* ('@' expression NEWLINE)+ then a def */
 static ast_node *decorated(parser *p)
 {
@@ -1818,9 +1945,8 @@ static ast_node *decorated(parser *p)
     if (check(p, TK_DEF))
         return funcdef(p, list);
     if (check(p, TK_CLASS))
-        unsupported(p, p->tok.span, "'class' definitions are",
-                    "kernels and host code use functions");
-    else if (check(p, TK_ASYNC))
+        return classdef(p, list);
+    if (check(p, TK_ASYNC))
         unsupported(p, p->tok.span, "'async' functions are", NULL);
     else
         fail_expected(p, "'def' after the decorators");
@@ -2203,15 +2329,19 @@ static void statement(parser *p, vec *out)
         vec_push(out, decorated(p));
         return;
     case TK_CLASS:
-        unsupported(p, sp, "'class' definitions are", "kernels and host code use functions");
+        vec_push(out, classdef(p, (ast_list){NULL, 0}));
         return;
     case TK_TRY:
+        vec_push(out, try_stmt(p));
+        return;
     case TK_EXCEPT:
+        fail_here(p, "'except' without a matching 'try' (check the indentation)");
+        return;
     case TK_FINALLY:
-        unsupported(p, sp, "'try' statements are", "an error stops the program");
+        fail_here(p, "'finally' without a matching 'try' (check the indentation)");
         return;
     case TK_WITH:
-        unsupported(p, sp, "'with' statements are", NULL);
+        vec_push(out, with_stmt(p));
         return;
     case TK_ASYNC:
         unsupported(p, sp, peek(p) == TK_DEF ? "'async' functions are"

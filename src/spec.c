@@ -2260,6 +2260,14 @@ static bool sp_stmt_kind(spec *s, const ast_node *st)
         return sp_error(s, st, "'raise' is not supported in kernels; use tl.device_assert");
     case AST_DEL:
         return sp_error(s, st, "'del' is not supported in kernels");
+    case AST_CLASSDEF:
+        return sp_error(s, st, "classes cannot be defined inside a kernel; define them "
+                        "in host code");
+    case AST_TRY:
+        return sp_error(s, st, "'try' is not supported in kernels (a kernel raises no "
+                        "exceptions: use tl.device_assert)");
+    case AST_WITH:
+        return sp_error(s, st, "'with' is not supported in kernels");
     default:
         return sp_error(s, st, "this statement is not supported in kernels");
     }

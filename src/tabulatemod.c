@@ -116,7 +116,7 @@ static bool tabulate_format(host *h, val v, int t, const pyformat_spec *ff,
             d = v.kind == VAL_FLOAT ? v.u.f : v.kind == VAL_BOOL ? v.u.b : (double)v.u.i;
         char err[160];
         if (!pyformat_float(out, d, ff, err, sizeof err)) {
-            host_error(h, at, "ValueError: %s", err);
+            host_raise(h, HOST_EXC_VALUE, at, "ValueError: %s", err);
             return false;
         }
         return true;
@@ -169,16 +169,18 @@ static val tabulate_fn(host *h, val self, int argc, const val *argv, const val_k
         return val_err();
     const char *fmt = a[2].kind == VAL_STR ? val_as_str(a[2])->s : "simple";
     if (strcmp(fmt, "simple") && strcmp(fmt, "plain"))
-        return host_error(h, at, "tabulate: tablefmt '%s' is not supported by tritsim "
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "tabulate: tablefmt '%s' is not supported by tritsim "
                           "(use 'simple' or 'plain'; see doc/language.md)", fmt);
     if (a[5].kind != VAL_MISSING && !(a[5].kind == VAL_STR && !val_as_str(a[5])->len))
-        return host_error(h, at, "tabulate: intfmt is not supported by tritsim");
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                          "tabulate: intfmt is not supported by tritsim");
     const char *ffs = a[3].kind == VAL_STR ? val_as_str(a[3])->s : "g";
     const char *missing = a[4].kind == VAL_STR ? val_as_str(a[4])->s : "";
     pyformat_spec ff;
     char err[160];
     if (!pyformat_parse_spec(ffs, strlen(ffs), "float", &ff, err, sizeof err))
-        return host_error(h, at, "ValueError: %s", err);
+        return host_raise(h, HOST_EXC_VALUE, at, "ValueError: %s", err);
 
     /* rows: a list of sequences; headers: a sequence or "firstrow" */
     val rows = host_to_list(h, a[0], at);
@@ -206,7 +208,8 @@ static val tabulate_fn(host *h, val self, int argc, const val *argv, const val_k
         ok = hdr.kind != VAL_ERR;
     } else if (ok && a[1].kind == VAL_STR && strcmp(val_as_str(a[1])->s, "firstrow")) {
         ok = false;
-        host_error(h, at, "tabulate: headers='%s' is not supported by tritsim (give a list "
+        host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                   "tabulate: headers='%s' is not supported by tritsim (give a list "
                    "of names or 'firstrow')", val_as_str(a[1])->s);
     }
     if (!ok) {

@@ -109,6 +109,8 @@ bool tensor_is_contiguous(const tensor *t)
 void tensor_release(val_obj *o)
 {
     tensor *t = (tensor *)o;
+    val_unref(t->grad);
+    val_unref(t->grad_fn);
     tensor_storage *s = t->storage;
     t->storage = NULL;
     if (s && --s->refs == 0) {
@@ -147,6 +149,8 @@ static tensor *tensor_wrap(tensor_storage *s, dtype type, int ndim, const int64_
     }
     t->offset = offset;
     t->cuda = cuda;
+    t->grad = val_none();
+    t->grad_fn = val_none();
     return t;
 }
 

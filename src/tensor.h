@@ -85,6 +85,13 @@ typedef struct tensor {
     int64_t strides[TENSOR_MAX_DIMS];   /* in elements, >= 0 */
     int64_t offset;           /* of element [0,...,0], in elements */
     bool cuda;                /* made with device='cuda' (prints cuda:0) */
+    /* autograd (autograd.c): requires_grad is set on leaves that want a
+     * .grad and on results of recorded operations, which have a grad_fn
+     * (an autograd node); grad is a leaf's .grad.  Views made by the
+     * functions below have none of them (they are detached). */
+    bool requires_grad;
+    val grad;                 /* a tensor, or VAL_NONE */
+    val grad_fn;              /* an autograd node, or VAL_NONE */
 } tensor;
 
 /* ---- the launcher's view ------------------------------------------------- */

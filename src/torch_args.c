@@ -10,6 +10,11 @@
 
 val torch_fail(host *h, src_span at, const char *err)
 {
+    /* the class PyTorch raises: IndexError for dimensions and indices out
+     * of range, RuntimeError for the rest */
+    if (!strncmp(err, "Dimension out of range", 22) || strstr(err, "out of range for tensor") ||
+        strstr(err, "is out of bounds for dimension"))
+        return host_raise(h, HOST_EXC_INDEX, at, "%s", err);
     return host_error(h, at, "%s", err);
 }
 
@@ -133,13 +138,12 @@ bool torch_device_arg(host *h, val v, src_span at, const char *fname, bool *cuda
     return false;
 }
 
-bool torch_no_grad_arg(host *h, val v, src_span at, const char *fname)
+bool torch_requires_grad_arg(host *h, val v, src_span at, const char *fname)
 {
-    if (v.kind == VAL_MISSING || v.kind == VAL_NONE ||
-        (v.kind == VAL_BOOL && !v.u.b))
+    if (v.kind == VAL_MISSING || v.kind == VAL_BOOL)
         return true;
-    host_error(h, at, "%s(): tritsim tensors do not track gradients; requires_grad=True is not "
-               "supported", fname);
+    host_raise(h, HOST_EXC_TYPE, at, "%s(): argument 'requires_grad' must be bool, not %s",
+               fname, val_type_name(v));
     return false;
 }
 

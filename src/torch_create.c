@@ -20,7 +20,7 @@ static bool create_kw(host *h, const val *k, src_span at, const char *fname, dty
                       bool *cuda)
 {
     return torch_dtype_arg(h, k[0], at, fname, dt) && torch_device_arg(h, k[1], at, fname, cuda) &&
-           torch_no_grad_arg(h, k[2], at, fname);
+           torch_requires_grad_arg(h, k[2], at, fname);
 }
 
 static dtype_scalar one_of(dtype t)
@@ -86,11 +86,12 @@ static val make(host *h, val self, int argc, const val *argv, const val_kwargs *
     int64_t shape[TENSOR_MAX_DIMS];
     if (kv[6].kind != VAL_MISSING) {
         if (argc)
-            return host_error(h, at, "%s() got multiple values for argument 'size'", fname);
+            return host_raise(h, HOST_EXC_TYPE, at,
+                              "%s() got multiple values for argument 'size'", fname);
         if (!torch_shape_args(h, 1, &kv[6], at, fname, &nd, shape))
             return val_err();
     } else if (argc == 0) {
-        return host_error(h, at, "%s() missing required argument 'size'", fname);
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument 'size'", fname);
     } else if (!torch_shape_args(h, argc, argv, at, fname, &nd, shape)) {
         return val_err();
     }
@@ -590,34 +591,34 @@ HOST_CFUNC_CALLING(fn_uniform_, random_fill, false)
 HOST_CFUNC_CALLING(fn_normal_, random_fill, true)
 
 const torch_fn torch_create_fns[] = {
-    TORCH_FUNC("tensor", fn_tensor),
-    TORCH_FUNC("as_tensor", fn_as_tensor),
-    TORCH_FUNC("zeros", fn_zeros),
-    TORCH_FUNC("ones", fn_ones),
-    TORCH_FUNC("empty", fn_empty),
-    TORCH_FUNC("full", fn_full),
-    TORCH_FUNC("rand", fn_rand),
-    TORCH_FUNC("randn", fn_randn),
-    TORCH_FUNC("randint", fn_randint),
-    TORCH_FUNC("randperm", fn_randperm),
-    TORCH_FUNC("zeros_like", fn_zeros_like),
-    TORCH_FUNC("ones_like", fn_ones_like),
-    TORCH_FUNC("empty_like", fn_empty_like),
-    TORCH_FUNC("full_like", fn_full_like),
-    TORCH_FUNC("rand_like", fn_rand_like),
-    TORCH_FUNC("randn_like", fn_randn_like),
-    TORCH_FUNC("randint_like", fn_randint_like),
-    TORCH_FUNC("arange", fn_arange),
-    TORCH_FUNC("linspace", fn_linspace),
-    TORCH_FUNC("eye", fn_eye),
-    TORCH_FUNC("manual_seed", torch_manual_seed_fn),
-    TORCH_FUNC("initial_seed", fn_initial_seed),
-    TORCH_METHOD("new_zeros", fn_new_zeros),
-    TORCH_METHOD("new_ones", fn_new_ones),
-    TORCH_METHOD("new_empty", fn_new_empty),
-    TORCH_METHOD("new_full", fn_new_full),
-    TORCH_METHOD("new_tensor", fn_new_tensor),
+    TORCH_CREATE("tensor", fn_tensor),
+    TORCH_CREATE("as_tensor", fn_as_tensor),
+    TORCH_CREATE("zeros", fn_zeros),
+    TORCH_CREATE("ones", fn_ones),
+    TORCH_CREATE("empty", fn_empty),
+    TORCH_CREATE("full", fn_full),
+    TORCH_CREATE("rand", fn_rand),
+    TORCH_CREATE("randn", fn_randn),
+    TORCH_CREATE("randint", fn_randint),
+    TORCH_CREATE("randperm", fn_randperm),
+    TORCH_CREATE("zeros_like", fn_zeros_like),
+    TORCH_CREATE("ones_like", fn_ones_like),
+    TORCH_CREATE("empty_like", fn_empty_like),
+    TORCH_CREATE("full_like", fn_full_like),
+    TORCH_CREATE("rand_like", fn_rand_like),
+    TORCH_CREATE("randn_like", fn_randn_like),
+    TORCH_CREATE("randint_like", fn_randint_like),
+    TORCH_CREATE("arange", fn_arange),
+    TORCH_CREATE("linspace", fn_linspace),
+    TORCH_CREATE("eye", fn_eye),
+    TORCH_CREATE("manual_seed", torch_manual_seed_fn),
+    TORCH_CREATE("initial_seed", fn_initial_seed),
+    TORCH_METHOD_CREATE("new_zeros", fn_new_zeros),
+    TORCH_METHOD_CREATE("new_ones", fn_new_ones),
+    TORCH_METHOD_CREATE("new_empty", fn_new_empty),
+    TORCH_METHOD_CREATE("new_full", fn_new_full),
+    TORCH_METHOD_CREATE("new_tensor", fn_new_tensor),
     TORCH_METHOD("uniform_", fn_uniform_),
     TORCH_METHOD("normal_", fn_normal_),
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, 0},
 };

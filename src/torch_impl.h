@@ -35,13 +35,26 @@ typedef struct torch_fn {
     const char *name;
     val_cfunc fn;
     const char *qual_torch, *qual_method, *qual_nnf;
+    int grad;               /* what autograd does with a call (below) */
 } torch_fn;
 
-#define TORCH_BOTH(n, f) {n, f, "torch." n, "Tensor." n, NULL}
-#define TORCH_FUNC(n, f) {n, f, "torch." n, NULL, NULL}
-#define TORCH_METHOD(n, f) {n, f, NULL, "Tensor." n, NULL}
-#define TORCH_ALL3(n, f) {n, f, "torch." n, "Tensor." n, "torch.nn.functional." n}
-#define TORCH_NNF(n, f) {n, f, NULL, NULL, "torch.nn.functional." n}
+/* torch_fn.grad: a call with an argument that requires grad is recorded
+ * in the autograd graph (autograd.c; ops without a backward formula give
+ * an error when backward reaches them); a function that makes tensors
+ * records nothing and honours requires_grad=; a function that only reads
+ * or controls autograd (detach, backward, requires_grad_) records nothing. */
+enum { TORCH_AG_RECORD, TORCH_AG_CREATE, TORCH_AG_NONE };
+
+#define TORCH_BOTH(n, f) {n, f, "torch." n, "Tensor." n, NULL, TORCH_AG_RECORD}
+#define TORCH_FUNC(n, f) {n, f, "torch." n, NULL, NULL, TORCH_AG_RECORD}
+#define TORCH_METHOD(n, f) {n, f, NULL, "Tensor." n, NULL, TORCH_AG_RECORD}
+#define TORCH_ALL3(n, f) {n, f, "torch." n, "Tensor." n, "torch.nn.functional." n, \
+                          TORCH_AG_RECORD}
+#define TORCH_NNF(n, f) {n, f, NULL, NULL, "torch.nn.functional." n, TORCH_AG_RECORD}
+#define TORCH_CREATE(n, f) {n, f, "torch." n, NULL, NULL, TORCH_AG_CREATE}
+#define TORCH_METHOD_CREATE(n, f) {n, f, NULL, "Tensor." n, NULL, TORCH_AG_CREATE}
+#define TORCH_METHOD_NO_GRAD(n, f) {n, f, NULL, "Tensor." n, NULL, TORCH_AG_NONE}
+#define TORCH_BOTH_NO_GRAD(n, f) {n, f, "torch." n, "Tensor." n, NULL, TORCH_AG_NONE}
 
 /* The tables, each ended by a {NULL} entry. */
 extern const torch_fn torch_create_fns[];
@@ -49,12 +62,17 @@ extern const torch_fn torch_tensor_fns[];
 extern const torch_fn torch_math_fns[];
 extern const torch_fn torch_testing_fns[];
 extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
+extern const torch_fn torch_autograd_fns[]; /* autograd.c: backward, requires_grad_, ... */
 
 /* torch.testing.assert_close as a value (torch_testing.c). */
 val torch_testing_assert_close(void);
 /* torch.manual_seed(seed), shared with torch.cuda.manual_seed(_all). */
 val torch_manual_seed_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                          src_span at);
+
+/* Function f as a value named qualname (bound to self, or VAL_NONE), called
+ * through autograd_call. */
+val torch_fn_value(const char *qualname, const torch_fn *f, val self);
 
 /* The method `name` of tensors, or NULL. */
 const torch_fn *torch_find_method(const char *name);
@@ -119,8 +137,8 @@ bool torch_dtype_arg(host *h, val v, src_span at, const char *fname, dtype *out)
 /* A device= argument: 'cuda', 'cuda:0', 'cpu', a torch.device or 0.
  * VAL_MISSING and None leave *cuda unchanged. */
 bool torch_device_arg(host *h, val v, src_span at, const char *fname, bool *cuda);
-/* requires_grad=: only False is supported. */
-bool torch_no_grad_arg(host *h, val v, src_span at, const char *fname);
+/* requires_grad=: a bool (autograd_call makes the result require grad). */
+bool torch_requires_grad_arg(host *h, val v, src_span at, const char *fname);
 /* A shape: one tuple/list/torch.Size, or the ints of argv themselves
  * (zeros(2, 3) and zeros((2, 3))). */
 bool torch_shape_args(host *h, int argc, const val *argv, src_span at, const char *fname,

@@ -44,7 +44,8 @@ static bool slice_bound(host *h, val v, src_span at, bool *given, int64_t *out)
     *given = v.kind != VAL_NONE;
     if (!*given || torch_index_int(v, out))
         return true;
-    host_error(h, at, "slice indices must be integers or None or have an __index__ method "
+    host_raise(h, HOST_EXC_TYPE, at,
+               "slice indices must be integers or None or have an __index__ method "
                "(got %s)", val_type_name(v));
     return false;
 }
@@ -92,7 +93,8 @@ static bool parse_item(host *h, val v, src_span at, ix *out)
             }
         } else if (dtype_is_float(t->type)) {
             tensor_unref(t);
-            host_error(h, at, "tensors used as indices must be long, int, byte or bool tensors");
+            host_raise(h, HOST_EXC_INDEX, at,
+                       "tensors used as indices must be long, int, byte or bool tensors");
             return false;
         } else if (t->ndim == 0) {
             /* a 0-d int tensor indexes like an int */
@@ -106,7 +108,8 @@ static bool parse_item(host *h, val v, src_span at, ix *out)
         return true;
     }
     default:
-        host_error(h, at, "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+        host_raise(h, HOST_EXC_INDEX, at,
+                   "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
                    "Variables are valid indices (got %s)", val_type_name(v));
         return false;
     }
@@ -225,7 +228,7 @@ static bool make_plan(host *h, const tensor *t, const key *k, src_span at, plan 
         return false;
     }
     if (need > t->ndim) {
-        host_error(h, at, "too many indices for tensor of dimension %d", t->ndim);
+        host_raise(h, HOST_EXC_INDEX, at, "too many indices for tensor of dimension %d", t->ndim);
         return false;
     }
     int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS], offset = t->offset;
@@ -242,7 +245,8 @@ static bool make_plan(host *h, const tensor *t, const key *k, src_span at, plan 
         case IX_INT: {
             int64_t size = t->shape[d], j = x->i < 0 ? x->i + size : x->i;
             if (j < 0 || j >= size) {
-                host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",
+                host_raise(h, HOST_EXC_INDEX, at,
+                           "index %lld is out of bounds for dimension %d with size %lld",
                            (long long)x->i, d, (long long)size);
                 return false;
             }
@@ -359,7 +363,8 @@ static bool make_gather(host *h, const plan *p, src_span at, gather *g)
             int64_t x = *(const int64_t *)tensor_iter_ptr(&it, 0), y = x < 0 ? x + size : x;
             if (y < 0 || y >= size) {
                 free(adv_off);
-                host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",
+                host_raise(h, HOST_EXC_INDEX, at,
+                           "index %lld is out of bounds for dimension %d with size %lld",
                            (long long)x, pos, (long long)size);
                 return false;
             }

@@ -970,5 +970,5 @@ const torch_fn torch_math_fns[] = {
     TORCH_FUNC("concat", fn_cat),
     TORCH_FUNC("concatenate", fn_cat),
     TORCH_FUNC("stack", fn_stack),
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, 0},
 };

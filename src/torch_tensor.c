@@ -5,6 +5,8 @@
  * Arithmetic methods live in torch_math.c, indexing in torch_index.c. */
 #include "torch_impl.h"
 
+#include "autograd.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -45,13 +47,11 @@ static val tensor_attr(host *h, val self, const char *name, src_span at)
     }
     if (!strcmp(name, "data"))
         return tensor_val(tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset));
-    if (!strcmp(name, "grad"))
-        return val_none();
-    if (!strcmp(name, "requires_grad") || !strcmp(name, "is_sparse") ||
-        !strcmp(name, "is_quantized") || !strcmp(name, "is_meta"))
+    val g = autograd_getattr(h, self, name);
+    if (g.kind != VAL_MISSING)
+        return g;
+    if (!strcmp(name, "is_sparse") || !strcmp(name, "is_quantized") || !strcmp(name, "is_meta"))
         return val_bool(false);
-    if (!strcmp(name, "is_leaf"))
-        return val_bool(true);
     if (!strcmp(name, "itemsize"))
         return val_int(tensor_elsize(t));
     if (!strcmp(name, "nbytes"))
@@ -62,17 +62,32 @@ static val tensor_attr(host *h, val self, const char *name, src_span at)
 static val tensor_getattr(host *h, val self, const char *name, src_span at)
 {
     val a = tensor_attr(h, self, name, at);
-    if (a.kind != VAL_MISSING)
+    if (a.kind != VAL_MISSING) {
+        /* x.T is an operation autograd records (without a formula) */
+        if (!strcmp(name, "T") || !strcmp(name, "mT"))
+            return autograd_record(h, "permute", a, 1, &self, at);
         return a;
+    }
     const torch_fn *m = torch_find_method(name);
     if (m)
-        return val_builtin_new(m->qual_method, m->fn, val_ref(self));
+        return torch_fn_value(m->qual_method, m, val_ref(self));
     return val_missing();
+}
+
+/* x.requires_grad = ..., x.grad = ... */
+static bool tensor_setattr(host *h, val self, const char *name, val value, src_span at)
+{
+    int r = autograd_setattr(h, self, name, value, at);
+    if (r == 0)
+        host_raise(h, HOST_EXC_ATTRIBUTE, at, "cannot set attribute '%s' of a 'Tensor' object",
+                   name);
+    return r > 0;
 }
 
 static const char *const tensor_attr_names[] = {
     "shape", "dtype", "device", "is_cuda", "ndim", "T", "mT", "data", "grad",
-    "requires_grad", "is_leaf", "itemsize", "nbytes",
+    "requires_grad", "is_leaf", "grad_fn", "itemsize", "nbytes", "backward",
+    "requires_grad_", "detach",
     "size", "stride", "numel", "dim", "element_size", "data_ptr", "is_contiguous",
     "contiguous", "view", "reshape", "permute", "transpose", "flatten", "unsqueeze",
     "squeeze", "expand", "clone", "copy_", "fill_", "zero_", "to", "float", "half",
@@ -130,7 +145,8 @@ static val tensor_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src
     if (op == AST_OP_MATMUL) {
         if (a.kind != VAL_TENSOR || b.kind != VAL_TENSOR)
             return val_missing();
-        return torch_result(h, at, tensor_matmul(tensor_of(a), tensor_of(b), err), err);
+        val r = torch_result(h, at, tensor_matmul(tensor_of(a), tensor_of(b), err), err);
+        return autograd_record(h, "matmul", r, 2, (val[]){a, b}, at);
     }
     if (op == AST_OP_IN || op == AST_OP_NOTIN) {
         val r = tensor_contains(h, b, a, at);
@@ -143,11 +159,20 @@ static val tensor_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src
     if (!binop_of(op, &top) || !torch_operand(a, &x) || !torch_operand(b, &y))
         return val_missing();
     if (inplace && x.t) {
+        if (!autograd_check_inplace(h, ast_op_name(op), a, 1, &b, at))
+            return val_err();
         if (!tensor_binary_inplace(top, tensor_of(a), y, err))
             return torch_fail(h, at, err);
         return val_ref(a);
     }
-    return torch_binop(h, top, a, b, at);
+    static const char *const names[] = {
+        [TENSOR_ADD] = "add", [TENSOR_SUB] = "sub", [TENSOR_MUL] = "mul", [TENSOR_DIV] = "div",
+        [TENSOR_FLOORDIV] = "floor_divide", [TENSOR_MOD] = "remainder", [TENSOR_POW] = "pow",
+    };
+    val r = torch_binop(h, top, a, b, at);
+    if ((size_t)top < sizeof names / sizeof *names && names[top])
+        r = autograd_record(h, names[top], r, 2, (val[]){a, b}, at);
+    return r;
 }
 
 static val tensor_unop_hook(host *h, ast_op op, val self, src_span at)
@@ -155,7 +180,9 @@ static val tensor_unop_hook(host *h, ast_op op, val self, src_span at)
     char err[TENSOR_ERR_LEN];
     tensor *t = self_of(self);
     switch (op) {
-    case AST_OP_USUB: return torch_result(h, at, tensor_unary(TENSOR_NEG, t, err), err);
+    case AST_OP_USUB:
+        return autograd_record(h, "neg", torch_result(h, at, tensor_unary(TENSOR_NEG, t, err),
+                                                      err), 1, &self, at);
     case AST_OP_INVERT: return torch_result(h, at, tensor_unary(TENSOR_INVERT, t, err), err);
     case AST_OP_UADD: return val_ref(self);
     default: return val_missing();
@@ -195,14 +222,35 @@ static val tensor_iter_hook(host *h, val self, src_span at)
         return host_error(h, at, "iteration over a 0-d tensor");
     val l = val_list_new((size_t)t->shape[0]);
     for (int64_t i = 0; i < t->shape[0]; i++)
-        val_list_push(l, tensor_val(tensor_select(t, 0, i, NULL)));
+        val_list_push(l, autograd_record(h, "select", tensor_val(tensor_select(t, 0, i, NULL)),
+                                         1, &self, at));
     return l;
 }
 
 static void tensor_repr_hook(host *h, val self, strbuf *out)
 {
     (void)h;
-    tensor_repr(self_of(self), out);
+    tensor *t = self_of(self);
+    tensor_repr(t, out);
+    if (t->requires_grad && out->len && out->data[out->len - 1] == ')') {
+        /* tensor([...], requires_grad=True), tensor([...], grad_fn=<...>) */
+        strbuf_truncate(out, out->len - 1);
+        autograd_repr_suffix(t, out);
+        strbuf_putc(out, ')');
+    }
+}
+
+/* x[key] is recorded (without a backward formula); x[key] = v is an
+ * in-place write, which autograd refuses on tensors it records */
+static val tensor_getitem_hook(host *h, val self, val key, src_span at)
+{
+    return autograd_record(h, "index", torch_getitem(h, self, key, at), 1, &self, at);
+}
+
+static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span at)
+{
+    return autograd_check_inplace(h, "x[key] = value", self, 1, &value, at) &&
+           torch_setitem(h, self, key, value, at);
 }
 
 /* format(x, spec) as Tensor.__format__: a 0-d tensor formats as its item
@@ -223,8 +271,9 @@ static val tensor_format_hook(host *h, val self, const char *spec, size_t len, s
 const val_type tensor_type = {
     .name = "Tensor",
     .getattr = tensor_getattr,
-    .getitem = torch_getitem,
-    .setitem = torch_setitem,
+    .setattr = tensor_setattr,
+    .getitem = tensor_getitem_hook,
+    .setitem = tensor_setitem_hook,
     .binop = tensor_binop_hook,
     .unop = tensor_unop_hook,
     .truth = tensor_truth,
@@ -313,7 +362,7 @@ static bool shape_after_input(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, fname, params, 0, NULL, kw, kwv))
         return false;
     if (n < 1) {
-        host_error(h, at, "%s() missing required argument 'input'", fname);
+        host_raise(h, HOST_EXC_TYPE, at, "%s() missing required argument 'input'", fname);
         return false;
     }
     *t = torch_tensor_arg(h, all[0], at, fname, "input");
@@ -321,7 +370,8 @@ static bool shape_after_input(host *h, val self, int argc, const val *argv,
         return false;
     if (kwv[0].kind != VAL_MISSING) {
         if (n > 1) {
-            host_error(h, at, "%s() got multiple values for argument '%s'", fname, kwname);
+            host_raise(h, HOST_EXC_TYPE, at,
+                       "%s() got multiple values for argument '%s'", fname, kwname);
             return false;
         }
         return torch_shape_args(h, 1, &kwv[0], at, fname, ndim, shape);
@@ -797,7 +847,7 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_BOTH("narrow", fn_narrow),
     TORCH_BOTH("unbind", fn_unbind),
     TORCH_BOTH("clone", fn_clone),
-    TORCH_METHOD("detach", fn_detach),
+    TORCH_METHOD_NO_GRAD("detach", fn_detach),
     TORCH_METHOD("copy_", fn_copy_),
     TORCH_METHOD("fill_", fn_fill_),
     TORCH_METHOD("zero_", fn_zero_),
@@ -822,13 +872,13 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_METHOD("__float__", fn_dunder_float),
     TORCH_METHOD("__index__", fn_dunder_index),
     TORCH_BOTH("nonzero", fn_nonzero),
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, 0},
 };
 
 const torch_fn *torch_find_method(const char *name)
 {
     const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
-                                torch_testing_fns, torch_misc_fns};
+                                torch_testing_fns, torch_misc_fns, torch_autograd_fns};
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         for (const torch_fn *f = tables[k]; f->name; f++)
             if (f->qual_method && !strcmp(f->name, name))

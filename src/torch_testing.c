@@ -418,7 +418,7 @@ const torch_fn torch_testing_fns[] = {
     TORCH_BOTH("isclose", fn_isclose),
     TORCH_BOTH("allclose", fn_allclose),
     TORCH_BOTH("equal", fn_equal),
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, 0},
 };
 
 /* torch.testing.assert_close, for torchmod.c to register. */

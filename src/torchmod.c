@@ -12,6 +12,8 @@
 
 #include "torch_impl.h"
 
+#include "autograd.h"
+
 /* What torch.cuda.get_device_name() and the device properties call the GPU. */
 #define TORCH_GPU_NAME "tritsim (CPU simulator)"
 
@@ -295,7 +297,7 @@ const torch_fn torch_misc_fns[] = {
     TORCH_FUNC("can_cast", fn_can_cast),
     TORCH_FUNC("result_type", fn_result_type),
     TORCH_FUNC("get_default_dtype", fn_get_default_dtype),
-    {NULL, NULL, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL, 0},
 };
 
 /* ---- registration ---------------------------------------------------------------- */
@@ -307,13 +309,22 @@ static const char *const dtype_attrs[] = {
     "uint32", "uint64", "bool", "float8_e4m3fn", "float8_e5m2", NULL,
 };
 
+/* A torch function as a value: called through autograd_call, which
+ * records it in the autograd graph when it should (its data is f). */
+val torch_fn_value(const char *qualname, const torch_fn *f, val self)
+{
+    val b = val_builtin_new(qualname, autograd_call, self);
+    ((val_builtin *)b.u.o)->data = f;
+    return b;
+}
+
 static void add_table(val torch, val nnf, const torch_fn *table)
 {
     for (const torch_fn *f = table; f->name; f++) {
         if (f->qual_torch)
-            val_object_set(torch, f->name, val_builtin_new(f->qual_torch, f->fn, val_none()));
+            val_object_set(torch, f->name, torch_fn_value(f->qual_torch, f, val_none()));
         if (f->qual_nnf)
-            val_object_set(nnf, f->name, val_builtin_new(f->qual_nnf, f->fn, val_none()));
+            val_object_set(nnf, f->name, torch_fn_value(f->qual_nnf, f, val_none()));
     }
 }
 
@@ -371,7 +382,7 @@ void torch_init(host *h)
     val nnf = val_module_new("torch.nn.functional");
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
-                                torch_testing_fns, torch_misc_fns};
+                                torch_testing_fns, torch_misc_fns, torch_autograd_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
@@ -386,6 +397,7 @@ void torch_init(host *h)
     add_module(h, torch, "version", "torch.version", make_version(h));
     add_module(h, torch, "testing", "torch.testing", testing);
     add_module(h, nn, "functional", "torch.nn.functional", nnf);
+    autograd_init(h, torch);
     add_module(h, torch, "nn", "torch.nn", nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();

@@ -91,10 +91,11 @@ static val triton_cdiv(host *h, val self, int argc, const val *argv, const val_k
         !host_to_int(h, p[1], at, "cdiv() argument 2", &d))
         return val_err();
     if (d == 0)
-        return host_error(h, at, "integer division or modulo by zero in cdiv");
+        return host_raise(h, HOST_EXC_ZERO_DIVISION, at,
+                          "integer division or modulo by zero in cdiv");
     int64_t t;
     if (__builtin_add_overflow(x, d - 1, &t))
-        return host_error(h, at, "integer overflow in cdiv");
+        return host_raise(h, HOST_EXC_OVERFLOW, at, "integer overflow in cdiv");
     return val_int(dtype_pyfloordiv_i64(t, d));
 }
 
@@ -312,7 +313,8 @@ static val util_check_tensors_gpu_ready(host *h, val self, int argc, const val *
 {
     (void)self;
     if (kw && kw->n)
-        return host_error(h, at, "check_tensors_gpu_ready() takes no keyword arguments");
+        return host_raise(h, HOST_EXC_TYPE, at,
+                          "check_tensors_gpu_ready() takes no keyword arguments");
     const char *interp = getenv("TRITON_INTERPRET");
     bool interpreted = interp && !strcmp(interp, "1");
     for (int i = 0; i < argc; i++) {

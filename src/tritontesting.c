@@ -91,8 +91,20 @@ static bool testing_call(host *h, val fn, src_span at)
  * would otherwise run millions of times. */
 enum { testing_max_runs = 1000000 };
 
-bool tritontesting_bench(host *h, val fn, double warmup, double rep, src_span at,
-                         double **times, int *n)
+/* x.grad = None for each x of grad_to_none (as do_bench does). */
+static bool testing_clear_grads(host *h, val grad_to_none, src_span at)
+{
+    if (grad_to_none.kind != VAL_LIST && grad_to_none.kind != VAL_TUPLE)
+        return true;
+    const val_seq *s = val_as_seq(grad_to_none);
+    for (size_t i = 0; i < s->len; i++)
+        if (!host_setattr(h, s->items[i], "grad", val_none(), at))
+            return false;
+    return true;
+}
+
+bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to_none,
+                         src_span at, double **times, int *n)
 {
     *times = NULL;
     *n = 0;
@@ -123,6 +135,10 @@ bool tritontesting_bench(host *h, val fn, double warmup, double rep, src_span at
     for (int i = 0; i < n_repeat; i++) {
         if (bar && i % step == 0)
             tritontesting_progress("benchmarking", n_warmup + i, total);
+        if (!testing_clear_grads(h, grad_to_none, at)) {
+            free(t);
+            return false;
+        }
         double s = testing_ms();
         if (!testing_call(h, fn, at)) {
             free(t);
@@ -231,10 +247,13 @@ static val testing_do_bench(host *h, val self, int argc, const val *argv,
     if (!known)
         return host_error(h, at, "do_bench() return_mode must be one of 'min', 'max', "
                           "'mean', 'median', 'all', not '%s'", mode);
-    /* grad_to_none is accepted: there are no gradients to clear on the CPU */
+    val grads = p[3].kind == VAL_MISSING ? val_none() : p[3];
+    if (grads.kind != VAL_NONE && grads.kind != VAL_LIST && grads.kind != VAL_TUPLE)
+        return host_raise(h, HOST_EXC_TYPE, at, "do_bench() grad_to_none must be a list of "
+                          "tensors, not '%s'", val_type_name(grads));
     double *times;
     int n;
-    if (!tritontesting_bench(h, p[0], warmup, rep, at, &times, &n))
+    if (!tritontesting_bench(h, p[0], warmup, rep, grads, at, &times, &n))
         return val_err();
     val r = tritontesting_summarize(h, times, n, p[4].kind == VAL_MISSING ? val_none() : p[4],
                                     mode, at);
@@ -458,7 +477,8 @@ static bool testing_save_dir(host *h, const char *dir, src_span at)
     struct stat st;
     if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode))
         return true;
-    host_error(h, at, "FileNotFoundError: save_path '%s' is not a directory; Triton writes "
+    host_raise(h, HOST_EXC_FILE_NOT_FOUND, at,
+               "FileNotFoundError: save_path '%s' is not a directory; Triton writes "
                "the plots into it but does not create it: make it first, e.g. "
                "os.makedirs('%s', exist_ok=True)", dir, dir);
     return false;

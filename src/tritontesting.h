@@ -14,10 +14,12 @@ void tritontesting_init(host *h, val triton);
 
 /* Time fn() by wall clock as triton.testing.do_bench does: one call, an
  * estimate from 5 calls, then warmup and rep (milliseconds) worth of
- * calls, each rep call timed alone.  *times (malloc'd, *n entries, in ms)
- * on success; false after an error was reported. */
-bool tritontesting_bench(host *h, val fn, double warmup, double rep, src_span at,
-                         double **times, int *n);
+ * calls, each rep call timed alone.  Before each of those the .grad of
+ * the tensors in grad_to_none (a list or tuple, or VAL_NONE) is set to
+ * None.  *times (malloc'd, *n entries, in ms) on success; false after an
+ * error was reported. */
+bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to_none,
+                         src_span at, double **times, int *n);
 
 /* The statistics do_bench returns for times: the quantiles (a list, or a
  * float for one), else mean/median/min/max/all as return_mode says. */

@@ -84,11 +84,30 @@ static void val_free_contents(val_obj *o)
             val_unref(f->defaults[i]);
         free(f->defaults);
         val_unref(f->attrs);
+        val_unref(f->owner);
         break;
     }
     case VAL_BUILTIN:
         val_unref(((val_builtin *)o)->self);
         break;
+    case VAL_CLASS: {
+        val_class *c = (val_class *)o;
+        val_unref(c->base);
+        free(c->name);
+        val_unref(c->o.attrs);
+        break;
+    }
+    case VAL_INSTANCE: {
+        val_instance *in = (val_instance *)o;
+        if (o->type && o->type->free)
+            o->type->free(o);
+        val_unref(in->cls);
+        if (in->raised)
+            free(in->raised->message);
+        free(in->raised);
+        val_unref(in->o.attrs);
+        break;
+    }
     default:
         if (o->type && o->type->free)
             o->type->free(o);
@@ -764,6 +783,8 @@ const char *val_type_name(val v)
         const val_builtin *b = (const val_builtin *)v.u.o;
         return b->inst_kind != VAL_ERR ? "type" : "builtin_function_or_method";
     }
+    case VAL_CLASS: return "type";
+    case VAL_INSTANCE: return ((const val_class *)((const val_instance *)v.u.o)->cls.u.o)->name;
     default:
         return v.u.o->type && v.u.o->type->name ? v.u.o->type->name : "object";
     }

@@ -76,6 +76,9 @@ typedef enum val_kind {
     VAL_TENSOR,    /* a torch tensor (tensor.h) */
     VAL_KERNEL,    /* a @triton.jit function */
     VAL_LAUNCHER,  /* kernel[grid], ready to be called */
+    VAL_CLASS,     /* a class: from a class statement, or one tritsim
+                      defines (the exceptions, torch.autograd.Function) */
+    VAL_INSTANCE,  /* an object of a VAL_CLASS (val_instance) */
     VAL_ENV,       /* internal to host.c: the variables of a call */
 } val_kind;
 
@@ -287,6 +290,8 @@ typedef struct val_func {
     int nparams;
     val *defaults;              /* per param: its default, or VAL_MISSING */
     val attrs;                  /* VAL_DICT of attributes set on it, or NONE */
+    val owner;                  /* the VAL_CLASS whose body defined it (for
+                                   super()), or NONE */
 } val_func;
 
 /* BUILTIN: a C function, maybe bound to self.  A built-in *type* (int,
@@ -310,6 +315,46 @@ typedef struct val_object {
     val_obj h;
     val attrs;                  /* a VAL_DICT of str -> val */
 } val_object;
+
+/* CLASS: a class with single inheritance.  attrs (the val_object layout,
+ * so val_object_get/set work) is its namespace: what its body defined
+ * (functions, staticmethod/classmethod wrappers, class attributes).  The
+ * behaviour of classes and their instances lives in classes.c; the
+ * h.type of a class and of its instances are hook tables defined there. */
+typedef struct val_class {
+    val_object o;
+    char *name;                 /* owned */
+    val base;                   /* VAL_CLASS, or VAL_NONE (object) */
+    bool builtin;               /* tritsim's own: printed as 'ValueError',
+                                   not '__main__.ValueError' */
+    bool exception;             /* BaseException or derived from it */
+    int exc_kind;               /* a built-in exception class: its host_exc
+                                   (host.h); -1 for the others */
+} val_class;
+
+/* Where an exception was raised (host.c fills it in): the message shown
+ * if nothing catches it (NULL: "Type: str(e)", computed then), the span
+ * and file of the raise, and the calls that led there, innermost first. */
+typedef struct val_raise_frame {
+    const char *name;           /* the function that was called */
+    src_span call_site;         /* where its caller called it */
+} val_raise_frame;
+typedef struct val_raise {
+    char *message;              /* owned, or NULL */
+    src_span at;
+    const src_file *file;
+    int nframes;
+    val_raise_frame frames[];
+} val_raise;
+
+/* INSTANCE: attrs holds the object's own attributes (an exception's args
+ * among them). */
+typedef struct val_instance {
+    val_object o;
+    val cls;                    /* its VAL_CLASS */
+    val_raise *raised;          /* exceptions: the last raise that made it
+                                   (owned, malloc'd), or NULL */
+} val_instance;
 
 static inline val_str *val_as_str(val v) { return (val_str *)v.u.o; }
 static inline val_seq *val_as_seq(val v) { return (val_seq *)v.u.o; }
