@@ -593,6 +593,28 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     return s;
 }
 
+/* Triton launches on GPU memory only: a tensor argument made without
+ * device="cuda" (or moved there) is refused with Triton's own message,
+ * after the kernel compiled, as there.
+ * tritsim keeps every tensor in host memory; this keeps the programs it
+ * accepts valid on a GPU. */
+static bool launch_on_device(host *h, const val_func *f, const val *bound, src_span at)
+{
+    int n = f->node->u.funcdef.params.len;
+    for (int i = 0; i < n; i++)
+        if (bound[i].kind == VAL_TENSOR && !tensor_of(bound[i])->cuda) {
+            char msg[96];
+            snprintf(msg, sizeof msg,
+                     "Pointer argument (at %d) cannot be accessed from Triton (cpu tensor?)", i);
+            val m = val_str_new(msg, strlen(msg));
+            host_raise_args(h, HOST_EXC_VALUE, val_tuple_of(1, &m), at,
+                            "ValueError: %s; make the tensor with device=\"cuda\" or move it "
+                            "there with .cuda()", msg);
+            return false;
+        }
+    return true;
+}
+
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -604,7 +626,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     launch_spec *s = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
               launch_grid(h, grid, f, bound, kw, at, g, &rank) &&
-              (s = launch_specialize(h, k, bound, at)) != NULL;
+              (s = launch_specialize(h, k, bound, at)) != NULL &&
+              launch_on_device(h, f, bound, at);
     if (!ok) {
         free(bound);
         return val_err();
