@@ -1529,14 +1529,26 @@ static bool ag_function_backward(host *h, ag_node *n, const tensor *g, tensor **
     return ok;
 }
 
-AG_FN(fn_function_not_implemented)
+/* The base class's forward and backward, with PyTorch's messages. */
+AG_FN(fn_function_no_forward)
 {
     (void)self;
     (void)argc;
     (void)argv;
     (void)kw;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "You must implement the forward and "
-                      "backward functions of a custom autograd.Function (as @staticmethods)");
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "You must implement the forward function for custom autograd.Function.");
+}
+
+AG_FN(fn_function_no_backward)
+{
+    (void)self;
+    (void)argc;
+    (void)argv;
+    (void)kw;
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
+                      "You must implement either the backward or vjp method for your custom "
+                      "autograd.Function to use it with backward mode AD.");
 }
 
 /* ---- grad modes: no_grad, enable_grad, set_grad_enabled, inference_mode -------- */
@@ -1721,10 +1733,10 @@ void autograd_init(host *h, val torch)
                                                              fn_function_apply, val_none())));
     val_object_set(fn, "forward", class_static(val_builtin_new(
                                       "torch.autograd.Function.forward",
-                                      fn_function_not_implemented, val_none())));
+                                      fn_function_no_forward, val_none())));
     val_object_set(fn, "backward", class_static(val_builtin_new(
                                        "torch.autograd.Function.backward",
-                                       fn_function_not_implemented, val_none())));
+                                       fn_function_no_backward, val_none())));
     val_object_set(ag, "Function", fn);
     static const struct {
         const char *name, *qual;

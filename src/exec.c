@@ -2769,16 +2769,33 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     }
     const void *A = SLOT(P, in->a), *B = SLOT(P, in->b);
     if (da == DTYPE_INT8 && db == DTYPE_INT8 && dd == DTYPE_INT32) {
+        /* As the GPU's int8 matrix instructions (.satfinite): each group of
+         * DOT_I8_K products is summed exactly and added to the accumulator,
+         * which saturates at int32's bounds instead of wrapping. */
+        enum { DOT_I8_K = 32, DOT_I8_N = 256 };
         const int8_t *a = A, *b = B;
         int32_t *c = D;
         for (int64_t bt = 0; bt < d.batch; bt++)
             for (int64_t m = 0; m < d.M; m++) {
                 int32_t *row = c + (bt * d.M + m) * d.N;
-                for (int64_t k = 0; k < d.K; k++) {
-                    int32_t av = a[(bt * d.M + m) * d.K + k];
-                    const int8_t *brow = b + (bt * d.K + k) * d.N;
-                    for (int64_t n = 0; n < d.N; n++)
-                        row[n] = (int32_t)((uint32_t)row[n] + (uint32_t)(av * brow[n]));
+                const int8_t *arow = a + (bt * d.M + m) * d.K;
+                for (int64_t n0 = 0; n0 < d.N; n0 += DOT_I8_N) {
+                    int64_t nb = d.N - n0 < DOT_I8_N ? d.N - n0 : DOT_I8_N;
+                    for (int64_t k0 = 0; k0 < d.K; k0 += DOT_I8_K) {
+                        int64_t kb = d.K - k0 < DOT_I8_K ? d.K - k0 : DOT_I8_K;
+                        int32_t s[DOT_I8_N] = {0};  /* |s| <= 32 * 2^14: exact */
+                        for (int64_t k = k0; k < k0 + kb; k++) {
+                            int32_t av = arow[k];
+                            const int8_t *brow = b + (bt * d.K + k) * d.N + n0;
+                            for (int64_t n = 0; n < nb; n++)
+                                s[n] += av * brow[n];
+                        }
+                        for (int64_t n = 0; n < nb; n++) {
+                            int64_t v = (int64_t)row[n0 + n] + s[n];
+                            row[n0 + n] = v > INT32_MAX ? INT32_MAX
+                                          : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+                        }
+                    }
                 }
             }
         return true;
