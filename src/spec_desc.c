@@ -299,6 +299,30 @@ static bool sp_desc_lower(spec *s, sval desc, const sval *offs, const ast_node *
                           int32_t *ptr, int32_t *mask)
 {
     int nd = desc.block->nd;
+    /* The GPU's TMA unit needs the block to start at a multiple of 16
+     * bytes along the last dimension; on an H100 any other start stops
+     * the kernel with an illegal instruction (fp32 offsets 1, 2, 6 and -1
+     * did; -8, -4 and 4 worked). */
+    if (!s->dbg_expr) {
+        dtype elem = desc.block->elem;
+        int64_t esize = dtype_size(elem);
+        sval bytes;
+        int32_t ok;
+        if (!sp_binop(s, AST_OP_MUL, offs[nd - 1], sv_int(esize), at, &bytes) ||
+            !sp_desc_multiple(s, bytes, 16, at, &ok, NULL))
+            return false;
+        char text[200];
+        snprintf(text, sizeof text, " elements of %s, not a multiple of 16 bytes (the GPU's "
+                 "TMA unit needs the block to start at one: an H100 stops with an illegal "
+                 "instruction); use offsets that are multiples of %lld there",
+                 dtype_name(elem), (long long)(16 / esize > 0 ? 16 / esize : 1));
+        ir_fmt_piece tail[3] = {
+            {.text = "its offset along the last dimension is ", .slot = -1},
+            {.slot = offs[nd - 1].slot, .spec = "d"},
+            {.text = sp_desc_text(s, text), .slot = -1},
+        };
+        sp_desc_check(s, ok, "misaligned tensor descriptor access", tail, 3, at);
+    }
     sval bp = desc;
     bp.n = 1 + 3 * nd;
     bp.items = arena_alloc(s->a, (size_t)bp.n * sizeof *bp.items);
