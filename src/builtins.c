@@ -2,7 +2,8 @@
  * int, str, sorted, ...), the methods of str, list, dict, tuple, int and
  * float, exceptions, str.format and %-formatting, and the standard modules
  * tritsim provides: math, functools, itertools, os, os.path, sys, typing,
- * time and random (a bit-exact copy of CPython's Mersenne Twister).
+ * time and random (a bit-exact copy of CPython's Mersenne Twister); it
+ * registers pathlib (pathlibmod.c) and inspect (inspectmod.c) too.
  *
  * Where Python is lazy (map, filter, zip, generator expressions) these
  * compute their items up front and hand out an iterator over them; the
@@ -21,6 +22,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "inspectmod.h"
+#include "pathlibmod.h"
 #include "host_impl.h"
 #include "pyformat.h"
 
@@ -4425,16 +4428,40 @@ BUILTIN_FN(builtin_os_makedirs)
     return val_none();
 }
 
+/* A path argument of the os.path functions: a str, or what an object's
+ * __fspath__() gives (pathlib.Path); a new reference, VAL_ERR after
+ * reporting. */
+static val builtin_fspath(host *h, val v, src_span at, const char *fname)
+{
+    if (v.kind == VAL_STR || v.kind == VAL_ERR)
+        return val_ref(v);
+    val f = v.kind == VAL_OBJECT ? host_getattr_opt(h, v, "__fspath__", at) : val_missing();
+    if (f.kind == VAL_ERR)
+        return f;
+    if (f.kind != VAL_MISSING) {
+        val r = host_call(h, f, 0, NULL, NULL, at);
+        val_unref(f);
+        if (r.kind == VAL_STR || r.kind == VAL_ERR)
+            return r;
+        val_unref(r);
+    }
+    return host_error(h, at, "%s() argument must be str or os.PathLike object, not '%s'",
+                      fname, val_type_name(v));
+}
+
 static val builtin_stat_test(host *h, val self, int argc, const val *argv,
                              const val_kwargs *kw, src_span at, const char *name, int which)
 {
     (void)self;
-    const char *path;
-    if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
-        !host_to_str(h, argv[0], at, "the path", &path))
+    if (!builtin_nargs(h, name, argc, kw, 1, 1, at))
         return val_err();
+    val p = builtin_fspath(h, argv[0], at, name);
+    if (p.kind == VAL_ERR)
+        return p;
     struct stat st;
-    if (stat(path, &st) != 0)
+    bool found = stat(val_as_str(p)->s, &st) == 0;
+    val_unref(p);
+    if (!found)
         return val_bool(false);
     return val_bool(which == 0 || (which == 1 ? S_ISREG(st.st_mode) : S_ISDIR(st.st_mode)));
 }
@@ -4453,55 +4480,71 @@ BUILTIN_FN(builtin_path_join)
                           "join() missing 1 required positional argument: 'a'");
     strbuf b = {0};
     for (int i = 0; i < argc; i++) {
-        const char *p;
-        if (!host_to_str(h, argv[i], at, "join() argument", &p)) {
+        val pv = builtin_fspath(h, argv[i], at, "join");
+        if (pv.kind == VAL_ERR) {
             strbuf_free(&b);
-            return val_err();
+            return pv;
         }
+        const char *p = val_as_str(pv)->s;
         if (p[0] == '/')
             strbuf_clear(&b);
         else if (b.len && b.data[b.len - 1] != '/')
             strbuf_putc(&b, '/');
         strbuf_puts(&b, p);
+        val_unref(pv);
     }
     return val_str_from_buf(&b);
 }
 
-/* basename, dirname, splitext */
+/* basename, dirname, splitext, abspath */
 static val builtin_path_part(host *h, val self, int argc, const val *argv,
                              const val_kwargs *kw, src_span at, const char *name, int which)
 {
     (void)self;
-    const char *p;
-    if (!builtin_nargs(h, name, argc, kw, 1, 1, at) ||
-        !host_to_str(h, argv[0], at, "the path", &p))
+    if (!builtin_nargs(h, name, argc, kw, 1, 1, at))
         return val_err();
-    size_t n = val_as_str(argv[0])->len;
+    val pv = builtin_fspath(h, argv[0], at, name);
+    if (pv.kind == VAL_ERR)
+        return pv;
+    const char *p = val_as_str(pv)->s;
+    size_t n = val_as_str(pv)->len;
     const char *slash = strrchr(p, '/');
     size_t base = slash ? (size_t)(slash - p) + 1 : 0;
-    if (which == 0)
-        return val_str_new(p + base, n - base);
-    if (which == 1) {
+    val r;
+    if (which == 0) {
+        r = val_str_new(p + base, n - base);
+    } else if (which == 1) {
         size_t e = base;
         while (e > 1 && p[e - 1] == '/')
             e--;   /* dirname('/a/b') is '/a', dirname('/a') is '/' */
-        return val_str_new(p, e);
+        r = val_str_new(p, e);
+    } else if (which == 3) {
+        char *a = pathlib_abspath(p);
+        r = a ? val_str_cstr(a)
+              : host_error(h, at, "OSError: cannot read the current directory: %s",
+                           strerror(errno));
+        free(a);
+    } else {
+        const char *dot = strrchr(p + base, '.');
+        size_t lead = base;
+        while (lead < n && p[lead] == '.')
+            lead++;
+        if (!dot || dot < p + lead) {
+            val t[2] = {val_ref(pv), val_str_cstr("")};
+            r = val_tuple_of(2, t);
+        } else {
+            val t[2] = {val_str_new(p, (size_t)(dot - p)), val_str_cstr(dot)};
+            r = val_tuple_of(2, t);
+        }
     }
-    const char *dot = strrchr(p + base, '.');
-    size_t lead = base;
-    while (lead < n && p[lead] == '.')
-        lead++;
-    if (!dot || dot < p + lead) {
-        val t[2] = {val_ref(argv[0]), val_str_cstr("")};
-        return val_tuple_of(2, t);
-    }
-    val t[2] = {val_str_new(p, (size_t)(dot - p)), val_str_cstr(dot)};
-    return val_tuple_of(2, t);
+    val_unref(pv);
+    return r;
 }
 
 HOST_CFUNC_CALLING(builtin_path_basename, builtin_path_part, "basename", 0)
 HOST_CFUNC_CALLING(builtin_path_dirname, builtin_path_part, "dirname", 1)
 HOST_CFUNC_CALLING(builtin_path_splitext, builtin_path_part, "splitext", 2)
+HOST_CFUNC_CALLING(builtin_path_abspath, builtin_path_part, "abspath", 3)
 
 static void builtin_os_modules(host *h)
 {
@@ -4522,6 +4565,7 @@ static void builtin_os_modules(host *h)
     host_def(path, "os.path.basename", builtin_path_basename);
     host_def(path, "os.path.dirname", builtin_path_dirname);
     host_def(path, "os.path.splitext", builtin_path_splitext);
+    host_def(path, "os.path.abspath", builtin_path_abspath);
     val_object_set(os, "path", val_ref(path));
     host_register_module(h, "os", os);
     host_register_module(h, "os.path", path);
@@ -5083,4 +5127,6 @@ void builtin_init(host *h)
     builtin_typing_module(h);
     builtin_time_module(h);
     builtin_random_module(h);
+    pathlib_init(h);
+    inspect_init(h);
 }

@@ -8,9 +8,11 @@
  *
  * Where a program can stop: before the first instruction of a statement
  * (ir_kernel.stmts), before a breakpoint() instruction, and anywhere on
- * Ctrl-C.  When nothing can stop the rest of the grid (no breakpoints or
- * watchpoints, no breakpoint() in the kernel, just `continue`), the
- * remaining programs go to the thread pool at full speed. */
+ * Ctrl-C.  Before a program starts, the debugger decides whether anything
+ * could stop it (dbg_pool_end: a breakpoint on a line of this kernel whose
+ * condition may hold in it, a watchpoint, a breakpoint() for it, a step);
+ * the programs that cannot go to the thread pool at full speed, in runs of
+ * consecutive ids, so the output keeps program order. */
 #define _POSIX_C_SOURCE 200809L
 #include "debug.h"
 
@@ -30,6 +32,12 @@ volatile sig_atomic_t dbg_catching;
  * Expressions.
  * ====================================================================== */
 
+static bool dbg_names_pid(const ast_node *e, void *ctx)
+{
+    (void)ctx;
+    return e->kind == AST_NAME && !strcmp(e->u.name.id, "pid");
+}
+
 dbg_expr *dbg_expr_new(const char *text, FILE *out)
 {
     char quote = 0;          /* gdb's $1, $2: say what instead of a lexer error */
@@ -46,7 +54,9 @@ dbg_expr *dbg_expr_new(const char *text, FILE *out)
             return NULL;
         }
     }
+    static uint64_t next_id;
     dbg_expr *x = xcalloc(1, sizeof *x);
+    x->id = ++next_id;
     x->text = xstrdup(text);
     x->file = src_from_string("<expr>", text, strlen(text));
     arena_init(&x->a);
@@ -57,6 +67,7 @@ dbg_expr *dbg_expr_new(const char *text, FILE *out)
         dbg_expr_free(x);
         return NULL;
     }
+    x->uses_pid = dbg_any(x->e, dbg_names_pid, NULL);
     return x;
 }
 
@@ -247,14 +258,31 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
     bool ok = dbg_pid_compare_ok(x->e, x->file, D->L->rank, &d) &&
               spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &d, &out->a, &r);
     if (ok) {
-        int32_t *slots = xcalloc((size_t)r.n + 1, sizeof *slots);
+        /* The tiles asked for, then the masks of those a masked load of the
+         * expression wrote (`print tl.load(p, mask=m)`), which exist only
+         * in the expression's registers.  A kernel variable's mask is read
+         * from the program's. */
+        int32_t *slots = xcalloc(2 * (size_t)r.n + 1, sizeof *slots);
+        int32_t *mask_of = xcalloc((size_t)r.n + 1, sizeof *mask_of);
         int nt = 0;
         for (int i = 0; i < r.n; i++)
             if (r.items[i].kind == SPEC_DBG_TILE)
                 slots[nt++] = r.items[i].slot;
-        exec_tile *tiles = xcalloc((size_t)nt + 1, sizeof *tiles);
+        int nall = nt;
+        for (int i = 0; i < r.n; i++) {
+            mask_of[i] = -1;
+            int32_t s = r.items[i].slot;
+            if (r.items[i].kind == SPEC_DBG_TILE && s >= D->k->nslots) {
+                int32_t m = dbg_load_mask(r.k, s);
+                if (m >= 0) {
+                    mask_of[i] = nall;
+                    slots[nall++] = m;
+                }
+            }
+        }
+        exec_tile *tiles = xcalloc((size_t)nall + 1, sizeof *tiles);
         fflush(stdout);
-        ok = exec_prog_eval(D->focus, r.k, slots, nt, tiles);
+        ok = exec_prog_eval(D->focus, r.k, slots, nall, tiles);
         out->v = xcalloc((size_t)r.n + 1, sizeof *out->v);
         out->n = ok ? r.n : 0;
         for (int i = 0, t = 0; ok && i < r.n; i++) {
@@ -267,13 +295,23 @@ bool dbg_eval(debug *g, dbg_expr *x, bool quiet, dbg_values *out)
             v->tile = tiles[t++];
             int32_t s = r.items[i].slot;
             int32_t m = s < D->k->nslots ? dbg_load_mask(D->k, s) : -1;
-            if (m >= 0 && exec_prog_read(D->focus, m, &v->mask))
-                v->has_mask = v->mask.numel == v->tile.numel || v->mask.numel == 1;
+            bool have = false;
+            if (mask_of[i] >= 0) {
+                v->mask = tiles[mask_of[i]];
+                tiles[mask_of[i]].data = NULL;
+                have = true;
+            } else if (m >= 0) {
+                have = exec_prog_read(D->focus, m, &v->mask);
+            }
+            v->has_mask = have && (v->mask.numel == v->tile.numel || v->mask.numel == 1);
+            if (have && !v->has_mask)
+                exec_tile_free(&v->mask);
         }
         if (!ok)
-            for (int i = 0; i < nt; i++)
+            for (int i = 0; i < nall; i++)
                 exec_tile_free(&tiles[i]);
         free(tiles);
+        free(mask_of);
         free(slots);
     }
     if (null)
@@ -382,23 +420,28 @@ bool dbg_file_matches(const char *want, const src_file *f)
     return base && !strcmp(want, base + 1);
 }
 
+/* Python's truth of a constant. */
+static int dbg_const_truth(const spec_const *c)
+{
+    switch (c->kind) {
+    case SC_NONE: return 0;
+    case SC_BOOL: return c->u.b;
+    case SC_INT: return c->u.i != 0;
+    case SC_FLOAT: return c->u.f != 0;
+    case SC_STR: return c->u.str.len != 0;
+    case SC_TUPLE: return c->u.tuple.n != 0;
+    default: return 1;
+    }
+}
+
 /* Is v true (every lane, for a tile)?  -1 when it is not a value. */
 static int dbg_truth(const dbg_values *v)
 {
     if (v->n != 1)
         return -1;
     const dbg_value *x = &v->v[0];
-    if (x->kind == SPEC_DBG_CONST) {
-        switch (x->c.kind) {
-        case SC_NONE: return 0;
-        case SC_BOOL: return x->c.u.b;
-        case SC_INT: return x->c.u.i != 0;
-        case SC_FLOAT: return x->c.u.f != 0;
-        case SC_STR: return x->c.u.str.len != 0;
-        case SC_TUPLE: return x->c.u.tuple.n != 0;
-        default: return 1;
-        }
-    }
+    if (x->kind == SPEC_DBG_CONST)
+        return dbg_const_truth(&x->c);
     if (x->kind != SPEC_DBG_TILE)
         return -1;
     bool fl = !dtype_is_ptr(x->tile.type.dt) && dtype_is_float(x->tile.type.dt);
@@ -563,29 +606,189 @@ static dbg_why dbg_stmt_stop(debug *g, dbg_launch *D, int32_t s)
     return WHY_NONE;
 }
 
-/* Could anything stop a program of this launch?  If not, the rest of the
- * grid can go to the pool. */
-static bool dbg_can_stop(debug *g, const dbg_launch *D)
+/* ---- which programs can stop ---------------------------------------------
+ * Before programs start, the debugger decides which of them could stop:
+ * those run an instruction at a time (in dbg_run_focus), and the others,
+ * in runs of consecutive program ids, on the thread pool at full speed.
+ * Anything that could stop every program (a step under way, a watchpoint,
+ * a breakpoint without a condition on a line of this kernel, a plain
+ * breakpoint() in it) makes every program one to step.  A breakpoint's
+ * condition, and the pid conditions of breakpoint_if(), are decided per
+ * program when their value does not depend on the program's data: the
+ * condition is compiled for that program id exactly as a stop compiles it
+ * (spec_dbg_eval, with pid bound to the program id), in the scope of each
+ * statement on the breakpoint's line, and a constant (pid == (1, 0),
+ * pid[0] > BLOCK // 16, False) says whether it can hold there.  A
+ * condition that needs registers (a tile), code to run, or is an error
+ * (which would stop, to say so) counts as one that can stop. */
+
+/* A breakpoint condition to decide per program: x at statement stmt. */
+typedef struct dbg_cond_at {
+    const dbg_expr *x;
+    int32_t stmt;
+} dbg_cond_at;
+
+/* What could stop the programs about to start.  all: every one of them
+ * (no need to look at each); else a program stops at most where one of
+ * conds holds for it or one of kbreaks' pid conditions matches it. */
+struct dbg_stoppers {
+    bool all;
+    dbg_cond_at *conds;
+    int nconds, capconds;
+    const ir_print **kbreaks;
+    int nkbreaks, capkbreaks;
+    FILE *null;              /* where the conditions' errors go (opened when
+                                one is compiled) */
+    diag_sink quiet;
+};
+typedef struct dbg_stoppers dbg_stoppers;
+
+/* What could stop the programs from D->next on, now; the launch's, its
+ * arrays kept from one decision to the next. */
+static dbg_stoppers *dbg_stoppers_of(debug *g, dbg_launch *D)
 {
-    if (g->mode != DBG_CONTINUE || g->kill)
-        return true;
+    if (!D->stoppers)
+        D->stoppers = xcalloc(1, sizeof *D->stoppers);
+    dbg_stoppers *st = D->stoppers;
+    st->all = g->mode != DBG_CONTINUE || g->kill;
+    st->nconds = st->nkbreaks = 0;
     const ir_kernel *k = D->k;
-    for (int i = 0; i < g->nbps; i++) {
+    for (int i = 0; i < g->nbps && !st->all; i++) {
         const dbg_bp *b = &g->bps[i];
         if (!b->enabled)
             continue;
         if (b->kind == DBG_WATCH)
-            return true;
-        for (int32_t s = 0; s < k->nstmts; s++)
-            if (k->stmts[s].at->span.line == b->line &&
-                dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame)))
-                return true;
+            st->all = true;
+        for (int32_t s = 0; s < k->nstmts && !st->all; s++) {
+            if (k->stmts[s].at->span.line != b->line ||
+                !dbg_file_matches(b->file, dbg_frame_file(D, k->stmts[s].frame)))
+                continue;
+            if (!b->expr) {
+                st->all = true;
+                break;
+            }
+            if (st->nconds == st->capconds) {
+                st->capconds = st->capconds ? 2 * st->capconds : 8;
+                st->conds = xrealloc(st->conds, (size_t)st->capconds * sizeof *st->conds);
+            }
+            st->conds[st->nconds++] = (dbg_cond_at){b->expr, s};
+        }
     }
-    if (!g->o.no_break)
-        for (int32_t pc = 0; pc < k->ncode; pc++)
-            if (k->code[pc].op == IR_BREAKPOINT)
-                return true;
+    for (int32_t pc = 0; pc < k->ncode && !g->o.no_break && !st->all; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (in->op != IR_BREAKPOINT)
+            continue;
+        if (in->imm < 0 || in->imm >= k->nprints) {
+            st->all = true;
+            break;
+        }
+        if (st->nkbreaks == st->capkbreaks) {
+            st->capkbreaks = st->capkbreaks ? 2 * st->capkbreaks : 8;
+            st->kbreaks = xrealloc(st->kbreaks, (size_t)st->capkbreaks * sizeof *st->kbreaks);
+        }
+        st->kbreaks[st->nkbreaks++] = &k->prints[in->imm];
+    }
+    return st;
+}
+
+static void dbg_stoppers_free(dbg_stoppers *st)
+{
+    if (!st)
+        return;
+    free(st->conds);
+    free(st->kbreaks);
+    if (st->null)
+        fclose(st->null);
+    free(st);
+}
+
+/* Condition x at statement stmt for the program at coord, when its value
+ * does not depend on the program's data: 1 true, 0 false; -1 when it
+ * does, or cannot be compiled there. */
+static int dbg_cond_static(const dbg_launch *D, dbg_stoppers *st, const dbg_expr *x,
+                           int32_t stmt, const int64_t *coord)
+{
+    if (!st->null) {
+        st->null = fopen("/dev/null", "w");
+        if (!st->null)
+            return -1;
+        diag_sink_init(&st->quiet, st->null);
+    }
+    arena a;
+    arena_init(&a);
+    spec_dbg_result r;
+    int t = -1;
+    st->quiet.nerrors = 0;
+    if (dbg_pid_compare_ok(x->e, x->file, D->L->rank, &st->quiet) &&
+        spec_dbg_eval(D->k, stmt, x->file, x->e, coord, D->L->rank, &st->quiet, &a, &r) &&
+        r.k && r.k->ncode == 0 && r.n == 1 && r.items[0].kind == SPEC_DBG_CONST)
+        t = dbg_const_truth(&r.items[0].c);
+    arena_free(&a);
+    return t;
+}
+
+/* Did condition x at statement stmt, which does not name pid, need a
+ * program's data before, in this launch?  Then it does for every program
+ * (compiling it anew for each cost a data-dependent breakpoint about 7% of
+ * a launch of 1024 programs).  One that names pid is compiled for each:
+ * `pid == (1, 0) and x[0] > 3` is the constant False in the programs it
+ * does not name. */
+static bool dbg_data_cond(const dbg_launch *D, const dbg_expr *x, int32_t stmt)
+{
+    for (int i = 0; i < D->ndata_conds; i++)
+        if (D->data_conds[i].id == x->id && D->data_conds[i].stmt == stmt)
+            return true;
     return false;
+}
+
+/* Could program pid stop, by st? */
+static bool dbg_prog_can_stop(dbg_launch *D, dbg_stoppers *st, int64_t pid)
+{
+    if (st->all)
+        return true;
+    int64_t c[3];
+    exec_sess_coord(D->S, pid, c);
+    for (int i = 0; i < st->nkbreaks; i++)
+        if (spec_pid_conds_match(st->kbreaks[i], c))
+            return true;
+    for (int i = 0; i < st->nconds; i++) {
+        const dbg_cond_at *ca = &st->conds[i];
+        if (dbg_data_cond(D, ca->x, ca->stmt))
+            return true;
+        int t = dbg_cond_static(D, st, ca->x, ca->stmt, c);
+        if (t < 0 && !ca->x->uses_pid) {
+            if (D->ndata_conds == D->capdata_conds) {
+                D->capdata_conds = D->capdata_conds ? 2 * D->capdata_conds : 8;
+                D->data_conds = xrealloc(D->data_conds,
+                                         (size_t)D->capdata_conds * sizeof *D->data_conds);
+            }
+            D->data_conds[D->ndata_conds++] = (struct dbg_data_cond){ca->x->id, ca->stmt};
+        }
+        if (t != 0)
+            return true;
+    }
+    return false;
+}
+
+/* At most this many programs are decided ahead of running them (a run of
+ * the pool may be shorter; one over a big grid is not held up by
+ * deciding every program first). */
+enum { DBG_DECIDE_AHEAD = 4096 };
+
+/* The end of the programs from D->next on that can run on the pool: the
+ * first one that could stop, or that has started already (`program`
+ * started it out of order), or the end of the grid. */
+static int64_t dbg_pool_end(debug *g, dbg_launch *D)
+{
+    int64_t nprog = exec_sess_nprog(D->S), p = D->next;
+    dbg_stoppers *st = dbg_stoppers_of(g, D);
+    if (st->all)
+        return p;
+    bool decide = st->nconds || st->nkbreaks;
+    int64_t limit = decide && nprog - p > DBG_DECIDE_AHEAD ? p + DBG_DECIDE_AHEAD : nprog;
+    while (p < limit && !D->started[p] && !(decide && dbg_prog_can_stop(D, st, p)))
+        p++;
+    return p;
 }
 
 /* Stop: show where, the displays, and take commands until one resumes. */
@@ -808,15 +1011,13 @@ static void dbg_drive(debug *g, dbg_launch *D)
                         best = i;
                 dbg_unpark(D, exec_prog_pid(D->paused[best].P));
             } else if (D->next < nprog) {
-                bool ahead = false;    /* a later program was started out of order */
-                for (int64_t p = D->next; p < nprog && !ahead; p++)
-                    ahead = D->started[p];
-                if (!ahead && !dbg_can_stop(g, D)) {
+                int64_t end = dbg_pool_end(g, D);
+                if (end > D->next) {
                     int64_t next;
-                    bool ok = exec_sess_run(D->S, D->next, &dbg_interrupted, &next);
+                    bool ok = exec_sess_run(D->S, D->next, end, &dbg_interrupted, &next);
                     exec_prog **held;
                     int nheld = exec_sess_held(D->S, &held);
-                    for (int64_t p = D->next; p < nprog; p++)
+                    for (int64_t p = D->next; p < end; p++)
                         if (!exec_sess_skipped(D->S, p)) {
                             D->started[p] = 1;
                             D->done++;
@@ -849,7 +1050,7 @@ static void dbg_drive(debug *g, dbg_launch *D)
                         return;
                     }
                     exec_prog_free(failed);
-                    if (nheld || next < nprog) {   /* Ctrl-C: stop where it is */
+                    if (nheld || next < end) {     /* Ctrl-C: stop where it is */
                         dbg_interrupted = 0;
                         printf("\nInterrupted (Ctrl-C).\n");
                         g->mode = DBG_STOP;
@@ -883,6 +1084,8 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     *killed = false;
     exec_launch DL = *L;
     DL.keep_lanes = true;         /* every variable's lanes, for `print` */
+    DL.breaks = EXEC_BREAK_IGNORE;  /* breakpoint() is ours: the programs that
+                                       could stop at one do not run on the pool */
     L = &DL;
     exec_sess *S = exec_sess_begin(L);
     if (!S)
@@ -921,6 +1124,8 @@ bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
     free(D.first_stmt);
     free(D.last_stmt);
     free(D.started);
+    free(D.data_conds);
+    dbg_stoppers_free(D.stoppers);
     g->cur = outer;
     for (int i = 0; i < g->nbps; i++) {      /* watch values belong to this launch */
         exec_tile_free(&g->bps[i].old);

@@ -146,12 +146,31 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
             off += !mask[i];
         }
     }
+    exec_tile shown = *t;
+    if (off) {
+        /* The masked-off lanes hold `other`, which must not change how the
+         * others print (numpy picks one width and precision for all): they
+         * print as the first active lane (zeros when none is), as "--". */
+        size_t esz = dtype_is_ptr(t->data_type) ? 8 : (size_t)dtype_size(t->data_type);
+        int64_t on = 0;
+        while (on < t->numel && !mask[on])
+            on++;
+        shown.data = xcalloc((size_t)t->numel + 1, esz);
+        for (int64_t i = 0; i < t->numel && on < t->numel; i++)
+            memcpy((char *)shown.data + (size_t)i * esz,
+                   (const char *)t->data + (size_t)(mask[i] ? i : on) * esz, esz);
+        t = &shown;
+    }
     if (t->type.ndim == 0) {
-        if (hex || dtype_is_ptr(t->type.dt))
+        if (off)       /* a masked-off scalar load: it holds `other` */
+            strbuf_puts(sb, "--");
+        else if (hex || dtype_is_ptr(t->type.dt))
             dbg_put_hex(sb, t, NULL);
         else
             format_numpy_scalar(sb, t->data_type, exec_tile_get(t, 0));
-        strbuf_printf(sb, "  (%s)\n", ty);
+        strbuf_printf(sb, "  (%s%s)\n", ty, off ? ", masked off" : "");
+        if (shown.data != v->tile.data)
+            free(shown.data);
         free(mask);
         return;
     }
@@ -172,6 +191,8 @@ void dbg_print_value(debug *g, const char *name, const dbg_value *v, bool hex, s
             strbuf_puts(sb, "<cannot show this value>");
     }
     strbuf_putc(sb, '\n');
+    if (shown.data != v->tile.data)
+        free(shown.data);
     free(mask);
 }
 
@@ -469,8 +490,7 @@ static bool dbg_is_jit_name(const ast_node *e)
 static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
                          void *ctx);
 
-/* Does pred hold for n or a node inside it (statements and expressions)? */
-static bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
+bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
 {
     if (!n)
         return false;

@@ -20,6 +20,8 @@ typedef struct dbg_expr {
     src_file *file;          /* "<expr>", holding the text */
     arena a;
     ast_node *e;
+    uint64_t id;             /* never reused, unlike the address */
+    bool uses_pid;           /* the name pid appears in it */
 } dbg_expr;
 
 typedef enum dbg_bp_kind { DBG_BREAK, DBG_WATCH } dbg_bp_kind;
@@ -87,6 +89,13 @@ typedef struct dbg_launch {
     bool focus_fresh;        /* just started: nothing checked where it stands yet */
     int frame_sel;           /* `frame N`: 0 the innermost */
     bool failed;             /* a program failed: the launch ends */
+    /* Breakpoint conditions (dbg_expr.id) without pid, at statements where
+     * they needed a program's data: they need it in every program (only
+     * pid differs between them), so they are not compiled again for each
+     * (dbg_pool_end). */
+    struct dbg_data_cond { uint64_t id; int32_t stmt; } *data_conds;
+    int ndata_conds, capdata_conds;
+    struct dbg_stoppers *stoppers;   /* debug.c's, reused by each decision */
 } dbg_launch;
 
 struct debug {
@@ -188,6 +197,8 @@ void dbg_show_display(debug *g, const dbg_display *ds, bool quiet);
 void dbg_show_displays(debug *g);
 
 /* ---- debug_cmd.c ---------------------------------------------------------- */
+/* Does pred hold for n or a node inside it (statements and expressions)? */
+bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx);
 /* The prompt, inside a launch (stopped) or at the top (not running).
  * Returns when a command resumes the program (g->mode set), or at the top
  * when the user quits. */

@@ -304,16 +304,30 @@ val host_raise_args(host *h, host_exc k, val args, src_span at, const char *fmt,
     return val_err();
 }
 
+/* A message that starts with a built-in class's name ("ValueError: ...",
+ * as the modules write Python's messages) raises that class; any other
+ * is a RuntimeError, as most of torch's errors are. */
+static host_exc exc_class_of_message(const char *fmt)
+{
+    size_t n = strspn(fmt, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+    if (n == 0 || fmt[n] != ':' || fmt[n + 1] != ' ')
+        return HOST_EXC_RUNTIME;
+    for (int k = 0; k < HOST_EXC__COUNT; k++)
+        if (strlen(exc_table[k].name) == n && !strncmp(fmt, exc_table[k].name, n))
+            return (host_exc)k;
+    return HOST_EXC_RUNTIME;
+}
+
 val host_verror(host *h, src_span at, const char *fmt, va_list ap)
 {
-    return exc_vraise_args(h, HOST_EXC_RUNTIME, val_missing(), at, fmt, ap);
+    return exc_vraise_args(h, exc_class_of_message(fmt), val_missing(), at, fmt, ap);
 }
 
 val host_error(host *h, src_span at, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    exc_vraise_args(h, HOST_EXC_RUNTIME, val_missing(), at, fmt, ap);
+    exc_vraise_args(h, exc_class_of_message(fmt), val_missing(), at, fmt, ap);
     va_end(ap);
     return val_err();
 }

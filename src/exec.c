@@ -51,6 +51,11 @@
  *   - ATOMIC lanes run one at a time, in lane order, each a real atomic
  *     (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
  *     masked lanes return 0;
+ *   - libdevice's float functions (MATH) compute fp32 lanes in double and
+ *     round once, so they are correctly rounded but for rare double
+ *     roundings (CUDA's libdevice has ulp errors of its own); the *_rz,
+ *     *_rd, *_ru operations set the rounding mode (fesetround) around
+ *     their loop;
  *   - tl.device_print writes Triton's GPU format (PrintOpToLLVM.cpp), not
  *     the interpreter's: "pid (0, 1, 0) idx ( 3) x: 1.500000".
  *
@@ -69,6 +74,7 @@
 #include "exec.h"
 
 #include <cblas.h>
+#include <fenv.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -80,11 +86,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrmap.h"
 #include "arena.h"
 #include "blas.h"
 #include "fastpath.h"
 #include "gemm.h"
 #include "format.h"
+#include "mathfn.h"
 #include "pyformat.h"
 #include "strbuf.h"
 
@@ -187,8 +195,15 @@ static dtype numpy_lanes(dtype t, void *D, const void *A, int64_t n)
             h[i] = t == DTYPE_FP16 ? dtype_f32_to_f16(f[i]) : dtype_f32_to_bf16(f[i]);
         return t;
     }
+    if (dtype_is_ptr(t)) {       /* the addresses, without addrmap.h's tags */
+        uint64_t *d = D;
+        const uint64_t *a = A;
+        for (int64_t i = 0; i < n; i++)
+            d[i] = addrmap_untag(a[i]);
+        return t;
+    }
     memcpy(D, A, (size_t)n * (size_t)st_size(st_of(t)));
-    return !dtype_is_ptr(t) && dtype_is_fp8(t) ? DTYPE_FP32 : t;
+    return dtype_is_fp8(t) ? DTYPE_FP32 : t;
 }
 
 /* Rounding of fp32 results to the narrow float types. */
@@ -245,8 +260,11 @@ typedef struct exec_plan {
     size_t doneat;         /* byte offset of a byte per instruction: this
                               worker has run it (FASTPATH_INVARIANT) */
     size_t regbytes;       /* one register file */
-    size_t scratchbytes;   /* per worker: dot operands, print conversions */
+    size_t scratchbytes;   /* per worker: dot operands, print conversions,
+                              untagged addresses (check_access) */
     bool prints;           /* the kernel has PRINT: order its output */
+    bool int_ptrs;         /* the kernel makes pointers from integers: its
+                              pointer lanes may carry addrmap.h's tags */
 } exec_plan;
 
 typedef struct exec_worker {
@@ -294,6 +312,11 @@ typedef struct exec_ctx {
     int64_t base;          /* exec_sess_run: pool item i is program base + i */
     exec_prog **held;      /* exec_sess_run: programs the stop caught running */
     int nheld;
+    /* The buffers of the last program freed (exec_prog_free), for the next
+     * exec_sess_start: a malloc and free of them per program made glibc
+     * give the heap's top back and fault it in again for each program.
+     * The debugger's thread only (not pool threads' held copies). */
+    unsigned char *spare_regs, *spare_scratch;
     bool ready;            /* ctx_init made the workers and the window */
     bool reported;         /* the error has been reported */
 } exec_ctx;
@@ -939,7 +962,7 @@ static bool op_arange(exec_prog *P, const ir_inst *in)
 static bool op_copy(exec_prog *P, const ir_inst *in)
 {
     if (IFLAGS(P, in) & FASTPATH_COPY_SKIP)
-        return true;         /* the fused add wrote the destination */
+        return true;         /* the dot before it worked in place */
     if (in->dst != in->a)
         memcpy(SLOT(P, in->dst), SLOT(P, in->a),
                (size_t)NUMEL(P, in->dst) * (size_t)st_size(st_of(DT(P, in->dst))));
@@ -1239,6 +1262,35 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
     return false;
 }
 
+/* Does [ad, ad + esz) lie in pointer argument i's bytes? */
+static bool in_arg(const exec_ctx *x, int i, uint64_t ad, int esz);
+
+/* A cast between pointers and integers.  int -> pointer: each address
+ * that lies in a storage of the registry (addrmap.h: tensors whose
+ * data_ptr() the program took) gets that storage's tag, so that accesses
+ * through it are checked against it; any other address (one in a pointer
+ * argument, or in nothing) stays as it is, and check_access decides.
+ * pointer -> int: the address without its tag. */
+static bool cast_pointer(exec_prog *P, const ir_inst *in, dtype from, dtype to, void *D,
+                         const void *A, int64_t n, int64_t sa)
+{
+    (void)in;
+    uint64_t *d = D;
+    for (int64_t i = 0; i < n; i++) {
+        dtype_scalar v = lane_get(from, A, i * sa);
+        if (dtype_is_ptr(from)) {
+            if (P->x->plan.int_ptrs)
+                v.u = addrmap_untag(v.u);
+            lane_set(to, D, i, dtype_cast(v, from, to));
+            continue;
+        }
+        uint64_t ad = dtype_cast(v, from, to).u;
+        int tag = addrmap_find(ad);
+        d[i] = tag ? addrmap_tagged(ad, tag) : ad;
+    }
+    return true;
+}
+
 static bool op_cast(exec_prog *P, const ir_inst *in)
 {
     dtype from = DT(P, in->a), to = DT(P, in->dst);
@@ -1247,6 +1299,8 @@ static bool op_cast(exec_prog *P, const ir_inst *in)
     const void *A = SLOT(P, in->a);
     bool tf32 = in->sub == 1 && from == DTYPE_FP32;
     bool rtz = in->sub == 2;
+    if (dtype_is_ptr(to) != dtype_is_ptr(from))
+        return cast_pointer(P, in, from, to, D, A, n, sa);
     if (!tf32 && !rtz && cast_fast(from, to, D, A, n, sa))
         return true;
     /* Everything else, one lane at a time through dtype_cast. */
@@ -1339,8 +1393,8 @@ static bool op_unary(exec_prog *P, const ir_inst *in)
     case IR_MAX: MAP2(T, T, fmax##F(a, b)); break; \
     case IR_MIN_NAN: MAP2(T, T, fminnan##F(a, b)); break; \
     case IR_MAX_NAN: MAP2(T, T, fmaxnan##F(a, b)); break; \
-    case IR_POW: MAP2(T, T, pow##F(a, b)); break; \
-    case IR_ATAN2: MAP2(T, T, atan2##F(a, b)); break; \
+    case IR_POW: MAP2(T, T, pow(a, b)); break;       /* fp32: in double, as MATH */ \
+    case IR_ATAN2: MAP2(T, T, atan2(a, b)); break; \
     default: return internal(P, in, "variant"); \
     } \
 } while (0)
@@ -1391,12 +1445,8 @@ static bool op_shift(exec_prog *P, const ir_inst *in)
     return true;
 }
 
-static bool dot_add(exec_prog *P, const ir_inst *in);
-
 static bool op_binary(exec_prog *P, const ir_inst *in)
 {
-    if (IFLAGS(P, in) & FASTPATH_DOT_ADD)
-        return dot_add(P, in);
     if (in->sub == IR_SHL || in->sub == IR_SHR)
         return op_shift(P, in);
     dtype t = DT(P, in->dst);
@@ -1490,14 +1540,53 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     case IR_RSQRT: MAP1(T, T, rsqrt##F(a)); break; \
     case IR_SIN: MAP1(T, T, sin##F(a)); break; \
     case IR_COS: MAP1(T, T, cos##F(a)); break; \
-    case IR_TAN: MAP1(T, T, tan##F(a)); break; \
-    case IR_TANH: MAP1(T, T, tanh##F(a)); break; \
+    case IR_TAN: MAP1(T, T, tan(a)); break; \
+    case IR_TANH: MAP1(T, T, tanh(a)); break; \
     case IR_ABS: MAP1(T, T, fabs##F(a)); break; \
     case IR_FLOOR: MAP1(T, T, floor##F(a)); break; \
     case IR_CEIL: MAP1(T, T, ceil##F(a)); break; \
     case IR_ERF: MAP1(T, T, erf##F(a)); break; \
     case IR_SIGMOID: MAP1(T, T, sigmoid##F(a)); break; \
     case IR_FMA: MAP3(T, T, fma##F(a, b, c)); break; \
+    case IR_ASIN: MAP1(T, T, asin(a)); break; \
+    case IR_ACOS: MAP1(T, T, acos(a)); break; \
+    case IR_ATAN: MAP1(T, T, atan(a)); break; \
+    case IR_SINH: MAP1(T, T, sinh(a)); break; \
+    case IR_COSH: MAP1(T, T, cosh(a)); break; \
+    case IR_ASINH: MAP1(T, T, asinh(a)); break; \
+    case IR_ACOSH: MAP1(T, T, acosh(a)); break; \
+    case IR_ATANH: MAP1(T, T, atanh(a)); break; \
+    case IR_EXP10: MAP1(T, T, mathfn_exp10(a)); break; \
+    case IR_EXPM1: MAP1(T, T, expm1(a)); break; \
+    case IR_LOG10: MAP1(T, T, log10(a)); break; \
+    case IR_LOG1P: MAP1(T, T, log1p(a)); break; \
+    case IR_CBRT: MAP1(T, T, cbrt(a)); break; \
+    case IR_RCBRT: MAP1(T, T, 1.0 / cbrt(a)); break; \
+    case IR_RSQRT_RN: MAP1(T, T, 1.0 / sqrt(a)); break; \
+    case IR_ERFC: MAP1(T, T, erfc(a)); break; \
+    case IR_ERFINV: MAP1(T, T, mathfn_erfinv(a)); break; \
+    case IR_ERFCINV: MAP1(T, T, mathfn_erfcinv(a)); break; \
+    case IR_NORMCDF: MAP1(T, T, mathfn_normcdf(a)); break; \
+    case IR_NORMCDFINV: MAP1(T, T, mathfn_normcdfinv(a)); break; \
+    case IR_LGAMMA: MAP1(T, T, mathfn_lgamma(a)); break; \
+    case IR_TGAMMA: MAP1(T, T, tgamma(a)); break; \
+    case IR_SINPI: MAP1(T, T, mathfn_sinpi(a)); break; \
+    case IR_COSPI: MAP1(T, T, mathfn_cospi(a)); break; \
+    case IR_J0: MAP1(T, T, mathfn_j0(a)); break; \
+    case IR_J1: MAP1(T, T, mathfn_j1(a)); break; \
+    case IR_Y0: MAP1(T, T, mathfn_y0(a)); break; \
+    case IR_Y1: MAP1(T, T, mathfn_y1(a)); break; \
+    case IR_TRUNC: MAP1(T, T, trunc##F(a)); break; \
+    case IR_ROUND: MAP1(T, T, round##F(a)); break; \
+    case IR_RINT: MAP1(T, T, nearbyint##F(a)); break; \
+    case IR_LOGB: MAP1(T, T, logb##F(a)); break; \
+    case IR_SATURATE: MAP1(T, T, mathfn_saturate(a)); break; \
+    case IR_HYPOT: MAP2(T, T, hypot(a, b)); break; \
+    case IR_RHYPOT: MAP2(T, T, 1.0 / hypot(a, b)); break; \
+    case IR_COPYSIGN: MAP2(T, T, copysign##F(a, b)); break; \
+    case IR_NEXTAFTER: MAP2(T, T, nextafter##F(a, b)); break; \
+    case IR_FDIM: MAP2(T, T, fdim##F(a, b)); break; \
+    case IR_REMAINDER: MAP2(T, T, remainder##F(a, b)); break; \
     default: return internal(P, in, "function"); \
     } \
 } while (0)
@@ -1508,12 +1597,254 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     switch ((ir_math)in->sub) { \
     case IR_ABS: MAP1(T, T, (S) && !(a >= (T)1 || a == 0) ? (T)(0 - (W)a) : a); break; \
     case IR_UMULHI: MAP2(T, T, mulhi((uint64_t)a, (uint64_t)b, 8 * (int)sizeof(T))); break; \
+    case IR_BREV: MAP1(T, T, mathfn_brev((W)a, 8 * (int)sizeof(T))); break; \
+    case IR_MULHI: \
+        MAP2(T, T, (S) ? mathfn_mulhi_s((int64_t)a, (int64_t)b, 8 * (int)sizeof(T)) \
+                       : mathfn_mulhi_u((uint64_t)a, (uint64_t)b, 8 * (int)sizeof(T))); \
+        break; \
+    case IR_MUL24: \
+        MAP2(T, T, (S) ? (uint64_t)((int64_t)sext24((uint32_t)a) * sext24((uint32_t)b)) \
+                       : ((uint64_t)a & 0xffffff) * ((uint64_t)b & 0xffffff)); \
+        break; \
+    case IR_HADD: MAP2(T, T, (S) ? (uint64_t)(((int64_t)a + (int64_t)b) >> 1) \
+                                 : ((uint64_t)a + (uint64_t)b) >> 1); break; \
+    case IR_RHADD: MAP2(T, T, (S) ? (uint64_t)(((int64_t)a + (int64_t)b + 1) >> 1) \
+                                  : ((uint64_t)a + (uint64_t)b + 1) >> 1); break; \
+    case IR_SAD: \
+        MAP3(T, T, (W)(a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a) + (W)c); \
+        break; \
+    case IR_BYTE_PERM: MAP3(T, T, mathfn_byte_perm((uint32_t)a, (uint32_t)b, (uint32_t)c)); \
+        break; \
     default: return internal(P, in, "function"); \
     } \
 } while (0)
 
+/* The low 24 bits of x as a signed number (mul24's operands). */
+static inline int32_t sext24(uint32_t x)
+{
+    return (int32_t)(x << 8) >> 8;
+}
+
+/* Loops over operands of different types: MIXED1 dst = f(a), MIXED2
+ * dst = f(a, b) (for ldexp's int exponent, the Bessel functions' order,
+ * float tests with int results). */
+#define MIXED1(TA, TD, EXPR) do { \
+    const TA *pa_ = (const TA *)A; TD *pd_ = (TD *)D; \
+    for (int64_t i = 0; i < n; i++) { TA a = pa_[i * sa]; pd_[i] = (TD)(EXPR); } \
+} while (0)
+#define MIXED2(TA, TB, TD, EXPR) do { \
+    const TA *pa_ = (const TA *)A; const TB *pb_ = (const TB *)B; TD *pd_ = (TD *)D; \
+    for (int64_t i = 0; i < n; i++) { \
+        TA a = pa_[i * sa]; TB b = pb_[i * sb]; pd_[i] = (TD)(EXPR); \
+    } \
+} while (0)
+
+/* float a: f is the fp32 expression, d the fp64 one */
+#define MIXED_FLOAT(st, F1, D1) do { \
+    if ((st) == ST_F32) F1; else if ((st) == ST_F64) D1; else return internal(P, in, "function"); \
+} while (0)
+
+static inline double bits_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, sizeof d);
+    return d;
+}
+
+static inline uint64_t double_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, sizeof u);
+    return u;
+}
+
+/* The MATH variants whose operands or result have other types than dst's
+ * (ir.h: IR_LDEXP .. IR_FFS). */
+static bool op_math_mixed(exec_prog *P, const ir_inst *in)
+{
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    const void *B = in->b >= 0 ? SLOT(P, in->b) : A;
+    stk st = st_of(DT(P, in->a));
+    switch ((ir_math)in->sub) {
+    case IR_LDEXP:
+        MIXED_FLOAT(st, MIXED2(float, int32_t, float, ldexpf(a, b)),
+                    MIXED2(double, int32_t, double, ldexp(a, b)));
+        break;
+    case IR_POWI:
+        MIXED_FLOAT(st, MIXED2(float, int32_t, float, pow(a, b)),
+                    MIXED2(double, int32_t, double, pow(a, b)));
+        break;
+    case IR_JN: case IR_YN: {
+        bool j = in->sub == IR_JN;
+        MIXED_FLOAT(st_of(DT(P, in->b)),
+                    MIXED2(int32_t, float, float, j ? mathfn_jn(a, b) : mathfn_yn(a, b)),
+                    MIXED2(int32_t, double, double, j ? mathfn_jn(a, b) : mathfn_yn(a, b)));
+        break;
+    }
+    case IR_ILOGB:
+        MIXED_FLOAT(st, MIXED1(float, int32_t, mathfn_ilogb(a)),
+                    MIXED1(double, int32_t, mathfn_ilogb(a)));
+        break;
+    case IR_SIGNBIT:
+        MIXED_FLOAT(st, MIXED1(float, int32_t, signbit(a) != 0),
+                    MIXED1(double, int32_t, signbit(a) != 0));
+        break;
+    case IR_ISNAN:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isnan(a) != 0),
+                    MIXED1(double, uint8_t, isnan(a) != 0));
+        break;
+    case IR_ISINF:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isinf(a) != 0),
+                    MIXED1(double, uint8_t, isinf(a) != 0));
+        break;
+    case IR_ISFINITE:
+        MIXED_FLOAT(st, MIXED1(float, uint8_t, isfinite(a) != 0),
+                    MIXED1(double, uint8_t, isfinite(a) != 0));
+        break;
+    case IR_LLRINT:
+        MIXED_FLOAT(st, MIXED1(float, int64_t, mathfn_llrint(a)),
+                    MIXED1(double, int64_t, mathfn_llrint(a)));
+        break;
+    case IR_LLROUND:
+        MIXED_FLOAT(st, MIXED1(float, int64_t, mathfn_llround(a)),
+                    MIXED1(double, int64_t, mathfn_llround(a)));
+        break;
+    case IR_HILO2DOUBLE:
+        MIXED2(int32_t, int32_t, double, bits_double(((uint64_t)(uint32_t)a << 32) | (uint32_t)b));
+        break;
+    case IR_DOUBLE2LO:
+        MIXED1(double, int32_t, (uint32_t)double_bits(a));
+        break;
+    case IR_DOUBLE2HI:
+        MIXED1(double, int32_t, (uint32_t)(double_bits(a) >> 32));
+        break;
+    case IR_POPC: case IR_CLZ: case IR_FFS: {
+        int bits = st == ST_I64 || st == ST_U64 ? 64 : 32;
+        ir_math f = (ir_math)in->sub;
+#define BITS_OF(x) (f == IR_POPC ? mathfn_popc(x) : f == IR_CLZ ? mathfn_clz(x, bits) \
+                                                                : mathfn_ffs(x))
+        if (bits == 64)
+            MIXED1(uint64_t, int32_t, BITS_OF(a));
+        else
+            MIXED1(uint32_t, int32_t, BITS_OF(a));
+#undef BITS_OF
+        break;
+    }
+    default:
+        return internal(P, in, "function");
+    }
+    return true;
+}
+
+/* IR_ADD_R .. IR_CVT_R: the IEEE operation or conversion in the rounding
+ * mode in->imm.  The operands are read and the results written between
+ * the two fesetround calls, which the compiler cannot move them across (it
+ * must assume a call reads and writes memory). */
+#define ROUNDED(T, F) do { \
+    switch ((ir_math)in->sub) { \
+    case IR_ADD_R: MAP2(T, T, a + b); break; \
+    case IR_SUB_R: MAP2(T, T, a - b); break; \
+    case IR_MUL_R: MAP2(T, T, a * b); break; \
+    case IR_DIV_R: MAP2(T, T, a / b); break; \
+    case IR_RCP_R: MAP1(T, T, (T)1 / a); break; \
+    case IR_SQRT_R: MAP1(T, T, sqrt##F(a)); break; \
+    case IR_FMA_R: MAP3(T, T, fma##F(a, b, c)); break; \
+    default: ok = false; break; \
+    } \
+} while (0)
+
+/* Saturating conversions of an integral double to the unsigned types
+ * (NaN and negatives give 0), as the GPU's cvt. */
+static inline uint32_t sat_u32(double x)
+{
+    return x != x || x <= 0 ? 0 : x >= 4294967296.0 ? UINT32_MAX : (uint32_t)x;
+}
+
+static inline uint64_t sat_u64(double x)
+{
+    return x != x || x <= 0 ? 0 : x >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)x;
+}
+
+#define CVT_LOOP(TA, TD, EXPR) MIXED1(TA, TD, EXPR)
+/* From a float: to floats by C's conversion, to ints through nearbyint
+ * (both in the current rounding mode). */
+#define CVT_FROM_FLOAT(TA) do { \
+    switch (to) { \
+    case ST_F32: CVT_LOOP(TA, float, a); break; \
+    case ST_F64: CVT_LOOP(TA, double, a); break; \
+    case ST_I32: CVT_LOOP(TA, int32_t, sat_i32(nearbyint(a))); break; \
+    case ST_U32: CVT_LOOP(TA, uint32_t, sat_u32(nearbyint(a))); break; \
+    case ST_I64: CVT_LOOP(TA, int64_t, sat_i64(nearbyint(a))); break; \
+    case ST_U64: CVT_LOOP(TA, uint64_t, sat_u64(nearbyint(a))); break; \
+    default: return false; \
+    } \
+} while (0)
+#define CVT_FROM_INT(TA) do { \
+    switch (to) { \
+    case ST_F32: CVT_LOOP(TA, float, a); break; \
+    case ST_F64: CVT_LOOP(TA, double, a); break; \
+    default: return false; \
+    } \
+} while (0)
+
+/* IR_CVT_R, in the rounding mode already set; false for a pair of types
+ * it does not convert. */
+static bool math_convert(exec_prog *P, const ir_inst *in)
+{
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    stk to = st_of(DT(P, in->dst));
+    switch (st_of(DT(P, in->a))) {
+    case ST_F32: CVT_FROM_FLOAT(float); break;
+    case ST_F64: CVT_FROM_FLOAT(double); break;
+    case ST_I32: CVT_FROM_INT(int32_t); break;
+    case ST_U32: CVT_FROM_INT(uint32_t); break;
+    case ST_I64: CVT_FROM_INT(int64_t); break;
+    case ST_U64: CVT_FROM_INT(uint64_t); break;
+    default: return false;
+    }
+    return true;
+}
+
+static bool op_math_rounded(exec_prog *P, const ir_inst *in)
+{
+    static const int modes[] = {FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD};
+    dtype t = DT(P, in->dst);
+    int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
+    int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
+    int64_t sc = in->c >= 0 ? STRIDE(P, in->c) : 0;
+    void *D = SLOT(P, in->dst);
+    const void *A = SLOT(P, in->a);
+    const void *B = in->b >= 0 ? SLOT(P, in->b) : A;
+    const void *C = in->c >= 0 ? SLOT(P, in->c) : A;
+    bool cvt = in->sub == IR_CVT_R;
+    if (in->imm < IR_RN || in->imm > IR_RU ||
+        (!cvt && t != DTYPE_FP32 && t != DTYPE_FP64))
+        return internal(P, in, "rounding");
+    bool ok = true;
+    int saved = fegetround();
+    if (in->imm != IR_RN)
+        fesetround(modes[in->imm]);
+    if (cvt)
+        ok = math_convert(P, in);
+    else if (t == DTYPE_FP32)
+        ROUNDED(float, f);
+    else
+        ROUNDED(double, );
+    fesetround(saved);
+    return ok || internal(P, in, "function");
+}
+
 static bool op_math(exec_prog *P, const ir_inst *in)
 {
+    if (in->sub >= IR_LDEXP && in->sub <= IR_FFS)
+        return op_math_mixed(P, in);
+    if (in->sub >= IR_ADD_R)
+        return op_math_rounded(P, in);
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1595,7 +1926,8 @@ static const char *arg_name(const exec_ctx *x, int i)
     return s ? s : x->k->params[i].name ? x->k->params[i].name : "?";
 }
 
-/* Report the failing lane of an access. */
+/* Report the failing lane of an access: arg is the pointer argument it
+ * should have been in, or -1 when it is in none. */
 static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
                          int64_t lane, int arg)
 {
@@ -1607,6 +1939,15 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
     char ln[64];
     lane_name(ln, sizeof ln, lane_type(P, in), lane);
     const int64_t *c = P->coord;
+    if (arg < 0 && x->plan.int_ptrs)
+        return fail(P, in, "a pointer made from an integer must point into a tensor that "
+                    "is still alive (the addresses from data_ptr()), or into an argument",
+                    "%s through a wild pointer in program (%" PRId64 ", %" PRId64 ", %" PRId64
+                    "): %s %s address "
+                    "0x%" PRIx64 ", which is in no tensor (neither a tensor argument nor "
+                    "a live tensor whose data_ptr() the program took)",
+                    what_any[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind],
+                    addrmap_untag(ad));
     if (arg < 0)
         return fail(P, in, "this pointer does not point into any tensor passed to "
                     "the kernel; check how it was computed",
@@ -1616,7 +1957,9 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
     uint64_t base = x->L->args[arg].value.u;
     int64_t aesz = dtype_size(dtype_elem(x->k->params[arg].dt));
     int64_t diff = (int64_t)(ad - base);
-    int64_t elem = diff >= 0 ? diff / aesz : -((-diff + aesz - 1) / aesz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)aesz - 1) / (uint64_t)aesz;
+    int64_t elem = diff >= 0 ? diff / aesz : -1 - (int64_t)(below - 1);
     if (in_arg(x, arg, ad, ac->esz))
         return fail(P, in, "offsets count elements, not bytes",
                     "misaligned %s '%s' in program (%" PRId64 ", %" PRId64 ", %"
@@ -1637,6 +1980,40 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
                 PRId64 "): %s %s element %" PRId64 " of a %zu-element tensor",
                 what[ac->kind], arg_name(x, arg), c[0], c[1], c[2], ln,
                 verb[ac->kind], elem, x->L->args[arg].numel);
+}
+
+/* Report the failing lane of an access through a pointer made from an
+ * integer, tagged with storage e (addrmap.h); real is its address. */
+static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int64_t lane,
+                         const addrmap_entry *e, uint64_t real)
+{
+    static const char *const what[] = {"load", "store", "atomic update"};
+    static const char *const verb[] = {"reads", "writes", "updates"};
+    char ln[64];
+    lane_name(ln, sizeof ln, lane_type(P, in), lane);
+    const int64_t *c = P->coord;
+    int64_t esz = ac->esz;
+    int64_t diff = (int64_t)(real - e->base);
+    char ts[32];
+    snprintf(ts, sizeof ts, "%s", dtype_name(DT(P, ac->pslot)));
+    if (diff >= 0 && (uint64_t)diff <= e->bytes - (uint64_t)esz && diff % esz)
+        return fail(P, in, "offsets count elements, not bytes",
+                    "misaligned %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s "
+                    "%s byte %" PRId64 " of the tensor storage its pointer was made from "
+                    "(an integer cast to %s), not a multiple of the element size (%" PRId64
+                    " bytes)", what[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind], diff, ts,
+                    esz);
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)esz - 1) / (uint64_t)esz;
+    int64_t elem = diff >= 0 ? diff / esz : -1 - (int64_t)(below - 1);
+    return fail(P, in, elem < 0 ? "the offset is negative here; check the offsets added to "
+                "the pointer made from an integer"
+                : "mask the lanes past the end, or check the sizes and strides used with "
+                "the pointer made from an integer",
+                "out-of-bounds %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s %s "
+                "element %" PRId64 " of the %" PRId64 "-element tensor storage its pointer "
+                "was made from (an integer cast to %s)", what[ac->kind], c[0], c[1], c[2],
+                ln, verb[ac->kind], elem, (int64_t)(e->bytes / (uint64_t)esz), ts);
 }
 
 /* Every active lane inside its tensor and aligned: first the cheap test
@@ -1697,13 +2074,33 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         }
         return true;
     }
-    /* The pointer may point into any argument: find one that holds each
-     * lane, trying the last one found first. */
-    int last = -1;
+    /* The pointer may point into any argument, or, made from an integer,
+     * into the storage its tag names (addrmap.h): find what holds each
+     * lane, trying the last one found first.  With tags, the addresses go
+     * untagged into the worker's scratch, which the access then reads. */
+    uint64_t *clean = x->plan.int_ptrs ? (uint64_t *)(void *)P->w->scratch : NULL;
+    int last = -1, raw = 0, tag = 0;
+    const addrmap_entry *e = NULL;
     for (int64_t i = 0; i < ac->n; i++) {
-        if (ac->mask && !ac->mask[i * ac->sm])
+        if (ac->mask && !ac->mask[i * ac->sm]) {
+            if (clean)
+                clean[i] = 0;
             continue;
+        }
         uint64_t ad = ac->ptr[i * ac->sp];
+        if (clean && addrmap_raw_tag(ad) != raw) {
+            raw = addrmap_raw_tag(ad);
+            tag = addrmap_lane_tag(ad);
+            e = tag ? addrmap_get(tag) : NULL;
+        }
+        if (clean && tag) {
+            uint64_t real = addrmap_untag_as(ad, tag);
+            if (e->bytes < (uint64_t)ac->esz || real - e->base > e->bytes - (uint64_t)ac->esz ||
+                (real & amask))
+                return tagged_error(P, in, ac, i, e, real);
+            clean[i] = real;
+            continue;
+        }
         if (last < 0 || !in_arg(x, last, ad, ac->esz)) {
             last = -1;
             for (int j = 0; j < x->k->nparams && last < 0; j++)
@@ -1714,6 +2111,12 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         }
         if (ad & amask)
             return access_error(P, in, ac, i, last);
+        if (clean)
+            clean[i] = ad;
+    }
+    if (clean) {
+        ac->ptr = clean;
+        ac->sp = 1;
     }
     return true;
 }
@@ -2272,28 +2675,36 @@ static void dot_gemm(exec_prog *P, const ir_inst *in, dot_dims d, float *C, bool
                  C + b * d.M * d.N, d.N, accumulate, sc.work);
 }
 
-/* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, accumulating
- * into the destination when it is fp32, else into scratch that is then
- * rounded to the destination type. */
+/* fp16/bf16/fp32/fp8 inputs: the product of the float lanes, continuing
+ * from the accumulator (a tile, or a scalar that combine.c fused in) in the
+ * destination when it is fp32, else in scratch that is then rounded to the
+ * destination type.  FASTPATH_DOT_INPLACE: in the accumulator's own slot,
+ * which the loop's copy would have overwritten with the result anyway. */
 static bool dot_f32(exec_prog *P, const ir_inst *in, dot_dims d)
 {
     dtype dd = DT(P, in->dst);
     int64_t nC = d.batch * d.M * d.N;
+    if (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) {
+        dot_gemm(P, in, d, SLOT(P, in->c), true);
+        return true;
+    }
     bool direct = dd == DTYPE_FP32;
     float *C = direct ? SLOT(P, in->dst) : dot_scratch_of(P, d).result;
-    bool accumulate = false;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
-        if (st_of(dc) == ST_F32) {
+        if (NUMEL(P, in->c) == 1 && nC > 1) {
+            float v = (float)dtype_cast(lane_get(dc, SLOT(P, in->c), 0), dc, DTYPE_FP32).f;
+            for (int64_t i = 0; i < nC; i++)
+                C[i] = v;
+        } else if (st_of(dc) == ST_F32) {
             if ((void *)C != SLOT(P, in->c))
                 memcpy(C, SLOT(P, in->c), (size_t)nC * sizeof(float));
         } else {
             for (int64_t i = 0; i < nC; i++)
                 C[i] = (float)dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, DTYPE_FP32).f;
         }
-        accumulate = true;
     }
-    dot_gemm(P, in, d, C, accumulate);
+    dot_gemm(P, in, d, C, in->c >= 0);
     if (!direct) {
         void *D = SLOT(P, in->dst);
         for (int64_t i = 0; i < nC; i++)
@@ -2324,8 +2735,9 @@ static bool dot_f64(exec_prog *P, const ir_inst *in, dot_dims d)
     double beta = 0.0;
     if (in->c >= 0) {
         dtype dc = DT(P, in->c);
+        int64_t sc = NUMEL(P, in->c) == 1 ? 0 : 1;      /* a fused scalar */
         for (int64_t i = 0; i < nC && (void *)C != SLOT(P, in->c); i++)
-            C[i] = dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, DTYPE_FP64).f;
+            C[i] = dtype_cast(lane_get(dc, SLOT(P, in->c), i * sc), dc, DTYPE_FP64).f;
         beta = 1.0;
     }
     for (int64_t b = 0; b < d.batch; b++)
@@ -2349,8 +2761,9 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     void *D = SLOT(P, in->dst);
     if (in->c >= 0 && in->c != in->dst) {
         dtype dc = DT(P, in->c);
+        int64_t sc = NUMEL(P, in->c) == 1 ? 0 : 1;      /* a fused scalar */
         for (int64_t i = 0; i < nC; i++)
-            lane_set(dd, D, i, dtype_cast(lane_get(dc, SLOT(P, in->c), i), dc, dd));
+            lane_set(dd, D, i, dtype_cast(lane_get(dc, SLOT(P, in->c), i * sc), dc, dd));
     } else if (in->c < 0) {
         memset(D, 0, (size_t)nC * (size_t)st_size(st_of(dd)));
     }
@@ -2385,33 +2798,8 @@ static bool dot_int(exec_prog *P, const ir_inst *in, dot_dims d)
     return true;
 }
 
-/* S = X + dot(a, b) for the DOT at in - 1 (fastpath.h's FASTPATH_DOT_ADD):
- * X goes into S, then the product accumulates into it, which is the same
- * single rounding of X + (A @ B) as the add of the two would do (gemm.h).
- * FASTPATH_DOT_INPLACE: into X itself (the copy of S back into X is
- * skipped). */
-static bool dot_add(exec_prog *P, const ir_inst *in)
-{
-    const ir_inst *dot = in - 1;
-    int32_t X = in->a == dot->dst ? in->b : in->a;
-    float *S = SLOT(P, (IFLAGS(P, in) & FASTPATH_DOT_INPLACE) ? X : in->dst);
-    const float *x = SLOT(P, X);
-    int64_t n = NUMEL(P, in->dst);
-    if (NUMEL(P, X) == 1) {
-        float v = x[0];
-        for (int64_t i = 0; i < n; i++)
-            S[i] = v;
-    } else if (S != x) {
-        memcpy(S, x, (size_t)n * sizeof *S);
-    }
-    dot_gemm(P, dot, dot_dims_of(TYPE(P, dot->a), TYPE(P, dot->b)), S, true);
-    return true;
-}
-
 static bool op_dot(exec_prog *P, const ir_inst *in)
 {
-    if (IFLAGS(P, in) & FASTPATH_DOT_SKIP)
-        return true;         /* the add after it does the work */
     dot_dims d = dot_dims_of(TYPE(P, in->a), TYPE(P, in->b));
     dtype da = DT(P, in->a), db = DT(P, in->b), dd = DT(P, in->dst);
     if (dtype_is_float(da) && dtype_is_float(db)) {
@@ -2751,7 +3139,7 @@ static int index_width(int64_t size)
 static void device_print_value(strbuf *sb, dtype dt, dtype_scalar v, bool hex)
 {
     if (dtype_is_ptr(dt)) {
-        strbuf_printf(sb, "0x%" PRIx64, v.u);
+        strbuf_printf(sb, "0x%" PRIx64, addrmap_untag(v.u));
     } else if (hex) {
         int bits = dtype_bits(dt);
         uint64_t u = v.u;
@@ -2855,6 +3243,21 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         if (truth)
             continue;
         strbuf text = {0};
+        const int64_t *c = P->coord;
+        if (in->sub == 1 && in->imm >= 0 && in->imm < P->x->k->nprints &&
+            P->x->k->prints[in->imm].npieces > 0) {
+            /* a check of the GPU's rules (spec_desc.c): head, program, tail */
+            ir_print tail = P->x->k->prints[in->imm];
+            const char *head = tail.pieces[0].text;
+            tail.pieces++;
+            tail.npieces--;
+            bool ok = format_pieces(P, in, &text, &tail);
+            if (ok)
+                fail(P, in, NULL, "%s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s",
+                     head ? head : "", c[0], c[1], c[2], strbuf_cstr(&text));
+            strbuf_free(&text);
+            return false;
+        }
         if (in->imm >= 0 && in->imm < P->x->k->nprints &&
             !format_pieces(P, in, &text, &P->x->k->prints[in->imm])) {
             strbuf_free(&text);
@@ -2862,7 +3265,6 @@ static bool op_assert(exec_prog *P, const ir_inst *in)
         }
         char ln[64];
         lane_name(ln, sizeof ln, lane_type(P, in), i);
-        const int64_t *c = P->coord;
         fail(P, in, NULL, "device assertion failed in program (%" PRId64 ", %" PRId64
              ", %" PRId64 "), %s%s%s", c[0], c[1], c[2], ln, text.len ? ": " : "",
              strbuf_cstr(&text));
@@ -2967,6 +3369,7 @@ static inline int exec_one(exec_prog *P, int32_t *pc)
             *pc = (int32_t)in->imm;
         break;
     case IR_RETURN: return 0;
+    case IR_NOP: break;
     default: ok = internal(P, in, "opcode"); break;
     }
     return ok ? 1 : -1;
@@ -3048,7 +3451,7 @@ static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
         if (in->imm < 0 || in->imm > k->ncode)
             return "jump target out of range";
         break;
-    case IR_RETURN: need_dst = false; break;
+    case IR_RETURN: case IR_NOP: need_dst = false; break;
     default: return "unknown opcode";
     }
     if (!slot_ok(k, in->dst, !need_dst) || !slot_ok(k, in->a, !need_a) ||
@@ -3139,7 +3542,7 @@ static bool dot_ok(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
     for (int i = 0; i < nd - 2; i++)    /* batch dimensions */
         if (tb->shape[i] != ta->shape[i] || td->shape[i] != ta->shape[i])
             return false;
-    if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst])
+    if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst] && pl->numel[in->c] != 1)
         return false;
     return (int64_t)ta->shape[nd - 2] * ta->shape[nd - 1] < INT32_MAX &&
            (int64_t)tb->shape[nd - 2] * tb->shape[nd - 1] < INT32_MAX;
@@ -3180,6 +3583,44 @@ static bool gather_ok(const ir_kernel *k, const ir_inst *in)
     return true;
 }
 
+/* The operand and result types op_math_mixed reads and writes. */
+static bool math_mixed_ok(const ir_kernel *k, const ir_inst *in)
+{
+    dtype d = k->slots[in->dst].type.dt, a = k->slots[in->a].type.dt;
+    dtype b = in->b >= 0 ? k->slots[in->b].type.dt : DTYPE_INVALID;
+    bool fa = a == DTYPE_FP32 || a == DTYPE_FP64;
+    switch ((ir_math)in->sub) {
+    case IR_LDEXP: case IR_POWI:
+        return fa && d == a && b == DTYPE_INT32;
+    case IR_JN: case IR_YN:
+        return a == DTYPE_INT32 && (b == DTYPE_FP32 || b == DTYPE_FP64) && d == b;
+    case IR_ILOGB: case IR_SIGNBIT:
+        return fa && d == DTYPE_INT32;
+    case IR_ISNAN: case IR_ISINF: case IR_ISFINITE:
+        return fa && d == DTYPE_INT1;
+    case IR_LLRINT: case IR_LLROUND:
+        return fa && d == DTYPE_INT64;
+    case IR_HILO2DOUBLE:
+        return a == DTYPE_INT32 && b == DTYPE_INT32 && d == DTYPE_FP64;
+    case IR_DOUBLE2LO: case IR_DOUBLE2HI:
+        return a == DTYPE_FP64 && d == DTYPE_INT32;
+    case IR_POPC: case IR_CLZ: case IR_FFS:
+        return (a == DTYPE_INT32 || a == DTYPE_UINT32 || a == DTYPE_INT64 ||
+                a == DTYPE_UINT64) && d == DTYPE_INT32;
+    case IR_CVT_R: {
+        static const dtype ok[] = {DTYPE_FP32, DTYPE_FP64, DTYPE_INT32, DTYPE_UINT32,
+                                   DTYPE_INT64, DTYPE_UINT64};
+        bool oa = false, od = false;
+        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
+            oa = oa || a == ok[i], od = od || d == ok[i];
+        /* math_convert: ints convert to floats only */
+        return oa && od && (fa || d == DTYPE_FP32 || d == DTYPE_FP64);
+    }
+    default:
+        return false;
+    }
+}
+
 /* The element types and counts the typed loops rely on, so that a
  * specializer bug is an internal error, never a read or write past a slot. */
 static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
@@ -3215,7 +3656,11 @@ static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir
     case IR_BITCAST:
         return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
                : "bitcast between types of different sizes";
-    case IR_UNARY: case IR_MATH:
+    case IR_MATH:
+        if ((in->sub >= IR_LDEXP && in->sub <= IR_FFS) || in->sub == IR_CVT_R)
+            return math_mixed_ok(k, in) ? NULL : "bad operand types for this function";
+        /* fall through */
+    case IR_UNARY:
         for (int i = 1; i < 4; i++)
             if (ops[i] >= 0 && DTY(ops[i]) != DTY(in->dst))
                 return "operand types differ from the destination's";
@@ -3385,6 +3830,9 @@ static bool plan_build(const exec_launch *L, exec_plan *pl)
         if (in->op == IR_PRINT ||
             (in->op == IR_BREAKPOINT && L->breaks == EXEC_BREAK_REPORT))
             pl->prints = true;
+        if (in->op == IR_CAST && dtype_is_ptr(k->slots[in->dst].type.dt) &&
+            !dtype_is_ptr(k->slots[in->a].type.dt))
+            pl->int_ptrs = true;
         if (in->op == IR_DOT) {
             /* operands and result as doubles, or fp32 copies, a result and
              * gemm's work area (dot_scratch_of) */
@@ -3682,6 +4130,8 @@ static void ctx_free(exec_ctx *x)
     for (int i = 0; i < x->nheld; i++)
         exec_prog_free(x->held[i]);
     free(x->held);
+    free(x->spare_regs);
+    free(x->spare_scratch);
     free(x->plan.off);
     free(x->plan.numel);
 }
@@ -3740,11 +4190,13 @@ bool exec_sess_failed(const exec_sess *x)
     return x->err.pid != INT64_MAX;
 }
 
-bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop,
+bool exec_sess_run(exec_sess *x, int64_t from, int64_t to, const volatile sig_atomic_t *stop,
                    int64_t *next)
 {
-    *next = x->nprog;
-    if (from >= x->nprog || exec_sess_failed(x))
+    if (to > x->nprog)
+        to = x->nprog;
+    *next = to;
+    if (from >= to || exec_sess_failed(x))
         return !exec_sess_failed(x);
     if (!x->skipped)
         x->skipped = xcalloc((size_t)x->nprog, 1);
@@ -3753,12 +4205,12 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
     x->base = from;
     x->cursor = from;
     x->debug = false;      /* programs print through the window again */
-    pool_run(x->L->pool, x->nprog - from, run_item, x);
+    pool_run(x->L->pool, to - from, run_item, x);
     x->debug = true;
     x->stop = NULL;
     /* Text of programs that ran after one the stop left out: write it now,
      * in program order. */
-    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < x->nprog; p++) {
+    for (int64_t p = x->cursor; p < x->cursor + x->wincap && p < to; p++) {
         exec_pending *e = pending_at(x, p);
         if (e->state == PEND_DONE)
             write_text(x, e->text, e->len);
@@ -3770,44 +4222,63 @@ bool exec_sess_run(exec_sess *x, int64_t from, const volatile sig_atomic_t *stop
         write_text(x, strbuf_cstr(o), o->len);
         strbuf_clear(o);
     }
-    for (int64_t p = from; p < x->nprog; p++)
+    for (int64_t p = from; p < to; p++)
         if (x->skipped[p]) {
             *next = p;
             break;
         }
     if (exec_sess_failed(x)) {
         report_error(x);
-        *next = x->nprog;
+        *next = to;
     }
     fflush(x->L->out);
     return !exec_sess_failed(x);
 }
 
-exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
-{
-    return prog_new(x, pid);
-}
-
-static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+/* A program with these (zeroed) registers and scratch. */
+static exec_prog *prog_make(exec_ctx *x, int64_t pid, unsigned char *regs,
+                            unsigned char *scratch)
 {
     exec_prog *P = xcalloc(1, sizeof *P);
     P->x = x;
     P->pid = pid;
     P->w = &P->own;
-    P->own.regs = alloc64(x->plan.regbytes);
-    P->own.scratch = alloc64(x->plan.scratchbytes);
+    P->own.regs = regs;
+    P->own.scratch = scratch;
     P->regs = P->own.regs;
     P->state = EXEC_RUNNING;
     pid_coords(x, pid, P->coord);
     return P;
 }
 
+exec_prog *exec_sess_start(exec_sess *x, int64_t pid)
+{
+    if (!x->spare_regs)
+        return prog_new(x, pid);
+    unsigned char *regs = x->spare_regs, *scratch = x->spare_scratch;
+    x->spare_regs = x->spare_scratch = NULL;
+    memset(regs, 0, align64(x->plan.regbytes ? x->plan.regbytes : 64));   /* as alloc64 */
+    memset(scratch, 0, align64(x->plan.scratchbytes ? x->plan.scratchbytes : 64));
+    return prog_make(x, pid, regs, scratch);
+}
+
+static exec_prog *prog_new(exec_ctx *x, int64_t pid)
+{
+    return prog_make(x, pid, alloc64(x->plan.regbytes), alloc64(x->plan.scratchbytes));
+}
+
 void exec_prog_free(exec_prog *P)
 {
     if (!P)
         return;
-    free(P->own.regs);
-    free(P->own.scratch);
+    exec_ctx *x = P->x;
+    if (!x->spare_regs) {
+        x->spare_regs = P->own.regs;
+        x->spare_scratch = P->own.scratch;
+    } else {
+        free(P->own.regs);
+        free(P->own.scratch);
+    }
     strbuf_free(&P->own.out);
     free(P);
 }
@@ -3913,6 +4384,7 @@ bool exec_prog_eval(exec_prog *P, const ir_kernel *ek, const int32_t *slots, int
         ctx_free(&e);
         return false;
     }
+    e.plan.int_ptrs |= x->plan.int_ptrs;   /* P's pointers may carry tags */
     exec_prog *Q = prog_new(&e, P->pid);   /* L has P's grid: the same coordinates */
     int32_t nold = x->k->nslots < ek->nslots ? x->k->nslots : ek->nslots;
     for (int32_t s = 0; s < nold; s++)

@@ -79,11 +79,12 @@ const exec_launch *exec_sess_launch(const exec_sess *S);
 void exec_sess_coord(const exec_sess *S, int64_t pid, int64_t coord[3]);
 /* Has a program failed (its error reported already)? */
 bool exec_sess_failed(const exec_sess *S);
-/* Run programs [from, nprog) on the pool, text in program order.  When
- * *stop becomes non-zero, programs not yet started are left out; *next
- * receives the lowest of them (nprog when none).  false when a program
- * failed (reported). */
-bool exec_sess_run(exec_sess *S, int64_t from, const volatile sig_atomic_t *stop,
+/* Run programs [from, to) on the pool, text in program order (after the
+ * text of the programs before from, which must have ended).  When *stop
+ * becomes non-zero, programs not yet started are left out; *next receives
+ * the lowest of them (to when none).  false when a program failed
+ * (reported). */
+bool exec_sess_run(exec_sess *S, int64_t from, int64_t to, const volatile sig_atomic_t *stop,
                    int64_t *next);
 /* The programs the stop of the last exec_sess_run caught running, and
  * those that failed (EXEC_FAILED, at the failing instruction), now

@@ -103,7 +103,7 @@ static bool fastpath_writes(const ir_inst *in)
 {
     switch ((ir_opcode)in->op) {
     case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
-    case IR_BRANCH: case IR_RETURN:
+    case IR_BRANCH: case IR_RETURN: case IR_NOP:
         return false;
     default:
         return in->dst >= 0;
@@ -149,33 +149,21 @@ static bool fastpath_memory_ok(const ir_kernel *k, const int64_t *numel,
     return true;
 }
 
-/* dot(a, b) -> D at pc, then S = X + D at pc + 1, and nothing else reads
- * D or jumps between the two. */
-static bool fastpath_dot_pair(const ir_kernel *k, const int64_t *numel,
-                              const int32_t *reads, const bool *target, int32_t pc)
+/* S = dot(a, b, X) at pc (what combine.c makes of `acc += tl.dot(a, b)`,
+ * or an explicit accumulator), over fp32 tiles of one shape that the
+ * product can work in, X not an operand. */
+static bool fastpath_dot_acc(const ir_kernel *k, const int64_t *numel, int32_t pc)
 {
-    if (pc + 1 >= k->ncode)
+    const ir_inst *dot = &k->code[pc];
+    if (dot->op != IR_DOT || dot->c < 0)
         return false;
-    const ir_inst *dot = &k->code[pc], *add = &k->code[pc + 1];
-    if (dot->op != IR_DOT || dot->c >= 0 || add->op != IR_BINARY || add->sub != IR_ADD ||
-        target[pc + 1])
-        return false;
-    int32_t D = dot->dst, S = add->dst;
-    int32_t X = add->a == D ? add->b : add->b == D ? add->a : -1;
-    if (X < 0 || X == D || reads[D] != 1)
-        return false;
+    int32_t S = dot->dst, X = dot->c;
     const ir_type *ta = fastpath_type(k, dot->a), *tb = fastpath_type(k, dot->b);
     dtype da = ta->dt, db = tb->dt;
     if (!dtype_is_float(da) || !dtype_is_float(db) || da == DTYPE_FP64 || db == DTYPE_FP64 ||
-        fastpath_type(k, D)->dt != DTYPE_FP32 || fastpath_type(k, S)->dt != DTYPE_FP32 ||
-        fastpath_type(k, X)->dt != DTYPE_FP32)
+        fastpath_type(k, S)->dt != DTYPE_FP32 || fastpath_type(k, X)->dt != DTYPE_FP32)
         return false;
-    if (ta->ndim < 2)
-        return false;
-    if (S == dot->a || S == dot->b || numel[S] != numel[D] ||
-        (numel[X] != numel[D] && numel[X] != 1))
-        return false;
-    return true;
+    return X != S && X != dot->a && X != dot->b && numel[X] == numel[S];
 }
 
 /* Does instruction q name slot s anywhere (operands, the value slot of a
@@ -199,18 +187,16 @@ static bool fastpath_touches(const ir_kernel *k, const ir_inst *q, int32_t s)
     return false;
 }
 
-/* For the pair at pc (S = X + dot): the pc of `copy X <- S` when it is the
- * only reader of S and straight-line code between the add and it leaves X
+/* For the dot at pc (S = dot(a, b, X)): the pc of `copy X <- S` when it
+ * is the only reader of S and straight-line code between the two leaves X
  * and S alone; -1 otherwise. */
 static int32_t fastpath_inplace_copy(const ir_kernel *k, const int32_t *reads,
                                      const bool *target, int32_t pc)
 {
-    const ir_inst *add = &k->code[pc + 1];
-    int32_t S = add->dst, D = k->code[pc].dst;
-    int32_t X = add->a == D ? add->b : add->a;
-    if (X == S || reads[S] != 1)
+    int32_t S = k->code[pc].dst, X = k->code[pc].c;
+    if (reads[S] != 1)
         return -1;
-    for (int32_t q = pc + 2; q < k->ncode; q++) {
+    for (int32_t q = pc + 1; q < k->ncode; q++) {
         const ir_inst *in = &k->code[q];
         if (target[q])
             return -1;
@@ -337,14 +323,12 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             if ((slot_flags[s] & FASTPATH_TRACKED) && !needs_lanes[s])
                 slot_flags[s] |= FASTPATH_LAZY;
 
-    /* acc += tl.dot(a, b): the product accumulates into the add's result. */
+    /* acc = tl.dot(a, b, acc): the product continues in acc itself. */
     for (int32_t pc = 0; allow_lazy && pc < nc; pc++)
-        if (fastpath_dot_pair(k, numel, reads, target, pc)) {
-            inst_flags[pc] |= FASTPATH_DOT_SKIP;
-            inst_flags[pc + 1] |= FASTPATH_DOT_ADD;
+        if (fastpath_dot_acc(k, numel, pc)) {
             int32_t q = fastpath_inplace_copy(k, reads, target, pc);
             if (q >= 0 && numel[k->code[q].dst] == numel[k->code[pc].dst]) {
-                inst_flags[pc + 1] |= FASTPATH_DOT_INPLACE;
+                inst_flags[pc] |= FASTPATH_DOT_INPLACE;
                 inst_flags[q] |= FASTPATH_COPY_SKIP;
             }
         }
@@ -357,7 +341,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         for (int32_t pc = 0; pc < nc; pc++) {
             const ir_inst *in = &k->code[pc];
             if (in->dst < 0 || invariant[in->dst] || writers[in->dst] != 1 ||
-                !fastpath_pure(in) || (inst_flags[pc] & (FASTPATH_DOT_ADD | FASTPATH_COPY_SKIP)))
+                !fastpath_pure(in) || (inst_flags[pc] & FASTPATH_COPY_SKIP))
                 continue;
             int32_t ops[4];
             int n = fastpath_reads(in, ops);

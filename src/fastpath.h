@@ -26,16 +26,13 @@
  *   FASTPATH_MEMORY   a load or store whose pointer tile is tracked and
  *                     points into one argument: check one address range and
  *                     copy rows instead of checking and moving every lane;
- *   FASTPATH_DOT_SKIP a tl.dot whose only reader is the add after it
- *                     (acc += tl.dot(a, b)): it does nothing;
- *   FASTPATH_DOT_ADD  that add: copy acc to the sum's slot and let the
- *                     product accumulate into it (gemm.h), which is the
- *                     same sum, rounded the same way;
- *   FASTPATH_DOT_INPLACE  also on that add, when the sum's only reader is
- *                     the loop's `copy acc <- sum` a few instructions on,
+ *   FASTPATH_DOT_INPLACE  a tl.dot with an fp32 accumulator (acc +=
+ *                     tl.dot(a, b), which combine.c made one instruction,
+ *                     or tl.dot(a, b, acc)) whose result's only reader is
+ *                     the loop's `copy acc <- result` a few instructions on,
  *                     with nothing touching either slot in between: the
- *                     product accumulates into acc itself and the sum is never
- *                     written;
+ *                     product continues in acc itself and the result slot
+ *                     is never written;
  *   FASTPATH_COPY_SKIP    that copy: it does nothing;
  *   FASTPATH_LOAD_VIEW    an unmasked 2-d fp32 load whose only reader is a
  *                     tl.dot a few instructions on, with no store, atomic
@@ -49,8 +46,8 @@
  *                     writes: it computes the same value in every program
  *                     of the launch, so each worker runs it once and later
  *                     programs find the value already there.
- * The fused instructions leave the dot's result (and, in place, the sum,
- * and a viewed load's lanes) unwritten, so a debugger must ask for
+ * The in-place dot leaves its result slot (and a viewed load its lanes)
+ * unwritten, so a debugger must ask for
  * allow_lazy = false, which also turns FASTPATH_INVARIANT off. */
 #ifndef TRITSIM_FASTPATH_H
 #define TRITSIM_FASTPATH_H
@@ -69,8 +66,6 @@ enum {
 enum {
     FASTPATH_RECORD = 1,
     FASTPATH_MEMORY = 2,
-    FASTPATH_DOT_SKIP = 4,
-    FASTPATH_DOT_ADD = 8,
     FASTPATH_DOT_INPLACE = 16,
     FASTPATH_COPY_SKIP = 32,
     FASTPATH_LOAD_VIEW = 64,

@@ -7,9 +7,9 @@
  * rows read them), and for each panel runs a register-blocked kernel over
  * blocks of rows, with one accumulator register per (row, vector) summing
  * that block's products in k order.  Every variant performs, for each
- * element, the same sequence of fused multiply-adds from zero and the same
- * final add, so they give the same bits; the vector ones differ only in
- * how many elements they carry at once.  The variant is picked once, from
+ * element, the same sequence of fused multiply-adds, starting from the
+ * accumulator (or zero), so they give the same bits; the vector ones differ
+ * only in how many elements they carry at once.  The variant is picked once, from
  * what the CPU supports. */
 #include "config.h"
 
@@ -38,14 +38,15 @@ enum { GEMM_ROW_CHUNK = 64 };
         float *c = C + i * ldc;                                               \
         for (int64_t j = j0; j < N; j += GEMM_ROW_CHUNK) {                    \
             int64_t nb = N - j < GEMM_ROW_CHUNK ? N - j : GEMM_ROW_CHUNK;     \
-            float t[GEMM_ROW_CHUNK] = {0};                                    \
+            float t[GEMM_ROW_CHUNK];                                          \
+            for (int64_t q = 0; q < nb; q++)                                  \
+                t[q] = accumulate ? c[j + q] : 0.0f;                          \
             for (int64_t k = 0; k < K; k++) {                                 \
                 const float *b = B + k * ldb + j;                             \
                 for (int64_t q = 0; q < nb; q++)                              \
                     t[q] = fmaf(a[k], b[q], t[q]);                            \
             }                                                                 \
-            for (int64_t q = 0; q < nb; q++)                                  \
-                c[j + q] = accumulate ? c[j + q] + t[q] : t[q];               \
+            memcpy(c + j, t, (size_t)nb * sizeof *t);                         \
         }                                                                     \
     }
 
@@ -106,7 +107,7 @@ static inline void gemm_avx2_block(const int R, const int V, int64_t K, const fl
     for (int r = 0; r < R; r++)
 #pragma GCC unroll 2
         for (int v = 0; v < V; v++)
-            t[r][v] = _mm256_setzero_ps();
+            t[r][v] = accumulate ? _mm256_loadu_ps(C + r * ldc + 8 * v) : _mm256_setzero_ps();
     for (int64_t k = 0; k < K; k++) {
         const float *b = B + k * ldb;
         __m256 b0 = _mm256_loadu_ps(b);
@@ -122,13 +123,8 @@ static inline void gemm_avx2_block(const int R, const int V, int64_t K, const fl
 #pragma GCC unroll 4
     for (int r = 0; r < R; r++)
 #pragma GCC unroll 2
-        for (int v = 0; v < V; v++) {
-            float *c = C + r * ldc + 8 * v;
-            __m256 x = t[r][v];
-            if (accumulate)
-                x = _mm256_add_ps(_mm256_loadu_ps(c), x);
-            _mm256_storeu_ps(c, x);
-        }
+        for (int v = 0; v < V; v++)
+            _mm256_storeu_ps(C + r * ldc + 8 * v, t[r][v]);
 }
 
 /* All rows of a panel V vectors wide: blocks of 4 rows, then one row at a
@@ -182,7 +178,9 @@ static inline void gemm_avx512_block(const int R, const int V, __mmask16 m1, int
     for (int r = 0; r < R; r++)
 #pragma GCC unroll 2
         for (int v = 0; v < V; v++)
-            t[r][v] = _mm512_setzero_ps();
+            t[r][v] = accumulate ? _mm512_maskz_loadu_ps(v == V - 1 ? m1 : (__mmask16)0xffff,
+                                                         C + r * ldc + 16 * v)
+                                 : _mm512_setzero_ps();
     for (int64_t k = 0; k < K; k++) {
         const float *b = B + k * ldb;
         __m512 b0 = _mm512_maskz_loadu_ps(m0, b);
@@ -198,14 +196,9 @@ static inline void gemm_avx512_block(const int R, const int V, __mmask16 m1, int
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++)
 #pragma GCC unroll 2
-        for (int v = 0; v < V; v++) {
-            __mmask16 m = v == V - 1 ? m1 : (__mmask16)0xffff;
-            float *c = C + r * ldc + 16 * v;
-            __m512 x = t[r][v];
-            if (accumulate)
-                x = _mm512_add_ps(_mm512_maskz_loadu_ps(m, c), x);
-            _mm512_mask_storeu_ps(c, m, x);
-        }
+        for (int v = 0; v < V; v++)
+            _mm512_mask_storeu_ps(C + r * ldc + 16 * v, v == V - 1 ? m1 : (__mmask16)0xffff,
+                                  t[r][v]);
 }
 
 /* All rows of a panel: blocks of 8 rows, then one row at a time. */

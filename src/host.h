@@ -129,7 +129,7 @@ struct host {
 
 /* A host for running file f, reporting to d; registers Python's built-ins
  * and the standard modules tritsim knows (math, functools, itertools, os,
- * os.path, sys, time, random).  threads 0, backend "cpu". */
+ * os.path, sys, time, random, pathlib, inspect).  threads 0, backend "cpu". */
 host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */
@@ -173,8 +173,9 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv);
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* Raise a RuntimeError whose message is the formatted text, at `at` in
- * the running program; returns VAL_ERR so that `return host_error(...)`
+/* Raise a RuntimeError whose message is the formatted text (the class
+ * the text starts with when it is "ValueError: ..." or another built-in
+ * class's name), at `at` in the running program; returns VAL_ERR so that `return host_error(...)`
  * reads well.  While an exception is pending or h->exiting it does
  * nothing.  The torch, triton and other modules report their errors so
  * (most of torch's errors are RuntimeErrors); the evaluator and the

@@ -57,7 +57,21 @@ static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 static const char *const math_names[] = {
     "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
     "tan", "tanh", "abs", "floor", "ceil", "erf", "sigmoid", "fma", "umulhi",
+    "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+    "exp10", "expm1", "log10", "log1p", "cbrt", "rcbrt", "rsqrt_rn",
+    "erfc", "erfinv", "erfcinv", "normcdf", "normcdfinv", "lgamma", "tgamma", "sinpi", "cospi",
+    "j0", "j1", "y0", "y1", "trunc", "round", "rint", "logb", "saturate",
+    "hypot", "rhypot", "copysign", "nextafter", "fdim", "remainder",
+    "ldexp", "powi", "jn", "yn",
+    "ilogb", "signbit", "isnan", "isinf", "isfinite", "llrint", "llround",
+    "hilo2double", "double2lo", "double2hi",
+    "popc", "clz", "ffs",
+    "brev", "mulhi", "mul24", "hadd", "rhadd", "sad", "byte_perm",
+    "add", "sub", "mul", "div", "rcp", "sqrt", "fma", "cvt",
 };
+_Static_assert(sizeof math_names / sizeof math_names[0] == IR_MATH__COUNT,
+               "a name for every ir_math");
+static const char *const round_names[] = {"rn", "rz", "rd", "ru"};
 static const char *const reduce_names[] = {
     "sum", "prod", "max", "min", "argmax", "argmin", "xor", "and", "or",
 };
@@ -180,6 +194,10 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
     case IR_JUMP: case IR_BRANCH:
         fprintf(out, "%s-> %" PRId64, sep, in->imm);
         break;
+    case IR_MATH:
+        if (in->sub >= IR_ADD_R)
+            fprintf(out, "%s%s", sep, NAME_AT(round_names, in->imm));
+        break;
     default:
         break;
     }
@@ -217,7 +235,7 @@ void ir_dump(const ir_kernel *k, FILE *out)
         else
             snprintf(op, sizeof op, "%s", ir_op_name((ir_opcode)in->op));
         bool operands = in->a >= 0 || in->b >= 0 || in->c >= 0 ||
-                        in->op != IR_RETURN;
+                        (in->op != IR_RETURN && in->op != IR_NOP);
         bool rest = in->dst >= 0 || operands;
         fprintf(out, rest ? "%4" PRId32 ": %-14s" : "%4" PRId32 ": %s", pc, op);
         if (in->dst >= 0) {

@@ -80,18 +80,27 @@ typedef struct ir_type {
     X(STORE,       "store")        /* *a = b for lanes where c (int1; -1: all) */ \
     X(ATOMIC,      "atomic")       /* dst = old *a; *a = sub(*a, b) where mask c;
                                       CAS: b is the compare, imm the value slot */ \
-    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N] (+ c when c >= 0),
-                                      or per batch: dst[B,M,N] = a[B,M,K] @
-                                      b[B,K,N]; imm: an ir_precision */ \
+    X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N], the sum
+                                      continuing from c when c >= 0 (c has
+                                      dst's shape, or is a scalar after
+                                      combine.c), or per batch: dst[B,M,N] =
+                                      a[B,M,K] @ b[B,K,N]; imm: an
+                                      ir_precision */ \
     X(REDUCE,      "reduce")       /* dst = reduce sub of a over axis imm (-1: all) */ \
     X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
     X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \
     X(ASSERT,      "assert")       /* every lane of a true, else fail with
-                                      ir_kernel.prints[imm] as the message */ \
+                                      ir_kernel.prints[imm] as the message;
+                                      sub = 1: a check of the GPU's rules, whose
+                                      first piece is the head of the message
+                                      (before the program id), not a
+                                      device_assert */ \
     X(BREAKPOINT,  "breakpoint")   /* debugger stop; condition ir_kernel.prints[imm] */ \
     X(JUMP,        "jump")         /* goto imm */ \
     X(BRANCH,      "branch")       /* if scalar a is zero, goto imm */ \
-    X(RETURN,      "return")       /* the program ends */
+    X(RETURN,      "return")       /* the program ends */ \
+    X(NOP,         "nop")          /* nothing: where combine.c moved an
+                                      instruction from */
 
 typedef enum ir_opcode {
 #define IR_OP_ENUM(name, text) IR_##name,
@@ -122,7 +131,38 @@ typedef enum ir_math {
     IR_EXP, IR_EXP2, IR_LOG, IR_LOG2, IR_SQRT, IR_SQRT_RN, IR_RSQRT,
     IR_SIN, IR_COS, IR_TAN, IR_TANH, IR_ABS, IR_FLOOR, IR_CEIL, IR_ERF,
     IR_SIGMOID, IR_FMA, IR_UMULHI,
+    /* libdevice's functions (spec_libdevice.c).  Floats: dst = f(a[, b]),
+     * fp32 lanes computed in double and rounded once (mathfn.h). */
+    IR_ASIN, IR_ACOS, IR_ATAN, IR_SINH, IR_COSH, IR_ASINH, IR_ACOSH, IR_ATANH,
+    IR_EXP10, IR_EXPM1, IR_LOG10, IR_LOG1P, IR_CBRT, IR_RCBRT, IR_RSQRT_RN,
+    IR_ERFC, IR_ERFINV, IR_ERFCINV, IR_NORMCDF, IR_NORMCDFINV, IR_LGAMMA, IR_TGAMMA,
+    IR_SINPI, IR_COSPI,
+    IR_J0, IR_J1, IR_Y0, IR_Y1, IR_TRUNC, IR_ROUND, IR_RINT, IR_LOGB, IR_SATURATE,
+    IR_HYPOT, IR_RHYPOT, IR_COPYSIGN, IR_NEXTAFTER, IR_FDIM, IR_REMAINDER,
+    /* mixed operands: a float and b int32 (ldexp, pow with an int exponent),
+     * or a int32 and b float (the Bessel functions of order a) */
+    IR_LDEXP, IR_POWI, IR_JN, IR_YN,
+    /* a float, dst another dtype: int32 (ilogb, signbit), int1 (isnan,
+     * isinf, isfinite), int64 (llrint, llround); the halves of an fp64's
+     * bits (int32 hi, lo -> fp64; fp64 -> int32 lo, hi) */
+    IR_ILOGB, IR_SIGNBIT, IR_ISNAN, IR_ISINF, IR_ISFINITE, IR_LLRINT, IR_LLROUND,
+    IR_HILO2DOUBLE, IR_DOUBLE2LO, IR_DOUBLE2HI,
+    /* a int32 or int64, dst int32 */
+    IR_POPC, IR_CLZ, IR_FFS,
+    /* integers, dst = a's dtype: brev(a), mulhi (high half, signed or not
+     * by the dtype), mul24, hadd, rhadd, sad (|a - b| + c), byte_perm */
+    IR_BREV, IR_MULHI, IR_MUL24, IR_HADD, IR_RHADD, IR_SAD, IR_BYTE_PERM,
+    /* IEEE operations rounded in the mode imm (an ir_round): a + b, a - b,
+     * a * b, a / b, 1 / a, sqrt(a), fma(a, b, c), and the conversion of a
+     * (fp32, fp64, 32- and 64-bit ints) to dst's dtype (to ints: rounded
+     * to an integer in that mode, then saturated, NaN giving 0) */
+    IR_ADD_R, IR_SUB_R, IR_MUL_R, IR_DIV_R, IR_RCP_R, IR_SQRT_R, IR_FMA_R, IR_CVT_R,
+    IR_MATH__COUNT
 } ir_math;
+
+/* The rounding of IR_MATH's *_R variants: to nearest even, toward zero,
+ * down (toward -inf), up (toward +inf). */
+typedef enum ir_round { IR_RN, IR_RZ, IR_RD, IR_RU } ir_round;
 
 typedef enum ir_reduce {
     IR_RED_SUM, IR_RED_PROD, IR_RED_MAX, IR_RED_MIN, IR_RED_ARGMAX,
@@ -223,6 +263,9 @@ typedef struct ir_kernel {
      * final RETURN).  NULL when the kernel has no statement table. */
     int32_t *inst_stmt;
     void *debug;      /* opaque: the specializer's scope data (spec_debug.c) */
+    int32_t ndesc;    /* tl.make_tensor_descriptor calls: each takes 128 bytes of
+                         global scratch per program on the GPU (launch.c asks the
+                         allocator of triton.set_allocator for them) */
 } ir_kernel;
 
 const char *ir_op_name(ir_opcode op);

@@ -14,6 +14,7 @@
 #include "debug.h"
 #include "spec.h"
 #include "tensor.h"
+#include "tritontools.h"
 
 /* One specialization: the parameters it was made for, and its IR. */
 typedef struct launch_spec {
@@ -38,27 +39,90 @@ typedef struct launch_launcher {
     val compiled;           /* the CompiledKernel of warmup() it launches, or NONE */
 } launch_launcher;
 
-/* Per host: the thread pool, made at the first launch. */
+/* Per host: the thread pool, made at the first launch, and the allocator
+ * of triton.set_allocator. */
 typedef struct launch_ctx {
     pool *pool;
+    val allocator;          /* VAL_MISSING until set */
 } launch_ctx;
 
 static void launch_ctx_free(void *p)
 {
     launch_ctx *c = p;
-    pool_destroy(c->pool);
+    if (c->pool)
+        pool_destroy(c->pool);
+    val_unref(c->allocator);
     free(c);
+}
+
+static launch_ctx *launch_context(host *h)
+{
+    if (!h->kernel_ctx) {
+        launch_ctx *c = xcalloc(1, sizeof *c);
+        c->allocator = val_missing();
+        h->kernel_ctx = c;
+        h->kernel_ctx_free = launch_ctx_free;
+    }
+    return h->kernel_ctx;
 }
 
 static pool *launch_pool(host *h)
 {
-    if (!h->kernel_ctx) {
-        launch_ctx *c = xcalloc(1, sizeof *c);
+    launch_ctx *c = launch_context(h);
+    if (!c->pool)
         c->pool = pool_create(h->threads);
-        h->kernel_ctx = c;
-        h->kernel_ctx_free = launch_ctx_free;
+    return c->pool;
+}
+
+void launch_set_allocator(host *h, val allocator)
+{
+    launch_ctx *c = launch_context(h);
+    val_unref(c->allocator);
+    c->allocator = val_ref(allocator);
+}
+
+/* The global scratch a launch needs on the GPU, from the allocator of
+ * triton.set_allocator, as Triton's launcher gets it: 128 bytes, aligned
+ * to 128, per tl.make_tensor_descriptor per program, in one call
+ * allocator(size, 128, stream) (stream 0, the simulated GPU's).  The CPU
+ * does not write there (descriptors are values on the CPU), but the call
+ * and its checks are the GPU's: no allocator is Triton's RuntimeError.
+ * *out holds the buffer for the launch (VAL_NONE when none is needed). */
+static bool launch_scratch(host *h, const ir_kernel *ir, const int64_t g[3], src_span at,
+                           val *out)
+{
+    *out = val_none();
+    if (ir->ndesc == 0)
+        return true;
+    launch_ctx *c = launch_context(h);
+    int64_t size = (int64_t)ir->ndesc * 128 * g[0] * g[1] * g[2];
+    if (c->allocator.kind == VAL_MISSING) {
+        host_error(h, at, "RuntimeError: Kernel requires a runtime memory allocation, but no "
+                   "allocator was set. Use triton.set_allocator to specify an allocator.");
+        return false;
     }
-    return ((launch_ctx *)h->kernel_ctx)->pool;
+    val args[3] = {val_int(size), val_int(128), val_int(0)};
+    val r = host_call(h, c->allocator, 3, args, NULL, at);
+    if (r.kind == VAL_ERR)
+        return false;
+    const tensor *t = tensor_of(r);
+    if (!t) {
+        host_error(h, at, "the allocator given to triton.set_allocator returned %s; it must "
+                   "return a tensor of at least %lld bytes (e.g. torch.empty(size, "
+                   "device=\"cuda\", dtype=torch.int8))", val_type_name(r), (long long)size);
+        val_unref(r);
+        return false;
+    }
+    int64_t bytes = tensor_numel(t) * tensor_elsize(t);
+    if (bytes < size) {
+        host_error(h, at, "the allocator given to triton.set_allocator returned a tensor of "
+                   "%lld bytes; this launch needs %lld (128 bytes per tensor descriptor per "
+                   "program)", (long long)bytes, (long long)size);
+        val_unref(r);
+        return false;
+    }
+    *out = r;
+    return true;
 }
 
 static const val_func *launch_func(const launch_kernel *k)
@@ -252,9 +316,12 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
 
 /* ---- a launch ------------------------------------------------------------ */
 
+/* extern_libs={'libdevice': path}: Triton links that bitcode for the
+ * libdevice functions; tritsim has its own (spec_libdevice.c), so the
+ * dict is checked but its paths are never opened. */
 static const char *const launch_options[] = {
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", NULL,
+    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", NULL,
 };
 
 static bool launch_is_option(const char *name)
@@ -295,6 +362,13 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
         while (i < n && strcmp(ps->items[i]->u.param.name, kw->names[k]))
             i++;
         if (i == n) {
+            val v = kw->values[k];
+            if (!strcmp(kw->names[k], "extern_libs") && v.kind != VAL_DICT &&
+                v.kind != VAL_NONE) {
+                host_error(h, at, "extern_libs must be a dict of library names to bitcode "
+                           "paths, not %s", val_type_name(v));
+                return false;
+            }
             if (launch_is_option(kw->names[k]))
                 continue;
             host_raise(h, HOST_EXC_TYPE, at,
@@ -391,6 +465,30 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
             }
             continue;
         }
+        if (tritontools_is_desc(v)) {
+            tritontools_desc d;
+            if (!tritontools_desc_of(h, v, at, p->u.param.name, &d))
+                return false;
+            if (d.nd > IR_MAX_DIM) {
+                host_error(h, at, "argument '%s' of %s() is a TensorDescriptor of %d "
+                           "dimensions; tritsim's tiles have at most %d", p->u.param.name,
+                           f->name, d.nd, IR_MAX_DIM);
+                return false;
+            }
+            for (int k = 0; k < d.nd; k++)
+                if (d.block[k] < 1 || d.block[k] > (1 << 20)) {
+                    host_error(h, at, "argument '%s' of %s() is a TensorDescriptor with "
+                               "block_shape[%d] = %lld", p->u.param.name, f->name, k,
+                               (long long)d.block[k]);
+                    return false;
+                }
+            out[i].dt = dtype_ptr_to(tensor_dtype(d.base));
+            out[i].desc_nd = d.nd;
+            for (int k = 0; k < d.nd; k++)
+                out[i].desc_block[k] = (int32_t)d.block[k];
+            out[i].desc_nan = d.pad_nan;
+            continue;
+        }
         switch (v.kind) {
         case VAL_TENSOR:
             out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
@@ -427,6 +525,10 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
         if (a[i].is_const != b[i].is_const)
             return false;
         if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+            return false;
+        if (!a[i].is_const && (a[i].desc_nd != b[i].desc_nd || a[i].desc_nan != b[i].desc_nan ||
+                               memcmp(a[i].desc_block, b[i].desc_block,
+                                      sizeof a[i].desc_block)))
             return false;
     }
     return true;
@@ -491,6 +593,28 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     return s;
 }
 
+/* Triton launches on GPU memory only: a tensor argument made without
+ * device="cuda" (or moved there) is refused with Triton's own message,
+ * after the kernel compiled, as there.
+ * tritsim keeps every tensor in host memory; this keeps the programs it
+ * accepts valid on a GPU. */
+static bool launch_on_device(host *h, const val_func *f, const val *bound, src_span at)
+{
+    int n = f->node->u.funcdef.params.len;
+    for (int i = 0; i < n; i++)
+        if (bound[i].kind == VAL_TENSOR && !tensor_of(bound[i])->cuda) {
+            char msg[96];
+            snprintf(msg, sizeof msg,
+                     "Pointer argument (at %d) cannot be accessed from Triton (cpu tensor?)", i);
+            val m = val_str_new(msg, strlen(msg));
+            host_raise_args(h, HOST_EXC_VALUE, val_tuple_of(1, &m), at,
+                            "ValueError: %s; make the tensor with device=\"cuda\" or move it "
+                            "there with .cuda()", msg);
+            return false;
+        }
+    return true;
+}
+
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -502,7 +626,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     launch_spec *s = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
               launch_grid(h, grid, f, bound, kw, at, g, &rank) &&
-              (s = launch_specialize(h, k, bound, at)) != NULL;
+              (s = launch_specialize(h, k, bound, at)) != NULL &&
+              launch_on_device(h, f, bound, at);
     if (!ok) {
         free(bound);
         return val_err();
@@ -515,6 +640,27 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         if (s->params[i].is_const)
             continue;
         val v = bound[i];
+        if (s->params[i].desc_nd > 0) {
+            /* a TensorDescriptor: base, sizes, strides (sp_desc_param) */
+            tritontools_desc d;
+            if (!tritontools_desc_of(h, v, at, f->node->u.funcdef.params.items[i]->u.param.name,
+                                     &d)) {
+                free(bound);
+                free(args);
+                return val_err();
+            }
+            exec_arg *ea = &args[r];
+            ea->name = ir->params[r].name;
+            ea->value.u = (uint64_t)(uintptr_t)tensor_data(d.base);
+            ea->numel = (size_t)tensor_extent(d.base);
+            r++;
+            for (int k = 0; k < 2 * d.nd; k++, r++) {
+                args[r].name = ir->params[r].name;
+                args[r].value = k < d.nd ? dtype_wrap(DTYPE_INT32, (uint64_t)d.shape[k])
+                                         : dtype_wrap(DTYPE_INT64, (uint64_t)d.strides[k - d.nd]);
+            }
+            continue;
+        }
         exec_arg *ea = &args[r++];
         ea->name = ir->params[r - 1].name;
         switch (v.kind) {
@@ -535,6 +681,11 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         free(args);
         return val_none();
     }
+    val scratch;
+    if (!launch_scratch(h, ir, g, at, &scratch)) {
+        free(args);
+        return val_err();
+    }
     fflush(stdout);
     exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                      .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag,
@@ -544,6 +695,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                   ? debug_launch(h->debugger, h, &L, &killed) : exec_run(&L);
     fflush(stdout);
     free(args);
+    val_unref(scratch);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;
         h->exit_status = 1;

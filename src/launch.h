@@ -18,4 +18,9 @@ val launch_kernel_new(val fn, uint64_t no_spec);
 /* The VAL_FUNC of a kernel (borrowed), or VAL_MISSING if v is none. */
 val launch_kernel_func(val kernel);
 
+/* triton.set_allocator(allocator): what launches of kernels that make
+ * tensor descriptors call for their global scratch (a reference is
+ * taken). */
+void launch_set_allocator(host *h, val allocator);
+
 #endif

@@ -8,6 +8,7 @@
  * has the values, scopes, expressions and statements. */
 #define _POSIX_C_SOURCE 200809L
 #include "spec_impl.h"
+#include "combine.h"
 
 #include "pyformat.h"
 
@@ -176,7 +177,8 @@ const char *sp_describe(spec *s, sval v, char *buf, size_t len)
         char sh[64];
         memcpy(t.shape, v.block->block, sizeof t.shape);
         sp_shape_str(&t, sh, sizeof sh);
-        snprintf(buf, len, "a block pointer to %s blocks of %s", dtype_name(t.dt), sh);
+        snprintf(buf, len, "a %s %s blocks of %s", v.block->desc ? "tensor descriptor of"
+                 : "block pointer to", dtype_name(t.dt), sh);
         break;
     }
     case SV_UNDEF: snprintf(buf, len, "an undefined name"); break;
@@ -396,6 +398,8 @@ int32_t sp_cast(spec *s, int32_t slot, dtype dt, const ast_node *at)
     ir_type nt = *t;
     nt.dt = dt;
     int32_t dst = sp_slot(s, nt, NULL);
+    if (dtype_is_ptr(dt) && dtype_is_ptr(t->dt))    /* the same address */
+        s->slots[dst].ptr_arg = s->slots[slot].ptr_arg;
     sp_emit(s, IR_CAST, 0, dst, slot, -1, -1, 0, at);
     return dst;
 }
@@ -681,8 +685,8 @@ static bool sp_tile_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at
     ir_opcode irop;
     int sub;
     if (op == AST_OP_POW)
-        return sp_error(s, at, "'**' is not defined on tiles; use tl.math.pow "
-                        "(or multiply) instead");
+        return sp_error(s, at, "'**' is not defined on tiles; use libdevice.pow (from "
+                        "triton.language.extra import libdevice) or multiply instead");
     if (op == AST_OP_MATMUL)
         return sp_error(s, at, "'@' is not defined on tiles; use tl.dot(a, b)");
     if (!sp_tile_op(op, &dop, &irop, &sub))
@@ -927,6 +931,10 @@ static bool sp_attribute(spec *s, const ast_node *e, sval *out)
         return sp_module_attr(s, v.name, attr, e, out);
     case SV_TILE:
         return sp_tile_attr(s, v, attr, e, out);
+    case SV_BLOCKPTR:
+        if (v.block->desc)
+            return sp_desc_attr(s, v, attr, e, out);
+        break;
     case SV_CONST:
         if (v.c.kind == SC_DTYPE) {
             dtype dt = v.c.u.dt;
@@ -1884,10 +1892,11 @@ static bool sp_copy_block_into(spec *s, sval dst, sval v, const char *name,
 {
     const sp_blockinfo *a = dst.block, *b = v.block;
     if (v.kind != SV_BLOCKPTR || b->nd != a->nd || b->elem != a->elem ||
+        b->desc != a->desc || b->pad_nan != a->pad_nan ||
         memcmp(b->block, a->block, sizeof a->block)) {
         char x[128], y[128];
         return sp_error(s, at, "variable '%s' is %s on one path but %s on another; it "
-                        "must stay the same kind of block pointer", name,
+                        "must stay the same kind of block pointer or descriptor", name,
                         sp_describe(s, dst, x, sizeof x), sp_describe(s, v, y, sizeof y));
     }
     for (int j = 0; j < dst.n; j++)
@@ -2409,6 +2418,7 @@ ir_kernel *sp_freeze_kernel(spec *s, const char *name)
     k->nframes = s->nframes;
     k->prints = sp_freeze(s->a, s->prints, (size_t)s->nprints, sizeof *s->prints);
     k->nprints = s->nprints;
+    k->ndesc = s->ndesc;
     return k;
 }
 
@@ -2422,7 +2432,10 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
     top.frame = sp_frame(&s, def, f, env, NULL, -1);
 
     const ast_list *ps = &def->u.funcdef.params;
-    ir_param *rparams = xcalloc((size_t)(ps->len + 1), sizeof *rparams);
+    int nslots_args = ps->len + 1;    /* a TensorDescriptor takes 1 + 2 * nd */
+    for (int i = 0; i < ps->len; i++)
+        nslots_args += params[i].is_const ? 0 : 2 * params[i].desc_nd;
+    ir_param *rparams = xcalloc((size_t)nslots_args, sizeof *rparams);
     int nr = 0;
     bool ok = true;
     for (int i = 0; ok && i < ps->len; i++) {
@@ -2433,6 +2446,10 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
         }
         if (params[i].is_const) {
             sp_bind(&s, p->u.param.name, sv_const(params[i].c));
+            continue;
+        }
+        if (params[i].desc_nd > 0) {
+            ok = sp_desc_param(&s, p, &params[i], rparams, &nr);
             continue;
         }
         int32_t slot = sp_slot(&s, sp_scalar_type(params[i].dt), p->u.param.name);
@@ -2449,6 +2466,7 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
     if (ok) {
         sp_emit(&s, IR_RETURN, 0, -1, -1, -1, -1, 0, def);
         k = sp_freeze_kernel(&s, top.name);
+        combine_kernel(k);
         k->params = sp_freeze(a, rparams, (size_t)nr, sizeof *rparams);
         k->nparams = nr;
     }

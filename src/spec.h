@@ -88,6 +88,12 @@ typedef struct spec_param {
     bool is_const;          /* a constexpr: value in c */
     spec_const c;
     dtype dt;               /* a runtime argument: its scalar or pointer type */
+    /* A host TensorDescriptor (desc_nd > 0): dt is the pointer type of its
+     * base, and it takes 1 + 2 * desc_nd runtime arguments, in this order:
+     * the base pointer, the sizes (int32), the strides (int64). */
+    int desc_nd;
+    int32_t desc_block[IR_MAX_DIM];
+    bool desc_nan;          /* padding="nan" */
 } spec_param;
 
 /* Specialize def (a FUNCDEF of file f, module env).  The IR and everything

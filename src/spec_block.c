@@ -110,6 +110,10 @@ bool tl_make_block_ptr(spec *s, const sp_args *a, const ast_node *call, sval *ou
 
 static bool sp_want_block_ptr(spec *s, sval v, const ast_node *at, const char *fname)
 {
+    if (v.kind == SV_BLOCKPTR && v.block->desc)
+        return sp_error(s, at, "%s needs a block pointer (from tl.make_block_ptr), not a "
+                        "tensor descriptor: a descriptor takes the offsets at each access, "
+                        "desc.load([...])", fname);
     if (v.kind == SV_BLOCKPTR)
         return true;
     char buf[128];
@@ -172,7 +176,7 @@ static bool sp_boundary_dims(spec *s, sval v, int nd, const ast_node *at, unsign
 }
 
 /* The pointer tile of the block and its mask (-1: none). */
-static bool sp_block_lower(spec *s, sval bp, unsigned dims, const ast_node *at,
+bool sp_block_lower(spec *s, sval bp, unsigned dims, const ast_node *at,
                            int32_t *ptr, int32_t *mask)
 {
     const sp_blockinfo *bi = bp.block;
@@ -210,9 +214,22 @@ static bool sp_block_lower(spec *s, sval bp, unsigned dims, const ast_node *at,
 }
 
 /* tl.load through a block pointer: p are tl.load's bound arguments. */
+/* tl.load and tl.store of a tensor descriptor: Triton's "Unsupported ptr
+ * type" there. */
+static bool sp_not_desc(spec *s, sval v, const ast_node *at, const char *fname)
+{
+    if (!v.block->desc)
+        return true;
+    return sp_error(s, at, "%s takes a pointer or a block pointer, not a tensor descriptor: "
+                    "use desc.%s([offsets]%s)", fname, strcmp(fname, "tl.load") ? "store"
+                    : "load", strcmp(fname, "tl.load") ? ", value" : "");
+}
+
 bool sp_block_load(spec *s, const sval *p, const ast_node *call, sval *out)
 {
     sval bp = p[0];
+    if (!sp_not_desc(s, bp, call, "tl.load"))
+        return false;
     if (!sv_is_none(p[1]) || !sv_is_none(p[2]))
         return sp_error(s, call, "tl.load: mask and other cannot be given with a block "
                         "pointer; use boundary_check and padding_option");
@@ -247,6 +264,8 @@ bool sp_block_load(spec *s, const sval *p, const ast_node *call, sval *out)
 bool sp_block_store(spec *s, const sval *p, const ast_node *call, sval *out)
 {
     sval bp = p[0];
+    if (!sp_not_desc(s, bp, call, "tl.store"))
+        return false;
     if (!sv_is_none(p[2]))
         return sp_error(s, call, "tl.store: mask cannot be given with a block pointer; use "
                         "boundary_check");

@@ -315,16 +315,16 @@ static sp_scope sp_dbg_scope(const sp_dbg_rec *r, int32_t stmt)
     return sc;
 }
 
-static const char *sp_dbg_what(sv_kind k)
+static const char *sp_dbg_what(const sval *v)
 {
-    switch (k) {
+    switch (v->kind) {
     case SV_TUPLE: return "a tuple";
     case SV_MODULE: return "a module";
     case SV_FUNC: return "a function";
     case SV_JIT: return "a @triton.jit function";
     case SV_METHOD: return "a method";
     case SV_FMT: return "an f-string";
-    case SV_BLOCKPTR: return "a block pointer";
+    case SV_BLOCKPTR: return v->block->desc ? "a tensor descriptor" : "a block pointer";
     default: return "a value";
     }
 }
@@ -340,7 +340,7 @@ static spec_dbg_var sp_dbg_var_of(const char *name, sval v, arena *a)
         dv.kind = SPEC_DBG_CONST;
     } else {
         dv.kind = SPEC_DBG_OTHER;
-        dv.what = sp_dbg_what(v.kind);
+        dv.what = sp_dbg_what(&v);
     }
     return dv;
 }

@@ -32,6 +32,10 @@ typedef struct sp_blockinfo {
     int32_t block[IR_MAX_DIM];     /* block_shape */
     int8_t order[IR_MAX_DIM];
     dtype elem;                    /* the element type pointed to */
+    bool desc;                     /* a tensor descriptor (spec_desc.c): its runtime
+                                      part is the base, nd int32 sizes and nd int64
+                                      strides (n = 1 + 2 * nd); no offsets */
+    bool pad_nan;                  /* a descriptor's padding_option="nan" */
 } sp_blockinfo;
 
 typedef struct sval sval;
@@ -107,6 +111,7 @@ typedef struct spec {
     ir_stmt *stmts;  int32_t nstmts, cap_stmts;
     sp_dbg_rec *dbg;           /* scope snapshots and frame environments */
     bool dbg_expr;             /* compiling a debugger expression: no side effects */
+    int32_t ndesc;             /* tl.make_tensor_descriptor calls made (ir_kernel.ndesc) */
 } spec;
 
 /* spec.c */
@@ -199,6 +204,16 @@ bool sp_call_method(spec *s, sval method, const sp_args *args,
  * tritsim does not support. */
 bool sp_module_attr(spec *s, const char *module, const char *attr,
                     const ast_node *at, sval *out);
+/* spec_desc.c: a tensor descriptor's attributes (desc.dtype, .block_shape,
+ * .shape, .strides, the methods desc.load, desc.store, desc.atomic_*) and
+ * the call of such a method (m.items[0] is the descriptor). */
+bool sp_desc_attr(spec *s, sval desc, const char *attr, const ast_node *at, sval *out);
+bool sp_desc_call(spec *s, sval m, const sp_args *args, const ast_node *call, sval *out);
+/* A kernel parameter that is a host TensorDescriptor: its 1 + 2 * nd
+ * runtime arguments appended to params (*n of them so far; the caller
+ * made room) and the descriptor bound to its name. */
+bool sp_desc_param(spec *s, const ast_node *param, const spec_param *sp, ir_param *params,
+                   int *n);
 /* "triton.language.load" -> "tl.load", for messages. */
 const char *sp_display_name(const char *qualname, char *buf, size_t len);
 

@@ -18,7 +18,11 @@
 
 const char *sp_display_name(const char *q, char *buf, size_t len)
 {
-    if (!strncmp(q, "triton.language.", 16))
+    if (!strncmp(q, "triton.language.extra.libdevice.", 32))
+        snprintf(buf, len, "libdevice.%s", q + 32);
+    else if (!strncmp(q, "triton.language.extra.cuda.libdevice.", 37))
+        snprintf(buf, len, "libdevice.%s", q + 37);
+    else if (!strncmp(q, "triton.language.", 16))
         snprintf(buf, len, "tl.%s", q + 16);
     else if (!strncmp(q, "builtins.", 9))
         snprintf(buf, len, "%s", q + 9);
@@ -2280,6 +2284,62 @@ static bool tl_constexpr(spec *s, const sp_args *a, const ast_node *call, sval *
     return true;
 }
 
+/* tl.pointer_type(element_ty, address_space=1): the dtype of a pointer to
+ * element_ty, e.g. for x.to(tl.pointer_type(tl.float16)).  Pointers to
+ * pointers are not part of tritsim's subset; address spaces other than 1
+ * (global memory) have no meaning in kernels (Triton's to_ir uses 1). */
+static bool tl_pointer_type(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    dtype elem = DTYPE_INVALID;
+    if (!SP_BIND(s, "triton.language.pointer_type", "element_ty, address_space=", a, call,
+                 p) ||
+        !sp_want_dtype(s, p[0], call, "tl.pointer_type's element_ty", &elem))
+        return false;
+    if (dtype_is_ptr(elem))
+        return sp_error(s, call, "tl.pointer_type: pointers to pointers (%s) are not "
+                        "supported by tritsim", dtype_name(elem));
+    if (!sv_is_none(p[1])) {
+        int64_t space;
+        if (!sp_const_int(s, p[1], call, "address_space", &space))
+            return false;
+        if (space != 1)
+            return sp_error(s, call, "tl.pointer_type: address_space %lld is not supported "
+                            "by tritsim (kernels address global memory, space 1)",
+                            (long long)space);
+    }
+    spec_const c = {.kind = SC_DTYPE, .u.dt = dtype_ptr_to(elem)};
+    *out = sv_const(c);
+    return true;
+}
+
+static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *call,
+                         sval *out);
+
+/* tl.cast(input, dtype, fp_downcast_rounding=None, bitcast=False): input.to(...)
+ * after making a number a tile, as Triton's to_tensor does. */
+static bool tl_cast(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[4];
+    int32_t x;
+    if (!SP_BIND(s, "triton.language.cast", "input, dtype, fp_downcast_rounding=, bitcast=",
+                 a, call, p) ||
+        !sp_want_tile(s, p[0], call, "tl.cast's input", &x))
+        return false;
+    static const char *const names[] = {"dtype", "fp_downcast_rounding", "bitcast"};
+    sp_args rest = {.nkw = 0};
+    sval kwv[3];
+    const char *kwn[3];
+    for (int i = 0; i < 3; i++)
+        if (i == 0 || !sv_is_none(p[i + 1])) {
+            kwn[rest.nkw] = names[i];
+            kwv[rest.nkw++] = p[i + 1];
+        }
+    rest.kwnames = kwn;
+    rest.kwv = kwv;
+    return sp_method_to(s, x, &rest, call, out);
+}
+
 static bool tl_range_outside_for(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     (void)a, (void)out;
@@ -2461,6 +2521,9 @@ static const struct sp_builtin {
     {"triton.language.load", tl_load, SPEC_FX_NONE},
     {"triton.language.make_block_ptr", tl_make_block_ptr, SPEC_FX_NONE},
     {"triton.language.advance", tl_advance, SPEC_FX_NONE},
+    {"triton.language.make_tensor_descriptor", tl_make_tensor_descriptor, SPEC_FX_NONE},
+    {"triton.language.load_tensor_descriptor", tl_load_tensor_descriptor, SPEC_FX_NONE},
+    {"triton.language.store_tensor_descriptor", tl_store_tensor_descriptor, SPEC_FX_WRITES},
     {"triton.language.store", tl_store, SPEC_FX_WRITES},
     {"triton.language.dot", tl_dot, SPEC_FX_NONE},
     {"triton.language.atomic_add", tl_atomic_add, SPEC_FX_WRITES},
@@ -2538,6 +2601,8 @@ static const struct sp_builtin {
     {"triton.language.assume", tl_nothing, SPEC_FX_NONE},
     {"triton.language.debug_barrier", tl_nothing, SPEC_FX_NONE},
     {"triton.language.constexpr", tl_constexpr, SPEC_FX_NONE},
+    {"triton.language.pointer_type", tl_pointer_type, SPEC_FX_NONE},
+    {"triton.language.cast", tl_cast, SPEC_FX_NONE},
     {"triton.cdiv", tl_cdiv, SPEC_FX_NONE},
     {"triton.next_power_of_2", triton_next_power_of_2, SPEC_FX_NONE},
     {"triton_util.cdiv", tl_cdiv, SPEC_FX_NONE},
@@ -2583,26 +2648,32 @@ static const struct sp_builtin *sp_find_builtin(const char *qual)
 
 bool spec_has_builtin(const char *qualname)
 {
-    return sp_find_builtin(qualname) != NULL;
+    return sp_find_builtin(qualname) != NULL || sp_libdevice_has(qualname);
 }
+
+/* The table's entries, then libdevice's functions (all pure). */
+enum { SP_NBUILTINS = sizeof sp_builtins / sizeof sp_builtins[0] };
 
 const char *spec_builtin_name(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof sp_builtins / sizeof sp_builtins[0])
+    if (i < 0)
         return NULL;
-    return sp_builtins[i].qual;
+    return i < SP_NBUILTINS ? sp_builtins[i].qual : sp_libdevice_name(i - SP_NBUILTINS);
 }
 
 int spec_builtin_effects(int i)
 {
-    if (i < 0 || (size_t)i >= sizeof sp_builtins / sizeof sp_builtins[0])
+    if (i < 0 || !spec_builtin_name(i))
         return -1;
-    return sp_builtins[i].effects;
+    return i < SP_NBUILTINS ? sp_builtins[i].effects : SPEC_FX_NONE;
 }
 
 bool sp_call_builtin(spec *s, const char *qual, const sp_args *args, const ast_node *call,
                      sval *out)
 {
+    if (sp_libdevice_has(qual))
+        return (!s->dbg_expr || sp_dbg_pure(s, qual, SPEC_FX_NONE, call)) &&
+               sp_libdevice_call(s, qual, args, call, out);
     const struct sp_builtin *b = sp_find_builtin(qual);
     if (!b) {
         char buf[128];
@@ -2618,7 +2689,8 @@ static bool sp_is_submodule(const char *q)
 {
     static const char *const subs[] = {
         "triton.language", "triton.language.math", "triton.language.extra",
-        "triton.language.extra.libdevice", "triton.language.PropagateNan", NULL,
+        "triton.language.extra.libdevice", "triton.language.extra.cuda",
+        "triton.language.extra.cuda.libdevice", "triton.language.PropagateNan", NULL,
     };
     for (int i = 0; subs[i]; i++)
         if (!strcmp(subs[i], q))
@@ -2662,7 +2734,7 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
                 return true;
             }
     }
-    if (sp_find_builtin(q)) {
+    if (sp_find_builtin(q) || sp_libdevice_has(q)) {
         *out = (sval){.kind = SV_FUNC, .name = q, .slot = -1};
         return true;
     }
@@ -2720,7 +2792,14 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
         !sp_want_dtype(s, p[0], call, "dtype", &dt))
         return false;
     ir_type t = *sp_slot_type(s, x);
-    if (!sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c)) {
+    /* Triton's bitcast: the same type is the input itself, and a pointer
+     * on either side makes it an ordinary cast */
+    bool bitcast = !sv_is_none(p[2]) && p[2].kind == SV_CONST && sp_const_truth(&p[2].c);
+    if (bitcast && dt == t.dt) {
+        *out = sv_tile(x);
+        return true;
+    }
+    if (bitcast && !dtype_is_ptr(dt) && !dtype_is_ptr(t.dt)) {
         if (dtype_size(dt) != dtype_size(t.dt))
             return sp_error(s, call, "bitcast between types of different sizes (%s and %s)",
                             dtype_name(t.dt), dtype_name(dt));
@@ -2755,6 +2834,8 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
 
 bool sp_call_method(spec *s, sval m, const sp_args *args, const ast_node *call, sval *out)
 {
+    if (m.items)           /* a tensor descriptor's method */
+        return sp_desc_call(s, m, args, call, out);
     if (!strcmp(m.name, "to"))
         return sp_method_to(s, m.slot, args, call, out);
     /* The other methods are tl functions with the tile first. */

@@ -1,7 +1,7 @@
 /* spec_tl.h - what the files of tl.* functions share: spec_tl.c (the
  * table of every built-in, the core functions, shapes, reductions),
- * spec_random.c (tl.rand and friends), spec_atomic.c (tl.atomic_*) and
- * spec_block.c (block pointers).
+ * spec_random.c (tl.rand and friends), spec_atomic.c (tl.atomic_*),
+ * spec_block.c (block pointers) and spec_libdevice.c (libdevice).
  * Argument binding and checking helpers, and the handlers each file gives
  * the table.  Private to the specializer, like spec_impl.h. */
 #ifndef TRITSIM_SPEC_TL_H
@@ -54,10 +54,26 @@ sp_builtin_fn tl_randint, tl_randint4x, tl_rand, tl_rand4x, tl_randn, tl_randn4x
 sp_builtin_fn tl_atomic_add, tl_atomic_max, tl_atomic_min, tl_atomic_xchg, tl_atomic_cas,
     tl_atomic_and, tl_atomic_or, tl_atomic_xor;
 
+/* spec_libdevice.c: qual is a libdevice function's qualified name, in
+ * either spelling (triton.language.extra[.cuda].libdevice.NAME);
+ * sp_libdevice_name lists them (the first spelling), NULL past the end. */
+bool sp_libdevice_has(const char *qual);
+const char *sp_libdevice_name(int i);
+bool sp_libdevice_call(spec *s, const char *qual, const sp_args *a, const ast_node *call,
+                       sval *out);
+
 /* spec_block.c; p are tl.load's / tl.store's bound arguments, p[0] a
  * block pointer. */
 sp_builtin_fn tl_make_block_ptr, tl_advance;
 bool sp_block_load(spec *s, const sval *p, const ast_node *call, sval *out);
 bool sp_block_store(spec *s, const sval *p, const ast_node *call, sval *out);
+/* The pointer tile and mask (-1: none) of block pointer bp (its items: base,
+ * shape, strides, offsets): the mask checks the dimensions in the bits of
+ * dims. */
+bool sp_block_lower(spec *s, sval bp, unsigned dims, const ast_node *at, int32_t *ptr,
+                    int32_t *mask);
+
+/* spec_desc.c */
+sp_builtin_fn tl_make_tensor_descriptor, tl_load_tensor_descriptor, tl_store_tensor_descriptor;
 
 #endif

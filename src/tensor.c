@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "addrmap.h"
 #include "format.h"
 
 void tensor_err(char *err, const char *fmt, ...)
@@ -52,6 +53,21 @@ tensor *tensor_of(val v)
 void *tensor_data(const tensor *t)
 {
     return t->storage->data + t->offset * tensor_elsize(t);
+}
+
+bool tensor_reveal(const tensor *t, uint64_t *addr, char *err)
+{
+    tensor_storage *s = t->storage;
+    *addr = (uint64_t)(uintptr_t)tensor_data(t);
+    if (s->addr_tag == 0 && s->size > 0) {
+        s->addr_tag = addrmap_add(s->data, s->size);
+        if (s->addr_tag == 0 && addrmap_count() >= ADDRMAP_MAX_TAGS) {
+            tensor_err(err, "tritsim keeps the addresses of at most %d live tensor "
+                       "storages (data_ptr()); free some tensors first", ADDRMAP_MAX_TAGS);
+            return false;
+        }
+    }
+    return true;
 }
 
 int64_t tensor_numel(const tensor *t)
@@ -98,6 +114,7 @@ void tensor_release(val_obj *o)
     tensor_storage *s = t->storage;
     t->storage = NULL;
     if (s && --s->refs == 0) {
+        addrmap_remove(s->addr_tag);
         free(s->raw);
         free(s);
     }
@@ -186,6 +203,8 @@ tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *
     }
     s->refs = 1;
     s->nbytes = alloc;
+    s->size = nbytes;
+    s->addr_tag = 0;
     s->raw = raw;
     s->data = (unsigned char *)raw + (TENSOR_ALIGN - (uintptr_t)raw % TENSOR_ALIGN) % TENSOR_ALIGN;
     int64_t strides[TENSOR_MAX_DIMS];

@@ -69,8 +69,11 @@ enum {
 typedef struct tensor_storage {
     int refs;                 /* tensors viewing it */
     size_t nbytes;            /* bytes usable (rounded up to TENSOR_ALIGN) */
+    size_t size;              /* bytes its elements take (nbytes before rounding) */
     unsigned char *data;      /* TENSOR_ALIGN-aligned, inside raw */
     void *raw;                /* what was allocated */
+    int addr_tag;             /* its tag in addrmap.h once its address is known
+                                 to the program (tensor_reveal), else 0 */
 } tensor_storage;
 
 typedef struct tensor {
@@ -102,6 +105,13 @@ tensor *tensor_of(val v);
 static inline dtype tensor_dtype(const tensor *t) { return t->type; }
 /* Address of element [0, ..., 0] of the view. */
 void *tensor_data(const tensor *t);
+/* The address of element [0, ..., 0] as the program may see it
+ * (Tensor.data_ptr(), a TensorDescriptor's base): the storage joins the
+ * address registry (addrmap.h), so that a kernel can turn the address back
+ * into a pointer, checked against the storage.  A tensor with no elements
+ * gives its address too but registers nothing.  false (with a message in
+ * err) when the registry is full. */
+bool tensor_reveal(const tensor *t, uint64_t *addr, char *err);
 /* Elements reachable from tensor_data: 1 + sum((shape_i - 1) * stride_i),
  * or 0 when the tensor has no elements. */
 int64_t tensor_extent(const tensor *t);
@@ -348,6 +358,8 @@ typedef enum tensor_binop {
     TENSOR_SHL, TENSOR_SHR,
     TENSOR_EQ, TENSOR_NE, TENSOR_LT, TENSOR_LE, TENSOR_GT, TENSOR_GE,
     TENSOR_MAXIMUM, TENSOR_MINIMUM,         /* NaN propagates */
+    TENSOR_ATAN2,       /* ints give float32 */
+    TENSOR_HYPOT,       /* floats only */
 } tensor_binop;
 
 /* a op b with broadcasting and torch's promotion (comparisons give bool).
@@ -362,6 +374,9 @@ typedef enum tensor_unop {
     TENSOR_NEG, TENSOR_ABS, TENSOR_INVERT,  /* ~: not for bools, bitwise for ints */
     TENSOR_EXP, TENSOR_EXP2, TENSOR_LOG, TENSOR_LOG2, TENSOR_SQRT, TENSOR_RSQRT,
     TENSOR_SIN, TENSOR_COS, TENSOR_TANH, TENSOR_SIGMOID,
+    TENSOR_TAN, TENSOR_ASIN, TENSOR_ACOS, TENSOR_ATAN, TENSOR_SINH, TENSOR_COSH,
+    TENSOR_ASINH, TENSOR_ACOSH, TENSOR_ATANH, TENSOR_EXPM1, TENSOR_LOG10, TENSOR_LOG1P,
+    TENSOR_ERF, TENSOR_ERFC, TENSOR_ERFINV, TENSOR_LGAMMA,
     TENSOR_RELU, TENSOR_GELU, TENSOR_GELU_TANH, TENSOR_SILU,
     TENSOR_FLOOR, TENSOR_CEIL, TENSOR_ROUND, TENSOR_TRUNC,
     TENSOR_ISNAN, TENSOR_ISINF, TENSOR_ISFINITE,   /* give bool */

@@ -3,9 +3,12 @@
  *
  * Each matrix pair is gathered into contiguous buffers of the computation
  * type and multiplied there: float32 with cblas_sgemm, float64 with
- * cblas_dgemm, float16 and bfloat16 in float32 (rounded once at the end,
- * as torch's CPU kernels accumulate them in float32), and integers with a
- * plain loop of wrapping 64-bit sums.  Gathering costs O(mk + kn) next to
+ * cblas_dgemm, float16 and bfloat16 in float32 with gemm.c (rounded once
+ * at the end, as the GPU's half-precision products accumulate in float32),
+ * and integers with a plain loop of wrapping 64-bit sums.  Half types go
+ * through gemm.c so that torch.matmul sums in the order tl.dot does: a
+ * Triton matmul that walks K in blocks gives the same bits, as cuBLAS and
+ * Triton's kernels agree on the GPU (tutorial 03's check).  Gathering costs O(mk + kn) next to
  * the O(mkn) product and frees the BLAS call from any stride question. */
 #include "tensor.h"
 
@@ -18,6 +21,7 @@
 #include <cblas.h>
 
 #include "blas.h"
+#include "gemm.h"
 
 /* The C++ type torch names in its dtype mismatch messages. */
 static const char *cpp_name(dtype t)
@@ -110,7 +114,11 @@ static bool product(dtype t, const mat *a, const mat *b, unsigned char *c, char 
         gather_float(a, t, A, wide);
         gather_float(b, t, B, wide);
         blas_ready();
-        if (wide)
+        if (t == DTYPE_FP16 || t == DTYPE_BF16) {
+            float *work = malloc(sizeof(float) * (size_t)gemm_work_floats(k));
+            gemm_f32(m, n, k, A, k, B, n, C, n, false, work);
+            free(work);
+        } else if (wide)
             cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, (int)m, (int)n, (int)k, 1.0,
                         A, (int)(k ? k : 1), B, (int)n, 0.0, C, (int)n);
         else

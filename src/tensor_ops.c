@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mathfn.h"
+
 /* ---- dtype rules ---------------------------------------------------------------- */
 
 const char *tensor_type_name(dtype t)
@@ -223,6 +225,7 @@ static const char *kernel_name(tensor_binop op)
     case TENSOR_FLOORDIV: return "div_floor_cpu";
     case TENSOR_MOD: return "remainder_cpu";
     case TENSOR_POW: return "pow";
+    case TENSOR_HYPOT: return "hypot_cpu";
     default: return "binary_op";
     }
 }
@@ -244,6 +247,11 @@ static bool binop_allowed(tensor_binop op, tensor_operand a, tensor_operand b, d
     }
     if (is_bitwise(op) && dtype_is_float(common)) {
         tensor_err(err, "\"%s\" not implemented for '%s'", kernel_name(op), tensor_type_name(common));
+        return false;
+    }
+    if (op == TENSOR_HYPOT && !dtype_is_float(common)) {
+        tensor_err(err, "\"%s\" not implemented for '%s'", kernel_name(op),
+                   tensor_type_name(common));
         return false;
     }
     if ((op == TENSOR_FLOORDIV || op == TENSOR_MOD || op == TENSOR_POW) && common == DTYPE_INT1) {
@@ -310,6 +318,8 @@ static dtype_scalar float_op(tensor_binop op, dtype ct, double a, double b)
     case TENSOR_POW: x = pow(a, b); break;
     case TENSOR_MAXIMUM: x = isnan(a) || isnan(b) ? NAN : a > b ? a : b; break;
     case TENSOR_MINIMUM: x = isnan(a) || isnan(b) ? NAN : a < b ? a : b; break;
+    case TENSOR_ATAN2: x = atan2(a, b); break;
+    case TENSOR_HYPOT: x = hypot(a, b); break;
     case TENSOR_EQ: r.u = a == b; return r;
     case TENSOR_NE: r.u = a != b; return r;
     case TENSOR_LT: r.u = a < b; return r;
@@ -391,7 +401,7 @@ static bool plan_binop(tensor_binop op, tensor_operand a, tensor_operand b, bino
          * means float16's 0.1. */
         p->compute = p->common;
         p->result = DTYPE_INT1;
-    } else if (op == TENSOR_DIV && !dtype_is_float(p->common)) {
+    } else if ((op == TENSOR_DIV || op == TENSOR_ATAN2) && !dtype_is_float(p->common)) {
         p->compute = p->result = DTYPE_FP32;
         p->common = DTYPE_FP32;
     } else {
@@ -558,6 +568,22 @@ static double float_unop(tensor_unop op, double x)
     case TENSOR_COS: return cos(x);
     case TENSOR_TANH: return tanh(x);
     case TENSOR_SIGMOID: return sigmoid(x);
+    case TENSOR_TAN: return tan(x);
+    case TENSOR_ASIN: return asin(x);
+    case TENSOR_ACOS: return acos(x);
+    case TENSOR_ATAN: return atan(x);
+    case TENSOR_SINH: return sinh(x);
+    case TENSOR_COSH: return cosh(x);
+    case TENSOR_ASINH: return asinh(x);
+    case TENSOR_ACOSH: return acosh(x);
+    case TENSOR_ATANH: return atanh(x);
+    case TENSOR_EXPM1: return expm1(x);
+    case TENSOR_LOG10: return log10(x);
+    case TENSOR_LOG1P: return log1p(x);
+    case TENSOR_ERF: return erf(x);
+    case TENSOR_ERFC: return erfc(x);
+    case TENSOR_ERFINV: return mathfn_erfinv(x);
+    case TENSOR_LGAMMA: return mathfn_lgamma(x);
     case TENSOR_RELU: return isnan(x) ? x : x > 0 ? x : 0.0;
     case TENSOR_GELU: return gelu(x);
     case TENSOR_GELU_TANH: return gelu_tanh(x);

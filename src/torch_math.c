@@ -113,6 +113,8 @@ TORCH_NAMED(true_divide, binary, TENSOR_DIV, false)
 TORCH_NAMED(floor_divide, binary, TENSOR_FLOORDIV, false)
 TORCH_NAMED(remainder, binary, TENSOR_MOD, false)
 TORCH_NAMED(pow, binary, TENSOR_POW, false)
+TORCH_NAMED(atan2, binary, TENSOR_ATAN2, false)
+TORCH_NAMED(hypot, binary, TENSOR_HYPOT, false)
 TORCH_NAMED(maximum, binary, TENSOR_MAXIMUM, false)
 TORCH_NAMED(minimum, binary, TENSOR_MINIMUM, false)
 TORCH_NAMED(eq, binary, TENSOR_EQ, false)
@@ -231,6 +233,22 @@ TORCH_NAMED(sin, unary, TENSOR_SIN, false)
 TORCH_NAMED(cos, unary, TENSOR_COS, false)
 TORCH_NAMED(tanh, unary, TENSOR_TANH, false)
 TORCH_NAMED(sigmoid, unary, TENSOR_SIGMOID, false)
+TORCH_NAMED(tan, unary, TENSOR_TAN, false)
+TORCH_NAMED(asin, unary, TENSOR_ASIN, false)
+TORCH_NAMED(acos, unary, TENSOR_ACOS, false)
+TORCH_NAMED(atan, unary, TENSOR_ATAN, false)
+TORCH_NAMED(sinh, unary, TENSOR_SINH, false)
+TORCH_NAMED(cosh, unary, TENSOR_COSH, false)
+TORCH_NAMED(asinh, unary, TENSOR_ASINH, false)
+TORCH_NAMED(acosh, unary, TENSOR_ACOSH, false)
+TORCH_NAMED(atanh, unary, TENSOR_ATANH, false)
+TORCH_NAMED(expm1, unary, TENSOR_EXPM1, false)
+TORCH_NAMED(log10, unary, TENSOR_LOG10, false)
+TORCH_NAMED(log1p, unary, TENSOR_LOG1P, false)
+TORCH_NAMED(erf, unary, TENSOR_ERF, false)
+TORCH_NAMED(erfc, unary, TENSOR_ERFC, false)
+TORCH_NAMED(erfinv, unary, TENSOR_ERFINV, false)
+TORCH_NAMED(lgamma, unary, TENSOR_LGAMMA, false)
 TORCH_NAMED(relu, unary, TENSOR_RELU, false)
 TORCH_NAMED(silu, unary, TENSOR_SILU, false)
 TORCH_NAMED(floor, unary, TENSOR_FLOOR, false)
@@ -880,6 +898,31 @@ const torch_fn torch_math_fns[] = {
     TORCH_BOTH("sin", fn_sin),
     TORCH_BOTH("cos", fn_cos),
     TORCH_ALL3("tanh", fn_tanh),
+    TORCH_BOTH("tan", fn_tan),
+    TORCH_BOTH("asin", fn_asin),
+    TORCH_BOTH("arcsin", fn_asin),
+    TORCH_BOTH("acos", fn_acos),
+    TORCH_BOTH("arccos", fn_acos),
+    TORCH_BOTH("atan", fn_atan),
+    TORCH_BOTH("arctan", fn_atan),
+    TORCH_BOTH("atan2", fn_atan2),
+    TORCH_BOTH("arctan2", fn_atan2),
+    TORCH_BOTH("sinh", fn_sinh),
+    TORCH_BOTH("cosh", fn_cosh),
+    TORCH_BOTH("asinh", fn_asinh),
+    TORCH_BOTH("arcsinh", fn_asinh),
+    TORCH_BOTH("acosh", fn_acosh),
+    TORCH_BOTH("arccosh", fn_acosh),
+    TORCH_BOTH("atanh", fn_atanh),
+    TORCH_BOTH("arctanh", fn_atanh),
+    TORCH_BOTH("hypot", fn_hypot),
+    TORCH_BOTH("expm1", fn_expm1),
+    TORCH_BOTH("log10", fn_log10),
+    TORCH_BOTH("log1p", fn_log1p),
+    TORCH_BOTH("erf", fn_erf),
+    TORCH_BOTH("erfc", fn_erfc),
+    TORCH_BOTH("erfinv", fn_erfinv),
+    TORCH_BOTH("lgamma", fn_lgamma),
     TORCH_ALL3("sigmoid", fn_sigmoid),
     TORCH_ALL3("relu", fn_relu),
     TORCH_NNF("silu", fn_silu),

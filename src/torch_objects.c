@@ -427,6 +427,10 @@ static val dtype_getattr(host *h, val self, const char *name, src_span at)
     dtype t = (dtype)val_dtype_id(self);
     if (!strcmp(name, "primitive_bitwidth") && (self.u.dtype & VAL_DTYPE_TL))
         return val_int(dtype_bits(t));
+    if (!strcmp(name, "element_ty") && dtype_is_ptr(t))
+        return val_tl_dtype(dtype_elem(t));
+    if (!strcmp(name, "address_space") && dtype_is_ptr(t))
+        return val_int(1);
     if (!strcmp(name, "is_floating_point"))
         return val_bool(dtype_is_float(t));
     if (!strcmp(name, "is_complex"))

@@ -328,7 +328,13 @@ static val ask(host *h, val self, int argc, const val *argv, const val_kwargs *k
     case Q_NUMEL: return val_int(tensor_numel(t));
     case Q_DIM: return val_int(t->ndim);
     case Q_ELSIZE: return val_int(tensor_elsize(t));
-    case Q_PTR: return val_int((int64_t)(uintptr_t)tensor_data(t));
+    case Q_PTR: {
+        uint64_t ad;
+        char err[TENSOR_ERR_LEN];
+        if (!tensor_reveal(t, &ad, err))
+            return torch_fail(h, at, err);
+        return val_int((int64_t)ad);
+    }
     case Q_OFFSET: return val_int(t->offset);
     default: return val_bool(tensor_is_contiguous(t));
     }

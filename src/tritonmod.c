@@ -1,5 +1,6 @@
 /* tritonmod.c - the modules `triton`, `triton.language` (tl),
- * `triton.language.math` and the lecture's `triton_util`, as host values.
+ * `triton.language.math`, `triton.language.extra.libdevice` and the
+ * lecture's `triton_util`, as host values.
  *
  * Kernel functions (tl.load, tl.arange, ...) exist here so that names
  * resolve and `import`s work, but calling one on the host is an error that
@@ -21,6 +22,7 @@
 #include "spec.h"
 #include "torchmod.h"
 #include "tritontesting.h"
+#include "tritontools.h"
 
 /* ---- triton ------------------------------------------------------------- */
 
@@ -129,6 +131,47 @@ static val triton_constexpr(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, "constexpr", "value", argc, argv, kw, p))
         return val_err();
     return val_ref(p[0]);
+}
+
+/* tl.pointer_type(element_ty, address_space=1) on the host: the dtype
+ * value (str: pointer<fp16>), as kernels see it (spec_tl.c's rules). */
+static val tl_pointer_type(host *h, val self, int argc, const val *argv,
+                           const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[2];
+    if (!host_args(h, at, "pointer_type", "element_ty, address_space=", argc, argv, kw, p))
+        return val_err();
+    if (p[0].kind != VAL_DTYPE)
+        return host_error(h, at, "TypeError: element_ty is a %s.", val_type_name(p[0]));
+    dtype elem = (dtype)val_dtype_id(p[0]);
+    if (dtype_is_ptr(elem))
+        return host_error(h, at, "tl.pointer_type: pointers to pointers (%s) are not "
+                          "supported by tritsim", dtype_name(elem));
+    if (p[1].kind != VAL_MISSING) {
+        int64_t space;
+        if (!host_to_int(h, p[1], at, "address_space", &space))
+            return val_err();
+        if (space != 1)
+            return host_error(h, at, "tl.pointer_type: address_space %lld is not supported "
+                              "by tritsim (kernels address global memory, space 1)",
+                              (long long)space);
+    }
+    return val_tl_dtype(dtype_ptr_to(elem));
+}
+
+/* triton.set_allocator(allocator): the function launches call as
+ * allocator(size, alignment, stream) for the global scratch of kernels
+ * that make tensor descriptors (launch.c). */
+static val triton_set_allocator(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "set_allocator", "allocator", argc, argv, kw, p))
+        return val_err();
+    launch_set_allocator(h, p[0]);
+    return val_none();
 }
 
 /* ---- triton.runtime.driver: the simulated GPU ---------------------------- */
@@ -402,6 +445,34 @@ static void tritonmod_kernel_names(val module, const char *name)
     }
 }
 
+/* triton.language.extra, its libdevice (the same module as
+ * triton.language.extra.cuda.libdevice, as on a CUDA machine) and
+ * tl.extra: libdevice's functions, kernel-only like tl's. */
+static void tritonmod_extra(host *h, val tl)
+{
+    static const char prefix[] = "triton.language.extra.libdevice.";
+    val ld = val_module_new("triton.language.extra.libdevice");
+    for (int i = 0; spec_builtin_name(i); i++) {
+        const char *q = spec_builtin_name(i);
+        if (strncmp(q, prefix, sizeof prefix - 1))
+            continue;
+        char shown[96];
+        snprintf(shown, sizeof shown, "libdevice.%s", q + sizeof prefix - 1);
+        val_object_set(ld, q + sizeof prefix - 1,
+                       val_builtin_new(q, triton_kernel_only, val_str_cstr(shown)));
+    }
+    val cuda = val_module_new("triton.language.extra.cuda");
+    val_object_set(cuda, "libdevice", val_ref(ld));
+    val extra = val_module_new("triton.language.extra");
+    val_object_set(extra, "libdevice", val_ref(ld));
+    val_object_set(extra, "cuda", val_ref(cuda));
+    val_object_set(tl, "extra", val_ref(extra));
+    host_register_module(h, "triton.language.extra", extra);
+    host_register_module(h, "triton.language.extra.cuda", cuda);
+    host_register_module(h, "triton.language.extra.libdevice", val_ref(ld));
+    host_register_module(h, "triton.language.extra.cuda.libdevice", ld);
+}
+
 static val tritonmod_language(const char *name)
 {
     val tl = val_module_new(name);
@@ -411,6 +482,7 @@ static val tritonmod_language(const char *name)
             val_object_set(tl, attr, val_tl_dtype(d));
     }
     host_def(tl, "triton.language.constexpr", triton_constexpr);
+    host_def(tl, "triton.language.pointer_type", tl_pointer_type);
     return tl;
 }
 
@@ -420,15 +492,18 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
+    host_def(triton, "triton.set_allocator", triton_set_allocator);
     /* Config, autotune, heuristics (autotune.c) and triton.testing */
     autotune_init(triton);
     tritontesting_init(h, triton);
+    tritontools_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
     tritonmod_kernel_names(tl, "triton.language");
     val math = val_module_new("triton.language.math");
     tritonmod_kernel_names(math, "triton.language.math");
     val_object_set(tl, "math", val_ref(math));
+    tritonmod_extra(h, tl);
     val_object_set(triton, "language", val_ref(tl));
     val runtime = tritonmod_runtime(h);
     val_object_set(triton, "runtime", val_ref(runtime));

@@ -3,9 +3,9 @@
  * Every variant the CPU runs must give exactly the bits of the definition
  * in gemm.h (computed here by a separate, plain loop), for odd shapes,
  * strides wider than the rows, with and without accumulating, with and
- * without a work area, without touching memory outside C; and two hand-made cases pin the definition
- * itself: the products are summed in k order, and with fused
- * multiply-adds. */
+ * without a work area, without touching memory outside C; and hand-made
+ * cases pin the definition itself: the products are summed in k order,
+ * with fused multiply-adds, continuing from the accumulator. */
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -28,10 +28,10 @@ static void reference(int64_t M, int64_t N, int64_t K, const float *A, int64_t l
 {
     for (int64_t i = 0; i < M; i++)
         for (int64_t j = 0; j < N; j++) {
-            float t = 0.0f;
+            float t = acc ? C[i * ldc + j] : 0.0f;
             for (int64_t k = 0; k < K; k++)
                 t = fmaf(A[i * lda + k], B[k * ldb + j], t);
-            C[i * ldc + j] = acc ? C[i * ldc + j] + t : t;
+            C[i * ldc + j] = t;
         }
 }
 
@@ -95,23 +95,35 @@ static void test_variants(void)
 static void test_definition(void)
 {
     /* k order: 1e8 + 1 is 1e8 in fp32, so in order the 1 is lost */
-    float A[3] = {1e8f, 1.0f, -1e8f}, B[3] = {1.0f, 1.0f, 1.0f}, C = 0.5f;
-    gemm_f32(1, 1, 3, A, 3, B, 1, &C, 1, true, NULL);
-    TAP_OK(C == 0.5f, "products are summed in k order (0.5 + ((1e8 + 1) - 1e8) = 0.5): %.9g",
-           C);
+    float A[3] = {1e8f, 1.0f, -1e8f}, B[3] = {1.0f, 1.0f, 1.0f}, C = 0.0f;
+    gemm_f32(1, 1, 3, A, 3, B, 1, &C, 1, false, NULL);
+    TAP_OK(C == 0.0f, "products are summed in k order ((1e8 + 1) - 1e8 = 0): %.9g", C);
     /* fused: (1 + 2^-12)^2 rounds to 1 + 2^-11, and the second product
      * exactly cancels all but 2^-24 of it only when it is not rounded */
     float e = 1.0f + ldexpf(1.0f, -12);
     float A2[2] = {e, e}, B2[2] = {e, -e}, C2 = 7.0f;
     gemm_f32(1, 1, 2, A2, 2, B2, 1, &C2, 1, false, NULL);
     TAP_OK(C2 == -ldexpf(1.0f, -24), "products are fused multiply-adds: %.9g (-2^-24)", C2);
-    /* accumulate adds the sum once, at the end */
+    /* the sum continues from the accumulator (D = A B + C, as the GPU's
+     * matrix instructions do), rather than adding it to a finished sum:
+     * each 2^-24 alone is half an ulp of 1, and rounds away (to even) */
     float C3 = 1.0f;
     float A3[2] = {ldexpf(1.0f, -24), ldexpf(1.0f, -24)}, B3[2] = {1.0f, 1.0f};
     gemm_f32(1, 1, 2, A3, 2, B3, 1, &C3, 1, true, NULL);
-    TAP_OK(C3 == 1.0f + ldexpf(1.0f, -23),
-           "the accumulator is added after the sum: 1 + (2^-24 + 2^-24) = 1 + 2^-23, got %.9g",
-           C3);
+    TAP_OK(C3 == 1.0f,
+           "the sum continues from the accumulator: (1 + 2^-24) + 2^-24 = 1, got %.9g", C3);
+    /* so a product over K in two blocks, continuing, is the product over K */
+    float A4[4], B4[4], whole = 0.0f, halves = 0.0f;
+    for (int k = 0; k < 4; k++) {
+        A4[k] = rnd();
+        B4[k] = rnd();
+    }
+    gemm_f32(1, 1, 4, A4, 4, B4, 1, &whole, 1, false, NULL);
+    gemm_f32(1, 1, 2, A4, 4, B4, 1, &halves, 1, false, NULL);
+    gemm_f32(1, 1, 2, A4 + 2, 4, B4 + 2, 1, &halves, 1, true, NULL);
+    TAP_OK(memcmp(&whole, &halves, sizeof whole) == 0,
+           "K in two blocks, the second continuing, gives the bits of K at once: %.9g, %.9g",
+           whole, halves);
 }
 
 int main(void)

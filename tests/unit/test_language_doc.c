@@ -40,10 +40,19 @@ static char *read_doc(void)
     return text;
 }
 
-/* The name as the document writes it: tl.x for triton.language.x. */
+/* The name as the document writes it: tl.x for triton.language.x,
+ * libdevice.x for triton.language.extra[.cuda].libdevice.x. */
 static void shown_name(const char *qual, strbuf *out)
 {
+    static const char *const libdevice[] = {
+        "triton.language.extra.libdevice.", "triton.language.extra.cuda.libdevice.", NULL,
+    };
     strbuf_clear(out);
+    for (int i = 0; libdevice[i]; i++)
+        if (!strncmp(qual, libdevice[i], strlen(libdevice[i]))) {
+            strbuf_printf(out, "libdevice.%s", qual + strlen(libdevice[i]));
+            return;
+        }
     if (!strncmp(qual, "triton.language.", 16) && !strchr(qual + 16, '.'))
         strbuf_printf(out, "tl.%s", qual + 16);
     else
