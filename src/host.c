@@ -1885,14 +1885,11 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
                                mn, name);
     }
     if (obj.kind == VAL_CLASS) {
-        strbuf cn = {0};
-        class_print_name(obj, &cn);
-        val_seq_set(args, 0, val_str_fmt("type object '%s' has no attribute '%s'",
-                                         strbuf_cstr(&cn), name));
-        host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "type object '%s' has no attribute "
-                        "'%s'%s", strbuf_cstr(&cn), name, host_did_you_mean(&s, buf, sizeof buf));
-        strbuf_free(&cn);
-        return val_err();
+        const char *cn = ((const val_class *)obj.u.o)->name;
+        val_seq_set(args, 0, val_str_fmt("type object '%s' has no attribute '%s'", cn, name));
+        return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "type object '%s' has no "
+                               "attribute '%s'%s", cn, name,
+                               host_did_you_mean(&s, buf, sizeof buf));
     }
     val_seq_set(args, 0, val_str_fmt("'%s' object has no attribute '%s'", val_type_name(obj),
                                      name));
