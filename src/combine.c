@@ -26,17 +26,6 @@ typedef struct combine_uses {
     bool *target;             /* jump targets */
 } combine_uses;
 
-static bool combine_has_dst(const ir_inst *in)
-{
-    switch ((ir_opcode)in->op) {
-    case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
-    case IR_BRANCH: case IR_RETURN: case IR_NOP:
-        return false;
-    default:
-        return in->dst >= 0;
-    }
-}
-
 static void combine_count(const ir_kernel *k, combine_uses *u)
 {
     for (int32_t pc = 0; pc < k->ncode; pc++) {
@@ -52,7 +41,7 @@ static void combine_count(const ir_kernel *k, combine_uses *u)
         for (int i = 0; i < 4; i++)
             if (ops[i] >= 0 && ops[i] < k->nslots)
                 u->reads[ops[i]]++;
-        if (combine_has_dst(in))
+        if (ir_writes_dst(in))
             u->writers[in->dst]++;
         if ((in->op == IR_JUMP || in->op == IR_BRANCH) && in->imm >= 0 && in->imm <= k->ncode)
             u->target[in->imm] = true;
@@ -83,7 +72,7 @@ static bool combine_zero_acc(const ir_kernel *k, const combine_uses *u, int32_t 
         return false;
     for (int32_t q = 0; q < before; q++) {
         const ir_inst *in = &k->code[q];
-        if (in->dst == c && combine_has_dst(in))
+        if (in->dst == c && ir_writes_dst(in))
             return in->op == IR_CONST && in->imm == 0 && in->fimm == 0.0;
     }
     return false;
@@ -105,7 +94,7 @@ static int32_t combine_dot_for(const ir_kernel *k, const combine_uses *u, int32_
             return -1;
         if (in->op == IR_JUMP || in->op == IR_BRANCH || in->op == IR_RETURN)
             return -1;
-        if (combine_has_dst(in) && in->dst == d)
+        if (ir_writes_dst(in) && in->dst == d)
             break;
     }
     if (pd < 0)
@@ -119,7 +108,7 @@ static int32_t combine_dot_for(const ir_kernel *k, const combine_uses *u, int32_
         return -1;
     for (int32_t q = pd + 1; q < pc; q++) {
         const ir_inst *in = &k->code[q];
-        if (combine_has_dst(in) && (in->dst == dot->a || in->dst == dot->b))
+        if (ir_writes_dst(in) && (in->dst == dot->a || in->dst == dot->b))
             return -1;
     }
     return pd;

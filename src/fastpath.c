@@ -96,20 +96,6 @@ static int fastpath_reads(const ir_inst *in, int32_t *ops)
     return n;
 }
 
-/* Does the instruction write its dst slot?  (Stores, prints, assertions,
- * breakpoints and jumps have no result; the specializer gives them dst -1,
- * and this keeps them out whatever they carry.) */
-static bool fastpath_writes(const ir_inst *in)
-{
-    switch ((ir_opcode)in->op) {
-    case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
-    case IR_BRANCH: case IR_RETURN: case IR_NOP:
-        return false;
-    default:
-        return in->dst >= 0;
-    }
-}
-
 /* Instructions whose result depends only on their operands and the
  * launch (not on the program id or memory). */
 static bool fastpath_pure(const ir_inst *in)
@@ -248,7 +234,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
     bool *refused = xcalloc((size_t)ns + 1, sizeof *refused);
     for (int32_t pc = 0; pc < nc; pc++) {
         const ir_inst *in = &k->code[pc];
-        if (!fastpath_writes(in))
+        if (!ir_writes_dst(in))
             continue;
         writers[in->dst]++;
         if (!fastpath_makes_record(k, in))

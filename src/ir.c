@@ -27,6 +27,17 @@ static const char *const op_names[IR__COUNT] = {
 #undef IR_OP_NAME
 };
 
+bool ir_writes_dst(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_BRANCH: case IR_RETURN: case IR_NOP:
+        return false;
+    default:
+        return in->dst >= 0;
+    }
+}
+
 const char *ir_op_name(ir_opcode op)
 {
     return (unsigned)op < IR__COUNT ? op_names[op] : "?";

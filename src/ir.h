@@ -269,6 +269,10 @@ typedef struct ir_kernel {
 } ir_kernel;
 
 const char *ir_op_name(ir_opcode op);
+/* Does the instruction write its dst slot?  (Stores, prints, assertions,
+ * breakpoints, jumps and NOPs have no result; the specializer gives them
+ * dst -1, and this keeps them out whatever they carry.) */
+bool ir_writes_dst(const ir_inst *in);
 /* Text of an ir_type, e.g. "fp32[16, 16]" or "pointer<fp32>[64]". */
 void ir_type_str(const ir_type *t, char *buf, size_t len);
 /* Human-readable listing, for `tritsim parse --ir` and tests. */
