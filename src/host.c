@@ -20,6 +20,7 @@
  * of them. */
 #define _POSIX_C_SOURCE 200809L
 #include "host_impl.h"
+#include "pathlibmod.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -4006,7 +4007,10 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv)
 {
     val g = h->main_globals;
     val_dict_set_str(g, "__name__", val_str_cstr("__main__"));
-    val_dict_set_str(g, "__file__", val_str_cstr(h->file->name));
+    /* absolute, as Python 3.9+ makes a script's __file__ */
+    char *abs = pathlib_abspath(h->file->name);
+    val_dict_set_str(g, "__file__", val_str_cstr(abs ? abs : h->file->name));
+    free(abs);
     val_dict_set_str(g, "__doc__", val_none());
     val sys = host_module(h, "sys");
     if (sys.kind == VAL_MODULE) {
