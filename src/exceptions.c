@@ -254,6 +254,14 @@ static val exc_throw(host *h, val e, src_span at, char *message)
     return val_err();
 }
 
+/* The length of the word a message starts with when ": " follows it (as
+ * in "ValueError: math domain error"), else 0. */
+static size_t exc_word(const char *msg)
+{
+    size_t n = strspn(msg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
+    return n > 0 && msg[n] == ':' && msg[n + 1] == ' ' ? n : 0;
+}
+
 static val exc_vraise_args(host *h, host_exc k, val args, src_span at, const char *fmt,
                            va_list ap)
 {
@@ -261,21 +269,17 @@ static val exc_vraise_args(host *h, host_exc k, val args, src_span at, const cha
         val_unref(args);
         return val_err();
     }
-    va_list ap2;
-    va_copy(ap2, ap);
-    int len = vsnprintf(NULL, 0, fmt, ap2);
-    va_end(ap2);
-    if (len < 0)
-        len = 0;
-    char *msg = xmalloc((size_t)len + 1);
-    vsnprintf(msg, (size_t)len + 1, fmt, ap);
+    strbuf b;
+    strbuf_init(&b);
+    strbuf_vprintf(&b, fmt, ap);
+    size_t len = b.len;
+    char *msg = strbuf_detach(&b);
     if (args.kind == VAL_MISSING) {
         /* "ValueError: math domain error" has args ('math domain error',) */
-        size_t skip = 0, n = strspn(msg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
-        if (n > 5 && (!strncmp(msg + n - 5, "Error", 5) || !strncmp(msg, exc_table[k].name, n)) &&
-            msg[n] == ':' && msg[n + 1] == ' ')
+        size_t skip = 0, n = exc_word(msg);
+        if (n > 5 && (!strncmp(msg + n - 5, "Error", 5) || !strncmp(msg, exc_table[k].name, n)))
             skip = n + 2;
-        val m = val_str_new(msg + skip, (size_t)len - skip);
+        val m = val_str_new(msg + skip, len - skip);
         args = val_tuple_of(1, &m);
     }
     return exc_throw(h, exc_new(h, k, args), at, msg);
@@ -309,8 +313,8 @@ val host_raise_args(host *h, host_exc k, val args, src_span at, const char *fmt,
  * is a RuntimeError, as most of torch's errors are. */
 static host_exc exc_class_of_message(const char *fmt)
 {
-    size_t n = strspn(fmt, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz");
-    if (n == 0 || fmt[n] != ':' || fmt[n + 1] != ' ')
+    size_t n = exc_word(fmt);
+    if (n == 0)
         return HOST_EXC_RUNTIME;
     for (int k = 0; k < HOST_EXC__COUNT; k++)
         if (strlen(exc_table[k].name) == n && !strncmp(fmt, exc_table[k].name, n))
