@@ -829,14 +829,9 @@ static val launch_init_handles(host *h, val self, int argc, const val *argv,
 
 static void launch_metadata_repr(host *h, val self, strbuf *out)
 {
-    strbuf_puts(out, "KernelMetadata(");
     static const char *const keys[] = {"name", "num_warps", "num_stages", "num_ctas",
                                        "shared", NULL};
-    for (int i = 0; keys[i]; i++) {
-        strbuf_printf(out, "%s%s=", i ? ", " : "", keys[i]);
-        val_print_repr(h, val_object_get(self, keys[i]), out);
-    }
-    strbuf_putc(out, ')');
+    val_print_fields(h, self, "KernelMetadata", keys, out);
 }
 
 static const val_type launch_metadata_type = {

@@ -11,12 +11,7 @@ static const char *const desc_fields[] = {"base", "shape", "strides", "block_sha
 
 static void desc_repr(host *h, val self, strbuf *out)
 {
-    strbuf_puts(out, "TensorDescriptor(");
-    for (int i = 0; desc_fields[i]; i++) {
-        strbuf_printf(out, "%s%s=", i ? ", " : "", desc_fields[i]);
-        val_print_repr(h, val_object_get(self, desc_fields[i]), out);
-    }
-    strbuf_putc(out, ')');
+    val_print_fields(h, self, "TensorDescriptor", desc_fields, out);
 }
 
 static const val_type desc_type = {

@@ -943,6 +943,17 @@ static void val_repr_in(host *h, val v, strbuf *out, val_repr_ctx *cx)
     }
 }
 
+void val_print_fields(host *h, val self, const char *name, const char *const *fields,
+                      strbuf *out)
+{
+    strbuf_printf(out, "%s(", name);
+    for (int i = 0; fields[i]; i++) {
+        strbuf_printf(out, "%s%s=", i ? ", " : "", fields[i]);
+        val_print_repr(h, val_object_get(self, fields[i]), out);
+    }
+    strbuf_putc(out, ')');
+}
+
 void val_print_repr(host *h, val v, strbuf *out)
 {
     val_repr_ctx cx;

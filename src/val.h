@@ -436,6 +436,10 @@ bool val_equal(val a, val b);
  * repr; objects through their type's hooks (h is passed to them). */
 void val_print_repr(host *h, val v, strbuf *out);
 void val_print_str(host *h, val v, strbuf *out);
+/* Append "Name(f1=repr, f2=repr, ...)" of an object's attributes fields
+ * (NULL-terminated), as a dataclass prints. */
+void val_print_fields(host *h, val self, const char *name, const char *const *fields,
+                      strbuf *out);
 
 /* Truth of the built-in kinds (0 or 1); -1 for object kinds, which the
  * evaluator asks through their hook. */
