@@ -6,7 +6,7 @@
  *
  * Not part of the build.  From the top of the source tree:
  *
- *     cc -std=c11 -O2 -Isrc tools/make-test-image.c src/image.c \
+ *     cc -std=c11 -O2 -Isrc/torch tools/make-test-image.c src/torch/image.c \
  *        -o /tmp/make-test-image -lpng -ljpeg -lm
  *     /tmp/make-test-image samples/images/pattern 400 300
  *
