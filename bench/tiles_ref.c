@@ -4,7 +4,7 @@
  * product call reading A and B in place (lda = ldb = 1024) and
  * accumulating into its tile, which is then stored.  No interpreter, so
  * the ceiling of that approach on this machine.  KIND picks the product:
- * `tritsim` (gemm_f32 from src/gemm.c, what tl.dot calls) or `openblas`
+ * `tritsim` (gemm_f32 from src/backend/cpu/gemm.c, what tl.dot calls) or `openblas`
  * (cblas_sgemm with beta = 1, what tl.dot called before it).
  *
  *   bench/tiles_ref [THREADS [KIND]]   prints "ms<TAB>GFLOP/s" (best of half a second) */

@@ -1,10 +1,10 @@
-/* test_image.c - unit tests for src/image.c (PNG/JPEG files <-> CHW uint8
+/* test_image.c - unit tests for src/torch/image.c (PNG/JPEG files <-> CHW uint8
  * images), printing TAP.  Reads $srcdir/samples/images/pattern.{png,jpg}
  * (drawn by tools/make-test-image.c) and writes its scratch files into a
  * fresh directory under $TMPDIR.
  *
  *     cc -std=c11 -Wall -Wextra -g -fsanitize=address,undefined -Isrc \
- *        src/image.c src/arena.c tests/unit/test_image.c -o /tmp/ti \
+ *        src/torch/image.c src/util/arena.c tests/unit/test_image.c -o /tmp/ti \
  *        -lpng -ljpeg && srcdir=. /tmp/ti
  */
 #define _POSIX_C_SOURCE 200809L
