@@ -3,7 +3,7 @@
  * (drawn by tools/make-test-image.c) and writes its scratch files into a
  * fresh directory under $TMPDIR.
  *
- *     cc -std=c11 -Wall -Wextra -g -fsanitize=address,undefined -Isrc \
+ *     cc -std=c11 -Wall -Wextra -g -fsanitize=address,undefined -Isrc/torch -Isrc/util \
  *        src/torch/image.c src/util/arena.c tests/unit/test_image.c -o /tmp/ti \
  *        -lpng -ljpeg && srcdir=. /tmp/ti
  */
