@@ -1,6 +1,6 @@
 /* classes.c - classes and their instances on the host: what a class
- * statement makes (host.c runs the body), attribute lookup through single
- * inheritance, methods bound to their instance, staticmethod,
+ * statement makes (host_stmt.c runs the body), attribute lookup through
+ * single inheritance, methods bound to their instance, staticmethod,
  * classmethod, property, super(), and the special methods (__init__,
  * __call__, __repr__, __str__, __eq__, __add__, __getitem__, __len__,
  * __iter__, __bool__, __getattr__, ...) through the hooks of val.h.

@@ -1,9 +1,15 @@
-/* host_impl.h - what host.c, classes.c and exceptions.c share (not a
- * contract with other modules: those use host.h). */
+/* host_impl.h - what the files of the host evaluator share (host.c and
+ * host_*.c, classes.c, exceptions.c): not a contract with other modules,
+ * which use host.h. */
 #ifndef TRITSIM_HOST_IMPL_H
 #define TRITSIM_HOST_IMPL_H
 
 #include "host.h"
+
+/* Python's default recursion limit; how deep comparisons of nested
+ * tuples may go; the most items a list made by the host may have (a
+ * runaway list(range(10**18)) is an error, not an out-of-memory exit). */
+enum { HOST_MAX_DEPTH = 1000, HOST_MAX_NEST = 500, HOST_MAX_ITEMS = 1 << 27 };
 
 /* One running call of a program function (or the module, at the top). */
 struct host_frame {
@@ -14,6 +20,135 @@ struct host_frame {
     val retval;             /* set by `return` */
     const val_func *func;   /* the function running, NULL at the top */
 };
+
+/* The variables of one call (or comprehension). */
+typedef struct host_env {
+    val_obj h;
+    const host_scope *scope;   /* lives in the host's scope arena */
+    val parent;                /* ENV the function was defined in, or NONE */
+    int nslots;
+    val *slots;                /* VAL_MISSING while unbound */
+} host_env;
+
+/* How a statement ends: on to the next one, or a jump, or an error. */
+typedef enum host_flow {
+    FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN, FLOW_ERROR
+} host_flow;
+
+/* Ints (bools count as ints) and numbers, and their values. */
+static inline bool host_is_int(val v)
+{
+    return v.kind == VAL_INT || v.kind == VAL_BOOL;
+}
+
+static inline bool host_is_num(val v)
+{
+    return v.kind == VAL_INT || v.kind == VAL_BOOL || v.kind == VAL_FLOAT;
+}
+
+static inline int64_t host_int_of(val v)
+{
+    return v.kind == VAL_BOOL ? (int64_t)v.u.b : v.u.i;
+}
+
+static inline double host_float_of(val v)
+{
+    return v.kind == VAL_FLOAT ? v.u.f : (double)host_int_of(v);
+}
+
+/* ---- host.c ---- */
+
+/* Offer the str keys of d (a dict; anything else offers nothing). */
+void host_suggest_dict(host_suggest *s, val d);
+/* " (did you mean 'x'?)" in buf, or "" when s found nothing. */
+const char *host_did_you_mean(const host_suggest *s, char *buf, size_t len);
+/* `import a.b` and `from m import x`: bind the names; false after an
+ * error. */
+bool host_exec_import(host *h, const ast_node *s);
+bool host_exec_importfrom(host *h, const ast_node *s);
+
+/* ---- host_scope.c ---- */
+
+/* The analysis of a def, lambda or comprehension node, made on first
+ * use. */
+const host_scope *host_scope_of(host *h, const ast_node *node);
+/* A new environment for scope sc, inside parent (an ENV, or NONE). */
+val host_env_new(const host_scope *sc, val parent);
+/* The environment v is, or NULL when v is not an ENV. */
+host_env *host_env_of(val v);
+/* Drop the reference to the environment of a call that has returned,
+ * freeing it with the functions defined in it when only they hold it. */
+void host_env_release(val env);
+/* The value of a name (borrowed), or VAL_ERR after reporting. */
+val host_load_name(host *h, const char *name, src_span at);
+/* Bind name to v (stolen); false after reporting. */
+bool host_store_name(host *h, const char *name, val v, src_span at);
+/* del name; false after reporting. */
+bool host_delete_name(host *h, const char *name, src_span at);
+/* Unbind name if it is bound (the name of an except clause, after it). */
+void host_unbind_name(host *h, const char *name);
+/* The first argument of the innermost running call of a program function
+ * (self, or cls), borrowed; VAL_MISSING when there is none. */
+val host_frame_self(host *h);
+
+/* ---- host_expr.c ---- */
+
+/* The value of expression e (a new reference), or VAL_ERR. */
+val host_eval(host *h, const ast_node *e);
+
+/* ---- host_stmt.c ---- */
+
+/* Run a block of statements. */
+host_flow host_exec_block(host *h, const ast_list *body);
+/* target = v, stealing v; false after reporting. */
+bool host_assign(host *h, const ast_node *target, val v);
+
+/* ---- host_call.c ---- */
+
+/* The function a def or lambda node makes, named name, its defaults
+ * evaluated now in the running scope; VAL_ERR after an error. */
+val host_make_func(host *h, const ast_node *node, const char *name,
+                   const ast_list *params);
+
+/* ---- host_ops.c ---- */
+
+/* a op b with the object types' hooks first (in place when asked). */
+val host_binop_full(host *h, ast_op op, bool inplace, val a, val b, src_span at);
+/* op v: not, -, +, ~. */
+val host_unop(host *h, ast_op op, val v, src_span at);
+
+/* ---- host_num.c ---- */
+
+/* Raise the OverflowError of an int result beyond 64 bits: VAL_ERR. */
+val host_overflow(host *h, src_span at);
+/* a op b on two ints (or bools), on two floats: the result, VAL_ERR
+ * after an error, or VAL_MISSING when the op is not one of numbers. */
+val host_int_binop(host *h, ast_op op, val va, val vb, src_span at);
+val host_float_binop(host *h, ast_op op, double a, double b, src_span at);
+/* Compare numbers exactly (an int and a float too): -1, 0, 1, or 2 when
+ * unordered (NaN). */
+int host_num_cmp(val a, val b);
+
+/* ---- host_access.c ---- */
+
+/* del obj[key]; false after reporting. */
+bool host_delitem(host *h, val obj, val key, src_span at);
+/* str.strip and friends taken from the type are builtins whose fn is
+ * host_call_unbound (never called itself) and whose data is the
+ * host_method; host_call calls them through host_unbound_invoke, with
+ * self the first argument. */
+val host_call_unbound(host *h, val self, int argc, const val *argv,
+                      const val_kwargs *kw, src_span at);
+val host_unbound_invoke(host *h, const val_builtin *b, int argc, const val *argv,
+                        const val_kwargs *kw, src_span at);
+/* The last component of a dotted name ("torch.zeros" -> "zeros"). */
+const char *host_short_name(const char *qualname);
+
+/* ---- host_iter.c ---- */
+
+/* The items an iterator object has left (borrowed list/tuple), or
+ * VAL_MISSING when v is not an iterator object. */
+val host_iterator_items(val v);
 
 /* ---- classes.c ---- */
 
@@ -39,11 +174,5 @@ val exc_traceback(val exc);
 /* The exception instance's args tuple (borrowed), or an empty tuple's
  * stand-in VAL_MISSING when it has none. */
 val exc_args(val exc);
-
-/* ---- host.c ---- */
-
-/* The first argument of the innermost running call of a program function
- * (self, or cls), borrowed; VAL_MISSING when there is none. */
-val host_frame_self(host *h);
 
 #endif

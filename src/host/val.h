@@ -79,7 +79,7 @@ typedef enum val_kind {
     VAL_CLASS,     /* a class: from a class statement, or one tritsim
                       defines (the exceptions, torch.autograd.Function) */
     VAL_INSTANCE,  /* an object of a VAL_CLASS (val_instance) */
-    VAL_ENV,       /* internal to host.c: the variables of a call */
+    VAL_ENV,       /* internal to host_scope.c: a call's variables */
 } val_kind;
 
 typedef struct val_obj val_obj;
@@ -332,9 +332,9 @@ typedef struct val_class {
                                    (host.h); -1 for the others */
 } val_class;
 
-/* Where an exception was raised (host.c fills it in): the message shown
- * if nothing catches it (NULL: "Type: str(e)", computed then), the span
- * and file of the raise, and the calls that led there, innermost first. */
+/* Where an exception was raised (exceptions.c fills it in): the message
+ * shown if nothing catches it (NULL: "Type: str(e)", computed then), the
+ * span and file of the raise, and the calls that led there, innermost first. */
 typedef struct val_raise_frame {
     const char *name;           /* the function that was called */
     src_span call_site;         /* where its caller called it */
