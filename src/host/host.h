@@ -196,6 +196,11 @@ val host_raise_args(host *h, host_exc k, val args, src_span at, const char *fmt,
  * without arguments), as `raise exc` does; a first raise notes its place
  * (`at`), a re-raise keeps the first.  A TypeError when exc is neither. */
 val host_raise_value(host *h, val exc, src_span at);
+/* A new instance of built-in exception class k whose e.args is args (a
+ * tuple, stolen), not raised: for raising with host_raise_value when e.args
+ * matters more than a message, e.g. SystemExit(2), which ends the run
+ * with exit status 2 when nothing catches it (sys.exit, argparse). */
+val exc_new(host *h, host_exc k, val args);
 /* Is an exception pending (h->exc set)? */
 static inline bool host_exc_pending(const host *h) { return h->exc.kind != VAL_NONE; }
 /* Take the pending exception (a new reference; none pending: VAL_NONE):

@@ -1,6 +1,6 @@
 /* host_impl.h - what the files of the host evaluator share (host.c and
- * host_*.c, classes.c, exceptions.c): not a contract with other modules,
- * which use host.h. */
+ * host_*.c, classes.c, exceptions.c): not a contract with other modules.
+ * Only src/host/ includes it; the other layers use host.h. */
 #ifndef TRITSIM_HOST_IMPL_H
 #define TRITSIM_HOST_IMPL_H
 
@@ -164,8 +164,6 @@ val class_call(host *h, val cls, int argc, const val *argv, const val_kwargs *kw
 
 /* Make the built-in exception classes (h->exc_classes, the builtins). */
 void exc_init(host *h);
-/* An instance of built-in exception class k with args (a tuple, stolen). */
-val exc_new(host *h, host_exc k, val args);
 /* raise exc from cause (cause VAL_MISSING when there is no `from`): what
  * host_raise_value does, with __cause__ set. */
 val exc_raise_from(host *h, val exc, val cause, src_span at);

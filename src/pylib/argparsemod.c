@@ -18,7 +18,7 @@
  * than '?', actions other than the three above, prefix_chars. */
 #define _POSIX_C_SOURCE 200809L
 #include "argparsemod.h"
-#include "host_impl.h"
+#include "host.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "host_impl.h"
+#include "host.h"
 #include "torch_impl.h"
 
 #define AG_FN(name) \
