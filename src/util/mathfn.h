@@ -1,7 +1,7 @@
 /* mathfn.h - scalar math functions that C's libm lacks or leaves open,
- * shared by the kernel executor (libdevice's functions, exec.c) and the
- * torch module (torch.erfinv and friends, tensor_ops.c), so a kernel and
- * the host compute the same values.
+ * shared by the kernel executor (libdevice's functions, exec_tile.c) and
+ * the torch module (torch.erfinv and friends, tensor_ops.c), so a kernel
+ * and the host compute the same values.
  *
  * Floating-point functions take and return double; an fp32 caller
  * converts its argument (exactly) and rounds the result once.  Where CUDA

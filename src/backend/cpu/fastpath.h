@@ -17,9 +17,9 @@
  * every instruction that reads it understands records (loads and stores
  * through pointer tiles, masks, further index arithmetic), no print names
  * it and the kernel has no breakpoint.  The executor then keeps only the
- * record, and writes the lanes (exec.c's slot_sync) when a reader cannot
- * use the record after all: an instruction whose own record fails at run
- * time, or a load or store that leaves its fast path.
+ * record, and writes the lanes (exec_affine.c's exec_slot_sync) when a
+ * reader cannot use the record after all: an instruction whose own record
+ * fails at run time, or a load or store that leaves its fast path.
  *
  * Per instruction:
  *   FASTPATH_RECORD   it writes a tracked slot: compute the record;
