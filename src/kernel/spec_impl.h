@@ -1,6 +1,8 @@
-/* spec_impl.h - what spec.c (values, scopes, expressions, statements) and
- * spec_tl.c (the tl.* and builtin functions) share.  Not for other modules:
- * their interface is spec.h. */
+/* spec_impl.h - what the specializer's files share: spec.c (the entry,
+ * inlining, IR emission, values, scopes), spec_expr.c (expressions),
+ * spec_stmt.c (statements), spec_debug.c (the debugger's tables) and
+ * spec_tl.c with its family (the tl.* and builtin functions, spec_tl.h).
+ * Not for other modules: their interface is spec.h. */
 #ifndef TRITSIM_SPEC_IMPL_H
 #define TRITSIM_SPEC_IMPL_H
 
@@ -117,6 +119,15 @@ typedef struct spec {
 /* spec.c */
 bool sp_error(spec *s, const ast_node *at, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Append item to the growable array arr (n items, room for cap). */
+#define SP_PUSH(arr, n, cap, item)                                        \
+    do {                                                                  \
+        if ((n) == (cap)) {                                               \
+            (cap) = (cap) ? 2 * (cap) : 64;                               \
+            (arr) = xrealloc((arr), (size_t)(cap) * sizeof *(arr));       \
+        }                                                                 \
+        (arr)[(n)++] = (item);                                            \
+    } while (0)
 int32_t sp_slot(spec *s, ir_type t, const char *name);
 int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at);
@@ -135,35 +146,51 @@ sval sv_none(void);
 sval sv_tile(int32_t slot);
 bool sv_is_none(sval v);
 const char *sp_describe(spec *s, sval v, char *buf, size_t len);
-/* The same binding (the same slot, the same constant exactly, the same
- * function...): nothing to merge or record when a name keeps it. */
-bool sp_same(const sval *a, const sval *b);
 bool sp_const_truth(const spec_const *c);
 bool sp_const_int(spec *s, sval v, const ast_node *at, const char *what, int64_t *out);
 sval *sp_lookup_local(spec *s, const char *name);
 void sp_bind(spec *s, const char *name, sval v);
 sp_scope sp_scope_copy(const sp_scope *sc);
+/* name's binding in scope sc (the latest), or NULL. */
+sval *sp_scope_find(sp_scope *sc, const char *name);
 dtype sp_const_dtype(const spec_const *c);
 int32_t sp_const_slot(spec *s, const spec_const *c, dtype dt, const ast_node *at);
+/* Does v have a run-time value that a runtime if can merge (a tile, or a
+ * number), and the type it merges as? */
+bool sp_mergeable(const sval *v);
+ir_type sp_merge_type(spec *s, const sval *v);
 bool sp_as_tile(spec *s, sval v, const ast_node *at, int32_t *slot);
-/* A constant tuple seen as an SV_TUPLE of constants; v itself otherwise. */
-sval sp_tuple_view(spec *s, sval v);
 int32_t sp_cast(spec *s, int32_t slot, dtype dt, const ast_node *at);
 bool sp_broadcast_shape(const ir_type *a, const ir_type *b, ir_type *out);
 void sp_shape_str(const ir_type *t, char *buf, size_t len);
 int32_t sp_broadcast_to(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
 int32_t sp_materialize(spec *s, int32_t slot, const ir_type *shape, const ast_node *at);
-/* v as one constant: a constant, or a tuple of constants at any depth. */
-bool sp_const_tuple(arena *a, sval v, spec_const *out);
-bool sp_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at, sval *out);
-bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out);
-bool sp_expr(spec *s, const ast_node *e, sval *out);
 bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
                  const char *const *kwnames, const sval *kwv,
                  const ast_node *call, sval *out);
 /* Append the text of constant c (Python's str, or format(c, spec)). */
 bool sp_format_const(spec *s, const spec_const *c, const char *fmt_spec,
                      char conv, const ast_node *at, strbuf *out);
+
+/* spec_expr.c */
+/* A constant tuple seen as an SV_TUPLE of constants; v itself otherwise. */
+sval sp_tuple_view(spec *s, sval v);
+/* v as one constant: a constant, or a tuple of constants at any depth. */
+bool sp_const_tuple(arena *a, sval v, spec_const *out);
+/* An operand slot of dtype dt: constants materialised, tiles cast. */
+int32_t sp_operand_slot(spec *s, sval v, dtype dt, const ast_node *at);
+bool sp_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at, sval *out);
+bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out);
+bool sp_expr(spec *s, const ast_node *e, sval *out);
+
+/* spec_stmt.c */
+/* The same binding (the same slot, the same constant exactly, the same
+ * function...): nothing to merge or record when a name keeps it. */
+bool sp_same(const sval *a, const sval *b);
+/* Is a parameter annotated tl.constexpr (or triton.language.constexpr)? */
+bool sp_is_constexpr_annotation(const ast_node *ann);
+/* Walk a body's statements (until one returns). */
+bool sp_block(spec *s, const ast_list *body);
 
 /* spec_debug.c: the recording hooks of the walk.  sp_dbg_emitted after each
  * instruction; sp_dbg_stmt before a statement (returns the statement to

@@ -1,9 +1,13 @@
-/* spec_tl.h - what the files of tl.* functions share: spec_tl.c (the
- * table of every built-in, the core functions, shapes, reductions),
- * spec_random.c (tl.rand and friends), spec_atomic.c (tl.atomic_*),
- * spec_block.c (block pointers) and spec_libdevice.c (libdevice).
- * Argument binding and checking helpers, and the handlers each file gives
- * the table.  Private to the specializer, like spec_impl.h. */
+/* spec_tl.h - what the files of tl.* functions share: spec_tl.c (argument
+ * binding, the table of every built-in, tile attributes and methods, hints
+ * and casts), spec_shape.c (tile creation and shapes), spec_mem.c (tl.load,
+ * tl.store), spec_math.c (arithmetic and math), spec_reduce.c (reductions
+ * and scans), spec_print.c (printing and checks), spec_python.c (Python's
+ * builtins), spec_random.c (tl.rand and friends), spec_atomic.c
+ * (tl.atomic_*), spec_block.c (block pointers), spec_desc.c (tensor
+ * descriptors) and spec_libdevice.c (libdevice).  Argument binding and
+ * checking helpers, and the handlers each file gives the table.  Private
+ * to the specializer, like spec_impl.h. */
 #ifndef TRITSIM_SPEC_TL_H
 #define TRITSIM_SPEC_TL_H
 
@@ -25,7 +29,11 @@ bool sp_bind_args(spec *s, const char *qual, const char *sig, const sp_args *a,
 /* v as a tile slot (numbers become constant tiles); else an error naming
  * what. */
 bool sp_want_tile(spec *s, sval v, const ast_node *at, const char *what, int32_t *slot);
+/* A dtype (tl.float32, ...), or an error naming what. */
+bool sp_want_dtype(spec *s, sval v, const ast_node *at, const char *what, dtype *dt);
 bool sp_want_str(spec *s, sval v, const ast_node *at, const char *what, const char **str);
+/* A static shape from a constant int, tuple or list of ints. */
+bool sp_want_shape(spec *s, sval v, const ast_node *at, ir_type *t);
 bool sp_want_pointer(spec *s, sval v, const ast_node *at, int32_t *slot);
 /* An int1 mask tile, or -1 when absent or constant True. */
 bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot);
@@ -43,9 +51,41 @@ sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b
 /* Handlers: each binds its arguments and makes IR (or a constant). */
 typedef bool sp_builtin_fn(spec *s, const sp_args *a, const ast_node *call, sval *out);
 
-/* spec_tl.c, used by the other files */
+/* spec_shape.c */
+sp_builtin_fn tl_program_id, tl_num_programs, tl_arange, tl_zeros, tl_full, tl_zeros_like,
+    tl_expand_dims, tl_reshape, tl_broadcast_to, tl_trans, tl_join, tl_split, tl_interleave,
+    tl_cat, tl_ravel, tl_flip, tl_gather, tl_histogram;
+/* Helpers the reductions share: a RESHAPE of slot x to nt's shape (the
+ * element counts must agree); a constant flag (None is False); a 2-tuple;
+ * a FLIP of x along axis. */
+bool sp_reshape_to(spec *s, int32_t x, ir_type nt, const ast_node *at, sval *out);
+bool sp_const_flag(spec *s, sval v, const ast_node *at, const char *what, bool *out);
+sval sp_pair(spec *s, sval a, sval b);
+bool sp_flip_axis(spec *s, int32_t x, int64_t axis, const ast_node *at, int32_t *out);
+
+/* spec_mem.c */
+sp_builtin_fn tl_load, tl_store;
+
+/* spec_math.c (tl_where and on are used by the other files too) */
+sp_builtin_fn tl_dot, tl_minimum, tl_cdiv, triton_next_power_of_2, tl_swizzle2d, tl_fma,
+    tl_fdiv, tl_div_rn, tl_clamp;
 sp_builtin_fn tl_where, tl_maximum, tl_umulhi, tl_exp, tl_exp2, tl_log, tl_log2, tl_sqrt,
     tl_sqrt_rn, tl_rsqrt, tl_sin, tl_cos, tl_abs, tl_floor, tl_ceil, tl_erf, tl_sigmoid;
+/* p[0] / p[1] on floats: fdiv, or div_rn when rn; fname names it. */
+bool sp_float_div(spec *s, const char *fname, const sval *p, bool rn, const ast_node *call,
+                  sval *out);
+
+/* spec_reduce.c */
+sp_builtin_fn tl_sum, tl_xor_sum, tl_max, tl_min, tl_argmax, tl_argmin, tl_cumsum, tl_cumprod,
+    tl_reduce, tl_associative_scan, tl_softmax;
+
+/* spec_print.c */
+sp_builtin_fn builtin_print, util_print_if, util_breakpoint_if, builtin_breakpoint,
+    tl_device_print, tl_static_print, tl_static_assert, tl_device_assert;
+
+/* spec_python.c */
+sp_builtin_fn builtin_min, builtin_max, builtin_len, builtin_int, builtin_float, builtin_bool,
+    util_host_only;
 
 /* spec_random.c */
 sp_builtin_fn tl_randint, tl_randint4x, tl_rand, tl_rand4x, tl_randn, tl_randn4x;
