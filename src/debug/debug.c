@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_backend.h"
 #include "debug_impl.h"
 #include "parse.h"
 
@@ -1068,25 +1069,27 @@ static void dbg_drive(debug *g, dbg_launch *D)
     }
 }
 
-bool debug_wants(debug *g, const exec_launch *L)
+bool debug_wants(debug *g, const ir_kernel *ir)
 {
     if (g->running && (g->session || g->mode != DBG_CONTINUE || g->nbps > 0))
         return true;
     if (!g->o.no_break)
-        for (int32_t pc = 0; pc < L->kernel->ncode; pc++)
-            if (L->kernel->code[pc].op == IR_BREAKPOINT)
+        for (int32_t pc = 0; pc < ir->ncode; pc++)
+            if (ir->code[pc].op == IR_BREAKPOINT)
                 return true;
     return false;
 }
 
-bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed)
+bool debug_launch(debug *g, host *h, backend_dev *dev, const ir_kernel *ir,
+                  const backend_launch *BL, bool *killed)
 {
     *killed = false;
-    exec_launch DL = *L;
+    exec_launch DL;
+    cpu_backend_exec_launch(dev, ir, BL, &DL);
     DL.keep_lanes = true;         /* every variable's lanes, for `print` */
     DL.breaks = EXEC_BREAK_IGNORE;  /* breakpoint() is ours: the programs that
                                        could stop at one do not run on the pool */
-    L = &DL;
+    const exec_launch *L = &DL;
     exec_sess *S = exec_sess_begin(L);
     if (!S)
         return false;

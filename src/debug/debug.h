@@ -4,17 +4,18 @@
  *
  * The debugger sits between the launcher and the executor: when it wants a
  * launch (debug_wants), launch.c hands it over (debug_launch), and the
- * debugger runs the programs itself, in program-id order, an instruction
- * at a time while something could stop them and on the thread pool when
- * nothing can.  While it is stopped nothing else of the launch runs, so what
+ * debugger runs the programs itself on the CPU executor (exec.h: it needs
+ * every program's registers), in program-id order, an instruction at a
+ * time while something could stop them and on the CPU backend's thread
+ * pool when nothing can.  While it is stopped nothing else of the launch runs, so what
  * `print` shows is consistent. */
 #ifndef TRITSIM_DEBUG_H
 #define TRITSIM_DEBUG_H
 
 #include <stdbool.h>
 
+#include "backend.h"
 #include "diag.h"
-#include "exec.h"
 #include "host.h"
 #include "ir.h"
 
@@ -52,11 +53,13 @@ bool debug_break(debug *g, const char *spec);
 
 /* Should this launch go through the debugger?  (A breakpoint, watchpoint
  * or step is pending, or the kernel has a breakpoint() that can stop.) */
-bool debug_wants(debug *g, const exec_launch *L);
+bool debug_wants(debug *g, const ir_kernel *ir);
 
-/* Run the launch under the debugger (the REPL opens at each stop).  Returns
+/* Run the launch of ir under the debugger (the REPL opens at each stop);
+ * dev is the run's backend, which must be the CPU backend's.  Returns
  * false when a program failed or the user killed the run; in the latter
  * case *killed is set and nothing has been reported. */
-bool debug_launch(debug *g, host *h, const exec_launch *L, bool *killed);
+bool debug_launch(debug *g, host *h, backend_dev *dev, const ir_kernel *ir,
+                  const backend_launch *L, bool *killed);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "arena.h"
 #include "debug.h"
+#include "exec.h"
 #include "spec.h"
 #include "strbuf.h"
 

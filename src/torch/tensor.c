@@ -115,6 +115,8 @@ void tensor_release(val_obj *o)
     t->storage = NULL;
     if (s && --s->refs == 0) {
         addrmap_remove(s->addr_tag);
+        if (s->dev.release)
+            s->dev.release(&s->dev);
         free(s->raw);
         free(s);
     }
@@ -207,6 +209,7 @@ tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *
     s->addr_tag = 0;
     s->raw = raw;
     s->data = (unsigned char *)raw + (TENSOR_ALIGN - (uintptr_t)raw % TENSOR_ALIGN) % TENSOR_ALIGN;
+    s->dev = (backend_buffer){.host = s->data, .size = nbytes};
     int64_t strides[TENSOR_MAX_DIMS];
     contiguous_strides(ndim, shape, strides);
     return tensor_wrap(s, type, ndim, shape, strides, 0, cuda);

@@ -25,7 +25,13 @@
  * Devices.  Every tensor lives in host memory.  `cuda` only remembers that
  * the program asked for device='cuda', so that it prints device='cuda:0'
  * and answers .is_cuda as it would on a GPU: programs written for a GPU run
- * unchanged and print what they print there.
+ * unchanged and print what they print there.  A GPU backend keeps its own
+ * copy of a storage that kernels use, through the storage's backend_buffer
+ * (`dev`, see backend.h for who sets what): tensor.c fills in its host side
+ * when it makes the storage and calls its release hook (set by the backend
+ * that made the copy) when it frees it, so the tensor code links against
+ * no backend.  Under the CPU backend the hook stays empty and costs
+ * nothing.
  *
  * Errors.  Functions that can fail on user input return NULL (or false)
  * and write torch's message into err, a buffer of TENSOR_ERR_LEN bytes;
@@ -47,6 +53,8 @@
  *                                            0 for an empty tensor
  *     t->ndim, t->shape[i], t->strides[i]    the view (strides in elements)
  *     tensor_numel(t), tensor_is_contiguous(t)
+ *     tensor_buffer(t)                       its storage's device side, for
+ *                                            a GPU backend (backend.h)
  *
  * A kernel receives tensor_data(t) as its pointer; an access at element
  * offset k from it is in bounds iff 0 <= k < tensor_extent(t). */
@@ -56,6 +64,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "backend.h"
 #include "dtype.h"
 #include "strbuf.h"
 #include "val.h"
@@ -74,6 +83,9 @@ typedef struct tensor_storage {
     void *raw;                /* what was allocated */
     int addr_tag;             /* its tag in addrmap.h once its address is known
                                  to the program (tensor_reveal), else 0 */
+    backend_buffer dev;       /* host = data, size = size; the device copy and
+                                 its flags belong to a GPU backend (backend.h):
+                                 none under the CPU backend */
 } tensor_storage;
 
 typedef struct tensor {
@@ -112,6 +124,9 @@ void *tensor_data(const tensor *t);
  * gives its address too but registers nothing.  false (with a message in
  * err) when the registry is full. */
 bool tensor_reveal(const tensor *t, uint64_t *addr, char *err);
+/* The device side of t's storage, passed to backends with a pointer
+ * argument (backend_arg.buffer). */
+static inline backend_buffer *tensor_buffer(const tensor *t) { return &t->storage->dev; }
 /* Elements reachable from tensor_data: 1 + sum((shape_i - 1) * stride_i),
  * or 0 when the tensor has no elements. */
 int64_t tensor_extent(const tensor *t);

@@ -2,27 +2,31 @@
  * @triton.jit makes, kernel[grid] launchers, and a launch: binding the
  * arguments to the kernel's parameters, evaluating the grid, finding or
  * making the specialization (spec.h) for these constexprs and argument
- * types, and running it on the CPU executor (exec.h). */
+ * types, and running it on the run's backend (backend.h: the CPU executor
+ * unless --backend names another), which compiles each specialization
+ * once; the kernel object is cached beside its IR.  A launch the debugger
+ * wants goes to it instead (debug.h), on the CPU. */
 #define _POSIX_C_SOURCE 200809L
 #include "launch.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec.h"
-#include "pool.h"
+#include "backend.h"
 #include "debug.h"
 #include "spec.h"
 #include "tensor.h"
 #include "tritontools.h"
 
-/* One specialization: the parameters it was made for, and its IR. */
+/* One specialization: the parameters it was made for, its IR, and the
+ * backend's kernel object compiled from it. */
 typedef struct launch_spec {
     struct launch_spec *next;
     spec_param *params;     /* one per FUNCDEF parameter (the cache key) */
     int nparams;
     arena mem;              /* the IR and the key's constants */
     ir_kernel *ir;
+    backend_kernel *compiled;   /* NULL until the first launch (or warmup) */
 } launch_spec;
 
 typedef struct launch_kernel {
@@ -39,18 +43,17 @@ typedef struct launch_launcher {
     val compiled;           /* the CompiledKernel of warmup() it launches, or NONE */
 } launch_launcher;
 
-/* Per host: the thread pool, made at the first launch, and the allocator
- * of triton.set_allocator. */
+/* Per host: the backend kernels run on, opened at the first launch (or
+ * warmup), and the allocator of triton.set_allocator. */
 typedef struct launch_ctx {
-    pool *pool;
+    backend_dev *dev;
     val allocator;          /* VAL_MISSING until set */
 } launch_ctx;
 
 static void launch_ctx_free(void *p)
 {
     launch_ctx *c = p;
-    if (c->pool)
-        pool_destroy(c->pool);
+    backend_close(c->dev);
     val_unref(c->allocator);
     free(c);
 }
@@ -66,12 +69,43 @@ static launch_ctx *launch_context(host *h)
     return h->kernel_ctx;
 }
 
-static pool *launch_pool(host *h)
+/* The host's backend (h->backend, which tritsim run has checked can run
+ * here), opened if need be; NULL after reporting why it cannot. */
+static backend_dev *launch_device(host *h, src_span at)
 {
     launch_ctx *c = launch_context(h);
-    if (!c->pool)
-        c->pool = pool_create(h->threads);
-    return c->pool;
+    if (c->dev)
+        return c->dev;
+    const backend *be = backend_find(h->backend);
+    strbuf why = {0};
+    if (!be) {
+        host_error(h, at, "no backend '%s' in this build of tritsim", h->backend);
+    } else if (!be->available(&why) ||
+               !(c->dev = backend_open(be, &(backend_config){.threads = h->threads}, &why))) {
+        host_error(h, at, "the %s backend cannot run kernels: %s", be->name,
+                   strbuf_cstr(&why));
+    }
+    strbuf_free(&why);
+    return c->dev;
+}
+
+/* s compiled for the host's backend (once per specialization); NULL after
+ * reporting an error. */
+static backend_kernel *launch_compile(host *h, launch_spec *s, const val_func *f, src_span at)
+{
+    if (s->compiled)
+        return s->compiled;
+    backend_dev *d = launch_device(h, at);
+    if (!d)
+        return NULL;
+    fflush(stdout);
+    s->compiled = backend_compile(d, s->ir, f->file, h->diag);
+    if (!s->compiled) {
+        diag_report(h->diag, DIAG_NOTE, h->file, at, "while compiling '%s' for this launch",
+                    f->name);
+        host_fail(h);
+    }
+    return s->compiled;
 }
 
 void launch_set_allocator(host *h, val allocator)
@@ -138,6 +172,7 @@ static void launch_kernel_free(val_obj *o)
     val_unref(k->fn);
     for (launch_spec *s = k->cache, *next; s; s = next) {
         next = s->next;
+        backend_free(s->compiled);
         arena_free(&s->mem);
         free(s);
     }
@@ -615,6 +650,10 @@ static bool launch_on_device(host *h, const val_func *f, const val *bound, src_s
     return true;
 }
 
+static bool launch_int_option(host *h, const val_kwargs *kw, const char *name, int64_t dflt,
+                              src_span at, int64_t *out);
+static bool launch_is_param(const val_func *f, const char *name);
+
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -623,18 +662,26 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     val *bound = xcalloc((size_t)(n + 1), sizeof *bound);
     int64_t g[3];
     int rank = 1;
+    int64_t warps = 4, stages = 3;
     launch_spec *s = NULL;
+    backend_kernel *compiled = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
               launch_grid(h, grid, f, bound, kw, at, g, &rank) &&
+              /* the options for the backend, unless a parameter has their name */
+              (launch_is_param(f, "num_warps") ||
+               launch_int_option(h, kw, "num_warps", 4, at, &warps)) &&
+              (launch_is_param(f, "num_stages") ||
+               launch_int_option(h, kw, "num_stages", 3, at, &stages)) &&
               (s = launch_specialize(h, k, bound, at)) != NULL &&
-              launch_on_device(h, f, bound, at);
+              launch_on_device(h, f, bound, at) &&
+              (compiled = launch_compile(h, s, f, at)) != NULL;
     if (!ok) {
         free(bound);
         return val_err();
     }
     /* The runtime arguments, in the order of ir_kernel.params. */
     const ir_kernel *ir = s->ir;
-    exec_arg *args = xcalloc((size_t)(ir->nparams + 1), sizeof *args);
+    backend_arg *args = xcalloc((size_t)(ir->nparams + 1), sizeof *args);
     int r = 0;
     for (int i = 0; i < n; i++) {
         if (s->params[i].is_const)
@@ -649,10 +696,11 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                 free(args);
                 return val_err();
             }
-            exec_arg *ea = &args[r];
+            backend_arg *ea = &args[r];
             ea->name = ir->params[r].name;
             ea->value.u = (uint64_t)(uintptr_t)tensor_data(d.base);
             ea->numel = (size_t)tensor_extent(d.base);
+            ea->buffer = tensor_buffer(d.base);
             r++;
             for (int k = 0; k < 2 * d.nd; k++, r++) {
                 args[r].name = ir->params[r].name;
@@ -661,13 +709,14 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             }
             continue;
         }
-        exec_arg *ea = &args[r++];
+        backend_arg *ea = &args[r++];
         ea->name = ir->params[r - 1].name;
         switch (v.kind) {
         case VAL_TENSOR: {
             const tensor *t = tensor_of(v);
             ea->value.u = (uint64_t)(uintptr_t)tensor_data(t);
             ea->numel = (size_t)tensor_extent(t);
+            ea->buffer = tensor_buffer(t);
             break;
         }
         case VAL_BOOL: ea->value.u = v.u.b; break;
@@ -687,12 +736,15 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         return val_err();
     }
     fflush(stdout);
-    exec_launch L = {.kernel = ir, .file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
-                     .args = args, .pool = launch_pool(h), .out = stdout, .diag = h->diag,
-                     .breaks = h->no_break ? EXEC_BREAK_IGNORE : EXEC_BREAK_REPORT};
+    backend_launch L = {.file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
+                        .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
+                        .out = stdout, .diag = h->diag,
+                        .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT};
+    backend_dev *dev = launch_context(h)->dev;
     bool killed = false;
-    bool run_ok = h->debugger && debug_wants(h->debugger, &L)
-                  ? debug_launch(h->debugger, h, &L, &killed) : exec_run(&L);
+    bool run_ok = h->debugger && debug_wants(h->debugger, ir)
+                  ? debug_launch(h->debugger, h, dev, ir, &L, &killed)
+                  : backend_run(dev, compiled, &L);
     fflush(stdout);
     free(args);
     val_unref(scratch);
@@ -920,7 +972,8 @@ static val launch_warmup(host *h, val self, int argc, const val *argv, const val
          launch_grid(h, grid, f, bound, &rest, at, g, &rank) &&
          launch_int_option(h, &rest, "num_warps", 4, at, &warps) &&
          launch_int_option(h, &rest, "num_stages", 3, at, &stages) &&
-         (s = launch_specialize(h, k, bound, at)) != NULL;
+         (s = launch_specialize(h, k, bound, at)) != NULL &&
+         launch_compile(h, s, f, at) != NULL;
     if (!ok) {
         free(bound);
         free(names);

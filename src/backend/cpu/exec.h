@@ -21,20 +21,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "backend.h"
 #include "diag.h"
 #include "dtype.h"
 #include "ir.h"
 #include "pool.h"
 
-/* One runtime argument of a launch, by ir_kernel.params index. */
-typedef struct exec_arg {
-    dtype_scalar value;     /* scalars canonical (dtype.h); pointers: .u the
-                               address of the tensor's first element */
-    /* pointers only: the tensor's extent, for bounds checks */
-    size_t numel;           /* elements reachable from the address (for a
-                               strided view: 1 + sum((shape_i - 1) * stride_i)) */
-    const char *name;       /* the parameter's name, e.g. "x_ptr" */
-} exec_arg;
+/* One runtime argument of a launch, by ir_kernel.params index: the
+ * backend interface's (backend.h), so a launch passes its arguments
+ * through unchanged. */
+typedef backend_arg exec_arg;
 
 /* What a BREAKPOINT instruction (breakpoint(), breakpoint_if()) does
  * outside a debugger session. */

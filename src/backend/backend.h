@@ -1,0 +1,204 @@
+/* backend.h - where kernels run: the interface every executor of the IR
+ * (ir.h) implements, and the registry of the executors of this build.
+ *
+ * A backend is a table of functions (struct backend), one static const
+ * table per executor, as MicroPython's emitters are.  The CPU executor
+ * (cpu/cpu_backend.c, over exec.h and the thread pool) is the first and,
+ * so far, only entry; CUDA and HIP have their names reserved in the
+ * registry (backend.c) but no implementation: asking for one is an error
+ * that says so, never a run on the CPU in disguise.
+ *
+ * The life of a kernel on a backend:
+ *
+ *     const backend *be = backend_find("cpu");
+ *     strbuf why = {0};
+ *     if (!be->available(&why)) ... report strbuf_cstr(&why) ...
+ *     backend_dev *d = backend_open(be, &(backend_config){.threads = 0});
+ *     backend_kernel *k = backend_compile(d, ir, file, diag);  once per
+ *                                                   specialization
+ *     backend_run(d, k, &L);                        each launch
+ *     backend_sync(d, diag);                        before the host reads
+ *                                                   what launches wrote
+ *     backend_free(k);                              with the specialization
+ *     backend_close(d);                             when the run ends
+ *
+ * Who caches.  The caller caches compiled kernels, one per specialization:
+ * the launcher (triton/launch.c) keeps the backend_kernel beside the IR in
+ * its specialization cache and frees both together.  A backend does not
+ * look kernels up itself (a GPU backend may keep an on-disk cache of its
+ * compiler's output, keyed by what it compiled: that is its own business).
+ * The IR must outlive the kernel object compiled from it.
+ *
+ * Lifetimes.  A backend_dev belongs to one run of a program (one host, see
+ * launch.c); it owns the backend's resources: the CPU backend's thread
+ * pool, a GPU backend's context, streams and modules.  Kernel objects are
+ * freed with the specializations that hold them, which are host values and
+ * may be freed after the run's backend_dev is closed: free must work after
+ * close, so a backend that holds device resources per kernel releases them
+ * at close and keeps in the kernel object only what free still needs.
+ *
+ * Errors.  compile, launch and sync return NULL/false after reporting to
+ * the diag_sink they were given (a kernel's out-of-bounds access, a failed
+ * assertion, a compiler's message), with the programs' output before the
+ * failure written to the launch's FILE first, as exec.h describes.
+ *
+ * The debugger.  tritsim's debugger (debug/) drives the CPU executor
+ * itself, an instruction at a time (exec_sess_*, exec_prog_*): that path
+ * stays CPU-only; it reaches the CPU backend's thread pool through
+ * cpu_backend_exec_launch (cpu_backend.h).
+ *
+ * Host buffers and device copies.  A GPU runs on its own memory, so each
+ * host buffer a kernel may use (a tensor's storage) carries a
+ * backend_buffer: the hook through which a GPU backend keeps a device copy
+ * of it.  The tensor layer embeds one in every storage (tensor.h) and
+ * passes it with each pointer argument (backend_arg.buffer); the CPU
+ * backend never looks at it, so the CPU pays nothing. */
+#ifndef TRITSIM_BACKEND_H
+#define TRITSIM_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "dtype.h"
+#include "ir.h"
+#include "strbuf.h"
+
+typedef struct backend backend;
+
+/* ---- host buffers: the device side of a tensor's storage ------------------
+ * Who sets what:
+ *  - the owner of the host memory (tensor.c) sets host and size when it
+ *    makes the buffer, copy and release to NULL and both flags to false,
+ *    and calls release(b) (when not NULL) just before it frees the host
+ *    memory;
+ *  - a GPU backend makes the device copy the first time a kernel uses the
+ *    buffer: it sets copy and release (release frees the copy, whatever
+ *    the backend needs to reach it lives behind copy), uploads the host
+ *    bytes when host_dirty is set (then clears it) and sets dev_dirty
+ *    after a launch that may have written the buffer;
+ *  - whoever writes the host bytes of a buffer that has a copy sets
+ *    host_dirty, and whoever reads them brings them back first when
+ *    dev_dirty is set (clearing it): the torch layer's side of this comes
+ *    with the first GPU backend.
+ * The CPU backend touches none of it: copy stays NULL. */
+typedef struct backend_buffer {
+    unsigned char *host;    /* the host bytes (a tensor storage's data) */
+    size_t size;            /* how many */
+    void *copy;             /* the device copy, owned by the backend that
+                               made it; NULL when there is none */
+    void (*release)(struct backend_buffer *b);   /* frees copy; NULL when none */
+    bool host_dirty;        /* host bytes changed since the last upload */
+    bool dev_dirty;         /* the device copy changed since the last download */
+} backend_buffer;
+
+/* ---- a launch ------------------------------------------------------------- */
+
+/* One runtime argument of a launch, by ir_kernel.params index. */
+typedef struct backend_arg {
+    dtype_scalar value;     /* scalars canonical (dtype.h); pointers: .u the
+                               address of the tensor's first element */
+    /* pointers only: the tensor's extent, for bounds checks */
+    size_t numel;           /* elements reachable from the address (for a
+                               strided view: 1 + sum((shape_i - 1) * stride_i)) */
+    const char *name;       /* the parameter's name, e.g. "x_ptr" */
+    backend_buffer *buffer; /* pointers only: the storage the address points
+                               into (its device side), or NULL */
+} backend_arg;
+
+/* What a BREAKPOINT instruction (breakpoint(), breakpoint_if()) does
+ * outside a debugger session. */
+typedef enum backend_breaks {
+    BACKEND_BREAK_IGNORE,   /* --no-break: nothing */
+    BACKEND_BREAK_REPORT,   /* a line in the program's output saying where it
+                               would have stopped (no terminal to ask) */
+} backend_breaks;
+
+typedef struct backend_launch {
+    const src_file *file;   /* the program, for error messages */
+    int64_t grid[3];        /* programs along each axis, each >= 1 */
+    int rank;               /* how many axes the grid was given with (1-3) */
+    const backend_arg *args;    /* the kernel's nparams of them */
+    int num_warps;          /* launch options (Triton's defaults 4 and 3); */
+    int num_stages;         /* the CPU backend has no use for them */
+    FILE *out;              /* program output (prints), in program-id order */
+    diag_sink *diag;        /* errors */
+    backend_breaks breaks;
+} backend_launch;
+
+/* ---- the table -------------------------------------------------------------- */
+
+/* A backend opened for one run.  Every backend's own state begins with
+ * this header (its first member), so a backend_dev * converts to the
+ * backend's type and back. */
+typedef struct backend_dev {
+    const backend *be;
+} backend_dev;
+
+/* A kernel compiled by a backend; begins with this header, as above. */
+typedef struct backend_kernel {
+    const backend *be;
+} backend_kernel;
+
+/* How to open a backend (from the command line). */
+typedef struct backend_config {
+    int threads;            /* --threads: CPU workers, 0 = one per core */
+} backend_config;
+
+struct backend {
+    const char *name;       /* as --backend names it: "cpu" */
+    /* Can it run here?  When not, false with a reason in why for a person:
+     * what is missing and what to install or do. */
+    bool (*available)(strbuf *why);
+    /* A fresh state for one run, or NULL after writing why.  Cheap: heavy
+     * resources (the CPU's threads) may wait for the first launch. */
+    backend_dev *(*open)(const backend_config *c, strbuf *why);
+    /* Release everything of the run.  Kernel objects it compiled may still
+     * be freed afterwards (see Lifetimes above). */
+    void (*close)(backend_dev *d);
+    /* A specialization's IR -> the backend's kernel object, or NULL after
+     * reporting to diag (file names the program). */
+    backend_kernel *(*compile)(backend_dev *d, const ir_kernel *ir, const src_file *file,
+                               diag_sink *diag);
+    /* Run every program of the launch.  false when one failed (reported to
+     * L->diag after the output of the programs before it).  A GPU backend
+     * may return before the programs end; sync waits for them. */
+    bool (*launch)(backend_dev *d, backend_kernel *k, const backend_launch *L);
+    /* Wait until every launch so far has ended; false after reporting a
+     * failure that only now came to light.  The CPU's launches end before
+     * launch returns. */
+    bool (*sync)(backend_dev *d, diag_sink *diag);
+    /* Free a kernel object (before or after close). */
+    void (*free)(backend_kernel *k);
+};
+
+/* ---- the registry ------------------------------------------------------------- */
+
+/* The backend called name in this build, or NULL (an unknown name, or one
+ * reserved for a backend not built yet). */
+const backend *backend_find(const char *name);
+
+typedef enum backend_status {
+    BACKEND_OK,             /* *out is the backend */
+    BACKEND_UNKNOWN,        /* no backend has that name */
+    BACKEND_UNAVAILABLE,    /* it cannot run here: why says what is missing */
+} backend_status;
+
+/* Resolve --backend name: the backend when it can run here, else why not.
+ * A name reserved for a backend this build lacks ("cuda", "hip" today) is
+ * BACKEND_UNAVAILABLE. */
+backend_status backend_select(const char *name, const backend **out, strbuf *why);
+
+/* ---- calls through the table ------------------------------------------------- */
+
+backend_dev *backend_open(const backend *be, const backend_config *c, strbuf *why);
+void backend_close(backend_dev *d);
+backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_file *file,
+                                diag_sink *diag);
+bool backend_run(backend_dev *d, backend_kernel *k, const backend_launch *L);
+bool backend_sync(backend_dev *d, diag_sink *diag);
+void backend_free(backend_kernel *k);
+
+#endif

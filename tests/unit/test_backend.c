@@ -1,0 +1,113 @@
+/* test_backend.c - unit tests of the backend interface (backend.h): the
+ * registry, and a kernel compiled and launched through the CPU backend's
+ * table, with the lifetimes the interface promises (a kernel object freed
+ * after its backend was closed). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "ir.h"
+#include "tap.h"
+
+/* store_pid(z_ptr): z[pid] = pid, built by hand:
+ *     %0 = program_id 0        int32
+ *     %1 = arg 0               pointer<int32>
+ *     %2 = ptr_add %1, %0      pointer<int32>
+ *     store %2, %0
+ *     return */
+typedef struct store_pid {
+    ir_kernel k;
+    ir_inst code[5];
+    ir_slot slots[3];
+    ir_param params[1];
+} store_pid;
+
+static void build_store_pid(store_pid *b)
+{
+    memset(b, 0, sizeof *b);
+    dtype p32 = dtype_ptr_to(DTYPE_INT32);
+    b->params[0] = (ir_param){"z_ptr", p32};
+    b->slots[0] = (ir_slot){.type = {.dt = DTYPE_INT32}, .ptr_arg = -1};
+    b->slots[1] = (ir_slot){.type = {.dt = p32}, .ptr_arg = 0};
+    b->slots[2] = (ir_slot){.type = {.dt = p32}, .ptr_arg = 0};
+    ir_inst *c = b->code;
+    c[0] = (ir_inst){.op = IR_PROGRAM_ID, .dst = 0, .a = -1, .b = -1, .c = -1, .frame = -1};
+    c[1] = (ir_inst){.op = IR_ARG, .dst = 1, .a = -1, .b = -1, .c = -1, .frame = -1};
+    c[2] = (ir_inst){.op = IR_PTR_ADD, .dst = 2, .a = 1, .b = 0, .c = -1, .frame = -1};
+    c[3] = (ir_inst){.op = IR_STORE, .dst = -1, .a = 2, .b = 0, .c = -1, .frame = -1};
+    c[4] = (ir_inst){.op = IR_RETURN, .dst = -1, .a = -1, .b = -1, .c = -1, .frame = -1};
+    b->k = (ir_kernel){.name = "store_pid", .code = b->code, .ncode = 5, .slots = b->slots,
+                       .nslots = 3, .params = b->params, .nparams = 1};
+}
+
+static void test_registry(void)
+{
+    const backend *cpu = backend_find("cpu");
+    TAP_OK(cpu != NULL, "backend_find finds the CPU backend");
+    TAP_STR_EQ(cpu ? cpu->name : "", "cpu", "it is called cpu");
+    TAP_OK(backend_find("cuda") == NULL && backend_find("hip") == NULL,
+           "no CUDA or HIP backend in this build (no stand-in either)");
+    TAP_OK(backend_find("opencl") == NULL, "an unknown name finds nothing");
+
+    const backend *be = NULL;
+    strbuf why = {0};
+    TAP_INT_EQ(backend_select("cpu", &be, &why), BACKEND_OK, "the CPU backend can run here");
+    TAP_OK(be == cpu && why.len == 0, "backend_select gives it, with no reason");
+    TAP_INT_EQ(backend_select("cuda", &be, &why), BACKEND_UNAVAILABLE,
+               "cuda is a known name that cannot run");
+    TAP_STR_EQ(strbuf_cstr(&why), "the CUDA backend (NVIDIA GPUs) is not built yet",
+               "and the reason says what is missing");
+    TAP_OK(be == NULL, "backend_select gives no backend then");
+    strbuf_clear(&why);
+    TAP_INT_EQ(backend_select("opencl", &be, &why), BACKEND_UNKNOWN, "opencl is unknown");
+    strbuf_free(&why);
+}
+
+static void test_cpu_launch(void)
+{
+    store_pid b;
+    build_store_pid(&b);
+    static const char text[] = "pass\n";
+    src_file *file = src_from_string("k.tk", text, strlen(text));
+    diag_sink d;
+    diag_sink_init(&d, stderr);
+
+    const backend *be = backend_find("cpu");
+    strbuf why = {0};
+    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2}, &why);
+    TAP_OK(dev != NULL && dev->be == be, "open gives a state that knows its backend");
+    backend_kernel *k = backend_compile(dev, &b.k, file, &d);
+    TAP_OK(k != NULL && k->be == be, "compile gives a kernel object that knows its backend");
+
+    int32_t z[8];
+    for (int i = 0; i < 8; i++)
+        z[i] = -1;
+    backend_buffer buf = {.host = (unsigned char *)z, .size = sizeof z};
+    backend_arg arg = {.value.u = (uint64_t)(uintptr_t)z, .numel = 8, .name = "z_ptr",
+                       .buffer = &buf};
+    backend_launch L = {.file = file, .grid = {5, 1, 1}, .rank = 1, .args = &arg,
+                        .num_warps = 4, .num_stages = 3, .out = stdout, .diag = &d};
+    TAP_OK(backend_run(dev, k, &L), "a launch of 5 programs succeeds");
+    TAP_OK(z[0] == 0 && z[4] == 4 && z[5] == -1, "each program stored its id (z = %d %d %d)",
+           z[0], z[4], z[5]);
+    L.grid[0] = 8;
+    TAP_OK(backend_run(dev, k, &L) && z[7] == 7, "a second launch reuses the kernel object");
+    TAP_OK(backend_sync(dev, &d), "sync succeeds (CPU launches have ended already)");
+    TAP_OK(buf.copy == NULL && buf.release == NULL && !buf.host_dirty && !buf.dev_dirty,
+           "the CPU backend makes no device copy");
+    backend_close(dev);
+    backend_free(k);
+    TAP_OK(true, "a kernel object is freed after its backend was closed");
+    strbuf_free(&why);
+    src_free(file);
+}
+
+int main(void)
+{
+    test_registry();
+    test_cpu_launch();
+    return tap_done();
+}
