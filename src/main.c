@@ -17,6 +17,7 @@
 #include "tabulatemod.h"
 #include "arena.h"
 #include "ast.h"
+#include "backend.h"
 #include "diag.h"
 #include "debug.h"
 #include "host.h"
@@ -44,7 +45,11 @@ static const char main_usage[] =
     "\n"
     "Options of run and debug:\n"
     "  -t, --threads N      run programs of a launch on N threads (default: cores)\n"
-    "  -b, --backend NAME   cpu (default), cuda or hip\n"
+    "  -b, --backend NAME   where kernels run: cpu (the default); cuda and hip\n"
+    "                       are not built yet\n"
+    "      --target GPU     the GPU the simulation answers device queries for\n"
+    "                       (torch.cuda, triton.runtime.driver): h100 (the\n"
+    "                       default) or mi300x (AMD code paths: torch.version.hip)\n"
     "      --break SPEC     stop at a kernel line and open the debugger: LINE,\n"
     "                       FILE:LINE or FUNCTION, with ' if COND' if wanted\n"
     "                       (e.g. '14 if pid == (1, 0)')\n"
@@ -69,6 +74,16 @@ static int main_usage_error(const char *fmt, const char *arg)
     fprintf(stderr, fmt, arg);
     fputs("\nTry 'tritsim --help' for more information.\n", stderr);
     return EXIT_USAGE;
+}
+
+/* --backend NAME cannot run here: say what is missing (why) and how to
+ * run anyway. */
+static void main_no_backend(const char *name, const char *why)
+{
+    fprintf(stderr, "tritsim: cannot run kernels with --backend %s: %s\n", name, why);
+    fputs("tritsim: run them on the CPU with --backend cpu (the default); --target h100 "
+          "or --target mi300x chooses the GPU the simulation answers device queries for\n",
+          stderr);
 }
 
 /* getopt_long's own message has been printed; add the hint. */
@@ -143,6 +158,7 @@ typedef struct main_prog {
     const ast_node *m;
     int threads;
     const char *backend;
+    host_target target;
     bool no_break;
 } main_prog;
 
@@ -155,6 +171,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     host *h = host_new(&d, p->f);
     h->threads = p->threads;
     h->backend = p->backend;
+    h->target = p->target;
     h->debugger = g;
     h->no_break = p->no_break;
     torch_init(h);
@@ -169,16 +186,17 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK };
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
+        {"target", required_argument, NULL, OPT_TARGET},
         {"break", required_argument, NULL, OPT_BREAK},
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    main_prog prog = {.backend = "cpu"};
+    main_prog prog = {.backend = "cpu", .target = HOST_TARGET_H100};
     const char *breaks[64];
     int nbreaks = 0;
     int c;
@@ -194,12 +212,29 @@ static int main_run(int argc, char **argv, bool debugging)
             prog.threads = (int)n;
             break;
         }
-        case 'b':
-            if (strcmp(optarg, "cpu") && strcmp(optarg, "cuda") && strcmp(optarg, "hip"))
+        case 'b': {
+            const backend *be;
+            strbuf why = {0};
+            backend_status st = backend_select(optarg, &be, &why);
+            if (st == BACKEND_UNKNOWN)
                 return main_usage_error("run: unknown backend '%s' (use cpu, cuda or hip)",
                                         optarg);
-            prog.backend = !strcmp(optarg, "cuda") ? "cuda" : !strcmp(optarg, "hip") ? "hip"
-                                                                                  : "cpu";
+            if (st == BACKEND_UNAVAILABLE) {
+                main_no_backend(optarg, strbuf_cstr(&why));
+                strbuf_free(&why);
+                return EXIT_USAGE;
+            }
+            prog.backend = be->name;
+            break;
+        }
+        case OPT_TARGET:
+            if (!strcmp(optarg, "h100"))
+                prog.target = HOST_TARGET_H100;
+            else if (!strcmp(optarg, "mi300x"))
+                prog.target = HOST_TARGET_MI300X;
+            else
+                return main_usage_error("run: unknown target '%s' (use h100 or mi300x)",
+                                        optarg);
             break;
         case OPT_BREAK:
             if (nbreaks == 64)

@@ -239,6 +239,7 @@ host *host_new(diag_sink *d, const src_file *f)
     h->file = f;
     h->threads = 0;
     h->backend = "cpu";
+    h->target = HOST_TARGET_H100;
     h->builtins = val_dict_new();
     h->modules = val_dict_new();
     h->main_globals = val_dict_new();

@@ -82,6 +82,13 @@ typedef struct host_scope host_scope;
     X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
     X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION)
 
+/* The GPU the simulation answers device queries for (--target): what
+ * torch.cuda and triton.runtime.driver report, whatever runs the kernels. */
+typedef enum host_target {
+    HOST_TARGET_H100,           /* an NVIDIA H100 SXM (the default) */
+    HOST_TARGET_MI300X,         /* an AMD MI300X: torch.version.hip is set */
+} host_target;
+
 typedef enum host_exc {
 #define HOST_EXC_ENUM(id, name, base) HOST_EXC_##id,
     HOST_EXCS(HOST_EXC_ENUM)
@@ -94,7 +101,9 @@ struct host {
     diag_sink *diag;            /* where errors go */
     const src_file *file;       /* the program */
     int threads;                /* --threads N; 0 = one per core */
-    const char *backend;        /* --backend: "cpu" (default), "cuda", "hip" */
+    const char *backend;        /* --backend: where kernels run, a name that
+                                   backend_find (backend.h) knows; "cpu" */
+    host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
@@ -129,7 +138,8 @@ struct host {
 
 /* A host for running file f, reporting to d; registers Python's built-ins
  * and the standard modules tritsim knows (math, functools, itertools, os,
- * os.path, sys, time, random, pathlib, inspect).  threads 0, backend "cpu". */
+ * os.path, sys, time, random, pathlib, inspect).  threads 0, backend "cpu",
+ * target HOST_TARGET_H100. */
 host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */

@@ -65,7 +65,7 @@ static const torch_gpu gpu_mi300x = {
 
 const torch_gpu *torch_gpu_info(const host *h)
 {
-    return h->backend && !strcmp(h->backend, "hip") ? &gpu_mi300x : &gpu_h100;
+    return h->target == HOST_TARGET_MI300X ? &gpu_mi300x : &gpu_h100;
 }
 
 /* The arguments of a torch.cuda query whose first parameter is an
@@ -364,11 +364,11 @@ static val make_cuda(void)
 }
 
 /* torch.version.cuda / .hip say which GPU stack the program "runs" on:
- * HIP under --backend hip (the ROCm tutorial picks its configs by it). */
+ * HIP under --target mi300x (the ROCm tutorial picks its configs by it). */
 static val make_version(host *h)
 {
     val v = val_module_new("torch.version");
-    bool hip = h->backend && !strcmp(h->backend, "hip");
+    bool hip = h->target == HOST_TARGET_MI300X;
     val_object_set(v, "cuda", hip ? val_none() : val_str_cstr("12.1"));
     val_object_set(v, "hip", hip ? val_str_cstr("6.0") : val_none());
     val_object_set(v, "__version__", val_str_cstr("2.1.0+tritsim"));

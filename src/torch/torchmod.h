@@ -7,14 +7,14 @@
 #include "host.h"
 
 /* Register torch and its submodules with h (call once, after host_new and
- * after h->backend is set: torch.version.hip follows --backend hip). */
+ * after h->target is set: torch.version.hip follows --target mi300x). */
 void torch_init(host *h);
 
 /* torch.device('cuda', 0) / torch.device('cpu'); index -1 means none. */
 val torch_device_new(bool cuda, int index);
 
 /* The GPU that tritsim reports being (it simulates one on the CPU): an
- * H100 SXM, or an MI300X under --backend hip.  torch.cuda's
+ * H100 SXM, or an MI300X under --target mi300x (host.h).  torch.cuda's
  * get_device_properties / get_device_capability and triton's
  * driver.active read it; doc/language.md lists the values. */
 typedef struct torch_gpu {

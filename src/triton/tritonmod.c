@@ -194,7 +194,7 @@ static const val_type target_type = {
 };
 
 /* driver.active.get_current_target(): GPUTarget('cuda', 90, 32), or
- * ('hip', 'gfx942', 64) under --backend hip. */
+ * ('hip', 'gfx942', 64) under --target mi300x. */
 static val runtime_get_current_target(host *h, val self, int argc, const val *argv,
                                       const val_kwargs *kw, src_span at)
 {
