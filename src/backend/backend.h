@@ -1,5 +1,6 @@
 /* backend.h - where kernels run: the interface every executor of the IR
- * (ir.h) implements, and the registry of the executors of this build.
+ * (ir.h; what each instruction means is doc/ir.md) implements, and the
+ * registry of the executors of this build.
  *
  * A backend is a table of functions (struct backend), one static const
  * table per executor, as MicroPython's emitters are.  The CPU executor
@@ -13,7 +14,7 @@
  *     const backend *be = backend_find("cpu");
  *     strbuf why = {0};
  *     if (!be->available(&why)) ... report strbuf_cstr(&why) ...
- *     backend_dev *d = backend_open(be, &(backend_config){.threads = 0});
+ *     backend_dev *d = backend_open(be, &(backend_config){.threads = 0}, &why);
  *     backend_kernel *k = backend_compile(d, ir, file, diag);  once per
  *                                                   specialization
  *     backend_run(d, k, &L);                        each launch
@@ -50,9 +51,9 @@
  * Host buffers and device copies.  A GPU runs on its own memory, so each
  * host buffer a kernel may use (a tensor's storage) carries a
  * backend_buffer: the hook through which a GPU backend keeps a device copy
- * of it.  The tensor layer embeds one in every storage (tensor.h) and
- * passes it with each pointer argument (backend_arg.buffer); the CPU
- * backend never looks at it, so the CPU pays nothing. */
+ * of it.  The tensor layer embeds one in every storage (tensor.h), the
+ * launcher passes it with each pointer argument (backend_arg.buffer); the
+ * CPU backend never looks at it, so the CPU pays nothing. */
 #ifndef TRITSIM_BACKEND_H
 #define TRITSIM_BACKEND_H
 
