@@ -13,8 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argparsemod.h"
-#include "tabulatemod.h"
 #include "arena.h"
 #include "ast.h"
 #include "backend.h"
@@ -22,10 +20,8 @@
 #include "debug.h"
 #include "host.h"
 #include "lex.h"
+#include "modules.h"
 #include "parse.h"
-#include "torchmod.h"
-#include "tritonmod.h"
-#include "visionmod.h"
 #include "val.h"
 
 #ifndef PACKAGE_VERSION
@@ -174,11 +170,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->target = p->target;
     h->debugger = g;
     h->no_break = p->no_break;
-    torch_init(h);
-    vision_init(h);
-    argparse_init(h);
-    tabulate_init(h);
-    tritonmod_init(h);
+    modules_init(h);
     int status = host_run_file(h, p->m, argc, argv);
     host_free(h);
     return status;

@@ -136,10 +136,9 @@ struct host {
     size_t scope_cap, scope_count;
 };
 
-/* A host for running file f, reporting to d; registers Python's built-ins
- * and the standard modules tritsim knows (math, functools, itertools, os,
- * os.path, sys, time, random, pathlib, inspect).  threads 0, backend "cpu",
- * target HOST_TARGET_H100. */
+/* A host for running file f, reporting to d, with Python's built-in
+ * names; threads 0, backend "cpu", target HOST_TARGET_H100.  It has no
+ * modules: the creator registers them (modules_init, src/modules.c). */
 host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */

@@ -21,8 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "inspectmod.h"
-#include "pathlibmod.h"
 #include "pyformat.h"
 
 /* ---- helpers the built-ins' files share (builtins_impl.h) --------------------------- */
@@ -1154,15 +1152,4 @@ void builtin_init(host *h)
     builtin_containers_init(h);   /* list, tuple, dict, range, slice */
     builtin_type_new(h, "type", builtin_type, VAL_BUILTIN, NULL);
     val_dict_set_str(h->builtins, "Ellipsis", val_ellipsis());
-
-    host_register_module(h, "math", builtin_math_module());
-    host_register_module(h, "functools", builtin_functools_module());
-    host_register_module(h, "itertools", builtin_itertools_module());
-    builtin_os_modules(h);
-    builtin_sys_module(h);
-    builtin_typing_module(h);
-    builtin_time_module(h);
-    builtin_random_module(h);
-    pathlib_init(h);
-    inspect_init(h);
 }

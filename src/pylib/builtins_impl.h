@@ -4,6 +4,7 @@
 #ifndef TRITSIM_BUILTINS_IMPL_H
 #define TRITSIM_BUILTINS_IMPL_H
 
+#include "builtins.h"
 #include "host.h"
 #include "host_impl.h"
 
@@ -95,16 +96,8 @@ val builtin_float_to_int(host *h, double f, src_span at);
  * items() (2) return; os.environ's views too. */
 val builtin_view_new(val dict, int what);
 
-/* ---- the standard modules (mathmod.c ... randommod.c) ---- */
+/* ---- sysmod.c ---- */
 
-val builtin_math_module(void);
-val builtin_functools_module(void);
-val builtin_itertools_module(void);
-void builtin_os_modules(host *h);
-void builtin_sys_module(host *h);
-void builtin_typing_module(host *h);
-void builtin_time_module(host *h);
-void builtin_random_module(host *h);
 BUILTIN_SHARED_FN(builtin_sys_exit);   /* exit() and quit() too */
 /* time.time_ns(): the time of day in nanoseconds (random's seed). */
 int64_t builtin_time_ns(void);

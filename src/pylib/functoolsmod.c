@@ -188,7 +188,7 @@ BUILTIN_FN(builtin_functools_wraps)
     return val_builtin_new("functools.wraps", builtin_functools_identity, val_none());
 }
 
-val builtin_functools_module(void)
+void builtin_functools_init(host *h)
 {
     val m = val_module_new("functools");
     val p = val_builtin_new("functools.partial", builtin_functools_partial, val_none());
@@ -199,5 +199,5 @@ val builtin_functools_module(void)
     host_def(m, "functools.cache", builtin_functools_identity);
     host_def(m, "functools.lru_cache", builtin_functools_lru_cache);
     host_def(m, "functools.wraps", builtin_functools_wraps);
-    return m;
+    host_register_module(h, "functools", m);
 }

@@ -187,7 +187,7 @@ BUILTIN_FN(builtin_itertools_accumulate)
     return host_iterator_new(out, "itertools.accumulate");
 }
 
-val builtin_itertools_module(void)
+void builtin_itertools_init(host *h)
 {
     val m = val_module_new("itertools");
     host_def(m, "itertools.product", builtin_itertools_product);
@@ -195,5 +195,5 @@ val builtin_itertools_module(void)
     host_def(m, "itertools.permutations", builtin_itertools_permutations);
     host_def(m, "itertools.combinations", builtin_itertools_combinations);
     host_def(m, "itertools.accumulate", builtin_itertools_accumulate);
-    return m;
+    host_register_module(h, "itertools", m);
 }

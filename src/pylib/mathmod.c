@@ -449,7 +449,7 @@ BUILTIN_FN(builtin_math_fsum)
     return val_float(hi);
 }
 
-val builtin_math_module(void)
+void builtin_math_init(host *h)
 {
     val m = val_module_new("math");
     val_object_set(m, "pi", val_float(M_PI));
@@ -486,5 +486,5 @@ val builtin_math_module(void)
     };
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         host_def(m, fns[i].name, fns[i].fn);
-    return m;
+    host_register_module(h, "math", m);
 }

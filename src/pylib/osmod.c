@@ -414,7 +414,7 @@ HOST_CFUNC_CALLING(builtin_path_dirname, builtin_path_part, "dirname", 1)
 HOST_CFUNC_CALLING(builtin_path_splitext, builtin_path_part, "splitext", 2)
 HOST_CFUNC_CALLING(builtin_path_abspath, builtin_path_part, "abspath", 3)
 
-void builtin_os_modules(host *h)
+void builtin_os_init(host *h)
 {
     val os = val_module_new("os");
     val_object *eo = val_obj_new(sizeof *eo, VAL_OBJECT, &builtin_environ_type);

@@ -356,7 +356,7 @@ BUILTIN_FN(builtin_random_normalvariate)
     return val_float(mu + z * sigma);
 }
 
-void builtin_random_module(host *h)
+void builtin_random_init(host *h)
 {
     val r = val_module_new("random");
     host_def(r, "random.seed", builtin_random_seed);

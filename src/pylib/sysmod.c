@@ -24,7 +24,7 @@ BUILTIN_SHARED_FN(builtin_sys_exit)
     return val_err();
 }
 
-void builtin_sys_module(host *h)
+void builtin_sys_init(host *h)
 {
     val sys = val_module_new("sys");
     host_def(sys, "sys.exit", builtin_sys_exit);
@@ -93,7 +93,7 @@ BUILTIN_FN(builtin_time_sleep)
     return val_none();
 }
 
-void builtin_time_module(host *h)
+void builtin_time_init(host *h)
 {
     val t = val_module_new("time");
     host_def(t, "time.time", builtin_time_time);

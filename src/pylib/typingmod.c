@@ -38,7 +38,7 @@ static const val_type builtin_typing_type = {
 };
 
 /* typing: the common names, usable in annotations and subscripted. */
-void builtin_typing_module(host *h)
+void builtin_typing_init(host *h)
 {
     static const char *const names[] = {
         "Any", "Callable", "Dict", "Iterable", "List", "Optional", "Sequence", "Tuple",

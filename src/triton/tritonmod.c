@@ -1,6 +1,6 @@
 /* tritonmod.c - the modules `triton`, `triton.language` (tl),
- * `triton.language.math`, `triton.language.extra.libdevice` and the
- * lecture's `triton_util`, as host values.
+ * `triton.language.math`, `triton.language.extra.libdevice`, the
+ * lecture's `triton_util` and `pdb` (set_trace), as host values.
  *
  * Kernel functions (tl.load, tl.arange, ...) exist here so that names
  * resolve and `import`s work, but calling one on the host is an error that
@@ -511,14 +511,20 @@ void tritonmod_init(host *h)
     host_register_module(h, "triton", triton);
     host_register_module(h, "triton.language", tl);
     host_register_module(h, "triton.language.math", math);
+}
 
+void tritonmod_util_init(host *h)
+{
     val util = val_module_new("triton_util");
     host_def(util, "triton_util.cdiv", triton_cdiv);
     host_def(util, "triton_util.check_tensors_gpu_ready", util_check_tensors_gpu_ready);
     host_def(util, "triton_util.print_if", util_print_if);
     host_def(util, "triton_util.breakpoint_if", util_breakpoint_if);
     host_register_module(h, "triton_util", util);
+}
 
+void tritonmod_pdb_init(host *h)
+{
     val pdb = val_module_new("pdb");
     host_def(pdb, "pdb.set_trace", util_pdb_set_trace);
     host_register_module(h, "pdb", pdb);

@@ -12,17 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argparsemod.h"
-#include "tabulatemod.h"
 #include "diag.h"
 #include "host.h"
+#include "modules.h"
 #include "spec.h"
 #include "strbuf.h"
 #include "tap.h"
-#include "torchmod.h"
-#include "tritonmod.h"
 #include "val.h"
-#include "visionmod.h"
 
 static char *doc_text;
 static bool dump;
@@ -130,11 +126,7 @@ int main(void)
     diag_sink d;
     diag_sink_init(&d, stderr);
     host *h = host_new(&d, f);
-    torch_init(h);
-    vision_init(h);
-    tritonmod_init(h);
-    argparse_init(h);
-    tabulate_init(h);
+    modules_init(h);
     size_t pos = 0;
     val key, module;
     while (val_dict_next(h->modules, &pos, &key, &module)) {

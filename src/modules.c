@@ -1,0 +1,50 @@
+/* modules.c - the one table of the modules tritsim provides to .tk
+ * programs: Python's standard modules (pylib/), torch and torchvision
+ * (torch/), triton and the lecture's helpers (triton/).  Each entry's
+ * init registers the module named (with its submodules, e.g. os.path,
+ * torch.nn, triton.language) through host_register_module; no init
+ * registers another entry's module.
+ *
+ * It sits at the top of the layers, beside main.c, as the only file that
+ * knows them all; main.c and the unit tests call modules_init after
+ * host_new.  All are registered at start-up, in this order; `import`
+ * finds only registered modules. */
+#include "modules.h"
+
+#include "argparsemod.h"
+#include "builtins.h"
+#include "inspectmod.h"
+#include "pathlibmod.h"
+#include "tabulatemod.h"
+#include "torchmod.h"
+#include "tritonmod.h"
+#include "visionmod.h"
+
+static const struct modules_entry {
+    const char *name;           /* the module init registers (for the reader) */
+    void (*init)(host *h);
+} modules_table[] = {
+    {"math", builtin_math_init},
+    {"functools", builtin_functools_init},
+    {"itertools", builtin_itertools_init},
+    {"os", builtin_os_init},
+    {"sys", builtin_sys_init},
+    {"typing", builtin_typing_init},
+    {"time", builtin_time_init},
+    {"random", builtin_random_init},
+    {"pathlib", pathlib_init},
+    {"inspect", inspect_init},
+    {"torch", torch_init},
+    {"torchvision", vision_init},
+    {"argparse", argparse_init},
+    {"tabulate", tabulate_init},
+    {"triton", tritonmod_init},
+    {"triton_util", tritonmod_util_init},
+    {"pdb", tritonmod_pdb_init},
+};
+
+void modules_init(host *h)
+{
+    for (size_t i = 0; i < sizeof modules_table / sizeof modules_table[0]; i++)
+        modules_table[i].init(h);
+}

@@ -1,0 +1,19 @@
+/* builtins.h - what registers the standard modules of the built-ins'
+ * files (mathmod.c ... randommod.c) with a host.  src/modules.c's table
+ * calls each once, after host_new; each registers the module it is named
+ * for (os: os and os.path too). */
+#ifndef TRITSIM_BUILTINS_H
+#define TRITSIM_BUILTINS_H
+
+#include "host.h"
+
+void builtin_math_init(host *h);
+void builtin_functools_init(host *h);
+void builtin_itertools_init(host *h);
+void builtin_os_init(host *h);
+void builtin_sys_init(host *h);
+void builtin_typing_init(host *h);
+void builtin_time_init(host *h);
+void builtin_random_init(host *h);
+
+#endif
