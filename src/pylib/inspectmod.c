@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "launch.h"
 #include "pathlibmod.h"
 #include "val.h"
 
@@ -55,20 +54,23 @@ static bool inspect_is(val v, const val_type *t)
     return v.kind == VAL_OBJECT && v.u.o->type == t;
 }
 
-static val fn_getfile(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
+/* inspect.getfile(v). */
+static val inspect_getfile(host *h, val v, src_span at)
 {
-    (void)self;
-    val p[1];
-    if (!host_args(h, at, "getfile", "object", argc, argv, kw, p))
-        return val_err();
-    val v = p[0];
     if (inspect_is(v, &frame_type))
         v = val_object_get(v, "f_code");
     if (inspect_is(v, &code_type))
         return val_ref(val_object_get(v, "co_filename"));
-    if (v.kind == VAL_KERNEL)
-        v = launch_kernel_func(v);
+    if (v.kind == VAL_KERNEL) {
+        /* a @triton.jit function: the file of the def it wraps, which is
+         * its attribute `fn` (as Triton's JITFunction.fn) */
+        val fn = host_getattr(h, v, "fn", at);
+        if (fn.kind == VAL_ERR)
+            return fn;
+        val r = inspect_getfile(h, fn, at);
+        val_unref(fn);
+        return r;
+    }
     if (v.kind == VAL_FUNC)
         return inspect_file(h, ((const val_func *)v.u.o)->file, at);
     if (v.kind == VAL_MODULE) {
@@ -79,6 +81,16 @@ static val fn_getfile(host *h, val self, int argc, const val *argv, const val_kw
     }
     return host_error(h, at, "TypeError: module, class, method, function, traceback, frame, "
                       "or code object was expected, got %s", val_type_name(v));
+}
+
+static val fn_getfile(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "getfile", "object", argc, argv, kw, p))
+        return val_err();
+    return inspect_getfile(h, p[0], at);
 }
 
 void inspect_init(host *h)
