@@ -24,7 +24,7 @@
  * exception pending in h->exc (host.h, exceptions.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "host_impl.h"
-#include "pathlibmod.h"
+#include "pathname.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -292,7 +292,7 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv)
     val g = h->main_globals;
     val_dict_set_str(g, "__name__", val_str_cstr("__main__"));
     /* absolute, as Python 3.9+ makes a script's __file__ */
-    char *abs = pathlib_abspath(h->file->name);
+    char *abs = pathname_abspath(h->file->name);
     val_dict_set_str(g, "__file__", val_str_cstr(abs ? abs : h->file->name));
     free(abs);
     val_dict_set_str(g, "__doc__", val_none());

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pathlibmod.h"
+#include "pathname.h"
 #include "val.h"
 
 static const val_type frame_type = {.name = "frame"};
@@ -22,7 +22,7 @@ static const val_type code_type = {.name = "code"};
 /* The absolute path of source file f, as a new str. */
 static val inspect_file(host *h, const src_file *f, src_span at)
 {
-    char *p = pathlib_abspath(f->name);
+    char *p = pathname_abspath(f->name);
     if (!p)
         return host_error(h, at, "OSError: cannot read the current directory");
     val s = val_str_cstr(p);

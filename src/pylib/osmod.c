@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pathlibmod.h"
+#include "pathname.h"
 
 /* ---- os and os.path -------------------------------------------------------------------- */
 
@@ -387,7 +387,7 @@ static val builtin_path_part(host *h, val self, int argc, const val *argv,
             e--;   /* dirname('/a/b') is '/a', dirname('/a') is '/' */
         r = val_str_new(p, e);
     } else if (which == 3) {
-        char *a = pathlib_abspath(p);
+        char *a = pathname_abspath(p);
         r = a ? val_str_cstr(a)
               : host_error(h, at, "OSError: cannot read the current directory: %s",
                            strerror(errno));

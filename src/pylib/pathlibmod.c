@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "arena.h"
+#include "pathname.h"
 #include "strbuf.h"
 #include "val.h"
 
@@ -40,15 +41,6 @@ static const char *path_of(val v)
 
 /* ---- pure paths ------------------------------------------------------------ */
 
-/* The root of a path string: "", "/" or "//" (exactly two slashes). */
-static size_t path_root_len(const char *p)
-{
-    size_t k = 0;
-    while (p[k] == '/')
-        k++;
-    return k == 2 ? 2 : k ? 1 : 0;
-}
-
 /* Join the path strings parts[0..n) as PurePosixPath(*parts) does: a part
  * with a root starts over. */
 static char *path_join(int n, const char *const *parts)
@@ -58,7 +50,7 @@ static char *path_join(int n, const char *const *parts)
     strbuf_init(&body);
     for (int i = 0; i < n; i++) {
         const char *p = parts[i];
-        size_t r = path_root_len(p);
+        size_t r = pathname_root_len(p);
         if (r) {
             strbuf_clear(&root);
             strbuf_putn(&root, "//", r);
@@ -115,7 +107,7 @@ static const char *path_suffix_at(const char *name)
 
 static char *path_parent(const char *s)
 {
-    size_t r = path_root_len(s);
+    size_t r = pathname_root_len(s);
     const char *name = path_name(s);
     if (!*name)
         return xstrdup(s);              /* "/", "//" and "." are their own parents */
@@ -163,55 +155,6 @@ static val path_from_args(host *h, const char *first, int argc, const val *argv,
     val r = path_new(n, parts);
     free(parts);
     return r;
-}
-
-/* os.path.normpath of p: one root slash (two when there are exactly two),
- * no empty or "." components, ".." removing the component before it (at
- * the root: nothing), "." for nothing. */
-static char *path_normpath(const char *p)
-{
-    size_t r = path_root_len(p);
-    strbuf b;
-    strbuf_init(&b);
-    strbuf_putn(&b, "//", r);
-    int depth = 0;      /* components after the root that ".." may remove */
-    while (*p) {
-        while (*p == '/')
-            p++;
-        size_t len = strcspn(p, "/");
-        if (len == 2 && p[0] == '.' && p[1] == '.' && (depth > 0 || r)) {
-            if (depth > 0) {
-                char *slash = strrchr(b.data + r, '/');
-                strbuf_truncate(&b, slash ? (size_t)(slash - b.data) : r);
-                depth--;
-            }
-        } else if (len && !(len == 1 && p[0] == '.')) {
-            if (b.len > r)
-                strbuf_putc(&b, '/');
-            strbuf_putn(&b, p, len);
-            if (!(len == 2 && p[0] == '.' && p[1] == '.'))
-                depth++;
-        }
-        p += len;
-    }
-    char *s = xstrdup(b.len ? strbuf_cstr(&b) : ".");
-    strbuf_free(&b);
-    return s;
-}
-
-char *pathlib_abspath(const char *path)
-{
-    if (path_root_len(path))
-        return path_normpath(path);
-    char cwd[PATH_MAX];
-    if (!getcwd(cwd, sizeof cwd))
-        return NULL;
-    strbuf b;
-    strbuf_init(&b);
-    strbuf_printf(&b, "%s/%s", cwd, path);
-    char *s = path_normpath(strbuf_cstr(&b));
-    strbuf_free(&b);
-    return s;
 }
 
 /* ---- the constructor and methods ------------------------------------------ */
@@ -276,7 +219,7 @@ static val path_test(host *h, val self, int argc, const val *argv, const val_kwa
     if (!path_no_args(h, fname, argc, kw, at))
         return val_err();
     if (which == 3)
-        return val_bool(path_root_len(path_of(self)) > 0);
+        return val_bool(pathname_root_len(path_of(self)) > 0);
     int k = path_stat_kind(path_of(self));
     return val_bool(which == 0 ? k != 0 : k == which);
 }
@@ -288,7 +231,7 @@ HOST_CFUNC_CALLING(fn_is_absolute, path_test, "is_absolute", 3)
 
 static val path_absolute(host *h, val self, src_span at)
 {
-    if (path_root_len(path_of(self)))
+    if (pathname_root_len(path_of(self)))
         return val_ref(self);
     val c = path_cwd_str(h, at);
     if (c.kind == VAL_ERR)
@@ -318,7 +261,7 @@ static val fn_resolve(host *h, val self, int argc, const val *argv, const val_kw
         return val_err();
     char *r = realpath(path_of(self), NULL);
     if (!r)
-        r = pathlib_abspath(path_of(self));
+        r = pathname_abspath(path_of(self));
     if (!r)
         return host_error(h, at, "OSError: cannot read the current directory: %s",
                           strerror(errno));
@@ -441,7 +384,7 @@ static val path_getattr(host *h, val self, const char *name, src_span at)
         return path_new_owned(path_parent(s));
     if (!strcmp(name, "parts")) {
         val l = val_list_new(4);
-        size_t r = path_root_len(s);
+        size_t r = pathname_root_len(s);
         if (r)
             val_list_push(l, val_str_new(s, r));
         for (const char *p = s + r; *p && strcmp(s, ".");) {

@@ -8,9 +8,5 @@
 
 /* Register pathlib with h. */
 void pathlib_init(host *h);
-/* os.path.abspath(path): joined to the current directory when relative,
- * then normalized as os.path.normpath does (".." taken lexically).
- * Malloc'd; NULL when the current directory cannot be read. */
-char *pathlib_abspath(const char *path);
 
 #endif
