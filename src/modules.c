@@ -1,9 +1,11 @@
 /* modules.c - the one table of the modules tritsim provides to .tk
- * programs: Python's standard modules (pylib/), torch and torchvision
- * (torch/), triton and the lecture's helpers (triton/).  Each entry's
- * init registers the module named (with its submodules, e.g. os.path,
- * torch.nn, triton.language) through host_register_module; no init
- * registers another entry's module.
+ * programs: Python's built-ins and standard modules (pylib/), torch and
+ * torchvision (torch/), triton and the lecture's helpers (triton/).  Each
+ * entry's init registers the module named (with its submodules, e.g.
+ * os.path, torch.nn, triton.language) through host_register_module; no
+ * init registers another entry's module.  The first entry, builtins, is
+ * no module: it fills h->builtins (print, len, int, ...) and hands the
+ * evaluator the built-in types' methods (h->types, host.h).
  *
  * It sits at the top of the layers, beside main.c, as the only file that
  * knows them all; main.c and the unit tests call modules_init after
@@ -24,6 +26,7 @@ static const struct modules_entry {
     const char *name;           /* the module init registers (for the reader) */
     void (*init)(host *h);
 } modules_table[] = {
+    {"builtins", builtin_init},     /* h->builtins, not a module: first */
     {"math", builtin_math_init},
     {"functools", builtin_functools_init},
     {"itertools", builtin_itertools_init},

@@ -248,7 +248,6 @@ host *host_new(diag_sink *d, const src_file *f)
     h->exc = val_none();
     h->handling = val_none();
     arena_init(&h->scope_arena);
-    builtin_init(h);
     class_init(h);
     exc_init(h);
     return h;

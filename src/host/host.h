@@ -12,6 +12,9 @@
  *     host_call (a grid lambda, a key function);
  *   - objects with behaviour of their own (tensors, kernels, launchers,
  *     triton.Config) carry a val_type (val.h);
+ *   - the methods of the built-in kinds (str.join, list.append, ...) and
+ *     str % args come from pylib, the layer above, which fills in h->types
+ *     (below): the host calls them without naming pylib;
  *   - `@triton.jit` is just a registered function that receives the
  *     VAL_FUNC of the def (val_func: its AST, file, globals and closure) and
  *     returns a VAL_KERNEL; host_func_lookup resolves the names its body
@@ -96,6 +99,35 @@ typedef enum host_exc {
     HOST_EXC__COUNT
 } host_exc;
 
+/* ---- the built-in types' methods (filled in by pylib) ------------------------
+ *
+ * The evaluator owns the values of val.h but not Python's library around
+ * them: the methods of str, list, tuple, dict, range, int and float and
+ * printf-style str % args belong to pylib (src/pylib/), the layer above.
+ * So that the host never calls up into it, pylib fills in h->types when
+ * its builtin_init runs (the first entry of src/modules.c's table) and
+ * the host reads them: obj.method(...) on a built-in kind indexes
+ * types.methods by the kind and scans that kind's table by name.  In a
+ * host nobody filled in, those kinds have no methods and str % args is
+ * an unsupported operand. */
+
+/* A method of the values of a built-in kind: "join" of str is
+ * {"join", "str.join", fn, VAL_STR}. */
+typedef struct host_method {
+    const char *name;
+    const char *qualname;
+    val_cfunc fn;
+    val_kind kind;      /* the kind self has */
+} host_method;
+
+typedef struct host_types {
+    /* by kind, for the kinds up to VAL_RANGE: the kind's methods, up to an
+     * entry whose name is NULL; NULL when it has none */
+    const host_method *methods[VAL_RANGE + 1];
+    /* fmt % args for a str fmt (printf-style formatting), or NULL */
+    val (*str_percent)(host *h, val fmt, val args, src_span at);
+} host_types;
+
 struct host {
     /* ---- set by the creator (tritsim run) -------------------------------- */
     diag_sink *diag;            /* where errors go */
@@ -122,6 +154,8 @@ struct host {
                                    `except` block handles, or VAL_NONE */
     val exc_classes[HOST_EXC__COUNT];   /* the built-in exception classes */
     bool no_grad;               /* torch.no_grad(): autograd records nothing */
+    /* ---- filled in by pylib's builtin_init (above) ------------------------ */
+    host_types types;
     /* ---- internal ---------------------------------------------------------- */
     host_frame *frame;          /* the running call, innermost */
     int depth;                  /* nested calls of program functions */
@@ -136,9 +170,11 @@ struct host {
     size_t scope_cap, scope_count;
 };
 
-/* A host for running file f, reporting to d, with Python's built-in
- * names; threads 0, backend "cpu", target HOST_TARGET_H100.  It has no
- * modules: the creator registers them (modules_init, src/modules.c). */
+/* A host for running file f, reporting to d; threads 0, backend "cpu",
+ * target HOST_TARGET_H100.  It has the built-in exception classes and
+ * object, super, property, ... (classes.c), but neither the rest of
+ * Python's built-ins nor any module: its creator registers them
+ * (modules_init, src/modules.c). */
 host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */
@@ -322,29 +358,6 @@ bool host_to_str(host *h, val v, src_span at, const char *what, const char **out
  * function): its closure, then its module's globals, then the built-ins.
  * Borrowed; VAL_MISSING when it is not defined. */
 val host_func_lookup(host *h, val fn, const char *name);
-
-/* ---- built-ins (builtins.c) ---------------------------------------------- */
-
-/* Fill h->builtins and register the standard modules. */
-void builtin_init(host *h);
-/* A method of the values of a built-in kind: "join" of str is
- * {"join", "str.join", fn}. */
-typedef struct host_method {
-    const char *name;
-    const char *qualname;
-    val_cfunc fn;
-    val_kind kind;      /* the kind self has */
-} host_method;
-/* The method `name` of values of a built-in kind (str, list, dict, tuple,
- * int, float), or NULL. */
-const host_method *builtin_method(val_kind kind, const char *name);
-/* Offer the method names of a kind to a suggestion. */
-void builtin_suggest_methods(val_kind kind, host_suggest *s);
-/* What type(v) returns: the built-in type object (int, str, ...) or, for
- * objects, a type object made from their val_type (a new reference). */
-val builtin_type_of(host *h, val v);
-/* str % args (printf-style formatting). */
-val builtin_percent_format(host *h, val fmt, val args, src_span at);
 
 /* ---- classes (classes.c) ---------------------------------------------------- */
 

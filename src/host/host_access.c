@@ -3,7 +3,8 @@
  * assignment and deletion, and obj.name for modules, functions, built-ins
  * (their methods, also taken unbound from the type: str.strip), slices,
  * ranges and numbers, with "did you mean" in the error; object types come
- * in through their val_type hooks. */
+ * in through their val_type hooks, the built-in kinds' methods through the
+ * tables pylib fills in (h->types, host.h). */
 #include "host_impl.h"
 
 #include <stdio.h>
@@ -368,6 +369,17 @@ bool host_delitem(host *h, val obj, val key, src_span at)
 
 /* ---- attributes -------------------------------------------------------------- */
 
+const host_method *host_method_of(host *h, val_kind kind, const char *name)
+{
+    if (kind > VAL_RANGE)
+        return NULL;
+    const host_method *m = h->types.methods[kind];
+    for (; m && m->name; m++)
+        if (!strcmp(m->name, name))
+            return m;
+    return NULL;
+}
+
 /* str.strip and friends taken from the type: called with self first. */
 val host_call_unbound(host *h, val self, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
@@ -451,7 +463,7 @@ val host_getattr_opt(host *h, val obj, const char *name, src_span at)
         if (!strcmp(name, "__qualname__"))
             return val_str_cstr(b->name);
         if (b->inst_kind != VAL_ERR && b->inst_kind < VAL_MODULE) {
-            const host_method *m = builtin_method(b->inst_kind, name);
+            const host_method *m = host_method_of(h, b->inst_kind, name);
             if (m) {
                 val u = val_builtin_new(m->qualname, host_call_unbound, val_none());
                 ((val_builtin *)u.u.o)->data = m;
@@ -500,7 +512,7 @@ val host_getattr_opt(host *h, val obj, const char *name, src_span at)
     }
     if (obj.kind >= VAL_BOOL && obj.kind <= VAL_RANGE && obj.kind != VAL_DTYPE &&
         obj.kind != VAL_ELLIPSIS) {
-        const host_method *m = builtin_method(obj.kind == VAL_BOOL ? VAL_INT : obj.kind, name);
+        const host_method *m = host_method_of(h, obj.kind, name);
         if (m)
             return val_builtin_new(m->qualname, m->fn, val_ref(obj));
     }
@@ -521,8 +533,9 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
         host_suggest_dict(&s, ((val_object *)obj.u.o)->attrs);
     if (obj.kind == VAL_CLASS || obj.kind == VAL_INSTANCE)
         class_suggest(obj, &s);
-    if (obj.kind >= VAL_BOOL && obj.kind <= VAL_RANGE)
-        builtin_suggest_methods(obj.kind == VAL_BOOL ? VAL_INT : obj.kind, &s);
+    if (obj.kind >= VAL_BOOL && obj.kind <= VAL_RANGE && h->types.methods[obj.kind])
+        for (const host_method *m = h->types.methods[obj.kind]; m->name; m++)
+            host_suggest_add(&s, m->name);
     const val_type *t = val_type_of(obj);
     if (t && t->attr_names)
         for (const char *const *n = t->attr_names; *n; n++)

@@ -354,7 +354,7 @@ static val host_eval_call(host *h, const ast_node *e)
             return self;
         if (self.kind >= VAL_BOOL && self.kind <= VAL_RANGE && self.kind != VAL_DTYPE &&
             self.kind != VAL_ELLIPSIS)
-            m = builtin_method(self.kind == VAL_BOOL ? VAL_INT : self.kind, fn->u.attribute.attr);
+            m = host_method_of(h, self.kind, fn->u.attribute.attr);
         f = m ? val_none() : host_getattr(h, self, fn->u.attribute.attr, fn->span);
     } else {
         f = host_eval(h, fn);

@@ -133,6 +133,9 @@ int host_num_cmp(val a, val b);
 
 /* del obj[key]; false after reporting. */
 bool host_delitem(host *h, val obj, val key, src_span at);
+/* The method `name` of the values of a built-in kind (str.join, ...), from
+ * the tables pylib filled in (h->types), or NULL. */
+const host_method *host_method_of(host *h, val_kind kind, const char *name);
 /* str.strip and friends taken from the type are builtins whose fn is
  * host_call_unbound (never called itself) and whose data is the
  * host_method; host_call calls them through host_unbound_invoke, with

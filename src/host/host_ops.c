@@ -346,8 +346,8 @@ static val host_arith(host *h, ast_op op, bool inplace, val a, val b, src_span a
             return host_seq_repeat(h, b, a, at);
         break;
     case AST_OP_MOD:
-        if (a.kind == VAL_STR)
-            return builtin_percent_format(h, a, b, at);
+        if (a.kind == VAL_STR && h->types.str_percent)
+            return h->types.str_percent(h, a, b, at);
         break;
     case AST_OP_BITOR:
         if (a.kind == VAL_DICT && b.kind == VAL_DICT) {

@@ -416,7 +416,8 @@ static host_flow host_exec_with(host *h, const ast_node *s, int i)
         /* __exit__(type, value, traceback) sees the exception and may
          * swallow it by returning a true value */
         val exc = host_exc_take(h);
-        val args[3] = {builtin_type_of(h, exc), exc, exc_traceback(exc)};
+        val args[3] = {val_ref(((const val_instance *)exc.u.o)->cls), exc,
+                       exc_traceback(exc)};   /* type(exc): exceptions are instances */
         val saved = h->handling;
         h->handling = exc;
         val r = host_call(h, exit, 3, args, NULL, at);

@@ -1,9 +1,9 @@
 /* builtins.c - Python's built-in functions (print, len, isinstance,
  * type, sorted, min, sum, zip, abs, round, chr, ...), type objects (str,
  * bool and type here; numbers.c and containers.c make int, float, list,
- * ...), the lookup of the built-in types' methods (whose tables are in
- * str.c, containers.c, numbers.c) and builtin_init, which fills
- * h->builtins.
+ * ...), and builtin_init, which fills h->builtins and hands the evaluator
+ * the built-in types' method tables (from str.c, containers.c, numbers.c)
+ * and str % args (strformat.c) through h->types (host.h says why).
  *
  * The built-ins are split by responsibility, one file each: this file;
  * str.c, strformat.c, containers.c, numbers.c (the built-in types);
@@ -87,7 +87,9 @@ BUILTIN_FN(builtin_no_ctor)
     return host_raise(h, HOST_EXC_TYPE, at, "cannot create objects of this type directly");
 }
 
-val builtin_type_of(host *h, val v)
+/* What type(v) returns: the built-in type object (int, str, ...) or, for
+ * objects, a type object made from their val_type (a new reference). */
+static val builtin_type_of(host *h, val v)
 {
     const char *name = NULL;
     switch (v.kind) {
@@ -1088,39 +1090,6 @@ BUILTIN_FN(builtin_ord)
     return val_int(c);
 }
 
-/* ---- method lookup -------------------------------------------------------------------- */
-
-static const host_method *builtin_methods_of(val_kind kind)
-{
-    switch (kind) {
-    case VAL_STR: return builtin_str_methods;
-    case VAL_LIST: return builtin_list_methods;
-    case VAL_TUPLE: return builtin_tuple_methods;
-    case VAL_DICT: return builtin_dict_methods;
-    case VAL_RANGE: return builtin_range_methods;
-    case VAL_INT:
-    case VAL_BOOL: return builtin_int_methods;
-    case VAL_FLOAT: return builtin_float_methods;
-    default: return NULL;
-    }
-}
-
-const host_method *builtin_method(val_kind kind, const char *name)
-{
-    const host_method *m = builtin_methods_of(kind);
-    for (; m && m->name; m++)
-        if (!strcmp(m->name, name))
-            return m;
-    return NULL;
-}
-
-void builtin_suggest_methods(val_kind kind, host_suggest *s)
-{
-    const host_method *m = builtin_methods_of(kind);
-    for (; m && m->name; m++)
-        host_suggest_add(s, m->name);
-}
-
 /* ---- registration --------------------------------------------------------------------- */
 
 void builtin_init(host *h)
@@ -1152,4 +1121,15 @@ void builtin_init(host *h)
     builtin_containers_init(h);   /* list, tuple, dict, range, slice */
     builtin_type_new(h, "type", builtin_type, VAL_BUILTIN, NULL);
     val_dict_set_str(h->builtins, "Ellipsis", val_ellipsis());
+
+    /* what the evaluator needs of the built-in types (host.h: host_types) */
+    h->types.methods[VAL_STR] = builtin_str_methods;
+    h->types.methods[VAL_LIST] = builtin_list_methods;
+    h->types.methods[VAL_TUPLE] = builtin_tuple_methods;
+    h->types.methods[VAL_DICT] = builtin_dict_methods;
+    h->types.methods[VAL_RANGE] = builtin_range_methods;
+    h->types.methods[VAL_INT] = builtin_int_methods;
+    h->types.methods[VAL_BOOL] = builtin_int_methods;    /* bool is a subclass of int */
+    h->types.methods[VAL_FLOAT] = builtin_float_methods;
+    h->types.str_percent = builtin_percent_format;
 }

@@ -1,12 +1,16 @@
-/* builtins.h - what registers the standard modules of the built-ins'
- * files (mathmod.c ... randommod.c) with a host.  src/modules.c's table
- * calls each once, after host_new; each registers the module it is named
- * for (os: os and os.path too). */
+/* builtins.h - what registers Python's built-ins and the standard modules
+ * of the built-ins' files (mathmod.c ... randommod.c) with a host.
+ * src/modules.c's table calls each once, after host_new, builtin_init
+ * first; each module's init registers the module it is named for (os: os
+ * and os.path too). */
 #ifndef TRITSIM_BUILTINS_H
 #define TRITSIM_BUILTINS_H
 
 #include "host.h"
 
+/* Fill h->builtins (print, len, int, str, ...) and h->types (the built-in
+ * types' methods and str % args, for the evaluator). */
+void builtin_init(host *h);
 void builtin_math_init(host *h);
 void builtin_functools_init(host *h);
 void builtin_itertools_init(host *h);

@@ -6,7 +6,6 @@
 
 #include "builtins.h"
 #include "host.h"
-#include "host_impl.h"
 
 #include <stdio.h>
 
@@ -79,6 +78,8 @@ val builtin_type_new(host *h, const char *name, val_cfunc fn, val_kind kind,
 void builtin_numbers_init(host *h);      /* numbers.c: int, float */
 void builtin_containers_init(host *h);   /* containers.c: list, tuple, dict, range, slice */
 BUILTIN_SHARED_FN(builtin_str_format);   /* strformat.c: str.format */
+/* fmt % args for a str fmt (strformat.c: printf-style formatting). */
+val builtin_percent_format(host *h, val fmt, val args, src_span at);
 /* each ended by an entry whose name is NULL */
 extern const host_method builtin_str_methods[], builtin_list_methods[],
     builtin_tuple_methods[], builtin_dict_methods[], builtin_range_methods[],

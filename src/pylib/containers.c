@@ -569,7 +569,7 @@ void builtin_containers_init(host *h)
     builtin_type_new(h, "slice", builtin_slice, VAL_SLICE, NULL);
 }
 
-/* ---- method tables (builtins.c looks methods up in them) ------------------------------ */
+/* ---- method tables (builtin_init hands them to the evaluator: h->types) --------------- */
 
 #define M BUILTIN_METHOD
 

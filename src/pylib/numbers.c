@@ -283,7 +283,7 @@ void builtin_numbers_init(host *h)
     builtin_type_new(h, "float", builtin_float, VAL_FLOAT, NULL);
 }
 
-/* ---- method tables (builtins.c looks methods up in them) ------------------------------ */
+/* ---- method tables (builtin_init hands them to the evaluator: h->types) --------------- */
 
 #define M BUILTIN_METHOD
 

@@ -746,7 +746,7 @@ BUILTIN_FN(builtin_str_expandtabs)
     return val_str_from_buf(&b);
 }
 
-/* ---- method tables (builtins.c looks methods up in them) ------------------------------ */
+/* ---- method tables (builtin_init hands them to the evaluator: h->types) --------------- */
 
 #define M BUILTIN_METHOD
 
