@@ -544,8 +544,8 @@ static bool dbg_kernel_break(debug *g, dbg_launch *D, int32_t pc)
     exec_prog *P = D->focus;
     if (pc >= k->ncode || k->code[pc].op != IR_BREAKPOINT || g->o.no_break)
         return false;
-    const ir_inst *in = &k->code[pc];
-    if (in->imm >= 0 && !spec_pid_conds_match(&k->prints[in->imm], exec_prog_coord(P)))
+    const ir_print *cond = ir_inst_print(k, &k->code[pc]);
+    if (cond && !spec_pid_conds_match(cond, exec_prog_coord(P)))
         return false;
     char c[80];
     dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
@@ -679,7 +679,8 @@ static dbg_stoppers *dbg_stoppers_of(debug *g, dbg_launch *D)
         const ir_inst *in = &k->code[pc];
         if (in->op != IR_BREAKPOINT)
             continue;
-        if (in->imm < 0 || in->imm >= k->nprints) {
+        const ir_print *cond = ir_inst_print(k, in);
+        if (!cond) {
             st->all = true;
             break;
         }
@@ -687,7 +688,7 @@ static dbg_stoppers *dbg_stoppers_of(debug *g, dbg_launch *D)
             st->capkbreaks = st->capkbreaks ? 2 * st->capkbreaks : 8;
             st->kbreaks = xrealloc(st->kbreaks, (size_t)st->capkbreaks * sizeof *st->kbreaks);
         }
-        st->kbreaks[st->nkbreaks++] = &k->prints[in->imm];
+        st->kbreaks[st->nkbreaks++] = cond;
     }
     return st;
 }

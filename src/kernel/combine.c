@@ -30,16 +30,10 @@ static void combine_count(const ir_kernel *k, combine_uses *u)
 {
     for (int32_t pc = 0; pc < k->ncode; pc++) {
         const ir_inst *in = &k->code[pc];
-        if (in->op == IR_CONST || in->op == IR_ARANGE || in->op == IR_ARG ||
-            in->op == IR_PROGRAM_ID || in->op == IR_NUM_PROGRAMS) {
-            u->writers[in->dst]++;
-            continue;
-        }
-        int32_t ops[4] = {in->a, in->b, in->c, -1};
-        if (in->op == IR_ATOMIC && in->sub == IR_ATOMIC_CAS)
-            ops[3] = (int32_t)in->imm;
-        for (int i = 0; i < 4; i++)
-            if (ops[i] >= 0 && ops[i] < k->nslots)
+        int32_t ops[IR_MAX_READS];
+        int n = ir_reads(in, ops);
+        for (int i = 0; i < n; i++)
+            if (ops[i] < k->nslots)
                 u->reads[ops[i]]++;
         if (ir_writes_dst(in))
             u->writers[in->dst]++;
@@ -146,7 +140,7 @@ void combine_kernel(ir_kernel *k)
             u.writers[d]--;
             *add = fused;
             k->code[pd] = (ir_inst){.op = IR_NOP, .dst = -1, .a = -1, .b = -1, .c = -1,
-                                    .at = fused.at, .frame = fused.frame};
+                                    .d = -1, .at = fused.at, .frame = fused.frame};
             break;
         }
     }

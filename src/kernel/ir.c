@@ -1,6 +1,11 @@
-/* ir.c - names and the text listing of the typed kernel IR (ir.h).
+/* ir.c - the typed kernel IR's own code (ir.h): names, the operand walker,
+ * the packed immediates, the verifier, and the text listing.
  *
- * The listing is for `tritsim parse --ir`, for tests and for people
+ * Every question "which slots does this instruction read" and "is this
+ * kernel well formed" is answered here, once, for the specializer's passes
+ * (combine.c), the CPU executor and the backends to come.
+ *
+ * The listing is for `tritsim run --dump-ir`, for tests/ir and for people
  * reading what the specializer made; its shape is stable:
  *
  *   kernel copy_kernel(x_ptr: pointer<fp32>, z_ptr: pointer<fp32>, n: int32)
@@ -15,7 +20,8 @@
  *
  * One instruction a line: its index, the opcode (with its variant after a
  * dot), the destination slot and the operands with their types, the
- * immediate where it means something, then @line:col of the source. */
+ * immediate where it means something, then @line:col of the source and,
+ * for code inlined from another @triton.jit function, "in FUNC". */
 #include "ir.h"
 
 #include <inttypes.h>
@@ -27,21 +33,528 @@ static const char *const op_names[IR__COUNT] = {
 #undef IR_OP_NAME
 };
 
+const char *ir_op_name(ir_opcode op)
+{
+    return (unsigned)op < IR__COUNT ? op_names[op] : "?";
+}
+
+/* ======================================================================
+ * Operands.
+ * ====================================================================== */
+
 bool ir_writes_dst(const ir_inst *in)
 {
     switch ((ir_opcode)in->op) {
     case IR_STORE: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
     case IR_BRANCH: case IR_RETURN: case IR_NOP:
         return false;
-    default:
-        return in->dst >= 0;
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_CAST:
+    case IR_BITCAST: case IR_UNARY: case IR_BINARY: case IR_CMP: case IR_WHERE:
+    case IR_MATH: case IR_PTR_ADD: case IR_LOAD: case IR_ATOMIC: case IR_DOT:
+    case IR_REDUCE: case IR_SCAN:
+        break;
     }
+    return in->dst >= 0;
 }
 
-const char *ir_op_name(ir_opcode op)
+/* The operand fields an opcode reads (those of them that are set). */
+enum { READS_A = 1, READS_B = 2, READS_C = 4, READS_D = 8 };
+
+static unsigned ir_read_fields(const ir_inst *in)
 {
-    return (unsigned)op < IR__COUNT ? op_names[op] : "?";
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP: case IR_RETURN: case IR_NOP:
+        return 0;
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+    case IR_SLICE: case IR_CAST: case IR_BITCAST: case IR_UNARY: case IR_REDUCE:
+    case IR_SCAN: case IR_BRANCH:
+        return READS_A;
+    case IR_CONCAT: case IR_GATHER: case IR_BINARY: case IR_CMP: case IR_PTR_ADD:
+    case IR_HISTOGRAM:      /* b: the mask */
+    case IR_ASSERT:         /* b: the mask */
+        return READS_A | READS_B;
+    case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE: case IR_DOT:
+        return READS_A | READS_B | READS_C;
+    case IR_ATOMIC:
+        return READS_A | READS_B | READS_C | (in->sub == IR_ATOMIC_CAS ? READS_D : 0);
+    }
+    return 0;      /* not an opcode (ir_verify refuses it) */
 }
+
+int ir_reads(const ir_inst *in, int32_t out[IR_MAX_READS])
+{
+    unsigned f = ir_read_fields(in);
+    int n = 0;
+    if ((f & READS_A) && in->a >= 0)
+        out[n++] = in->a;
+    if ((f & READS_B) && in->b >= 0)
+        out[n++] = in->b;
+    if ((f & READS_C) && in->c >= 0)
+        out[n++] = in->c;
+    if ((f & READS_D) && in->d >= 0)
+        out[n++] = in->d;
+    return n;
+}
+
+const ir_print *ir_inst_print(const ir_kernel *k, const ir_inst *in)
+{
+    bool has = in->op == IR_PRINT || in->op == IR_ASSERT || in->op == IR_BREAKPOINT;
+    return has && in->imm >= 0 && in->imm < k->nprints ? &k->prints[in->imm] : NULL;
+}
+
+int64_t ir_type_numel(const ir_type *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->ndim && d < IR_MAX_DIM; d++)
+        n *= t->shape[d];
+    return n;
+}
+
+/* ======================================================================
+ * The verifier: the specializer's invariants and what every executor
+ * relies on, checked once per launch.
+ * ====================================================================== */
+
+static bool slot_ok(const ir_kernel *k, int32_t s, bool optional)
+{
+    return (optional && s == -1) || (s >= 0 && s < k->nslots);
+}
+
+/* Elements of slot s (its type checked already). */
+static int64_t numel_of(const ir_kernel *k, int32_t s)
+{
+    return ir_type_numel(&k->slots[s].type);
+}
+
+/* Is operand s usable lane-wise for a destination of n elements? */
+static bool lanes_ok(const ir_kernel *k, int32_t s, int64_t n)
+{
+    return s < 0 || numel_of(k, s) == n || numel_of(k, s) == 1;
+}
+
+/* A slot's type: a valid dtype, 0 to IR_MAX_DIM dimensions of at least 1,
+ * at most IR_MAX_NUMEL elements. */
+static bool type_ok(const ir_type *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->ndim && d < IR_MAX_DIM; d++) {
+        if (t->shape[d] < 1 || t->shape[d] > IR_MAX_NUMEL)
+            n = IR_MAX_NUMEL + 1;
+        else
+            n *= t->shape[d];
+        if (n > IR_MAX_NUMEL)
+            break;
+    }
+    return t->ndim >= 0 && t->ndim <= IR_MAX_DIM && n <= IR_MAX_NUMEL && dtype_valid(t->dt);
+}
+
+static const char *check_types(const ir_kernel *k, const ir_inst *in);
+
+/* Which operands the opcode needs, and its indices in imm. */
+static const char *check_inst(const ir_kernel *k, const ir_inst *in)
+{
+    bool need_dst = true, need_a = false, need_b = false;
+    if (in->op >= IR__COUNT)
+        return "unknown opcode";
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARANGE: break;
+    case IR_ARG:
+        if (in->imm < 0 || in->imm >= k->nparams)
+            return "argument index out of range";
+        break;
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_CAST:
+    case IR_FLIP: case IR_SLICE: case IR_BITCAST: case IR_UNARY: case IR_MATH:
+    case IR_REDUCE: case IR_SCAN:
+        need_a = true;
+        break;
+    case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT: case IR_CONCAT:
+    case IR_GATHER:
+        need_a = need_b = true;
+        break;
+    case IR_HISTOGRAM:
+        need_a = true;
+        break;
+    case IR_WHERE:
+        need_a = need_b = true;
+        if (!slot_ok(k, in->c, false))
+            return "bad operand slot";
+        break;
+    case IR_LOAD: need_a = true; break;
+    case IR_STORE: need_dst = false; need_a = need_b = true; break;
+    case IR_ATOMIC:
+        need_dst = false;
+        need_a = need_b = true;
+        if (in->sub == IR_ATOMIC_CAS && !slot_ok(k, in->d, false))
+            return "bad value slot";
+        break;
+    case IR_PRINT: case IR_BREAKPOINT: case IR_ASSERT:
+        need_dst = false;
+        need_a = in->op == IR_ASSERT;
+        if (in->imm >= k->nprints || (in->op == IR_PRINT && in->imm < 0))
+            return "print index out of range";
+        break;
+    case IR_JUMP: case IR_BRANCH:
+        need_dst = false;
+        need_a = in->op == IR_BRANCH;
+        if (in->imm < 0 || in->imm > k->ncode)
+            return "jump target out of range";
+        break;
+    case IR_RETURN: case IR_NOP: need_dst = false; break;
+    }
+    if (!slot_ok(k, in->dst, !need_dst) || !slot_ok(k, in->a, !need_a) ||
+        !slot_ok(k, in->b, !need_b) || !slot_ok(k, in->c, true))
+        return "bad operand slot";
+    if (in->op == IR_ATOMIC || in->op == IR_STORE || in->op == IR_LOAD ||
+        in->op == IR_PTR_ADD)
+        if (!dtype_is_ptr(k->slots[in->a].type.dt))
+            return "pointer operand is not a pointer";
+    if (in->op == IR_ATOMIC || in->op == IR_STORE || in->op == IR_LOAD) {
+        int32_t pa = k->slots[in->a].ptr_arg;
+        if (pa >= k->nparams || (pa >= 0 && !dtype_is_ptr(k->params[pa].dt)))
+            return "pointer slot names no pointer argument";
+    }
+    bool elementwise = in->op == IR_UNARY || in->op == IR_BINARY || in->op == IR_CMP ||
+                       in->op == IR_WHERE || in->op == IR_MATH || in->op == IR_PTR_ADD ||
+                       in->op == IR_CAST || in->op == IR_BITCAST || in->op == IR_LOAD;
+    if (elementwise) {
+        int64_t n = numel_of(k, in->dst);
+        if (!lanes_ok(k, in->a, n) || !lanes_ok(k, in->b, n) || !lanes_ok(k, in->c, n))
+            return "operand shapes do not match the destination";
+    }
+    if ((in->op == IR_BROADCAST || in->op == IR_TRANS || in->op == IR_DOT ||
+         in->op == IR_REDUCE || in->op == IR_FLIP || in->op == IR_CONCAT ||
+         in->op == IR_SLICE || in->op == IR_GATHER || in->op == IR_HISTOGRAM) &&
+        (in->dst == in->a || in->dst == in->b))
+        return "destination overlaps an operand";
+    if (in->op == IR_RESHAPE && numel_of(k, in->dst) != numel_of(k, in->a))
+        return "reshape changes the element count";
+    return check_types(k, in);
+}
+
+/* Every operand in s[] is n lanes or a scalar. */
+static bool all_lanes_ok(const ir_kernel *k, const int32_t *s, int count, int64_t n)
+{
+    for (int i = 0; i < count; i++)
+        if (!lanes_ok(k, s[i], n))
+            return false;
+    return true;
+}
+
+static int64_t max_numel(const ir_kernel *k, const int32_t *s, int count)
+{
+    int64_t n = 1;
+    for (int i = 0; i < count; i++)
+        if (s[i] >= 0 && numel_of(k, s[i]) > n)
+            n = numel_of(k, s[i]);
+    return n;
+}
+
+/* BROADCAST: numpy's rules, a's shape aligned on the right. */
+static bool broadcast_ok(const ir_type *ta, const ir_type *td)
+{
+    if (ta->ndim > td->ndim)
+        return false;
+    for (int j = 0; j < ta->ndim; j++) {
+        int32_t from = ta->shape[j], to = td->shape[j + td->ndim - ta->ndim];
+        if (from != 1 && from != to)
+            return false;
+    }
+    return true;
+}
+
+/* TRANS: a permutation, and dst's shape is a's, permuted. */
+static bool trans_ok(const ir_type *ta, const ir_type *td, const ir_inst *in)
+{
+    bool used[IR_MAX_DIM] = {false};
+    if (ta->ndim != td->ndim)
+        return false;
+    for (int d = 0; d < td->ndim; d++) {
+        int from = ir_trans_axis(in, d);
+        if (from >= ta->ndim || used[from] || td->shape[d] != ta->shape[from])
+            return false;
+        used[from] = true;
+    }
+    return true;
+}
+
+static bool dot_ok(const ir_kernel *k, const ir_inst *in)
+{
+    const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
+    const ir_type *td = &k->slots[in->dst].type;
+    int nd = ta->ndim;
+    if (nd < 2 || tb->ndim != nd || td->ndim != nd ||
+        ta->shape[nd - 1] != tb->shape[nd - 2] || td->shape[nd - 2] != ta->shape[nd - 2] ||
+        td->shape[nd - 1] != tb->shape[nd - 1])
+        return false;
+    for (int i = 0; i < nd - 2; i++)    /* batch dimensions */
+        if (tb->shape[i] != ta->shape[i] || td->shape[i] != ta->shape[i])
+            return false;
+    if (in->c >= 0 && numel_of(k, in->c) != numel_of(k, in->dst) && numel_of(k, in->c) != 1)
+        return false;
+    return (int64_t)ta->shape[nd - 2] * ta->shape[nd - 1] < INT32_MAX &&
+           (int64_t)tb->shape[nd - 2] * tb->shape[nd - 1] < INT32_MAX;
+}
+
+/* FLIP keeps the shape; CONCAT joins two shapes along the axis; SLICE
+ * takes a run of the axis that lies inside the operand. */
+static bool blocks_ok(const ir_kernel *k, const ir_inst *in)
+{
+    const ir_type *ta = &k->slots[in->a].type, *td = &k->slots[in->dst].type;
+    const ir_type *tb = in->op == IR_CONCAT ? &k->slots[in->b].type : NULL;
+    int64_t ax = in->op == IR_SLICE ? ir_slice_axis(in) : in->imm;
+    int64_t start = in->op == IR_SLICE ? ir_slice_start(in) : 0;
+    if (ax < 0 || ax >= ta->ndim || td->ndim != ta->ndim || (tb && tb->ndim != ta->ndim))
+        return false;
+    for (int d = 0; d < ta->ndim; d++) {
+        if (d != ax && (td->shape[d] != ta->shape[d] || (tb && tb->shape[d] != ta->shape[d])))
+            return false;
+    }
+    if (in->op == IR_FLIP)
+        return td->shape[ax] == ta->shape[ax];
+    if (in->op == IR_CONCAT)
+        return td->shape[ax] == (int64_t)ta->shape[ax] + tb->shape[ax];
+    return start >= 0 && start + td->shape[ax] <= ta->shape[ax];
+}
+
+/* GATHER: index and result share a shape, equal to the source's except on
+ * the axis. */
+static bool gather_ok(const ir_kernel *k, const ir_inst *in)
+{
+    const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
+    const ir_type *td = &k->slots[in->dst].type;
+    if (in->imm < 0 || in->imm >= ta->ndim || tb->ndim != ta->ndim || td->ndim != ta->ndim)
+        return false;
+    for (int d = 0; d < ta->ndim; d++)
+        if (td->shape[d] != tb->shape[d] || (d != in->imm && tb->shape[d] != ta->shape[d]))
+            return false;
+    return true;
+}
+
+/* Operands a, b, c (those set) of dst's dtype. */
+static const char *same_types(const ir_kernel *k, const ir_inst *in)
+{
+    dtype d = k->slots[in->dst].type.dt;
+    if ((in->a >= 0 && k->slots[in->a].type.dt != d) ||
+        (in->b >= 0 && k->slots[in->b].type.dt != d) ||
+        (in->c >= 0 && k->slots[in->c].type.dt != d))
+        return "operand types differ from the destination's";
+    return NULL;
+}
+
+/* MATH's operand and result types: the function's own for those with
+ * mixed types (ints and floats), else every operand of dst's dtype. */
+static const char *check_math(const ir_kernel *k, const ir_inst *in)
+{
+    dtype d = k->slots[in->dst].type.dt, a = k->slots[in->a].type.dt;
+    dtype b = in->b >= 0 ? k->slots[in->b].type.dt : DTYPE_INVALID;
+    bool fa = a == DTYPE_FP32 || a == DTYPE_FP64;
+    bool ok = false;
+    switch ((ir_math)in->sub) {
+    case IR_LDEXP: case IR_POWI:
+        ok = fa && d == a && b == DTYPE_INT32;
+        break;
+    case IR_JN: case IR_YN:
+        ok = a == DTYPE_INT32 && (b == DTYPE_FP32 || b == DTYPE_FP64) && d == b;
+        break;
+    case IR_ILOGB: case IR_SIGNBIT:
+        ok = fa && d == DTYPE_INT32;
+        break;
+    case IR_ISNAN: case IR_ISINF: case IR_ISFINITE:
+        ok = fa && d == DTYPE_INT1;
+        break;
+    case IR_LLRINT: case IR_LLROUND:
+        ok = fa && d == DTYPE_INT64;
+        break;
+    case IR_HILO2DOUBLE:
+        ok = a == DTYPE_INT32 && b == DTYPE_INT32 && d == DTYPE_FP64;
+        break;
+    case IR_DOUBLE2LO: case IR_DOUBLE2HI:
+        ok = a == DTYPE_FP64 && d == DTYPE_INT32;
+        break;
+    case IR_POPC: case IR_CLZ: case IR_FFS:
+        ok = (a == DTYPE_INT32 || a == DTYPE_UINT32 || a == DTYPE_INT64 ||
+              a == DTYPE_UINT64) && d == DTYPE_INT32;
+        break;
+    case IR_CVT_R: {
+        static const dtype num[] = {DTYPE_FP32, DTYPE_FP64, DTYPE_INT32, DTYPE_UINT32,
+                                    DTYPE_INT64, DTYPE_UINT64};
+        bool oa = false, od = false;
+        for (size_t i = 0; i < sizeof num / sizeof num[0]; i++)
+            oa = oa || a == num[i], od = od || d == num[i];
+        /* ints convert to floats only */
+        ok = oa && od && (fa || d == DTYPE_FP32 || d == DTYPE_FP64);
+        break;
+    }
+    case IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_SQRT_RN:
+    case IR_RSQRT: case IR_SIN: case IR_COS: case IR_TAN: case IR_TANH: case IR_ABS:
+    case IR_FLOOR: case IR_CEIL: case IR_ERF: case IR_SIGMOID: case IR_FMA: case IR_UMULHI:
+    case IR_ASIN: case IR_ACOS: case IR_ATAN: case IR_SINH: case IR_COSH: case IR_ASINH:
+    case IR_ACOSH: case IR_ATANH: case IR_EXP10: case IR_EXPM1: case IR_LOG10:
+    case IR_LOG1P: case IR_CBRT: case IR_RCBRT: case IR_RSQRT_RN: case IR_ERFC:
+    case IR_ERFINV: case IR_ERFCINV: case IR_NORMCDF: case IR_NORMCDFINV: case IR_LGAMMA:
+    case IR_TGAMMA: case IR_SINPI: case IR_COSPI: case IR_J0: case IR_J1: case IR_Y0:
+    case IR_Y1: case IR_TRUNC: case IR_ROUND: case IR_RINT: case IR_LOGB: case IR_SATURATE:
+    case IR_HYPOT: case IR_RHYPOT: case IR_COPYSIGN: case IR_NEXTAFTER: case IR_FDIM:
+    case IR_REMAINDER: case IR_BREV: case IR_MULHI: case IR_MUL24: case IR_HADD:
+    case IR_RHADD: case IR_SAD: case IR_BYTE_PERM: case IR_ADD_R: case IR_SUB_R:
+    case IR_MUL_R: case IR_DIV_R: case IR_RCP_R: case IR_SQRT_R: case IR_FMA_R:
+        return same_types(k, in);
+    }
+    if (in->sub >= IR_MATH__COUNT)   /* not a function: the executor says so */
+        return same_types(k, in);
+    return ok ? NULL : "bad operand types for this function";
+}
+
+/* The element types and counts the executors' typed loops rely on. */
+static const char *check_types(const ir_kernel *k, const ir_inst *in)
+{
+#define DTY(s) (k->slots[s].type.dt)
+#define NUM(s) numel_of(k, s)
+#define ELEM_OF(s) dtype_elem(k->slots[s].type.dt)
+    int32_t ops[5] = {in->dst, in->a, in->b, in->c, -1};
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_CAST: case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_RETURN: case IR_NOP:
+        return NULL;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS:
+        return DTY(in->dst) == DTYPE_INT32 && NUM(in->dst) == 1 ? NULL
+               : "program ids are int32 scalars";
+    case IR_ARG:
+        return NUM(in->dst) == 1 ? NULL : "arguments are scalars";
+    case IR_ARANGE:
+        return DTY(in->dst) == DTYPE_INT32 && k->slots[in->dst].type.ndim == 1 ? NULL
+               : "arange makes a 1-d int32 tile";
+    case IR_COPY: case IR_RESHAPE:
+        return DTY(in->a) == DTY(in->dst) && NUM(in->a) == NUM(in->dst) ? NULL
+               : "the operand's type or element count differs";
+    case IR_BROADCAST:
+        return DTY(in->a) == DTY(in->dst) &&
+               broadcast_ok(&k->slots[in->a].type, &k->slots[in->dst].type) ? NULL
+               : "shapes do not broadcast";
+    case IR_TRANS:
+        return DTY(in->a) == DTY(in->dst) &&
+               trans_ok(&k->slots[in->a].type, &k->slots[in->dst].type, in) ? NULL
+               : "not a permutation of the operand's axes";
+    case IR_FLIP: case IR_CONCAT: case IR_SLICE:
+        return DTY(in->a) == DTY(in->dst) &&
+               (in->op != IR_CONCAT || DTY(in->b) == DTY(in->dst)) && blocks_ok(k, in)
+               ? NULL : "bad flip, concat or slice operand shapes";
+    case IR_BITCAST:
+        return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
+               : "bitcast between types of different sizes";
+    case IR_MATH:
+        return check_math(k, in);
+    case IR_UNARY:
+        return same_types(k, in);
+    case IR_BINARY:
+        if (in->sub == IR_SHL || in->sub == IR_SHR)
+            return DTY(in->a) == DTY(in->dst) && dtype_is_int(DTY(in->b)) &&
+                   !dtype_is_ptr(DTY(in->b)) ? NULL : "bad shift operand types";
+        return DTY(in->a) == DTY(in->dst) && DTY(in->b) == DTY(in->dst) ? NULL
+               : "operand types differ from the destination's";
+    case IR_CMP:
+        return DTY(in->a) == DTY(in->b) && DTY(in->dst) == DTYPE_INT1 ? NULL
+               : "comparison operand types differ";
+    case IR_WHERE:
+        return DTY(in->a) == DTYPE_INT1 && DTY(in->b) == DTY(in->dst) &&
+               DTY(in->c) == DTY(in->dst) ? NULL : "bad where operand types";
+    case IR_PTR_ADD:
+        return dtype_is_ptr(DTY(in->dst)) && dtype_is_int(DTY(in->b)) &&
+               !dtype_is_ptr(DTY(in->b)) ? NULL : "bad pointer arithmetic types";
+    case IR_LOAD:
+        return DTY(in->dst) == ELEM_OF(in->a) && (in->b < 0 || DTY(in->b) == DTYPE_INT1) &&
+               (in->c < 0 || DTY(in->c) == DTY(in->dst)) ? NULL : "bad load operand types";
+    case IR_STORE:
+        if (DTY(in->b) != ELEM_OF(in->a) || (in->c >= 0 && DTY(in->c) != DTYPE_INT1))
+            return "bad store operand types";
+        return all_lanes_ok(k, ops + 1, 3, max_numel(k, ops + 1, 3)) ? NULL
+               : "operand shapes differ";
+    case IR_ATOMIC: {
+        int32_t v = in->sub == IR_ATOMIC_CAS ? in->d : in->b;
+        ops[4] = v;
+        if (DTY(in->b) != ELEM_OF(in->a) || DTY(v) != ELEM_OF(in->a) ||
+            (in->dst >= 0 && DTY(in->dst) != ELEM_OF(in->a)) ||
+            (in->c >= 0 && DTY(in->c) != DTYPE_INT1))
+            return "bad atomic operand types";
+        int64_t n = max_numel(k, ops, 5);
+        return all_lanes_ok(k, ops, 5, n) && (in->dst < 0 || NUM(in->dst) == n) ? NULL
+               : "operand shapes differ";
+    }
+    case IR_DOT:
+        return dot_ok(k, in) ? NULL : "dot operands are not [..., M, K] @ [..., K, N] -> "
+                                      "[..., M, N]";
+    case IR_REDUCE: {
+        const ir_type *ta = &k->slots[in->a].type;
+        if (in->imm < -1 || in->imm >= ta->ndim)
+            return "reduction axis out of range";
+        int64_t len = in->imm < 0 ? NUM(in->a) : ta->shape[in->imm];
+        bool arg = in->sub == IR_RED_ARGMAX || in->sub == IR_RED_ARGMIN;
+        if (arg ? !dtype_is_int(DTY(in->dst)) || dtype_is_ptr(DTY(in->dst))
+                : DTY(in->dst) != DTY(in->a))
+            return "bad reduction result type";
+        return NUM(in->dst) * len == NUM(in->a) ? NULL : "bad reduction result shape";
+    }
+    case IR_SCAN:
+        if (in->imm < 0 || in->imm >= k->slots[in->a].type.ndim)
+            return "scan axis out of range";
+        return DTY(in->dst) == DTY(in->a) && NUM(in->dst) == NUM(in->a) ? NULL
+               : "bad scan result type";
+    case IR_GATHER:
+        return DTY(in->dst) == DTY(in->a) && dtype_is_int(DTY(in->b)) &&
+               !dtype_is_ptr(DTY(in->b)) && gather_ok(k, in) ? NULL
+               : "bad gather operand types or shapes";
+    case IR_HISTOGRAM:
+        return DTY(in->dst) == DTYPE_INT32 && k->slots[in->dst].type.ndim == 1 &&
+               NUM(in->dst) == in->imm && dtype_is_int(DTY(in->a)) &&
+               !dtype_is_ptr(DTY(in->a)) && k->slots[in->a].type.ndim == 1 &&
+               (in->b < 0 || (DTY(in->b) == DTYPE_INT1 && NUM(in->b) == NUM(in->a)))
+               ? NULL : "bad histogram operand types or shapes";
+    case IR_BRANCH:
+        return NUM(in->a) == 1 ? NULL : "branch on a tile";
+    case IR_ASSERT:
+        if (in->b >= 0 && DTY(in->b) != DTYPE_INT1)
+            return "bad assert mask type";
+        return all_lanes_ok(k, ops + 1, 2, max_numel(k, ops + 1, 2)) ? NULL
+               : "operand shapes differ";
+    }
+    return NULL;
+#undef DTY
+#undef NUM
+#undef ELEM_OF
+}
+
+bool ir_verify(const ir_kernel *k, ir_fault *f)
+{
+    *f = (ir_fault){.slot = -1, .pc = -1};
+    for (int32_t s = 0; s < k->nslots; s++)
+        if (!type_ok(&k->slots[s].type)) {
+            f->slot = s;
+            f->why = "invalid type";
+            return false;
+        }
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const char *why = check_inst(k, &k->code[pc]);
+        if (why) {
+            f->pc = pc;
+            f->why = why;
+            return false;
+        }
+    }
+    for (int32_t i = 0; i < k->nprints; i++)     /* slots named by the prints exist */
+        for (int32_t j = 0; j < k->prints[i].npieces; j++)
+            if (!slot_ok(k, k->prints[i].pieces[j].slot, true)) {
+                f->why = "a print names a bad slot";
+                return false;
+            }
+    return true;
+}
+
+/* ======================================================================
+ * The listing.
+ * ====================================================================== */
 
 void ir_type_str(const ir_type *t, char *buf, size_t len)
 {
@@ -90,22 +603,32 @@ static const char *const atomic_names[] = {
     "add", "max", "min", "xchg", "cas", "and", "or", "xor",
 };
 static const char *const prec_names[] = {"ieee", "tf32", "tf32x3"};
+static const char *const cast_names[] = {"plain", "tf32", "rtz"};
+static const char *const assert_names[] = {"device", "rule"};
 
 #define NAME_AT(table, i) \
     ((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
 
 static const char *sub_name(const ir_inst *in)
 {
-    switch (in->op) {
+    switch ((ir_opcode)in->op) {
     case IR_BINARY: return NAME_AT(binop_names, in->sub);
     case IR_UNARY: return NAME_AT(unop_names, in->sub);
     case IR_CMP: return NAME_AT(cmp_names, in->sub);
     case IR_MATH: return NAME_AT(math_names, in->sub);
     case IR_REDUCE: case IR_SCAN: return NAME_AT(reduce_names, in->sub);
     case IR_ATOMIC: return NAME_AT(atomic_names, in->sub);
-    case IR_CAST: return in->sub == 1 ? "tf32" : NULL;
-    default: return NULL;
+    case IR_CAST: return in->sub == IR_CAST_PLAIN ? NULL : NAME_AT(cast_names, in->sub);
+    case IR_ASSERT: return in->sub == IR_ASSERT_DEVICE ? NULL : NAME_AT(assert_names, in->sub);
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_WHERE: case IR_PTR_ADD: case IR_LOAD: case IR_STORE: case IR_DOT:
+    case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        break;
     }
+    return NULL;
 }
 
 /* "%3:fp32[64]", or "%3(offs):int32[64]" for a named slot. */
@@ -123,30 +646,39 @@ static void put_slot(const ir_kernel *k, int32_t s, FILE *out)
         fprintf(out, "%%%" PRId32 ":%s", s, ty);
 }
 
-/* Operand a, b, c with a label where the role is not obvious. */
+/* Does the instruction use its operand d (only ATOMIC CAS does)? */
+static bool has_d(const ir_inst *in)
+{
+    return (ir_read_fields(in) & READS_D) && in->d >= 0;
+}
+
+/* Operands a, b, c, d with a label where the role is not obvious. */
 static void put_operands(const ir_kernel *k, const ir_inst *in, FILE *out)
 {
     const char *lb = "", *lc = "";
-    switch (in->op) {
-    case IR_LOAD: lb = "mask "; lc = "other "; break;
-    case IR_STORE: lc = "mask "; break;
-    case IR_ATOMIC: lb = in->sub == IR_ATOMIC_CAS ? "cmp " : ""; lc = "mask "; break;
-    case IR_DOT: lc = "acc "; break;
-    case IR_ASSERT: lb = "mask "; break;
-    default: break;
-    }
+    if (in->op == IR_LOAD)
+        lb = "mask ", lc = "other ";
+    else if (in->op == IR_STORE)
+        lc = "mask ";
+    else if (in->op == IR_ATOMIC)
+        lb = in->sub == IR_ATOMIC_CAS ? "cmp " : "", lc = "mask ";
+    else if (in->op == IR_DOT)
+        lc = "acc ";
+    else if (in->op == IR_ASSERT || in->op == IR_HISTOGRAM)
+        lb = "mask ";
     int n = 0;
     if (in->a >= 0) { put_slot(k, in->a, out); n++; }
     if (in->b >= 0) { fprintf(out, "%s%s", n++ ? ", " : "", lb); put_slot(k, in->b, out); }
     if (in->c >= 0) { fprintf(out, "%s%s", n++ ? ", " : "", lc); put_slot(k, in->c, out); }
+    if (has_d(in)) { fprintf(out, "%svalue ", n++ ? ", " : ""); put_slot(k, in->d, out); }
 }
 
 /* The immediate, worded per opcode; nothing where it is unused. */
 static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
 {
-    bool any = in->a >= 0 || in->b >= 0 || in->c >= 0;
+    bool any = in->a >= 0 || in->b >= 0 || in->c >= 0 || has_d(in);
     const char *sep = any ? ", " : "";
-    switch (in->op) {
+    switch ((ir_opcode)in->op) {
     case IR_CONST: {
         dtype t = in->dst >= 0 && in->dst < k->nslots ? k->slots[in->dst].type.dt
                                                       : DTYPE_INVALID;
@@ -171,7 +703,7 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
         int nd = in->dst >= 0 && in->dst < k->nslots ? k->slots[in->dst].type.ndim : 0;
         fprintf(out, "%sperm (", sep);
         for (int i = 0; i < nd; i++)
-            fprintf(out, "%s%d", i ? ", " : "", (int)((in->imm >> (4 * i)) & 15));
+            fprintf(out, "%s%d", i ? ", " : "", ir_trans_axis(in, i));
         fputc(')', out);
         break;
     }
@@ -182,13 +714,7 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
         fprintf(out, "%sbins %" PRId64, sep, in->imm);
         break;
     case IR_SLICE:
-        fprintf(out, "%saxis %" PRId64 ", start %" PRId64, sep, in->imm & 15, in->imm >> 4);
-        break;
-    case IR_ATOMIC:
-        if (in->sub == IR_ATOMIC_CAS) {
-            fprintf(out, "%svalue ", sep);
-            put_slot(k, (int32_t)in->imm, out);
-        }
+        fprintf(out, "%saxis %d, start %" PRId64, sep, ir_slice_axis(in), ir_slice_start(in));
         break;
     case IR_DOT:
         fprintf(out, "%sprecision %s", sep, NAME_AT(prec_names, in->imm));
@@ -209,7 +735,9 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
         if (in->sub >= IR_ADD_R)
             fprintf(out, "%s%s", sep, NAME_AT(round_names, in->imm));
         break;
-    default:
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_CAST: case IR_BITCAST:
+    case IR_UNARY: case IR_BINARY: case IR_CMP: case IR_WHERE: case IR_PTR_ADD:
+    case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_RETURN: case IR_NOP:
         break;
     }
 }
@@ -245,7 +773,7 @@ void ir_dump(const ir_kernel *k, FILE *out)
             snprintf(op, sizeof op, "%s.%s", ir_op_name((ir_opcode)in->op), sub);
         else
             snprintf(op, sizeof op, "%s", ir_op_name((ir_opcode)in->op));
-        bool operands = in->a >= 0 || in->b >= 0 || in->c >= 0 ||
+        bool operands = in->a >= 0 || in->b >= 0 || in->c >= 0 || has_d(in) ||
                         (in->op != IR_RETURN && in->op != IR_NOP);
         bool rest = in->dst >= 0 || operands;
         fprintf(out, rest ? "%4" PRId32 ": %-14s" : "%4" PRId32 ": %s", pc, op);

@@ -29,6 +29,8 @@
 #include "dtype.h"
 
 enum { IR_MAX_DIM = 4 };
+/* The most elements a slot may have (ir_verify refuses larger types). */
+#define IR_MAX_NUMEL ((int64_t)1 << 26)
 
 typedef struct ir_type {
     dtype dt;              /* element dtype, maybe with DTYPE_PTR */
@@ -36,10 +38,14 @@ typedef struct ir_type {
     int32_t shape[IR_MAX_DIM];
 } ir_type;
 
-/* Opcodes.  dst, a, b, c are slot numbers (-1 when unused); imm and fimm
- * are immediate operands; sub selects a variant (an ir_binop for BINARY, an
- * ir_unop for UNARY, an ir_cmp for CMP, an ir_math for MATH, an ir_reduce
- * for REDUCE and SCAN, an ir_atomic for ATOMIC). */
+/* Opcodes.  dst, a, b, c, d are slot numbers (-1 when unused); imm and
+ * fimm are immediate operands; sub selects a variant (an ir_binop for
+ * BINARY, an ir_unop for UNARY, an ir_cmp for CMP, an ir_math for MATH, an
+ * ir_reduce for REDUCE and SCAN, an ir_atomic for ATOMIC, an ir_cast_kind
+ * for CAST, an ir_assert_kind for ASSERT).  Which operands an opcode reads
+ * is ir_reads'; an immediate packed from several values has accessors
+ * (ir_trans_axis, ir_slice_axis, ir_slice_start) and packers for the
+ * specializer. */
 #define IR_OPS(X) \
     X(CONST,       "const")        /* dst = imm (ints) or fimm (floats), splat */ \
     X(PROGRAM_ID,  "program_id")   /* dst(int32 scalar) = pid[imm] */ \
@@ -50,13 +56,14 @@ typedef struct ir_type {
     X(BROADCAST,   "broadcast")    /* dst = a broadcast (numpy rules) to dst's shape */ \
     X(RESHAPE,     "reshape")      /* dst = a's elements in row-major order, new shape */ \
     X(TRANS,       "trans")        /* dst = a with axes permuted: dst axis i is a's
-                                      axis (imm >> 4*i) & 15 */ \
+                                      axis ir_trans_axis(in, i) */ \
     X(FLIP,        "flip")         /* dst = a reversed along axis imm */ \
     X(CONCAT,      "concat")       /* dst = a then b along axis imm (other axes
                                       equal): tl.cat, tl.join */ \
     X(SLICE,       "slice")        /* dst = a[start : start + n] along axis
-                                      imm & 15, start = imm >> 4, n = dst's
-                                      size on that axis: tl.split */ \
+                                      ir_slice_axis(in), start =
+                                      ir_slice_start(in), n = dst's size on
+                                      that axis: tl.split */ \
     X(GATHER,      "gather")       /* dst = a with the coordinate on axis imm
                                       replaced by b's (an int tile of dst's
                                       shape; a's shape off the axis); an index
@@ -64,10 +71,8 @@ typedef struct ir_type {
     X(HISTOGRAM,   "histogram")    /* dst(int32 [imm]) = counts of the values
                                       of a (1-d ints) in [0, imm), lanes where
                                       b (int1; -1: all): tl.histogram */ \
-    X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast);
-                                      sub = 1: round fp32 to tf32 first (unused yet);
-                                      sub = 2: a float narrowing that rounds toward
-                                      zero (fp_downcast_rounding="rtz") */ \
+    X(CAST,        "cast")         /* dst = a converted to dst's dtype (dtype_cast),
+                                      as sub (an ir_cast_kind) says */ \
     X(BITCAST,     "bitcast")      /* dst = a's bits as dst's dtype (same size) */ \
     X(UNARY,       "unary")        /* dst = sub(a) */ \
     X(BINARY,      "binary")       /* dst = a sub b */ \
@@ -79,7 +84,8 @@ typedef struct ir_type {
                                       else c (-1: zero) */ \
     X(STORE,       "store")        /* *a = b for lanes where c (int1; -1: all) */ \
     X(ATOMIC,      "atomic")       /* dst = old *a; *a = sub(*a, b) where mask c;
-                                      CAS: b is the compare, imm the value slot */ \
+                                      CAS: *a = d where *a == b (b the compare,
+                                      d the value) */ \
     X(DOT,         "dot")          /* dst[M,N] = a[M,K] @ b[K,N], the sum
                                       continuing from c when c >= 0 (c has
                                       dst's shape, or is a scalar after
@@ -89,12 +95,10 @@ typedef struct ir_type {
     X(REDUCE,      "reduce")       /* dst = reduce sub of a over axis imm (-1: all) */ \
     X(SCAN,        "scan")         /* dst = inclusive scan sub of a along axis imm */ \
     X(PRINT,       "print")        /* write ir_kernel.prints[imm] */ \
-    X(ASSERT,      "assert")       /* every lane of a true, else fail with
+    X(ASSERT,      "assert")       /* every lane of a true (lanes where b, an
+                                      int1 mask; -1: all), else fail with
                                       ir_kernel.prints[imm] as the message;
-                                      sub = 1: a check of the GPU's rules, whose
-                                      first piece is the head of the message
-                                      (before the program id), not a
-                                      device_assert */ \
+                                      sub: an ir_assert_kind */ \
     X(BREAKPOINT,  "breakpoint")   /* debugger stop; condition ir_kernel.prints[imm] */ \
     X(JUMP,        "jump")         /* goto imm */ \
     X(BRANCH,      "branch")       /* if scalar a is zero, goto imm */ \
@@ -106,8 +110,13 @@ typedef enum ir_opcode {
 #define IR_OP_ENUM(name, text) IR_##name,
     IR_OPS(IR_OP_ENUM)
 #undef IR_OP_ENUM
-    IR__COUNT
 } ir_opcode;
+
+/* How many opcodes there are.  Not an ir_opcode, so that a switch over
+ * opcodes lists the opcodes only (see "Switches over IR enums" below). */
+#define IR_OP_ONE(name, text) + 1
+enum { IR__COUNT = 0 IR_OPS(IR_OP_ONE) };
+#undef IR_OP_ONE
 
 /* BINARY.  Operands and result share one dtype (the specializer casts),
  * except shifts, whose b is converted by the executor.  Integer DIV does
@@ -157,8 +166,9 @@ typedef enum ir_math {
      * (fp32, fp64, 32- and 64-bit ints) to dst's dtype (to ints: rounded
      * to an integer in that mode, then saturated, NaN giving 0) */
     IR_ADD_R, IR_SUB_R, IR_MUL_R, IR_DIV_R, IR_RCP_R, IR_SQRT_R, IR_FMA_R, IR_CVT_R,
-    IR_MATH__COUNT
 } ir_math;
+/* How many there are (IR_CVT_R is the last; not an ir_math, as IR__COUNT) */
+enum { IR_MATH__COUNT = IR_CVT_R + 1 };
 
 /* The rounding of IR_MATH's *_R variants: to nearest even, toward zero,
  * down (toward -inf), up (toward +inf). */
@@ -178,10 +188,27 @@ typedef enum ir_atomic {
  * mantissa, as the GPU's tensor cores do) before multiplying. */
 typedef enum ir_precision { IR_PREC_IEEE, IR_PREC_TF32, IR_PREC_TF32X3 } ir_precision;
 
+/* CAST's variants. */
+typedef enum ir_cast_kind {
+    IR_CAST_PLAIN,         /* dtype_cast: floats round to nearest even */
+    IR_CAST_TF32,          /* round fp32 to tf32 first (unused yet) */
+    IR_CAST_RTZ,           /* a float narrowing that rounds toward zero
+                              (fp_downcast_rounding="rtz") */
+} ir_cast_kind;
+
+/* ASSERT's variants. */
+typedef enum ir_assert_kind {
+    IR_ASSERT_DEVICE,      /* tl.device_assert: "device assertion failed in
+                              program (x, y, z), lane: message" */
+    IR_ASSERT_RULE,        /* a check of the GPU's rules, whose message's first
+                              piece is its head (before the program id) */
+} ir_assert_kind;
+
 typedef struct ir_inst {
     uint8_t op;          /* ir_opcode */
     uint8_t sub;
     int32_t dst, a, b, c;
+    int32_t d;           /* the fourth operand: ATOMIC CAS's value, else -1 */
     int64_t imm;
     double fimm;
     const ast_node *at;  /* the source this came from: errors, debugger */
@@ -269,13 +296,89 @@ typedef struct ir_kernel {
 } ir_kernel;
 
 const char *ir_op_name(ir_opcode op);
+
+/* ---- operands -------------------------------------------------------------
+ * The one place that says which slots an instruction reads and writes:
+ * every pass and executor asks these instead of looking at a, b, c, d. */
+
 /* Does the instruction write its dst slot?  (Stores, prints, assertions,
  * breakpoints, jumps and NOPs have no result; the specializer gives them
  * dst -1, and this keeps them out whatever they carry.) */
 bool ir_writes_dst(const ir_inst *in);
+
+enum { IR_MAX_READS = 4 };
+/* The slots the instruction reads as operands, in the order a, b, c, d
+ * (the fields its opcode uses, those that are set); returns how many.  The
+ * slots a PRINT, ASSERT or BREAKPOINT shows are not operands: they are in
+ * its ir_print (ir_inst_print). */
+int ir_reads(const ir_inst *in, int32_t out[IR_MAX_READS]);
+
+/* The ir_print of a PRINT, ASSERT or BREAKPOINT (ir_kernel.prints[imm]);
+ * NULL for other opcodes and for none (imm -1). */
+const ir_print *ir_inst_print(const ir_kernel *k, const ir_inst *in);
+
+/* ---- packed immediates ----------------------------------------------------
+ * TRANS and SLICE keep several small numbers in imm, 4 bits each (axes are
+ * below IR_MAX_DIM <= 16).  Read them with these, make them with the
+ * packers; nothing else knows the layout. */
+
+/* TRANS: the axis of a that dst's axis i comes from. */
+static inline int ir_trans_axis(const ir_inst *in, int i)
+{
+    return (int)((in->imm >> (4 * i)) & 15);
+}
+
+/* TRANS's imm for dst axis i = a's axis perm[i], i < n. */
+static inline int64_t ir_trans_pack(const int *perm, int n)
+{
+    int64_t imm = 0;
+    for (int i = 0; i < n; i++)
+        imm |= (int64_t)perm[i] << (4 * i);
+    return imm;
+}
+
+/* SLICE: the axis it cuts and the first index it keeps. */
+static inline int ir_slice_axis(const ir_inst *in)
+{
+    return (int)(in->imm & 15);
+}
+
+static inline int64_t ir_slice_start(const ir_inst *in)
+{
+    return in->imm >> 4;
+}
+
+static inline int64_t ir_slice_pack(int axis, int64_t start)
+{
+    return (int64_t)axis | (start << 4);
+}
+
+/* ---- checking ---------------------------------------------------------------
+ * The specializer's invariants (the top of this file) and what every
+ * executor relies on: operand slots exist, types and shapes fit each
+ * opcode, indices in imm are in range.  Executors run it once per launch,
+ * so that a specializer bug is an internal error, never a read or write
+ * past a slot. */
+
+/* What ir_verify found: the first bad slot type (slot >= 0, pc -1), else
+ * the first bad instruction (pc >= 0), else a bad print (both -1). */
+typedef struct ir_fault {
+    int32_t slot, pc;
+    const char *why;       /* e.g. "operand shapes differ" */
+} ir_fault;
+
+/* true when the kernel is well formed; else false and *f says why. */
+bool ir_verify(const ir_kernel *k, ir_fault *f);
+
+/* The elements of a type: the product of its shape (1 for a scalar). */
+int64_t ir_type_numel(const ir_type *t);
+
+/* ---- text ------------------------------------------------------------------ */
+
 /* Text of an ir_type, e.g. "fp32[16, 16]" or "pointer<fp32>[64]". */
 void ir_type_str(const ir_type *t, char *buf, size_t len);
-/* Human-readable listing, for `tritsim parse --ir` and tests. */
+/* Human-readable listing, for `tritsim run --dump-ir`, tests/ir and the
+ * unit tests (its format: ir.c). */
 void ir_dump(const ir_kernel *k, FILE *out);
 
 #endif

@@ -48,7 +48,7 @@ int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at)
 {
     ir_inst in = {.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
-                  .b = b, .c = c, .imm = imm, .at = at, .frame = s->fn->frame};
+                  .b = b, .c = c, .d = -1, .imm = imm, .at = at, .frame = s->fn->frame};
     SP_PUSH(s->code, s->ncode, s->cap_code, in);
     sp_dbg_emitted(s);
     return s->ncode - 1;

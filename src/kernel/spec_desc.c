@@ -79,7 +79,7 @@ static void sp_desc_check(spec *s, int32_t cond, const char *head, ir_fmt_piece 
     memcpy(p.pieces + 1, tail, (size_t)ntail * sizeof *tail);
     for (int i = 0; i < 3; i++)
         p.pid_cond[i].op = -1;
-    sp_emit(s, IR_ASSERT, 1, -1, cond, -1, -1, sp_print_desc(s, p), at);
+    sp_emit(s, IR_ASSERT, IR_ASSERT_RULE, -1, cond, -1, -1, sp_print_desc(s, p), at);
 }
 
 /* x % m == 0 for an int64 scalar x (*rem: x % m). */

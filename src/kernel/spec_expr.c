@@ -619,7 +619,7 @@ static bool sp_tile_subscript(spec *s, sval v, const ast_node *idx, const ast_no
             st.shape[src] = (int32_t)(stop - start);
             int32_t dst = sp_slot(s, st, NULL);
             s->slots[dst].ptr_arg = s->slots[cur].ptr_arg;
-            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, src | (start << 4), at);
+            sp_emit(s, IR_SLICE, 0, dst, cur, -1, -1, ir_slice_pack(src, start), at);
             cur = dst;
         }
         if (it->kind == AST_SLICE) {  /* a slice keeps its axis, an index drops it */

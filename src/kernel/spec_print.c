@@ -394,6 +394,6 @@ bool tl_device_assert(spec *s, const sp_args *a, const ast_node *call, sval *out
     if (!sv_is_none(p[1]) && !sp_print_piece(s, p[1], call, &pieces, &n, &cap))
         return free(pieces), false;
     ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, pieces, n);
-    sp_emit(s, IR_ASSERT, 0, -1, c, -1, -1, sp_print_desc(s, pr), call);
+    sp_emit(s, IR_ASSERT, IR_ASSERT_DEVICE, -1, c, -1, -1, sp_print_desc(s, pr), call);
     return true;
 }

@@ -306,7 +306,7 @@ static void sp_slice_all(spec *s, const sp_combine *c, const int32_t *x, int64_t
         ir_type t = *sp_slot_type(s, x[i]);
         t.shape[c->axis] = n;
         r[i] = sp_slot(s, t, NULL);
-        sp_emit(s, IR_SLICE, 0, r[i], x[i], -1, -1, c->axis | (start << 4), at);
+        sp_emit(s, IR_SLICE, 0, r[i], x[i], -1, -1, ir_slice_pack(c->axis, start), at);
     }
 }
 

@@ -239,12 +239,9 @@ bool tl_trans(spec *s, const sp_args *a, const ast_node *call, sval *out)
             perm[i] = (int)v;
         }
     }
-    int64_t imm = 0;
-    for (int i = 0; i < t.ndim; i++) {
+    for (int i = 0; i < t.ndim; i++)
         nt.shape[i] = t.shape[perm[i]];
-        imm |= (int64_t)perm[i] << (4 * i);
-    }
-    *out = sp_new_tile(s, nt, IR_TRANS, 0, x, -1, -1, imm, call);
+    *out = sp_new_tile(s, nt, IR_TRANS, 0, x, -1, -1, ir_trans_pack(perm, t.ndim), call);
     return true;
 }
 
@@ -339,7 +336,7 @@ bool tl_split(spec *s, const sp_args *a, const ast_node *call, sval *out)
     sval r[2];
     for (int i = 0; i < 2; i++) {
         int32_t h = sp_slot(s, half, NULL);
-        sp_emit(s, IR_SLICE, 0, h, x, -1, -1, (int64_t)(t.ndim - 1) | ((int64_t)i << 4), call);
+        sp_emit(s, IR_SLICE, 0, h, x, -1, -1, ir_slice_pack(t.ndim - 1, i), call);
         if (!sp_reshape_to(s, h, res, call, &r[i]))
             return false;
     }

@@ -637,7 +637,7 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
                             dtype_name(t.dt), dtype_name(dt));
         if (!strcmp(mode, "rtz")) {
             t.dt = dt;
-            *out = sp_new_tile(s, t, IR_CAST, 2, x, -1, -1, 0, call);
+            *out = sp_new_tile(s, t, IR_CAST, IR_CAST_RTZ, x, -1, -1, 0, call);
             return true;
         }
     }

@@ -83,7 +83,7 @@ static int kb_emit(kb *b, ir_opcode op, int sub, int dst, int a, int bb, int c,
 {
     ir_inst *in = &b->code[b->k.ncode];
     *in = (ir_inst){.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
-                    .b = bb, .c = c, .imm = imm, .at = b->at, .frame = -1};
+                    .b = bb, .c = c, .d = -1, .imm = imm, .at = b->at, .frame = -1};
     return b->k.ncode++;
 }
 
@@ -1002,7 +1002,7 @@ static void test_output_before_error(void)
         int pr = kb_print(&b, IR_PRINT_TEXT, parts, 2);
         /* insert the print right after PROGRAM_ID (instruction 0) */
         memmove(&b.code[2], &b.code[1], sizeof b.code[0] * (size_t)(b.k.ncode - 1));
-        b.code[1] = (ir_inst){.op = IR_PRINT, .dst = -1, .a = -1, .b = -1, .c = -1,
+        b.code[1] = (ir_inst){.op = IR_PRINT, .dst = -1, .a = -1, .b = -1, .c = -1, .d = -1,
                               .imm = pr, .at = b.code[0].at, .frame = -1};
         b.k.ncode++;
         float x[6] = {1, 2, 3, 4, 5, 6}, z[6];

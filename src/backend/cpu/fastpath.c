@@ -45,7 +45,8 @@ static bool fastpath_makes_record(const ir_kernel *k, const ir_inst *in)
     case IR_COPY: case IR_RESHAPE: case IR_BROADCAST:
         return index || ptr || box;
     case IR_CAST:
-        return in->sub == 0 && index && fastpath_is_index(fastpath_type(k, in->a)->dt);
+        return in->sub == IR_CAST_PLAIN && index &&
+               fastpath_is_index(fastpath_type(k, in->a)->dt);
     case IR_BINARY:
         if (index)
             return in->sub == IR_ADD || in->sub == IR_SUB || in->sub == IR_MUL;
@@ -55,9 +56,15 @@ static bool fastpath_makes_record(const ir_kernel *k, const ir_inst *in)
                fastpath_is_index(fastpath_type(k, in->b)->dt);
     case IR_PTR_ADD:
         return ptr && fastpath_is_index(fastpath_type(k, in->b)->dt);
-    default:
-        return false;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_UNARY: case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT:
+    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        break;
     }
+    return false;
 }
 
 /* The operands a record-making instruction reads as records (up to 2). */
@@ -71,29 +78,15 @@ static int fastpath_record_operands(const ir_inst *in, int32_t *ops)
         ops[0] = in->a;
         ops[1] = in->b;
         return 2;
-    default:
-        return 0;
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_TRANS: case IR_FLIP: case IR_CONCAT: case IR_SLICE: case IR_GATHER:
+    case IR_HISTOGRAM: case IR_BITCAST: case IR_UNARY: case IR_WHERE: case IR_MATH:
+    case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_DOT: case IR_REDUCE:
+    case IR_SCAN: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_BRANCH: case IR_RETURN: case IR_NOP:
+        break;
     }
-}
-
-/* Every slot an instruction reads (ATOMIC's compare-and-swap value is in
- * imm). */
-static int fastpath_reads(const ir_inst *in, int32_t *ops)
-{
-    int n = 0;
-    bool has_dst_only = in->op == IR_CONST || in->op == IR_ARANGE || in->op == IR_ARG ||
-                        in->op == IR_PROGRAM_ID || in->op == IR_NUM_PROGRAMS;
-    if (has_dst_only)
-        return 0;
-    if (in->a >= 0)
-        ops[n++] = in->a;
-    if (in->b >= 0)
-        ops[n++] = in->b;
-    if (in->c >= 0)
-        ops[n++] = in->c;
-    if (in->op == IR_ATOMIC && in->sub == IR_ATOMIC_CAS && in->imm >= 0)
-        ops[n++] = (int32_t)in->imm;
-    return n;
+    return 0;
 }
 
 /* Instructions whose result depends only on their operands and the
@@ -105,9 +98,14 @@ static bool fastpath_pure(const ir_inst *in)
     case IR_BROADCAST: case IR_RESHAPE: case IR_CAST: case IR_UNARY: case IR_BINARY:
     case IR_CMP: case IR_WHERE: case IR_PTR_ADD: case IR_MATH:
         return true;
-    default:
-        return false;
+    case IR_PROGRAM_ID: case IR_TRANS: case IR_FLIP: case IR_CONCAT: case IR_SLICE:
+    case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT:
+    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        break;
     }
+    return false;
 }
 
 /* A load or store whose pointer tile is tracked, points into one known
@@ -156,20 +154,17 @@ static bool fastpath_dot_acc(const ir_kernel *k, const int64_t *numel, int32_t p
  * compare-and-swap, the slots its print shows)? */
 static bool fastpath_touches(const ir_kernel *k, const ir_inst *q, int32_t s)
 {
-    int32_t ops[4];
-    int n = fastpath_reads(q, ops);
+    int32_t ops[IR_MAX_READS];
+    int n = ir_reads(q, ops);
     for (int i = 0; i < n; i++)
         if (ops[i] == s)
             return true;
     if (q->dst == s)
         return true;
-    if ((q->op == IR_PRINT || q->op == IR_ASSERT || q->op == IR_BREAKPOINT) &&
-        q->imm >= 0 && q->imm < k->nprints) {
-        const ir_print *pr = &k->prints[q->imm];
-        for (int32_t j = 0; j < pr->npieces; j++)
-            if (pr->pieces[j].slot == s)
-                return true;
-    }
+    const ir_print *pr = ir_inst_print(k, q);
+    for (int32_t j = 0; pr && j < pr->npieces; j++)
+        if (pr->pieces[j].slot == s)
+            return true;
     return false;
 }
 
@@ -278,8 +273,8 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         const ir_inst *in = &k->code[pc];
         if ((in->op == IR_JUMP || in->op == IR_BRANCH) && in->imm >= 0 && in->imm <= nc)
             target[in->imm] = true;
-        int32_t ops[4], rec[2] = {-1, -1};
-        int n = fastpath_reads(in, ops), nr = 0;
+        int32_t ops[IR_MAX_READS], rec[2] = {-1, -1};
+        int n = ir_reads(in, ops), nr = 0;
         if (inst_flags[pc] & FASTPATH_RECORD)
             nr = fastpath_record_operands(in, rec);
         if (inst_flags[pc] & FASTPATH_MEMORY) {
@@ -329,8 +324,8 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
             if (in->dst < 0 || invariant[in->dst] || writers[in->dst] != 1 ||
                 !fastpath_pure(in) || (inst_flags[pc] & FASTPATH_COPY_SKIP))
                 continue;
-            int32_t ops[4];
-            int n = fastpath_reads(in, ops);
+            int32_t ops[IR_MAX_READS];
+            int n = ir_reads(in, ops);
             bool all = true;
             for (int i = 0; i < n; i++)
                 all &= ops[i] != in->dst && invariant[ops[i]];
