@@ -51,6 +51,10 @@ static const char main_usage[] =
     "                       (e.g. '14 if pid == (1, 0)')\n"
     "      --no-break       ignore breakpoint() and breakpoint_if() in kernels\n"
     "                       (without a terminal they print where they would stop)\n"
+    "      --dump-ir[=KERNEL]\n"
+    "                       print each kernel's IR (or KERNEL's only) on stderr\n"
+    "                       when it is specialized: a header with the argument\n"
+    "                       types and constexprs, then one instruction a line\n"
     "\n"
     "Options of parse:\n"
     "      --ast            print the syntax tree as an S-expression\n"
@@ -156,6 +160,7 @@ typedef struct main_prog {
     const char *backend;
     host_target target;
     bool no_break;
+    const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
 } main_prog;
 
 /* Run the program once on a fresh host; its exit status. */
@@ -170,21 +175,28 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->target = p->target;
     h->debugger = g;
     h->no_break = p->no_break;
+    h->dump_ir = p->dump_ir;
     modules_init(h);
     int status = host_run_file(h, p->m, argc, argv);
+    /* Which kernels run can depend on the program's input, so a name that
+     * matched nothing is a warning, not a failure of the run. */
+    if (status == 0 && p->dump_ir && *p->dump_ir && h->ir_dumped == 0)
+        fprintf(stderr, "tritsim: warning: --dump-ir=%s: no kernel named '%s' was "
+                "launched\n", p->dump_ir, p->dump_ir);
     host_free(h);
     return status;
 }
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET };
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
         {"target", required_argument, NULL, OPT_TARGET},
         {"break", required_argument, NULL, OPT_BREAK},
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
+        {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -234,6 +246,11 @@ static int main_run(int argc, char **argv, bool debugging)
             breaks[nbreaks++] = optarg;
             break;
         case OPT_NO_BREAK: prog.no_break = true; break;
+        case OPT_DUMP_IR:
+            if (optarg && !*optarg)
+                return main_usage_error("run: %s", "--dump-ir= wants a kernel's name");
+            prog.dump_ir = optarg ? optarg : "";
+            break;
         case 'h': fputs(main_usage, stdout); return 0;
         default: return main_bad_option();
         }

@@ -138,6 +138,9 @@ struct host {
     host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
+    const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
+                                   else the kernel of that name (launch.c) */
+    int ir_dumped;              /* specializations --dump-ir listed so far */
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */

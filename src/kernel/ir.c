@@ -27,6 +27,9 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include "pyformat.h"
+#include "strbuf.h"
+
 static const char *const op_names[IR__COUNT] = {
 #define IR_OP_NAME(name, text) text,
     IR_OPS(IR_OP_NAME)
@@ -578,6 +581,7 @@ static const char *const binop_names[] = {
 };
 static const char *const unop_names[] = {"neg", "invert", "not"};
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
 static const char *const math_names[] = {
     "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
     "tan", "tanh", "abs", "floor", "ceil", "erf", "sigmoid", "fma", "umulhi",
@@ -682,9 +686,13 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
     case IR_CONST: {
         dtype t = in->dst >= 0 && in->dst < k->nslots ? k->slots[in->dst].type.dt
                                                       : DTYPE_INVALID;
-        if (!dtype_is_ptr(t) && dtype_is_float(t))
-            fprintf(out, "%.17g", in->fimm);
-        else
+        if (!dtype_is_ptr(t) && dtype_is_float(t)) {
+            strbuf b;            /* as Python shows it: 2.0, 0.1, inf */
+            strbuf_init(&b);
+            pyformat_float_repr(&b, in->fimm);
+            fputs(strbuf_cstr(&b), out);
+            strbuf_free(&b);
+        } else
             fprintf(out, "%" PRId64, in->imm);
         break;
     }
@@ -757,6 +765,59 @@ static void put_stmt(const ir_kernel *k, int32_t st, FILE *out)
     fprintf(out, "      ; %d: stmt %" PRId32 "\n", t->at ? t->at->span.line : 0, st);
 }
 
+/* Literal text in double quotes, with C's escapes. */
+static void put_text(const char *s, FILE *out)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            fprintf(out, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\n", out);
+        else if (ch == '\t')
+            fputs("\\t", out);
+        else if (ch < 0x20 || ch == 0x7f)
+            fprintf(out, "\\x%02x", ch);
+        else
+            fputc(ch, out);
+    }
+    fputc('"', out);
+}
+
+/* "   ; print #0 (device, hex) if pid[0] == 1: "x: ", %5:fp32[4]": what a
+ * PRINT writes (or an ASSERT's message, a BREAKPOINT's condition), its
+ * program-id conditions, and its pieces: text, and slots with their
+ * conversion (!r) and format spec (:.2f). */
+static void put_print(const ir_kernel *k, int32_t i, FILE *out)
+{
+    const ir_print *p = &k->prints[i];
+    fprintf(out, "      ; print #%" PRId32 " (%s%s)", i,
+            p->kind == IR_PRINT_DEVICE ? "device" : "text", p->hex ? ", hex" : "");
+    const char *sep = " if ";
+    for (int ax = 0; ax < 3; ax++)
+        if (p->pid_cond[ax].op >= 0) {
+            fprintf(out, "%spid[%d] %s %" PRId64, sep, ax, NAME_AT(cmp_ops, p->pid_cond[ax].op),
+                    p->pid_cond[ax].value);
+            sep = " and ";
+        }
+    fputc(':', out);
+    for (int32_t j = 0; j < p->npieces; j++) {
+        const ir_fmt_piece *pc = &p->pieces[j];
+        fputs(j ? ", " : " ", out);
+        if (pc->slot < 0) {
+            put_text(pc->text ? pc->text : "", out);
+            continue;
+        }
+        put_slot(k, pc->slot, out);
+        if (pc->conv)
+            fprintf(out, "!%c", pc->conv);
+        if (pc->spec)
+            fprintf(out, ":%s", pc->spec);
+    }
+    fputc('\n', out);
+}
+
 void ir_dump(const ir_kernel *k, FILE *out)
 {
     fprintf(out, "kernel %s(", k->name ? k->name : "?");
@@ -789,10 +850,13 @@ void ir_dump(const ir_kernel *k, FILE *out)
         }
         if (in->at)
             fprintf(out, "  @%d:%d", in->at->span.line, in->at->span.col);
-        if (in->frame >= 0 && in->frame < k->nframes && k->frames[in->frame].func)
+        if (in->frame >= 0 && in->frame < k->nframes && k->frames[in->frame].func &&
+            k->frames[in->frame].parent >= 0)
             fprintf(out, " in %s", k->frames[in->frame].func);
         fputc('\n', out);
     }
     for (; st < k->nstmts; st++)
         put_stmt(k, st, out);
+    for (int32_t i = 0; i < k->nprints; i++)
+        put_print(k, i, out);
 }

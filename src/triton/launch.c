@@ -14,7 +14,9 @@
 
 #include "backend.h"
 #include "debug.h"
+#include "pyformat.h"
 #include "spec.h"
+#include "strbuf.h"
 #include "tensor.h"
 #include "tritontools.h"
 
@@ -569,6 +571,63 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
     return true;
 }
 
+/* A constexpr's value as Python shows it: 1024, 0.5, True, 'rows', (1, 2). */
+static void launch_const_repr(strbuf *b, const spec_const *c)
+{
+    switch (c->kind) {
+    case SC_NONE: strbuf_puts(b, "None"); break;
+    case SC_BOOL: strbuf_puts(b, c->u.b ? "True" : "False"); break;
+    case SC_INT: strbuf_printf(b, "%lld", (long long)c->u.i); break;
+    case SC_FLOAT: pyformat_float_repr(b, c->u.f); break;
+    case SC_STR: pyformat_str_repr(b, c->u.str.s, c->u.str.len); break;
+    case SC_DTYPE: strbuf_printf(b, "tl.%s", dtype_name(c->u.dt)); break;
+    case SC_TUPLE:
+        strbuf_putc(b, '(');
+        for (int i = 0; i < c->u.tuple.n; i++) {
+            if (i)
+                strbuf_puts(b, ", ");
+            launch_const_repr(b, &c->u.tuple.items[i]);
+        }
+        strbuf_puts(b, c->u.tuple.n == 1 ? ",)" : ")");
+        break;
+    }
+}
+
+/* --dump-ir: a specialization's header (the kernel's parameters, with the
+ * type of each runtime argument and the value of each constexpr), then its
+ * IR (ir_dump), on stderr, so that the program's own output stays as it is.
+ *
+ *   ; specialized copy_kernel(x_ptr: pointer<fp32>, n: int32, BLOCK: constexpr = 4)
+ */
+static void launch_dump_ir(const val_func *f, const launch_spec *s)
+{
+    const ast_list *ps = &f->node->u.funcdef.params;
+    strbuf b;
+    strbuf_init(&b);
+    strbuf_printf(&b, "; specialized %s(", f->name);
+    for (int i = 0; i < s->nparams; i++) {
+        const spec_param *p = &s->params[i];
+        const ast_node *node = ps->items[i];
+        strbuf_printf(&b, "%s%s", i ? ", " : "", node->u.param.name);
+        if (p->is_const) {
+            /* an int argument equal to 1 is specialized too (launch_params) */
+            strbuf_puts(&b, launch_is_constexpr(node) ? ": constexpr = " : " = ");
+            launch_const_repr(&b, &p->c);
+        } else if (p->desc_nd > 0) {
+            strbuf_printf(&b, ": TensorDescriptor(%s, block [", dtype_name(p->dt));
+            for (int d = 0; d < p->desc_nd; d++)
+                strbuf_printf(&b, "%s%d", d ? ", " : "", (int)p->desc_block[d]);
+            strbuf_puts(&b, p->desc_nan ? "], padding nan)" : "])");
+        } else {
+            strbuf_printf(&b, ": %s", dtype_name(p->dt));
+        }
+    }
+    strbuf_puts(&b, ")\n");
+    fputs(strbuf_cstr(&b), stderr);
+    strbuf_free(&b);
+    ir_dump(s->ir, stderr);
+}
+
 /* The specialization for these parameters, made if needed; NULL after
  * reporting an error. */
 static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *bound,
@@ -603,11 +662,9 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
      * expressions through them (spec_dbg_eval). */
     launch_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
     *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem};
-    /* TRITSIM_DUMP_IR=1: show each specialization, for tritsim's developers */
-    const char *dump = getenv("TRITSIM_DUMP_IR");
-    bool dumping = dump && *dump && strcmp(dump, "0");
+    bool dumping = h->dump_ir && (!*h->dump_ir || !strcmp(h->dump_ir, f->name));
     /* The debugger's tables cost time and memory: only for a debugger (which
-     * a program has from its start, or never) and for the dump, which lists
+     * a program has from its start, or never) and for --dump-ir, which lists
      * the statements. */
     spec_host sh = {.lookup = launch_lookup, .ctx = ctx,
                     .debug_info = h->debugger != NULL || dumping};
@@ -621,8 +678,10 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
         free(s);
         return NULL;
     }
-    if (dumping)
-        ir_dump(s->ir, stderr);
+    if (dumping) {
+        launch_dump_ir(f, s);
+        h->ir_dumped++;
+    }
     s->next = k->cache;
     k->cache = s;
     return s;

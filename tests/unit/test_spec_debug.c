@@ -566,7 +566,8 @@ int main(void)
     for (int32_t pc = 0; same && pc < with->ncode; pc++) {
         const ir_inst *a = &plain.k->code[pc], *b = &with->code[pc];
         same = a->op == b->op && a->sub == b->sub && a->dst == b->dst && a->a == b->a &&
-               a->b == b->b && a->c == b->c && a->imm == b->imm && a->frame == b->frame &&
+               a->b == b->b && a->c == b->c && a->d == b->d && a->imm == b->imm &&
+               a->frame == b->frame &&
                !memcmp(&a->fimm, &b->fimm, sizeof a->fimm) && !a->at == !b->at &&
                (!a->at || (a->at->span.line == b->at->span.line &&
                            a->at->span.col == b->at->span.col));
