@@ -9,6 +9,10 @@
 #                       tests/DIR/X.tk     stdout+stderr of `run --threads T`
 #                                          = X.out for every T, exit status
 #                                          = X.status (default 0)
+#   golden_run_ir NAME...
+#                       tests/ir/X.tk      stderr of `run --dump-ir` = X.ir
+#                       samples/NAME.tk    the same, = tests/ir/sample-NAME.ir
+#                                          (exit status 0; stdout dropped)
 #
 # Programs run from inside tests/ so messages name `errors/X.tk`.  Set
 # GOLDEN_UPDATE=1 to rewrite the expected files instead (then read them!).
@@ -109,4 +113,28 @@ golden_run_programs() {
 golden_run_masked() {
     golden_mask_timings=1
     golden_run_programs "$@"
+}
+
+# golden_run_ir NAME...: the IR listings (`run --dump-ir`, on stderr) of the
+# programs in tests/ir and of the lecture's samples/NAME.tk.  A program's
+# own output goes to /dev/null; it must succeed.
+golden_run_ir() {
+    golden_dir=$(cd "$srcdir/tests" && pwd) || exit 99
+    cd "$golden_dir" || exit 99
+    samples=$*
+    set -- ir/*.tk
+    [ -e "$1" ] || set --
+    plan=$#
+    for name in $samples; do plan=$((plan + 1)); done
+    echo "1..$plan"
+    for tk in "$@"; do
+        "$TRITSIM" run --dump-ir "$tk" 2>"$golden_tmp/out" >/dev/null </dev/null; st=$?
+        golden_check "$tk IR" "${tk%.tk}.ir" "$golden_tmp/out" "$st" 0
+    done
+    for name in $samples; do
+        "$TRITSIM" run --dump-ir "../samples/$name.tk" -- ../samples/images/pattern.png \
+            "$golden_tmp/grey.png" 2>"$golden_tmp/out" >/dev/null </dev/null; st=$?
+        golden_check "samples/$name.tk IR" "ir/sample-$name.ir" "$golden_tmp/out" "$st" 0
+    done
+    [ "$golden_failed" -eq 0 ]
 }

@@ -595,7 +595,7 @@ static const char *const math_names[] = {
     "hilo2double", "double2lo", "double2hi",
     "popc", "clz", "ffs",
     "brev", "mulhi", "mul24", "hadd", "rhadd", "sad", "byte_perm",
-    "add", "sub", "mul", "div", "rcp", "sqrt", "fma", "cvt",
+    "add_r", "sub_r", "mul_r", "div_r", "rcp_r", "sqrt_r", "fma_r", "cvt_r",
 };
 _Static_assert(sizeof math_names / sizeof math_names[0] == IR_MATH__COUNT,
                "a name for every ir_math");
@@ -736,8 +736,11 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
     case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT:
         fprintf(out, "%sprint #%" PRId64, sep, in->imm);
         break;
-    case IR_JUMP: case IR_BRANCH:
-        fprintf(out, "%s-> %" PRId64, sep, in->imm);
+    case IR_JUMP:
+        fprintf(out, "-> %" PRId64, in->imm);
+        break;
+    case IR_BRANCH:
+        fprintf(out, "%s-> %" PRId64 " if zero", sep, in->imm);
         break;
     case IR_MATH:
         if (in->sub >= IR_ADD_R)
@@ -801,7 +804,8 @@ static void put_print(const ir_kernel *k, int32_t i, FILE *out)
                     p->pid_cond[ax].value);
             sep = " and ";
         }
-    fputc(':', out);
+    if (p->npieces)
+        fputc(':', out);
     for (int32_t j = 0; j < p->npieces; j++) {
         const ir_fmt_piece *pc = &p->pieces[j];
         fputs(j ? ", " : " ", out);
