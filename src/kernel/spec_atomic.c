@@ -129,7 +129,7 @@ bool tl_atomic_cas(spec *s, const sp_args *a, const ast_node *call, sval *out)
     ir_type rt = *sp_slot_type(s, ptr);
     rt.dt = elem;
     int32_t dst = sp_slot(s, rt, NULL);
-    int32_t pc = sp_emit(s, IR_ATOMIC, IR_ATOMIC_CAS, dst, ptr, cmp, -1, val, call);
+    int32_t pc = sp_emit(s, IR_ATOMIC, IR_ATOMIC_CAS, dst, ptr, cmp, -1, 0, call);
     s->code[pc].d = val;
     *out = sv_tile(dst);
     return true;

@@ -98,9 +98,10 @@ void exec_lane_name(char *buf, size_t len, const ir_type *t, int64_t lane)
  * operand. */
 const ir_type *exec_lane_type(const exec_prog *P, const ir_inst *in)
 {
-    int32_t s[4] = {in->dst, in->a, in->b, in->c};
+    int32_t s[1 + IR_MAX_READS] = {in->dst};
+    int n = 1 + ir_reads(in, s + 1);
     int32_t best = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < n; i++)
         if (s[i] >= 0 && (best < 0 || NUMEL(P, s[i]) > NUMEL(P, best)))
             best = s[i];
     return TYPE(P, best);
@@ -280,393 +281,37 @@ bool exec_run_program(exec_prog *P)
 }
 
 /* ======================================================================
- * The plan: slot layout, scratch size, and a sanity check of the IR (the
- * specializer's invariants, checked once so that a bug there is an
- * internal error rather than memory corruption here).
+ * The plan: slot layout and scratch size, after a check of the IR
+ * (ir_verify: the specializer's invariants, checked once so that a bug
+ * there is an internal error rather than memory corruption here).
  * ====================================================================== */
 
-static bool slot_ok(const ir_kernel *k, int32_t s, bool optional)
+static void report_fault(const exec_launch *L, const ir_fault *f)
 {
-    return (optional && s == -1) || (s >= 0 && s < k->nslots);
-}
-
-/* Is operand s usable lane-wise for a destination of n elements? */
-static bool lanes_ok(const exec_plan *pl, int32_t s, int64_t n)
-{
-    return s < 0 || pl->numel[s] == n || pl->numel[s] == 1;
-}
-
-static const char *check_types(const ir_kernel *k, const exec_plan *pl,
-                               const ir_inst *in);
-
-static const char *check_inst(const ir_kernel *k, const exec_plan *pl,
-                              const ir_inst *in)
-{
-    bool need_dst = true, need_a = false, need_b = false;
-    switch ((ir_opcode)in->op) {
-    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARANGE: break;
-    case IR_ARG:
-        if (in->imm < 0 || in->imm >= k->nparams)
-            return "argument index out of range";
-        break;
-    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_CAST:
-    case IR_FLIP: case IR_SLICE: case IR_BITCAST: case IR_UNARY: case IR_MATH:
-    case IR_REDUCE: case IR_SCAN:
-        need_a = true;
-        break;
-    case IR_BINARY: case IR_CMP: case IR_PTR_ADD: case IR_DOT: case IR_CONCAT:
-    case IR_GATHER:
-        need_a = need_b = true;
-        break;
-    case IR_HISTOGRAM:
-        need_a = true;
-        break;
-    case IR_WHERE:
-        need_a = need_b = true;
-        if (!slot_ok(k, in->c, false))
-            return "bad operand slot";
-        break;
-    case IR_LOAD: need_a = true; break;
-    case IR_STORE: need_dst = false; need_a = need_b = true; break;
-    case IR_ATOMIC:
-        need_dst = false;
-        need_a = need_b = true;
-        if (in->sub == IR_ATOMIC_CAS && !slot_ok(k, (int32_t)in->imm, false))
-            return "bad value slot";
-        break;
-    case IR_PRINT: case IR_BREAKPOINT: case IR_ASSERT:
-        need_dst = false;
-        need_a = in->op == IR_ASSERT;
-        if (in->imm >= k->nprints || (in->op == IR_PRINT && in->imm < 0))
-            return "print index out of range";
-        break;
-    case IR_JUMP: case IR_BRANCH:
-        need_dst = false;
-        need_a = in->op == IR_BRANCH;
-        if (in->imm < 0 || in->imm > k->ncode)
-            return "jump target out of range";
-        break;
-    case IR_RETURN: case IR_NOP: need_dst = false; break;
-    default: return "unknown opcode";
-    }
-    if (!slot_ok(k, in->dst, !need_dst) || !slot_ok(k, in->a, !need_a) ||
-        !slot_ok(k, in->b, !need_b) || !slot_ok(k, in->c, true))
-        return "bad operand slot";
-    if (in->op == IR_ATOMIC || in->op == IR_STORE || in->op == IR_LOAD ||
-        in->op == IR_PTR_ADD)
-        if (!dtype_is_ptr(k->slots[in->a].type.dt))
-            return "pointer operand is not a pointer";
-    if (in->op == IR_ATOMIC || in->op == IR_STORE || in->op == IR_LOAD) {
-        int32_t pa = k->slots[in->a].ptr_arg;
-        if (pa >= k->nparams || (pa >= 0 && !dtype_is_ptr(k->params[pa].dt)))
-            return "pointer slot names no pointer argument";
-    }
-    bool elementwise = in->op == IR_UNARY || in->op == IR_BINARY || in->op == IR_CMP ||
-                       in->op == IR_WHERE || in->op == IR_MATH || in->op == IR_PTR_ADD ||
-                       in->op == IR_CAST || in->op == IR_BITCAST || in->op == IR_LOAD;
-    if (elementwise) {
-        int64_t n = pl->numel[in->dst];
-        if (!lanes_ok(pl, in->a, n) || !lanes_ok(pl, in->b, n) || !lanes_ok(pl, in->c, n))
-            return "operand shapes do not match the destination";
-    }
-    if ((in->op == IR_BROADCAST || in->op == IR_TRANS || in->op == IR_DOT ||
-         in->op == IR_REDUCE || in->op == IR_FLIP || in->op == IR_CONCAT ||
-         in->op == IR_SLICE || in->op == IR_GATHER || in->op == IR_HISTOGRAM) &&
-        (in->dst == in->a || in->dst == in->b))
-        return "destination overlaps an operand";
-    if (in->op == IR_RESHAPE && pl->numel[in->dst] != pl->numel[in->a])
-        return "reshape changes the element count";
-    return check_types(k, pl, in);
-}
-
-/* Every operand in s[] is n lanes or a scalar. */
-static bool all_lanes_ok(const exec_plan *pl, const int32_t *s, int count, int64_t n)
-{
-    for (int i = 0; i < count; i++)
-        if (!lanes_ok(pl, s[i], n))
-            return false;
-    return true;
-}
-
-static int64_t max_numel(const exec_plan *pl, const int32_t *s, int count)
-{
-    int64_t n = 1;
-    for (int i = 0; i < count; i++)
-        if (s[i] >= 0 && pl->numel[s[i]] > n)
-            n = pl->numel[s[i]];
-    return n;
-}
-
-/* BROADCAST: numpy's rules, a's shape aligned on the right. */
-static bool broadcast_ok(const ir_type *ta, const ir_type *td)
-{
-    if (ta->ndim > td->ndim)
-        return false;
-    for (int j = 0; j < ta->ndim; j++) {
-        int32_t from = ta->shape[j], to = td->shape[j + td->ndim - ta->ndim];
-        if (from != 1 && from != to)
-            return false;
-    }
-    return true;
-}
-
-/* TRANS: imm is a permutation and dst's shape is a's, permuted. */
-static bool trans_ok(const ir_type *ta, const ir_type *td, int64_t imm)
-{
-    bool used[IR_MAX_DIM] = {false};
-    if (ta->ndim != td->ndim)
-        return false;
-    for (int d = 0; d < td->ndim; d++) {
-        int from = (int)((imm >> (4 * d)) & 15);
-        if (from >= ta->ndim || used[from] || td->shape[d] != ta->shape[from])
-            return false;
-        used[from] = true;
-    }
-    return true;
-}
-
-static bool dot_ok(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
-{
-    const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
-    const ir_type *td = &k->slots[in->dst].type;
-    int nd = ta->ndim;
-    if (nd < 2 || tb->ndim != nd || td->ndim != nd ||
-        ta->shape[nd - 1] != tb->shape[nd - 2] || td->shape[nd - 2] != ta->shape[nd - 2] ||
-        td->shape[nd - 1] != tb->shape[nd - 1])
-        return false;
-    for (int i = 0; i < nd - 2; i++)    /* batch dimensions */
-        if (tb->shape[i] != ta->shape[i] || td->shape[i] != ta->shape[i])
-            return false;
-    if (in->c >= 0 && pl->numel[in->c] != pl->numel[in->dst] && pl->numel[in->c] != 1)
-        return false;
-    return (int64_t)ta->shape[nd - 2] * ta->shape[nd - 1] < INT32_MAX &&
-           (int64_t)tb->shape[nd - 2] * tb->shape[nd - 1] < INT32_MAX;
-}
-
-/* FLIP keeps the shape; CONCAT joins two shapes along the axis; SLICE
- * takes a run of the axis that lies inside the operand. */
-static bool blocks_ok(const ir_kernel *k, const ir_inst *in)
-{
-    const ir_type *ta = &k->slots[in->a].type, *td = &k->slots[in->dst].type;
-    const ir_type *tb = in->op == IR_CONCAT ? &k->slots[in->b].type : NULL;
-    int64_t ax = in->op == IR_SLICE ? in->imm & 15 : in->imm;
-    int64_t start = in->op == IR_SLICE ? in->imm >> 4 : 0;
-    if (ax < 0 || ax >= ta->ndim || td->ndim != ta->ndim || (tb && tb->ndim != ta->ndim))
-        return false;
-    for (int d = 0; d < ta->ndim; d++) {
-        if (d != ax && (td->shape[d] != ta->shape[d] || (tb && tb->shape[d] != ta->shape[d])))
-            return false;
-    }
-    switch (in->op) {
-    case IR_FLIP: return td->shape[ax] == ta->shape[ax];
-    case IR_CONCAT: return td->shape[ax] == (int64_t)ta->shape[ax] + tb->shape[ax];
-    default: return start >= 0 && start + td->shape[ax] <= ta->shape[ax];
-    }
-}
-
-/* GATHER: index and result share a shape, equal to the source's except on
- * the axis. */
-static bool gather_ok(const ir_kernel *k, const ir_inst *in)
-{
-    const ir_type *ta = &k->slots[in->a].type, *tb = &k->slots[in->b].type;
-    const ir_type *td = &k->slots[in->dst].type;
-    if (in->imm < 0 || in->imm >= ta->ndim || tb->ndim != ta->ndim || td->ndim != ta->ndim)
-        return false;
-    for (int d = 0; d < ta->ndim; d++)
-        if (td->shape[d] != tb->shape[d] || (d != in->imm && tb->shape[d] != ta->shape[d]))
-            return false;
-    return true;
-}
-
-/* The operand and result types op_math_mixed reads and writes. */
-static bool math_mixed_ok(const ir_kernel *k, const ir_inst *in)
-{
-    dtype d = k->slots[in->dst].type.dt, a = k->slots[in->a].type.dt;
-    dtype b = in->b >= 0 ? k->slots[in->b].type.dt : DTYPE_INVALID;
-    bool fa = a == DTYPE_FP32 || a == DTYPE_FP64;
-    switch ((ir_math)in->sub) {
-    case IR_LDEXP: case IR_POWI:
-        return fa && d == a && b == DTYPE_INT32;
-    case IR_JN: case IR_YN:
-        return a == DTYPE_INT32 && (b == DTYPE_FP32 || b == DTYPE_FP64) && d == b;
-    case IR_ILOGB: case IR_SIGNBIT:
-        return fa && d == DTYPE_INT32;
-    case IR_ISNAN: case IR_ISINF: case IR_ISFINITE:
-        return fa && d == DTYPE_INT1;
-    case IR_LLRINT: case IR_LLROUND:
-        return fa && d == DTYPE_INT64;
-    case IR_HILO2DOUBLE:
-        return a == DTYPE_INT32 && b == DTYPE_INT32 && d == DTYPE_FP64;
-    case IR_DOUBLE2LO: case IR_DOUBLE2HI:
-        return a == DTYPE_FP64 && d == DTYPE_INT32;
-    case IR_POPC: case IR_CLZ: case IR_FFS:
-        return (a == DTYPE_INT32 || a == DTYPE_UINT32 || a == DTYPE_INT64 ||
-                a == DTYPE_UINT64) && d == DTYPE_INT32;
-    case IR_CVT_R: {
-        static const dtype ok[] = {DTYPE_FP32, DTYPE_FP64, DTYPE_INT32, DTYPE_UINT32,
-                                   DTYPE_INT64, DTYPE_UINT64};
-        bool oa = false, od = false;
-        for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-            oa = oa || a == ok[i], od = od || d == ok[i];
-        /* math_convert: ints convert to floats only */
-        return oa && od && (fa || d == DTYPE_FP32 || d == DTYPE_FP64);
-    }
-    default:
-        return false;
-    }
-}
-
-/* The element types and counts the typed loops rely on, so that a
- * specializer bug is an internal error, never a read or write past a slot. */
-static const char *check_types(const ir_kernel *k, const exec_plan *pl, const ir_inst *in)
-{
-#define DTY(s) (k->slots[s].type.dt)
-#define NUM(s) (pl->numel[s])
-#define ELEM_OF(s) dtype_elem(k->slots[s].type.dt)
-    int32_t ops[5] = {in->dst, in->a, in->b, in->c, -1};
-    switch ((ir_opcode)in->op) {
-    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS:
-        return DTY(in->dst) == DTYPE_INT32 && NUM(in->dst) == 1 ? NULL
-               : "program ids are int32 scalars";
-    case IR_ARG:
-        return NUM(in->dst) == 1 ? NULL : "arguments are scalars";
-    case IR_ARANGE:
-        return DTY(in->dst) == DTYPE_INT32 && k->slots[in->dst].type.ndim == 1 ? NULL
-               : "arange makes a 1-d int32 tile";
-    case IR_COPY: case IR_RESHAPE:
-        return DTY(in->a) == DTY(in->dst) && NUM(in->a) == NUM(in->dst) ? NULL
-               : "the operand's type or element count differs";
-    case IR_BROADCAST:
-        return DTY(in->a) == DTY(in->dst) &&
-               broadcast_ok(&k->slots[in->a].type, &k->slots[in->dst].type) ? NULL
-               : "shapes do not broadcast";
-    case IR_TRANS:
-        return DTY(in->a) == DTY(in->dst) &&
-               trans_ok(&k->slots[in->a].type, &k->slots[in->dst].type, in->imm) ? NULL
-               : "not a permutation of the operand's axes";
-    case IR_FLIP: case IR_CONCAT: case IR_SLICE:
-        return DTY(in->a) == DTY(in->dst) &&
-               (in->op != IR_CONCAT || DTY(in->b) == DTY(in->dst)) && blocks_ok(k, in)
-               ? NULL : "bad flip, concat or slice operand shapes";
-    case IR_BITCAST:
-        return dtype_size(DTY(in->a)) == dtype_size(DTY(in->dst)) ? NULL
-               : "bitcast between types of different sizes";
-    case IR_MATH:
-        if ((in->sub >= IR_LDEXP && in->sub <= IR_FFS) || in->sub == IR_CVT_R)
-            return math_mixed_ok(k, in) ? NULL : "bad operand types for this function";
-        /* fall through */
-    case IR_UNARY:
-        for (int i = 1; i < 4; i++)
-            if (ops[i] >= 0 && DTY(ops[i]) != DTY(in->dst))
-                return "operand types differ from the destination's";
-        return NULL;
-    case IR_BINARY:
-        if (in->sub == IR_SHL || in->sub == IR_SHR)
-            return DTY(in->a) == DTY(in->dst) && dtype_is_int(DTY(in->b)) &&
-                   !dtype_is_ptr(DTY(in->b)) ? NULL : "bad shift operand types";
-        return DTY(in->a) == DTY(in->dst) && DTY(in->b) == DTY(in->dst) ? NULL
-               : "operand types differ from the destination's";
-    case IR_CMP:
-        return DTY(in->a) == DTY(in->b) && DTY(in->dst) == DTYPE_INT1 ? NULL
-               : "comparison operand types differ";
-    case IR_WHERE:
-        return DTY(in->a) == DTYPE_INT1 && DTY(in->b) == DTY(in->dst) &&
-               DTY(in->c) == DTY(in->dst) ? NULL : "bad where operand types";
-    case IR_PTR_ADD:
-        return dtype_is_ptr(DTY(in->dst)) && dtype_is_int(DTY(in->b)) &&
-               !dtype_is_ptr(DTY(in->b)) ? NULL : "bad pointer arithmetic types";
-    case IR_LOAD:
-        return DTY(in->dst) == ELEM_OF(in->a) && (in->b < 0 || DTY(in->b) == DTYPE_INT1) &&
-               (in->c < 0 || DTY(in->c) == DTY(in->dst)) ? NULL : "bad load operand types";
-    case IR_STORE:
-        if (DTY(in->b) != ELEM_OF(in->a) || (in->c >= 0 && DTY(in->c) != DTYPE_INT1))
-            return "bad store operand types";
-        return all_lanes_ok(pl, ops + 1, 3, max_numel(pl, ops + 1, 3)) ? NULL
-               : "operand shapes differ";
-    case IR_ATOMIC: {
-        int32_t v = in->sub == IR_ATOMIC_CAS ? (int32_t)in->imm : in->b;
-        ops[4] = v;
-        if (DTY(in->b) != ELEM_OF(in->a) || DTY(v) != ELEM_OF(in->a) ||
-            (in->dst >= 0 && DTY(in->dst) != ELEM_OF(in->a)) ||
-            (in->c >= 0 && DTY(in->c) != DTYPE_INT1))
-            return "bad atomic operand types";
-        int64_t n = max_numel(pl, ops, 5);
-        return all_lanes_ok(pl, ops, 5, n) && (in->dst < 0 || NUM(in->dst) == n) ? NULL
-               : "operand shapes differ";
-    }
-    case IR_DOT:
-        return dot_ok(k, pl, in) ? NULL : "dot operands are not [..., M, K] @ [..., K, N] -> "
-                                          "[..., M, N]";
-    case IR_REDUCE: {
-        const ir_type *ta = &k->slots[in->a].type;
-        if (in->imm < -1 || in->imm >= ta->ndim)
-            return "reduction axis out of range";
-        int64_t len = in->imm < 0 ? NUM(in->a) : ta->shape[in->imm];
-        bool arg = in->sub == IR_RED_ARGMAX || in->sub == IR_RED_ARGMIN;
-        if (arg ? !dtype_is_int(DTY(in->dst)) || dtype_is_ptr(DTY(in->dst))
-                : DTY(in->dst) != DTY(in->a))
-            return "bad reduction result type";
-        return NUM(in->dst) * len == NUM(in->a) ? NULL : "bad reduction result shape";
-    }
-    case IR_SCAN:
-        if (in->imm < 0 || in->imm >= k->slots[in->a].type.ndim)
-            return "scan axis out of range";
-        return DTY(in->dst) == DTY(in->a) && NUM(in->dst) == NUM(in->a) ? NULL
-               : "bad scan result type";
-    case IR_GATHER:
-        return DTY(in->dst) == DTY(in->a) && dtype_is_int(DTY(in->b)) &&
-               !dtype_is_ptr(DTY(in->b)) && gather_ok(k, in) ? NULL
-               : "bad gather operand types or shapes";
-    case IR_HISTOGRAM:
-        return DTY(in->dst) == DTYPE_INT32 && k->slots[in->dst].type.ndim == 1 &&
-               NUM(in->dst) == in->imm && dtype_is_int(DTY(in->a)) &&
-               !dtype_is_ptr(DTY(in->a)) && k->slots[in->a].type.ndim == 1 &&
-               (in->b < 0 || (DTY(in->b) == DTYPE_INT1 && NUM(in->b) == NUM(in->a)))
-               ? NULL : "bad histogram operand types or shapes";
-    case IR_BRANCH:
-        return NUM(in->a) == 1 ? NULL : "branch on a tile";
-    case IR_ASSERT:
-        if (in->b >= 0 && DTY(in->b) != DTYPE_INT1)
-            return "bad assert mask type";
-        return all_lanes_ok(pl, ops + 1, 2, max_numel(pl, ops + 1, 2)) ? NULL
-               : "operand shapes differ";
-    default:
-        return NULL;
-    }
-#undef DTY
-#undef NUM
-#undef ELEM_OF
-}
-
-/* Slots named by the prints exist. */
-static const char *check_prints(const ir_kernel *k)
-{
-    for (int32_t i = 0; i < k->nprints; i++)
-        for (int32_t j = 0; j < k->prints[i].npieces; j++)
-            if (!slot_ok(k, k->prints[i].pieces[j].slot, true))
-                return "a print names a bad slot";
-    return NULL;
-}
-
-static void report_internal(const exec_launch *L, const ir_inst *in, int32_t pc,
-                            const char *why)
-{
+    const ir_inst *in = f->pc >= 0 ? &L->kernel->code[f->pc] : NULL;
     src_span sp = {0};
     if (in && in->at)
         sp = in->at->span;
-    if (!in)
+    if (f->slot >= 0)
+        diag_report(L->diag, DIAG_ERROR, L->file, sp,
+                    "internal error: slot %" PRId32 " has an invalid type", f->slot);
+    else if (!in)
         diag_report(L->diag, DIAG_ERROR, L->file, sp, "internal error: bad kernel IR: %s",
-                    why);
+                    f->why);
     else
         diag_report(L->diag, DIAG_ERROR, L->file, sp,
                     "internal error: bad kernel IR at instruction %" PRId32 " (%s): %s",
-                    pc, ir_op_name((ir_opcode)in->op), why);
+                    f->pc, ir_op_name((ir_opcode)in->op), f->why);
 }
 
 bool exec_plan_build(const exec_launch *L, exec_plan *pl)
 {
     const ir_kernel *k = L->kernel;
-    enum { MAX_SLOT_ELEMS = 1 << 26 };
+    ir_fault fault;
+    if (!ir_verify(k, &fault)) {
+        report_fault(L, &fault);
+        return false;
+    }
     /* off, argbytes, sflags and iflags share one allocation (freed
      * through off) */
     size_t ns = (size_t)k->nslots + 1, nc = (size_t)k->ncode + 1;
@@ -684,21 +329,7 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
     int64_t maxn = 1;
     for (int32_t s = 0; s < k->nslots; s++) {
         const ir_type *t = &k->slots[s].type;
-        int64_t n = 1;
-        for (int d = 0; d < t->ndim && d < IR_MAX_DIM; d++) {
-            if (t->shape[d] < 1 || t->shape[d] > MAX_SLOT_ELEMS)
-                n = MAX_SLOT_ELEMS + 1;
-            else
-                n *= t->shape[d];
-            if (n > MAX_SLOT_ELEMS)
-                break;
-        }
-        if (t->ndim < 0 || t->ndim > IR_MAX_DIM || n > MAX_SLOT_ELEMS ||
-            !dtype_valid(t->dt)) {
-            diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
-                        "internal error: slot %" PRId32 " has an invalid type", s);
-            return false;
-        }
+        int64_t n = ir_type_numel(t);
         pl->off[s] = at;
         pl->numel[s] = n;
         at += align64((size_t)n * (size_t)st_size(st_of(t->dt)));
@@ -712,11 +343,6 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
     pl->scratchbytes = (size_t)maxn * 8;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
         const ir_inst *in = &k->code[pc];
-        const char *why = check_inst(k, pl, in);
-        if (why) {
-            report_internal(L, in, pc, why);
-            return false;
-        }
         if (in->op == IR_PRINT ||
             (in->op == IR_BREAKPOINT && L->breaks == EXEC_BREAK_REPORT))
             pl->prints = true;
@@ -733,11 +359,6 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
                           4 * (size_t)gemm_work_floats(K);
             pl->scratchbytes = need > pl->scratchbytes ? need : pl->scratchbytes;
         }
-    }
-    const char *why = check_prints(k);
-    if (why) {
-        report_internal(L, NULL, -1, why);
-        return false;
     }
     pl->scratchbytes = align64(pl->scratchbytes);
     fastpath_analyse(k, pl->numel, !L->keep_lanes, pl->sflags, pl->iflags);

@@ -701,7 +701,7 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
 {
     dtype t = dtype_elem(DT(P, in->a));
     bool cas = in->sub == IR_ATOMIC_CAS;
-    int32_t vslot = cas ? (int32_t)in->imm : in->b;
+    int32_t vslot = cas ? in->d : in->b;
     int64_t n = NUMEL(P, in->a);
     if (NUMEL(P, vslot) > n)
         n = NUMEL(P, vslot);

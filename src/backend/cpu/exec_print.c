@@ -255,7 +255,7 @@ static void device_print(exec_prog *P, const ir_print *pr, strbuf *sb)
 
 bool exec_op_print(exec_prog *P, const ir_inst *in)
 {
-    const ir_print *pr = &P->x->k->prints[in->imm];
+    const ir_print *pr = ir_inst_print(P->x->k, in);   /* ir_verify: there is one */
     if (!pid_passes(P, pr))
         return true;
     strbuf *sb = &P->w->out;
@@ -290,10 +290,10 @@ bool exec_op_assert(exec_prog *P, const ir_inst *in)
             continue;
         strbuf text = {0};
         const int64_t *c = P->coord;
-        if (in->sub == 1 && in->imm >= 0 && in->imm < P->x->k->nprints &&
-            P->x->k->prints[in->imm].npieces > 0) {
+        const ir_print *msg = ir_inst_print(P->x->k, in);
+        if (in->sub == IR_ASSERT_RULE && msg && msg->npieces > 0) {
             /* a check of the GPU's rules (spec_desc.c): head, program, tail */
-            ir_print tail = P->x->k->prints[in->imm];
+            ir_print tail = *msg;
             const char *head = tail.pieces[0].text;
             tail.pieces++;
             tail.npieces--;
@@ -304,8 +304,7 @@ bool exec_op_assert(exec_prog *P, const ir_inst *in)
             strbuf_free(&text);
             return false;
         }
-        if (in->imm >= 0 && in->imm < P->x->k->nprints &&
-            !format_pieces(P, in, &text, &P->x->k->prints[in->imm])) {
+        if (msg && !format_pieces(P, in, &text, msg)) {
             strbuf_free(&text);
             return false;
         }
@@ -328,8 +327,8 @@ bool exec_op_assert(exec_prog *P, const ir_inst *in)
 bool exec_op_breakpoint(exec_prog *P, const ir_inst *in)
 {
     const exec_ctx *x = P->x;
-    if (x->debug || x->L->breaks != EXEC_BREAK_REPORT ||
-        (in->imm >= 0 && !pid_passes(P, &x->k->prints[in->imm])))
+    const ir_print *cond = ir_inst_print(x->k, in);
+    if (x->debug || x->L->breaks != EXEC_BREAK_REPORT || (cond && !pid_passes(P, cond)))
         return true;
     const src_file *f = x->L->file;
     int line = in->at ? in->at->span.line : 0, col = in->at ? in->at->span.col : 0;

@@ -174,7 +174,7 @@ bool exec_op_trans(exec_prog *P, const ir_inst *in)
     int64_t astride[IR_MAX_DIM], shape[IR_MAX_DIM], stride[IR_MAX_DIM];
     row_strides(ta, astride);
     for (int d = 0; d < td->ndim; d++) {
-        int from = (int)((in->imm >> (4 * d)) & 15);
+        int from = ir_trans_axis(in, d);
         shape[d] = td->shape[d];
         stride[d] = astride[from];
     }
@@ -231,8 +231,8 @@ bool exec_op_concat(exec_prog *P, const ir_inst *in)
 bool exec_op_slice(exec_prog *P, const ir_inst *in)
 {
     const ir_type *ta = TYPE(P, in->a), *td = TYPE(P, in->dst);
-    int ax = (int)(in->imm & 15), sz = st_size(st_of(ta->dt));
-    int64_t blk = axis_block(ta, ax, sz), outer = 1, start = in->imm >> 4;
+    int ax = ir_slice_axis(in), sz = st_size(st_of(ta->dt));
+    int64_t blk = axis_block(ta, ax, sz), outer = 1, start = ir_slice_start(in);
     for (int d = 0; d < ax; d++)
         outer *= ta->shape[d];
     size_t nd = (size_t)(td->shape[ax] * blk);
@@ -429,8 +429,8 @@ bool exec_op_cast(exec_prog *P, const ir_inst *in)
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     void *D = SLOT(P, in->dst);
     const void *A = SLOT(P, in->a);
-    bool tf32 = in->sub == 1 && from == DTYPE_FP32;
-    bool rtz = in->sub == 2;
+    bool tf32 = in->sub == IR_CAST_TF32 && from == DTYPE_FP32;
+    bool rtz = in->sub == IR_CAST_RTZ;
     if (dtype_is_ptr(to) != dtype_is_ptr(from))
         return cast_pointer(P, in, from, to, D, A, n, sa);
     if (!tf32 && !rtz && cast_fast(from, to, D, A, n, sa))
