@@ -1,5 +1,5 @@
 /* test_exec.c - unit tests of the CPU executor (exec.h) and the IR listing
- * (ir.h), on kernels built by hand with a small IR builder.
+ * (ir.h), on kernels built by hand with irbuild.h.
  *
  * Each test runs a launch and checks what a user would see: the tensors
  * after it, the text the programs printed, and the exact error message.
@@ -15,210 +15,9 @@
 
 #include "exec.h"
 #include "ir.h"
+#include "irbuild.h"
 #include "pool.h"
 #include "tap.h"
-
-/* ---- a tiny IR builder ---------------------------------------------- */
-
-enum { KB_CODE = 160, KB_SLOTS = 128, KB_NODES = 32, KB_PIECES = 32 };
-
-typedef struct kb {
-    ir_kernel k;
-    ir_inst code[KB_CODE];
-    ir_slot slots[KB_SLOTS];
-    ir_param params[8];
-    ir_print prints[8];
-    ir_fmt_piece pieces[KB_PIECES];
-    int npieces;
-    ast_node nodes[KB_NODES];
-    int nnodes;
-    const ast_node *at;      /* the source of the next instructions */
-} kb;
-
-static void kb_init(kb *b, const char *name)
-{
-    memset(b, 0, sizeof *b);
-    b->k.name = name;
-    b->k.code = b->code;
-    b->k.slots = b->slots;
-    b->k.params = b->params;
-    b->k.prints = b->prints;
-}
-
-/* The next instructions come from line:col .. line:end_col. */
-static void kb_at(kb *b, int line, int col, int end_col)
-{
-    ast_node *n = &b->nodes[b->nnodes++];
-    n->kind = AST_CALL;
-    n->span = (src_span){line, col, line, end_col, 0, 0};
-    b->at = n;
-}
-
-static int kb_param(kb *b, const char *name, dtype dt)
-{
-    b->params[b->k.nparams] = (ir_param){name, dt};
-    return b->k.nparams++;
-}
-
-static int kb_slot(kb *b, dtype dt, int ndim, int d0, int d1)
-{
-    ir_slot *s = &b->slots[b->k.nslots];
-    s->type.dt = dt;
-    s->type.ndim = (int8_t)ndim;
-    s->type.shape[0] = d0;
-    s->type.shape[1] = d1;
-    s->ptr_arg = -1;
-    return b->k.nslots++;
-}
-
-/* A slot like x but of another dtype. */
-static int kb_like(kb *b, int x, dtype dt)
-{
-    ir_type t = b->slots[x].type;
-    return kb_slot(b, dt, t.ndim, t.shape[0], t.shape[1]);
-}
-
-static int kb_emit(kb *b, ir_opcode op, int sub, int dst, int a, int bb, int c,
-                   int64_t imm)
-{
-    ir_inst *in = &b->code[b->k.ncode];
-    *in = (ir_inst){.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
-                    .b = bb, .c = c, .d = -1, .imm = imm, .at = b->at, .frame = -1};
-    return b->k.ncode++;
-}
-
-static int64_t numel_of(const kb *b, int s)
-{
-    int64_t n = 1;
-    for (int d = 0; d < b->slots[s].type.ndim; d++)
-        n *= b->slots[s].type.shape[d];
-    return n;
-}
-
-static int kb_const(kb *b, dtype dt, int64_t v)
-{
-    int s = kb_slot(b, dt, 0, 0, 0);
-    kb_emit(b, IR_CONST, 0, s, -1, -1, -1, v);
-    return s;
-}
-
-static int kb_fconst(kb *b, dtype dt, double v)
-{
-    int s = kb_slot(b, dt, 0, 0, 0);
-    int i = kb_emit(b, IR_CONST, 0, s, -1, -1, -1, 0);
-    b->code[i].fimm = v;
-    return s;
-}
-
-static int kb_arg(kb *b, int param)
-{
-    int s = kb_slot(b, b->params[param].dt, 0, 0, 0);
-    if (dtype_is_ptr(b->params[param].dt))
-        b->slots[s].ptr_arg = param;
-    kb_emit(b, IR_ARG, 0, s, -1, -1, -1, param);
-    return s;
-}
-
-static int kb_pid(kb *b, int axis)
-{
-    int s = kb_slot(b, DTYPE_INT32, 0, 0, 0);
-    kb_emit(b, IR_PROGRAM_ID, 0, s, -1, -1, -1, axis);
-    return s;
-}
-
-static int kb_arange(kb *b, int n)
-{
-    int s = kb_slot(b, DTYPE_INT32, 1, n, 0);
-    kb_emit(b, IR_ARANGE, 0, s, -1, -1, -1, 0);
-    return s;
-}
-
-/* The larger of two operands names the result's shape. */
-static int kb_wider(const kb *b, int x, int y)
-{
-    return numel_of(b, y) > numel_of(b, x) ? y : x;
-}
-
-static int kb_bin(kb *b, ir_binop op, int x, int y)
-{
-    int s = kb_like(b, kb_wider(b, x, y), b->slots[x].type.dt);
-    kb_emit(b, IR_BINARY, op, s, x, y, -1, 0);
-    return s;
-}
-
-static int kb_cmp(kb *b, ir_cmp op, int x, int y)
-{
-    int s = kb_like(b, kb_wider(b, x, y), DTYPE_INT1);
-    kb_emit(b, IR_CMP, op, s, x, y, -1, 0);
-    return s;
-}
-
-static int kb_ptr_add(kb *b, int p, int off)
-{
-    int s = kb_like(b, kb_wider(b, p, off), b->slots[p].type.dt);
-    b->slots[s].ptr_arg = b->slots[p].ptr_arg;
-    kb_emit(b, IR_PTR_ADD, 0, s, p, off, -1, 0);
-    return s;
-}
-
-static int kb_load(kb *b, int p, int mask, int other)
-{
-    int s = kb_like(b, kb_wider(b, p, mask >= 0 ? mask : p),
-                    dtype_elem(b->slots[p].type.dt));
-    kb_emit(b, IR_LOAD, 0, s, p, mask, other, 0);
-    return s;
-}
-
-static void kb_store(kb *b, int p, int v, int mask)
-{
-    kb_emit(b, IR_STORE, 0, -1, p, v, mask, 0);
-}
-
-/* x reshaped or broadcast to [d0, d1] (ndim 2). */
-static int kb_shape2(kb *b, ir_opcode op, int x, int d0, int d1)
-{
-    int s = kb_slot(b, b->slots[x].type.dt, 2, d0, d1);
-    kb_emit(b, op, 0, s, x, -1, -1, 0);
-    return s;
-}
-
-/* An int32 [R, C] tile of r * ld + c. */
-static int kb_offs2d(kb *b, int R, int C, int ld)
-{
-    int r = kb_shape2(b, IR_BROADCAST, kb_shape2(b, IR_RESHAPE, kb_arange(b, R), R, 1), R, C);
-    int c = kb_shape2(b, IR_BROADCAST, kb_shape2(b, IR_RESHAPE, kb_arange(b, C), 1, C), R, C);
-    return kb_bin(b, IR_ADD, kb_bin(b, IR_MUL, r, kb_const(b, DTYPE_INT32, ld)), c);
-}
-
-/* A print of these pieces; text pieces are given as strings, slot pieces
- * as "{N}" (slot N) or "{N:spec}". */
-static int kb_print(kb *b, ir_print_kind kind, const char *const *parts, int nparts)
-{
-    ir_print *pr = &b->prints[b->k.nprints];
-    pr->kind = kind;
-    pr->pieces = &b->pieces[b->npieces];
-    for (int i = 0; i < 3; i++)
-        pr->pid_cond[i].op = -1;
-    for (int i = 0; i < nparts; i++) {
-        ir_fmt_piece *pc = &b->pieces[b->npieces++];
-        pc->slot = -1;
-        if (parts[i][0] == '{') {
-            pc->slot = atoi(parts[i] + 1);
-            const char *colon = strchr(parts[i], ':');
-            if (colon) {
-                static char specs[8][16];
-                static int nspecs;
-                char *sp = specs[nspecs++ % 8];
-                snprintf(sp, sizeof specs[0], "%.*s", (int)strcspn(colon + 1, "}"), colon + 1);
-                pc->spec = sp;
-            }
-        } else {
-            pc->text = parts[i];
-        }
-        pr->npieces++;
-    }
-    return b->k.nprints++;
-}
 
 /* ---- running a launch ------------------------------------------------ */
 
@@ -237,7 +36,7 @@ typedef struct result {
     char *out, *err;     /* what the programs printed; the diagnostics */
 } result;
 
-static result run(kb *b, int threads, int64_t g0, int64_t g1, const exec_arg *args)
+static result run(irb *b, int threads, int64_t g0, int64_t g1, const exec_arg *args)
 {
     static src_file *file;
     if (!file)
@@ -281,35 +80,35 @@ static exec_arg int_arg(int64_t v)
 
 /* z[offs] = x[offs], offs = pid * block + arange(block); masked by
  * offs < n when masked; the store goes to offs - store_shift. */
-static void build_copy(kb *b, int block, bool masked, int store_shift)
+static void build_copy(irb *b, int block, bool masked, int store_shift)
 {
-    kb_init(b, "copy_kernel");
-    int px = kb_param(b, "x_ptr", dtype_ptr_to(DTYPE_FP32));
-    int pz = kb_param(b, "z_ptr", dtype_ptr_to(DTYPE_FP32));
-    int pn = kb_param(b, "n", DTYPE_INT32);
-    kb_at(b, 3, 11, 27);
-    int pid = kb_pid(b, 0);
-    kb_at(b, 4, 12, 45);
-    int base = kb_bin(b, IR_MUL, pid, kb_const(b, DTYPE_INT32, block));
-    int offs = kb_bin(b, IR_ADD, base, kb_arange(b, block));
-    kb_at(b, 5, 12, 20);
-    int mask = kb_cmp(b, IR_LT, offs, kb_arg(b, pn));
-    kb_at(b, 6, 9, 41);
-    int xp = kb_ptr_add(b, kb_arg(b, px), offs);
-    int x = kb_load(b, xp, masked ? mask : -1, -1);
-    kb_at(b, 7, 5, 41);
-    int zoffs = store_shift ? kb_bin(b, IR_SUB, offs, kb_const(b, DTYPE_INT32, store_shift))
+    irb_init(b, "copy_kernel");
+    int px = irb_param(b, "x_ptr", dtype_ptr_to(DTYPE_FP32));
+    int pz = irb_param(b, "z_ptr", dtype_ptr_to(DTYPE_FP32));
+    int pn = irb_param(b, "n", DTYPE_INT32);
+    irb_at(b, 3, 11, 27);
+    int pid = irb_pid(b, 0);
+    irb_at(b, 4, 12, 45);
+    int base = irb_bin(b, IR_MUL, pid, irb_const(b, DTYPE_INT32, block));
+    int offs = irb_bin(b, IR_ADD, base, irb_arange(b, block));
+    irb_at(b, 5, 12, 20);
+    int mask = irb_cmp(b, IR_LT, offs, irb_arg(b, pn));
+    irb_at(b, 6, 9, 41);
+    int xp = irb_ptr_add(b, irb_arg(b, px), offs);
+    int x = irb_load(b, xp, masked ? mask : -1, -1);
+    irb_at(b, 7, 5, 41);
+    int zoffs = store_shift ? irb_bin(b, IR_SUB, offs, irb_const(b, DTYPE_INT32, store_shift))
                             : offs;
-    int zp = kb_ptr_add(b, kb_arg(b, pz), zoffs);
-    kb_store(b, zp, x, masked ? mask : -1);
-    kb_emit(b, IR_RETURN, 0, -1, -1, -1, -1, 0);
+    int zp = irb_ptr_add(b, irb_arg(b, pz), zoffs);
+    irb_store(b, zp, x, masked ? mask : -1);
+    irb_emit(b, IR_RETURN, 0, -1, -1, -1, -1, 0);
 }
 
 static void test_copy_masked(void)
 {
     for (int block = 2; block <= 4; block += 2)
         for (int threads = 1; threads <= 4; threads += 3) {
-            kb b;
+            irb b;
             build_copy(&b, block, true, 0);
             /* x holds exactly 6 elements, so ASan catches any read of a
              * masked lane; z has two sentinels past the tensor's end. */
@@ -348,7 +147,7 @@ static void test_oob_load(void)
     /* Eight programs of 2 over 6 elements, no mask: programs 3..7 fail;
      * the lowest, 3, is reported whatever the thread count. */
     for (int threads = 1; threads <= 4; threads += 3) {
-        kb b;
+        irb b;
         build_copy(&b, 2, false, 0);
         float x[6] = {1, 2, 3, 4, 5, 6}, z[6] = {0};
         exec_arg args[] = {ptr_arg("x_ptr", x, 6), ptr_arg("z_ptr", z, 6), int_arg(6)};
@@ -363,7 +162,7 @@ static void test_oob_load(void)
 
 static void test_oob_store(void)
 {
-    kb b;
+    irb b;
     build_copy(&b, 4, true, 1);
     float x[6] = {1, 2, 3, 4, 5, 6}, z[6] = {0};
     exec_arg args[] = {ptr_arg("x_ptr", x, 6), ptr_arg("z_ptr", z, 6), int_arg(6)};
@@ -390,18 +189,18 @@ static void test_oob_store(void)
 static void test_dynamic_pointer(void)
 {
     for (int inside = 0; inside <= 1; inside++) {
-        kb b;
-        kb_init(&b, "dyn");
-        int px = kb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
-        int pz = kb_param(&b, "z_ptr", dtype_ptr_to(DTYPE_INT32));
-        kb_at(&b, 6, 9, 41);
-        int xs = kb_arg(&b, px);
+        irb b;
+        irb_init(&b, "dyn");
+        int px = irb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
+        int pz = irb_param(&b, "z_ptr", dtype_ptr_to(DTYPE_INT32));
+        irb_at(&b, 6, 9, 41);
+        int xs = irb_arg(&b, px);
         b.slots[xs].ptr_arg = -1;
         /* x_ptr + 4 + arange(4): inside z when z follows x in memory */
-        int p = kb_ptr_add(&b, kb_ptr_add(&b, xs, kb_const(&b, DTYPE_INT32, 4)),
-                           kb_arange(&b, 4));
-        int v = kb_load(&b, p, -1, -1);
-        kb_store(&b, kb_ptr_add(&b, kb_arg(&b, pz), kb_arange(&b, 4)), v, -1);
+        int p = irb_ptr_add(&b, irb_ptr_add(&b, xs, irb_const(&b, DTYPE_INT32, 4)),
+                            irb_arange(&b, 4));
+        int v = irb_load(&b, p, -1, -1);
+        irb_store(&b, irb_ptr_add(&b, irb_arg(&b, pz), irb_arange(&b, 4)), v, -1);
         int32_t mem[8] = {0, 1, 2, 3, 4, 5, 6, 7}, out[4] = {0};
         exec_arg args[] = {ptr_arg("x_ptr", mem, 4),
                            inside ? ptr_arg("z_ptr", mem + 4, 4) : ptr_arg("z_ptr", out, 4)};
@@ -422,24 +221,24 @@ static void test_dynamic_pointer(void)
 /* ---- 2-d broadcast ---------------------------------------------------- */
 
 /* out[i, j] = x[i] + y[j] over [4, 8], through reshape + broadcast. */
-static void build_outer_add(kb *b)
+static void build_outer_add(irb *b)
 {
-    kb_init(b, "outer_add");
-    int px = kb_param(b, "x_ptr", dtype_ptr_to(DTYPE_FP32));
-    int py = kb_param(b, "y_ptr", dtype_ptr_to(DTYPE_FP32));
-    int po = kb_param(b, "out_ptr", dtype_ptr_to(DTYPE_FP32));
-    kb_at(b, 7, 5, 41);
-    int xv = kb_load(b, kb_ptr_add(b, kb_arg(b, px), kb_arange(b, 4)), -1, -1);
-    int yv = kb_load(b, kb_ptr_add(b, kb_arg(b, py), kb_arange(b, 8)), -1, -1);
-    int xb = kb_shape2(b, IR_BROADCAST, kb_shape2(b, IR_RESHAPE, xv, 4, 1), 4, 8);
-    int yb = kb_shape2(b, IR_BROADCAST, kb_shape2(b, IR_RESHAPE, yv, 1, 8), 4, 8);
-    int sum = kb_bin(b, IR_ADD, xb, yb);
-    kb_store(b, kb_ptr_add(b, kb_arg(b, po), kb_offs2d(b, 4, 8, 8)), sum, -1);
+    irb_init(b, "outer_add");
+    int px = irb_param(b, "x_ptr", dtype_ptr_to(DTYPE_FP32));
+    int py = irb_param(b, "y_ptr", dtype_ptr_to(DTYPE_FP32));
+    int po = irb_param(b, "out_ptr", dtype_ptr_to(DTYPE_FP32));
+    irb_at(b, 7, 5, 41);
+    int xv = irb_load(b, irb_ptr_add(b, irb_arg(b, px), irb_arange(b, 4)), -1, -1);
+    int yv = irb_load(b, irb_ptr_add(b, irb_arg(b, py), irb_arange(b, 8)), -1, -1);
+    int xb = irb_shape2(b, IR_BROADCAST, irb_shape2(b, IR_RESHAPE, xv, 4, 1), 4, 8);
+    int yb = irb_shape2(b, IR_BROADCAST, irb_shape2(b, IR_RESHAPE, yv, 1, 8), 4, 8);
+    int sum = irb_bin(b, IR_ADD, xb, yb);
+    irb_store(b, irb_ptr_add(b, irb_arg(b, po), irb_offs2d(b, 4, 8, 8)), sum, -1);
 }
 
 static void test_broadcast_2d(void)
 {
-    kb b;
+    irb b;
     build_outer_add(&b);
     float x[4] = {0, 10, 20, 30}, y[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[32] = {0};
     exec_arg args[] = {ptr_arg("x_ptr", x, 4), ptr_arg("y_ptr", y, 8),
@@ -469,17 +268,17 @@ static void test_broadcast_2d(void)
 static bool run_binop(dtype t, int op, bool cmp, const void *a, const void *bv, void *out,
                       int n)
 {
-    kb b;
-    kb_init(&b, "binop");
-    int pa = kb_param(&b, "a_ptr", dtype_ptr_to(t));
-    int pb = kb_param(&b, "b_ptr", dtype_ptr_to(t));
-    int po = kb_param(&b, "out_ptr", dtype_ptr_to(cmp ? DTYPE_INT1 : t));
-    kb_at(&b, 7, 5, 41);
-    int offs = kb_arange(&b, n);
-    int x = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, pa), offs), -1, -1);
-    int y = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, pb), offs), -1, -1);
-    int r = cmp ? kb_cmp(&b, (ir_cmp)op, x, y) : kb_bin(&b, (ir_binop)op, x, y);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), offs), r, -1);
+    irb b;
+    irb_init(&b, "binop");
+    int pa = irb_param(&b, "a_ptr", dtype_ptr_to(t));
+    int pb = irb_param(&b, "b_ptr", dtype_ptr_to(t));
+    int po = irb_param(&b, "out_ptr", dtype_ptr_to(cmp ? DTYPE_INT1 : t));
+    irb_at(&b, 7, 5, 41);
+    int offs = irb_arange(&b, n);
+    int x = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, pa), offs), -1, -1);
+    int y = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, pb), offs), -1, -1);
+    int r = cmp ? irb_cmp(&b, (ir_cmp)op, x, y) : irb_bin(&b, (ir_binop)op, x, y);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), offs), r, -1);
     exec_arg args[] = {ptr_arg("a_ptr", a, (size_t)n), ptr_arg("b_ptr", bv, (size_t)n),
                        ptr_arg("out_ptr", out, (size_t)n)};
     result res = run(&b, 1, 1, 1, args);
@@ -576,16 +375,16 @@ static void test_float_compare_minmax(void)
 /* out = cast(in) for 4 lanes. */
 static bool run_cast(dtype from, dtype to, const void *in, void *out, int n)
 {
-    kb b;
-    kb_init(&b, "cast");
-    int pi = kb_param(&b, "in_ptr", dtype_ptr_to(from));
-    int po = kb_param(&b, "out_ptr", dtype_ptr_to(to));
-    kb_at(&b, 7, 5, 41);
-    int offs = kb_arange(&b, n);
-    int x = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, pi), offs), -1, -1);
-    int y = kb_like(&b, x, to);
-    kb_emit(&b, IR_CAST, 0, y, x, -1, -1, 0);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), offs), y, -1);
+    irb b;
+    irb_init(&b, "cast");
+    int pi = irb_param(&b, "in_ptr", dtype_ptr_to(from));
+    int po = irb_param(&b, "out_ptr", dtype_ptr_to(to));
+    irb_at(&b, 7, 5, 41);
+    int offs = irb_arange(&b, n);
+    int x = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, pi), offs), -1, -1);
+    int y = irb_like(&b, x, to);
+    irb_emit(&b, IR_CAST, 0, y, x, -1, -1, 0);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), offs), y, -1);
     exec_arg args[] = {ptr_arg("in_ptr", in, (size_t)n), ptr_arg("out_ptr", out, (size_t)n)};
     result r = run(&b, 1, 1, 1, args);
     bool ok = r.ok;
@@ -623,23 +422,23 @@ static void test_casts(void)
 /* ---- dot ----------------------------------------------------------------- */
 
 /* out[16, 16] = a[16, 16] @ b[16, 16] (+ acc when with_acc) */
-static void build_dot(kb *b, dtype in, dtype out, bool with_acc, ir_precision prec)
+static void build_dot(irb *b, dtype in, dtype out, bool with_acc, ir_precision prec)
 {
-    kb_init(b, "dot");
-    int pa = kb_param(b, "a_ptr", dtype_ptr_to(in));
-    int pb = kb_param(b, "b_ptr", dtype_ptr_to(in));
-    int po = kb_param(b, "c_ptr", dtype_ptr_to(out));
-    kb_at(b, 7, 5, 41);
-    int offs = kb_offs2d(b, 16, 16, 16);
-    int x = kb_load(b, kb_ptr_add(b, kb_arg(b, pa), offs), -1, -1);
-    int y = kb_load(b, kb_ptr_add(b, kb_arg(b, pb), offs), -1, -1);
-    int acc = kb_slot(b, out, 2, 16, 16);
+    irb_init(b, "dot");
+    int pa = irb_param(b, "a_ptr", dtype_ptr_to(in));
+    int pb = irb_param(b, "b_ptr", dtype_ptr_to(in));
+    int po = irb_param(b, "c_ptr", dtype_ptr_to(out));
+    irb_at(b, 7, 5, 41);
+    int offs = irb_offs2d(b, 16, 16, 16);
+    int x = irb_load(b, irb_ptr_add(b, irb_arg(b, pa), offs), -1, -1);
+    int y = irb_load(b, irb_ptr_add(b, irb_arg(b, pb), offs), -1, -1);
+    int acc = irb_slot(b, out, 2, 16, 16);
     if (with_acc)
-        kb_emit(b, IR_CONST, 0, acc, -1, -1, -1, 1), b->code[b->k.ncode - 1].fimm = 1.0;
-    kb_emit(b, IR_DOT, 0, acc, x, y, with_acc ? acc : -1, prec);
+        irb_emit(b, IR_CONST, 0, acc, -1, -1, -1, 1), b->code[b->k.ncode - 1].fimm = 1.0;
+    irb_emit(b, IR_DOT, 0, acc, x, y, with_acc ? acc : -1, prec);
     /* program p writes its result at c_ptr + 256 * p */
-    int base = kb_bin(b, IR_MUL, kb_pid(b, 0), kb_const(b, DTYPE_INT32, 256));
-    kb_store(b, kb_ptr_add(b, kb_arg(b, po), kb_bin(b, IR_ADD, offs, base)), acc, -1);
+    int base = irb_bin(b, IR_MUL, irb_pid(b, 0), irb_const(b, DTYPE_INT32, 256));
+    irb_store(b, irb_ptr_add(b, irb_arg(b, po), irb_bin(b, IR_ADD, offs, base)), acc, -1);
 }
 
 static void test_dot(void)
@@ -650,7 +449,7 @@ static void test_dot(void)
         bm[i] = (float)((i * 5) % 7 - 3);
     }
     for (int acc = 0; acc <= 1; acc++) {
-        kb b;
+        irb b;
         build_dot(&b, DTYPE_FP32, DTYPE_FP32, acc, IR_PREC_IEEE);
         exec_arg args[] = {ptr_arg("a_ptr", a, 256), ptr_arg("b_ptr", bm, 256),
                            ptr_arg("c_ptr", c, 256)};
@@ -670,7 +469,7 @@ static void test_dot(void)
 
     /* 32 programs on 4 threads call sgemm at once: every result the same */
     {
-        kb b;
+        irb b;
         build_dot(&b, DTYPE_FP32, DTYPE_FP32, true, IR_PREC_IEEE);
         float *many = malloc(32 * 256 * sizeof *many);
         exec_arg args[] = {ptr_arg("a_ptr", a, 256), ptr_arg("b_ptr", bm, 256),
@@ -689,7 +488,7 @@ static void test_dot(void)
         a[i] = i % 17 == 0 ? 1.0f + ldexpf(1, -12) : 0.0f;   /* identity-ish */
         bm[i] = 1.0f;
     }
-    kb b;
+    irb b;
     build_dot(&b, DTYPE_FP32, DTYPE_FP32, false, IR_PREC_TF32);
     exec_arg args[] = {ptr_arg("a_ptr", a, 256), ptr_arg("b_ptr", bm, 256),
                        ptr_arg("c_ptr", c, 256)};
@@ -731,22 +530,22 @@ static void test_dot(void)
 static bool run_reduce(dtype t, ir_reduce sub, const void *x, void *o0, void *o1, void *all)
 {
     dtype rt = sub == IR_RED_ARGMAX || sub == IR_RED_ARGMIN ? DTYPE_INT32 : t;
-    kb b;
-    kb_init(&b, "reduce");
-    int px = kb_param(&b, "x_ptr", dtype_ptr_to(t));
-    int p0 = kb_param(&b, "o0_ptr", dtype_ptr_to(rt));
-    int p1 = kb_param(&b, "o1_ptr", dtype_ptr_to(rt));
-    int pa = kb_param(&b, "all_ptr", dtype_ptr_to(rt));
-    kb_at(&b, 7, 5, 41);
-    int v = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, px), kb_offs2d(&b, 4, 8, 8)), -1, -1);
-    int r0 = kb_slot(&b, rt, 1, 8, 0), r1 = kb_slot(&b, rt, 1, 4, 0);
-    int ra = kb_slot(&b, rt, 0, 0, 0);
-    kb_emit(&b, IR_REDUCE, sub, r0, v, -1, -1, 0);
-    kb_emit(&b, IR_REDUCE, sub, r1, v, -1, -1, 1);
-    kb_emit(&b, IR_REDUCE, sub, ra, v, -1, -1, -1);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, p0), kb_arange(&b, 8)), r0, -1);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, p1), kb_arange(&b, 4)), r1, -1);
-    kb_store(&b, kb_arg(&b, pa), ra, -1);
+    irb b;
+    irb_init(&b, "reduce");
+    int px = irb_param(&b, "x_ptr", dtype_ptr_to(t));
+    int p0 = irb_param(&b, "o0_ptr", dtype_ptr_to(rt));
+    int p1 = irb_param(&b, "o1_ptr", dtype_ptr_to(rt));
+    int pa = irb_param(&b, "all_ptr", dtype_ptr_to(rt));
+    irb_at(&b, 7, 5, 41);
+    int v = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, px), irb_offs2d(&b, 4, 8, 8)), -1, -1);
+    int r0 = irb_slot(&b, rt, 1, 8, 0), r1 = irb_slot(&b, rt, 1, 4, 0);
+    int ra = irb_slot(&b, rt, 0, 0, 0);
+    irb_emit(&b, IR_REDUCE, sub, r0, v, -1, -1, 0);
+    irb_emit(&b, IR_REDUCE, sub, r1, v, -1, -1, 1);
+    irb_emit(&b, IR_REDUCE, sub, ra, v, -1, -1, -1);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, p0), irb_arange(&b, 8)), r0, -1);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, p1), irb_arange(&b, 4)), r1, -1);
+    irb_store(&b, irb_arg(&b, pa), ra, -1);
     exec_arg args[] = {ptr_arg("x_ptr", x, 32), ptr_arg("o0_ptr", o0, 8),
                        ptr_arg("o1_ptr", o1, 4), ptr_arg("all_ptr", all, 1)};
     result r = run(&b, 1, 1, 1, args);
@@ -801,16 +600,16 @@ static void test_reduce(void)
 
 static void test_scan(void)
 {
-    kb b;
-    kb_init(&b, "cumsum");
-    int px = kb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
-    int po = kb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT32));
-    kb_at(&b, 7, 5, 41);
-    int offs = kb_offs2d(&b, 2, 4, 4);
-    int v = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, px), offs), -1, -1);
-    int s = kb_like(&b, v, DTYPE_INT32);
-    kb_emit(&b, IR_SCAN, IR_RED_SUM, s, v, -1, -1, 1);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), offs), s, -1);
+    irb b;
+    irb_init(&b, "cumsum");
+    int px = irb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
+    int po = irb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT32));
+    irb_at(&b, 7, 5, 41);
+    int offs = irb_offs2d(&b, 2, 4, 4);
+    int v = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, px), offs), -1, -1);
+    int s = irb_like(&b, v, DTYPE_INT32);
+    irb_emit(&b, IR_SCAN, IR_RED_SUM, s, v, -1, -1, 1);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), offs), s, -1);
     int32_t x[8] = {1, 2, 3, 4, 10, 20, 30, 40}, o[8];
     exec_arg args[] = {ptr_arg("x_ptr", x, 8), ptr_arg("o_ptr", o, 8)};
     result r = run(&b, 1, 1, 1, args);
@@ -822,15 +621,15 @@ static void test_scan(void)
 static void test_trans_bitcast(void)
 {
     /* out[8, 4] = trans(x[4, 8]) */
-    kb b;
-    kb_init(&b, "trans");
-    int px = kb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT16));
-    int po = kb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT16));
-    kb_at(&b, 7, 5, 41);
-    int v = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, px), kb_offs2d(&b, 4, 8, 8)), -1, -1);
-    int t = kb_slot(&b, DTYPE_INT16, 2, 8, 4);
-    kb_emit(&b, IR_TRANS, 0, t, v, -1, -1, 1 | 0 << 4);    /* dst axis 0 <- a axis 1 */
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), kb_offs2d(&b, 8, 4, 4)), t, -1);
+    irb b;
+    irb_init(&b, "trans");
+    int px = irb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT16));
+    int po = irb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT16));
+    irb_at(&b, 7, 5, 41);
+    int v = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, px), irb_offs2d(&b, 4, 8, 8)), -1, -1);
+    int t = irb_slot(&b, DTYPE_INT16, 2, 8, 4);
+    irb_emit(&b, IR_TRANS, 0, t, v, -1, -1, 1 | 0 << 4);    /* dst axis 0 <- a axis 1 */
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), irb_offs2d(&b, 8, 4, 4)), t, -1);
     int16_t x[32], o[32];
     for (int i = 0; i < 32; i++)
         x[i] = (int16_t)(i * 3 - 40);
@@ -847,19 +646,19 @@ static void test_trans_bitcast(void)
      * every output: 2048 + 1 stays 2048 in fp16, and the running value
      * (kept in fp32) reaches 2050 at the third step; 2049.5 rounds to
      * 2050. */
-    kb_init(&b, "bits");
-    px = kb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_FP16));
-    po = kb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT16));
-    int pc = kb_param(&b, "c_ptr", dtype_ptr_to(DTYPE_FP16));
-    kb_at(&b, 7, 5, 41);
-    int offs = kb_arange(&b, 4);
-    v = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, px), offs), -1, -1);
-    int bits = kb_like(&b, v, DTYPE_INT16);
-    kb_emit(&b, IR_BITCAST, 0, bits, v, -1, -1, 0);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), offs), bits, -1);
-    int cs = kb_like(&b, v, DTYPE_FP16);
-    kb_emit(&b, IR_SCAN, IR_RED_SUM, cs, v, -1, -1, 0);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, pc), offs), cs, -1);
+    irb_init(&b, "bits");
+    px = irb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_FP16));
+    po = irb_param(&b, "o_ptr", dtype_ptr_to(DTYPE_INT16));
+    int pc = irb_param(&b, "c_ptr", dtype_ptr_to(DTYPE_FP16));
+    irb_at(&b, 7, 5, 41);
+    int offs = irb_arange(&b, 4);
+    v = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, px), offs), -1, -1);
+    int bits = irb_like(&b, v, DTYPE_INT16);
+    irb_emit(&b, IR_BITCAST, 0, bits, v, -1, -1, 0);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), offs), bits, -1);
+    int cs = irb_like(&b, v, DTYPE_FP16);
+    irb_emit(&b, IR_SCAN, IR_RED_SUM, cs, v, -1, -1, 0);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, pc), offs), cs, -1);
     uint16_t hx[4] = {h(2048), h(1), h(1), h(-0.5)}, hc[4];
     int16_t hb[4];
     exec_arg args2[] = {ptr_arg("x_ptr", hx, 4), ptr_arg("o_ptr", hb, 4),
@@ -877,22 +676,22 @@ static void test_trans_bitcast(void)
 static void test_loop(void)
 {
     /* i = 0; s = 0; while i < 10: s += i; i += 1;  *out = s */
-    kb b;
-    kb_init(&b, "loop");
-    int po = kb_param(&b, "out_ptr", dtype_ptr_to(DTYPE_INT32));
-    kb_at(&b, 4, 5, 20);
-    int i = kb_const(&b, DTYPE_INT32, 0);
-    int s = kb_const(&b, DTYPE_INT32, 0);
-    int ten = kb_const(&b, DTYPE_INT32, 10);
-    int one = kb_const(&b, DTYPE_INT32, 1);
-    int cond = kb_slot(&b, DTYPE_INT1, 0, 0, 0);
-    int top = kb_emit(&b, IR_CMP, IR_LT, cond, i, ten, -1, 0);
-    int br = kb_emit(&b, IR_BRANCH, 0, -1, cond, -1, -1, 0);
-    kb_emit(&b, IR_BINARY, IR_ADD, s, s, i, -1, 0);
-    kb_emit(&b, IR_BINARY, IR_ADD, i, i, one, -1, 0);
-    kb_emit(&b, IR_JUMP, 0, -1, -1, -1, -1, top);
+    irb b;
+    irb_init(&b, "loop");
+    int po = irb_param(&b, "out_ptr", dtype_ptr_to(DTYPE_INT32));
+    irb_at(&b, 4, 5, 20);
+    int i = irb_const(&b, DTYPE_INT32, 0);
+    int s = irb_const(&b, DTYPE_INT32, 0);
+    int ten = irb_const(&b, DTYPE_INT32, 10);
+    int one = irb_const(&b, DTYPE_INT32, 1);
+    int cond = irb_slot(&b, DTYPE_INT1, 0, 0, 0);
+    int top = irb_emit(&b, IR_CMP, IR_LT, cond, i, ten, -1, 0);
+    int br = irb_emit(&b, IR_BRANCH, 0, -1, cond, -1, -1, 0);
+    irb_emit(&b, IR_BINARY, IR_ADD, s, s, i, -1, 0);
+    irb_emit(&b, IR_BINARY, IR_ADD, i, i, one, -1, 0);
+    irb_emit(&b, IR_JUMP, 0, -1, -1, -1, -1, top);
     b.code[br].imm = b.k.ncode;
-    kb_store(&b, kb_arg(&b, po), s, -1);
+    irb_store(&b, irb_arg(&b, po), s, -1);
     int32_t out = -1;
     exec_arg args[] = {ptr_arg("out_ptr", &out, 1)};
     result r = run(&b, 1, 1, 1, args);
@@ -905,25 +704,25 @@ static void test_loop(void)
 
 /* print_if(f"pid {pid} offs {offs} x {x:>6.2f}", "> 4"), or the same
  * print from every program when cond_all. */
-static void build_print(kb *b, bool cond_all)
+static void build_print(irb *b, bool cond_all)
 {
-    kb_init(b, "printer");
-    kb_at(b, 3, 11, 27);
-    int pid = kb_pid(b, 0);
-    int offs = kb_bin(b, IR_ADD, kb_bin(b, IR_MUL, pid, kb_const(b, DTYPE_INT32, 4)),
-                      kb_arange(b, 4));
-    int x = kb_fconst(b, DTYPE_FP32, 3.14159);
+    irb_init(b, "printer");
+    irb_at(b, 3, 11, 27);
+    int pid = irb_pid(b, 0);
+    int offs = irb_bin(b, IR_ADD, irb_bin(b, IR_MUL, pid, irb_const(b, DTYPE_INT32, 4)),
+                       irb_arange(b, 4));
+    int x = irb_fconst(b, DTYPE_FP32, 3.14159);
     char ps[16], os[16], xs[24];
     snprintf(ps, sizeof ps, "{%d}", pid);
     snprintf(os, sizeof os, "{%d}", offs);
     snprintf(xs, sizeof xs, "{%d:>6.2f}", x);
     const char *parts[] = {"pid ", ps, " offs ", os, " x ", xs};
-    int pr = kb_print(b, IR_PRINT_TEXT, parts, 6);   /* parses the slot pieces now */
+    int pr = irb_print(b, IR_PRINT_TEXT, parts, 6);   /* parses the slot pieces now */
     if (!cond_all) {
         b->prints[pr].pid_cond[0].op = IR_GT;
         b->prints[pr].pid_cond[0].value = 4;
     }
-    kb_emit(b, IR_PRINT, 0, -1, -1, -1, -1, pr);
+    irb_emit(b, IR_PRINT, 0, -1, -1, -1, -1, pr);
 }
 
 static void test_print(void)
@@ -933,7 +732,7 @@ static void test_print(void)
         "pid [6] offs [24 25 26 27] x   3.14\n"
         "pid [7] offs [28 29 30 31] x   3.14\n";
     for (int threads = 1; threads <= 4; threads += 3) {
-        kb b;
+        irb b;
         build_print(&b, false);
         result r = run(&b, threads, 8, 1, NULL);
         TAP_STR_EQ(r.out, want, "print_if prints from programs 5, 6, 7 in order (%d threads)",
@@ -941,7 +740,7 @@ static void test_print(void)
         result_free(&r);
     }
     /* 300 programs all printing: the same text with 1 and 4 threads. */
-    kb b;
+    irb b;
     build_print(&b, true);
     result r1 = run(&b, 1, 300, 1, NULL);
     result r4 = run(&b, 4, 300, 1, NULL);
@@ -957,26 +756,26 @@ static void test_print(void)
 
 static void test_device_print(void)
 {
-    kb b;
-    kb_init(&b, "dprint");
-    kb_at(&b, 3, 11, 27);
-    int t = kb_arange(&b, 16);
-    int y = kb_fconst(&b, DTYPE_FP32, 1.5);
+    irb b;
+    irb_init(&b, "dprint");
+    irb_at(&b, 3, 11, 27);
+    int t = irb_arange(&b, 16);
+    int y = irb_fconst(&b, DTYPE_FP32, 1.5);
     char ts[8], ys[8];
     snprintf(ts, sizeof ts, "{%d}", t);
     snprintf(ys, sizeof ys, "{%d}", y);
     const char *p1[] = {"x", ts};
     const char *p2[] = {" y: ", ys};
-    int a = kb_print(&b, IR_PRINT_DEVICE, p1, 2);
-    int c = kb_print(&b, IR_PRINT_DEVICE, p2, 2);
+    int a = irb_print(&b, IR_PRINT_DEVICE, p1, 2);
+    int c = irb_print(&b, IR_PRINT_DEVICE, p2, 2);
     b.prints[a].pid_cond[1].op = IR_EQ;   /* only programs with pid[1] == 1 */
     b.prints[a].pid_cond[1].value = 1;
     b.prints[c].pid_cond[0].op = IR_EQ;
     b.prints[c].pid_cond[0].value = 0;
     b.prints[c].pid_cond[1].op = IR_EQ;
     b.prints[c].pid_cond[1].value = 1;
-    kb_emit(&b, IR_PRINT, 0, -1, -1, -1, -1, a);
-    kb_emit(&b, IR_PRINT, 0, -1, -1, -1, -1, c);
+    irb_emit(&b, IR_PRINT, 0, -1, -1, -1, -1, a);
+    irb_emit(&b, IR_PRINT, 0, -1, -1, -1, -1, c);
     result r = run(&b, 2, 1, 2, NULL);
     char want[4096] = "";
     for (int i = 0; i < 16; i++)
@@ -994,12 +793,12 @@ static void test_output_before_error(void)
     /* Each program prints, then loads without a mask: programs 3.. fail.
      * The output of 0..3 comes first, then program 3's error. */
     for (int threads = 1; threads <= 4; threads += 3) {
-        kb b;
+        irb b;
         build_copy(&b, 2, false, 0);
         char pid[8];
         snprintf(pid, sizeof pid, "{%d}", 0);   /* slot 0 is the program id */
         const char *parts[] = {"program ", pid};
-        int pr = kb_print(&b, IR_PRINT_TEXT, parts, 2);
+        int pr = irb_print(&b, IR_PRINT_TEXT, parts, 2);
         /* insert the print right after PROGRAM_ID (instruction 0) */
         memmove(&b.code[2], &b.code[1], sizeof b.code[0] * (size_t)(b.k.ncode - 1));
         b.code[1] = (ir_inst){.op = IR_PRINT, .dst = -1, .a = -1, .b = -1, .c = -1, .d = -1,
@@ -1017,15 +816,15 @@ static void test_output_before_error(void)
 
 static void test_assert(void)
 {
-    kb b;
-    kb_init(&b, "asserting");
-    int px = kb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
-    kb_at(&b, 8, 5, 50);
-    int x = kb_load(&b, kb_ptr_add(&b, kb_arg(&b, px), kb_arange(&b, 4)), -1, -1);
-    int pos = kb_cmp(&b, IR_GT, x, kb_const(&b, DTYPE_INT32, 0));
+    irb b;
+    irb_init(&b, "asserting");
+    int px = irb_param(&b, "x_ptr", dtype_ptr_to(DTYPE_INT32));
+    irb_at(&b, 8, 5, 50);
+    int x = irb_load(&b, irb_ptr_add(&b, irb_arg(&b, px), irb_arange(&b, 4)), -1, -1);
+    int pos = irb_cmp(&b, IR_GT, x, irb_const(&b, DTYPE_INT32, 0));
     const char *parts[] = {"x must be positive"};
-    int pr = kb_print(&b, IR_PRINT_TEXT, parts, 1);
-    kb_emit(&b, IR_ASSERT, 0, -1, pos, -1, -1, pr);
+    int pr = irb_print(&b, IR_PRINT_TEXT, parts, 1);
+    irb_emit(&b, IR_ASSERT, 0, -1, pos, -1, -1, pr);
     int32_t xs[4] = {1, 2, -3, 4};
     exec_arg args[] = {ptr_arg("x_ptr", xs, 4)};
     result r = run(&b, 1, 1, 1, args);
@@ -1046,28 +845,28 @@ static void test_atomics(void)
     /* 64 programs x 16 lanes add 1 (int32) and 0.5 (fp32) to one counter
      * each; and each program adds 1 to a third counter, storing the old
      * value at out[pid]: the olds must be 0..63, each once. */
-    kb b;
-    kb_init(&b, "atomics");
-    int pc = kb_param(&b, "count_ptr", dtype_ptr_to(DTYPE_INT32));
-    int pf = kb_param(&b, "fsum_ptr", dtype_ptr_to(DTYPE_FP32));
-    int pt = kb_param(&b, "ticket_ptr", dtype_ptr_to(DTYPE_INT32));
-    int po = kb_param(&b, "out_ptr", dtype_ptr_to(DTYPE_INT32));
-    kb_at(&b, 7, 5, 41);
-    int pid = kb_pid(&b, 0);
-    int zeros = kb_bin(&b, IR_MUL, kb_arange(&b, 16), kb_const(&b, DTYPE_INT32, 0));
-    int cp = kb_ptr_add(&b, kb_arg(&b, pc), zeros);
-    int fp = kb_ptr_add(&b, kb_arg(&b, pf), zeros);
-    int ones = kb_slot(&b, DTYPE_INT32, 1, 16, 0);
-    kb_emit(&b, IR_CONST, 0, ones, -1, -1, -1, 1);
-    int halves = kb_slot(&b, DTYPE_FP32, 1, 16, 0);
-    kb_emit(&b, IR_CONST, 0, halves, -1, -1, -1, 0);
+    irb b;
+    irb_init(&b, "atomics");
+    int pc = irb_param(&b, "count_ptr", dtype_ptr_to(DTYPE_INT32));
+    int pf = irb_param(&b, "fsum_ptr", dtype_ptr_to(DTYPE_FP32));
+    int pt = irb_param(&b, "ticket_ptr", dtype_ptr_to(DTYPE_INT32));
+    int po = irb_param(&b, "out_ptr", dtype_ptr_to(DTYPE_INT32));
+    irb_at(&b, 7, 5, 41);
+    int pid = irb_pid(&b, 0);
+    int zeros = irb_bin(&b, IR_MUL, irb_arange(&b, 16), irb_const(&b, DTYPE_INT32, 0));
+    int cp = irb_ptr_add(&b, irb_arg(&b, pc), zeros);
+    int fp = irb_ptr_add(&b, irb_arg(&b, pf), zeros);
+    int ones = irb_slot(&b, DTYPE_INT32, 1, 16, 0);
+    irb_emit(&b, IR_CONST, 0, ones, -1, -1, -1, 1);
+    int halves = irb_slot(&b, DTYPE_FP32, 1, 16, 0);
+    irb_emit(&b, IR_CONST, 0, halves, -1, -1, -1, 0);
     b.code[b.k.ncode - 1].fimm = 0.5;
-    kb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, cp, ones, -1, 0);
-    kb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, fp, halves, -1, 0);
-    int old = kb_slot(&b, DTYPE_INT32, 0, 0, 0);
-    kb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, old, kb_arg(&b, pt), kb_const(&b, DTYPE_INT32, 1),
-            -1, 0);
-    kb_store(&b, kb_ptr_add(&b, kb_arg(&b, po), pid), old, -1);
+    irb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, cp, ones, -1, 0);
+    irb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, fp, halves, -1, 0);
+    int old = irb_slot(&b, DTYPE_INT32, 0, 0, 0);
+    irb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, old, irb_arg(&b, pt), irb_const(&b, DTYPE_INT32, 1),
+             -1, 0);
+    irb_store(&b, irb_ptr_add(&b, irb_arg(&b, po), pid), old, -1);
     int32_t count = 0, ticket = 0, out[64];
     float fsum = 0;
     exec_arg args[] = {ptr_arg("count_ptr", &count, 1), ptr_arg("fsum_ptr", &fsum, 1),
@@ -1086,13 +885,13 @@ static void test_atomics(void)
     result_free(&r);
 
     /* masked lanes: only lanes < 3 add */
-    kb_init(&b, "masked_atomic");
-    pc = kb_param(&b, "count_ptr", dtype_ptr_to(DTYPE_INT32));
-    kb_at(&b, 7, 5, 41);
-    int lanes = kb_arange(&b, 8);
-    int m = kb_cmp(&b, IR_LT, lanes, kb_const(&b, DTYPE_INT32, 3));
-    int p = kb_ptr_add(&b, kb_arg(&b, pc), kb_bin(&b, IR_MUL, lanes, kb_const(&b, DTYPE_INT32, 0)));
-    kb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, p, lanes, m, 0);
+    irb_init(&b, "masked_atomic");
+    pc = irb_param(&b, "count_ptr", dtype_ptr_to(DTYPE_INT32));
+    irb_at(&b, 7, 5, 41);
+    int lanes = irb_arange(&b, 8);
+    int m = irb_cmp(&b, IR_LT, lanes, irb_const(&b, DTYPE_INT32, 3));
+    int p = irb_ptr_add(&b, irb_arg(&b, pc), irb_bin(&b, IR_MUL, lanes, irb_const(&b, DTYPE_INT32, 0)));
+    irb_emit(&b, IR_ATOMIC, IR_ATOMIC_ADD, -1, p, lanes, m, 0);
     count = 100;
     exec_arg margs[] = {ptr_arg("count_ptr", &count, 1)};
     r = run(&b, 1, 1, 1, margs);
@@ -1104,7 +903,7 @@ static void test_atomics(void)
 
 static void test_ir_dump(void)
 {
-    kb b;
+    irb b;
     build_copy(&b, 4, true, 0);
     char *text = NULL;
     size_t len;
@@ -1144,12 +943,12 @@ static void test_ir_dump(void)
 /* A kernel the specializer got wrong is an internal error, not a crash. */
 static void test_bad_ir(void)
 {
-    kb b;
-    kb_init(&b, "bad");
-    kb_at(&b, 3, 11, 27);
-    int x = kb_arange(&b, 4);
-    int y = kb_slot(&b, DTYPE_INT32, 1, 8, 0);
-    kb_emit(&b, IR_BINARY, IR_ADD, y, x, x, -1, 0);   /* [4] + [4] -> [8] */
+    irb b;
+    irb_init(&b, "bad");
+    irb_at(&b, 3, 11, 27);
+    int x = irb_arange(&b, 4);
+    int y = irb_slot(&b, DTYPE_INT32, 1, 8, 0);
+    irb_emit(&b, IR_BINARY, IR_ADD, y, x, x, -1, 0);   /* [4] + [4] -> [8] */
     result r = run(&b, 1, 1, 1, NULL);
     TAP_OK(!r.ok && strstr(r.err, "internal error: bad kernel IR at instruction 1 (binary)") != NULL,
            "mismatched shapes are reported as an internal error");
