@@ -30,6 +30,10 @@
 #include "pyformat.h"
 #include "strbuf.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 static const char *const op_names[IR__COUNT] = {
 #define IR_OP_NAME(name, text) text,
     IR_OPS(IR_OP_NAME)
@@ -108,6 +112,27 @@ const ir_print *ir_inst_print(const ir_kernel *k, const ir_inst *in)
     return has && in->imm >= 0 && in->imm < k->nprints ? &k->prints[in->imm] : NULL;
 }
 
+bool ir_print_pid_passes(const ir_print *p, const int64_t pid[3])
+{
+    for (int i = 0; i < 3; i++) {
+        int64_t x = pid[i], v = p->pid_cond[i].value;
+        if (p->pid_cond[i].op < 0)          /* any */
+            continue;
+        bool ok = true;
+        switch ((ir_cmp)p->pid_cond[i].op) {
+        case IR_EQ: ok = x == v; break;
+        case IR_NE: ok = x != v; break;
+        case IR_LT: ok = x < v; break;
+        case IR_LE: ok = x <= v; break;
+        case IR_GT: ok = x > v; break;
+        case IR_GE: ok = x >= v; break;
+        }
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
 int64_t ir_type_numel(const ir_type *t)
 {
     int64_t n = 1;
@@ -156,12 +181,38 @@ static bool type_ok(const ir_type *t)
 
 static const char *check_types(const ir_kernel *k, const ir_inst *in);
 
+/* Is sub one of the opcode's variants?  (Executors switch over them with
+ * no default, so a value past the last one must not reach them.) */
+static bool sub_ok(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_UNARY: return in->sub <= IR_NOT;
+    case IR_BINARY: return in->sub <= IR_FDIV_RN;
+    case IR_CMP: return in->sub <= IR_GE;
+    case IR_MATH: return in->sub < IR_MATH__COUNT;
+    case IR_REDUCE: case IR_SCAN: return in->sub <= IR_RED_OR;
+    case IR_ATOMIC: return in->sub <= IR_ATOMIC_XOR;
+    case IR_CAST: return in->sub <= IR_CAST_RTZ;
+    case IR_ASSERT: return in->sub <= IR_ASSERT_RULE;
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_WHERE: case IR_PTR_ADD: case IR_LOAD: case IR_STORE: case IR_DOT:
+    case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        break;                   /* no variants: sub is not read */
+    }
+    return true;
+}
+
 /* Which operands the opcode needs, and its indices in imm. */
 static const char *check_inst(const ir_kernel *k, const ir_inst *in)
 {
     bool need_dst = true, need_a = false, need_b = false;
     if (in->op >= IR__COUNT)
         return "unknown opcode";
+    if (!sub_ok(in))
+        return "unknown variant";
     switch ((ir_opcode)in->op) {
     case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARANGE: break;
     case IR_ARG:
@@ -406,8 +457,6 @@ static const char *check_math(const ir_kernel *k, const ir_inst *in)
     case IR_MUL_R: case IR_DIV_R: case IR_RCP_R: case IR_SQRT_R: case IR_FMA_R:
         return same_types(k, in);
     }
-    if (in->sub >= IR_MATH__COUNT)   /* not a function: the executor says so */
-        return same_types(k, in);
     return ok ? NULL : "bad operand types for this function";
 }
 

@@ -297,6 +297,24 @@ typedef struct ir_kernel {
 
 const char *ir_op_name(ir_opcode op);
 
+/* ---- switches over IR enums -------------------------------------------------
+ * A switch over ir_opcode or a variant (ir_binop, ir_unop, ir_cmp, ir_math,
+ * ir_reduce, ir_atomic, ir_cast_kind, ir_assert_kind) names every value and
+ * has no default:, so that a new opcode or variant is a compile error in
+ * every pass and executor until it handles it.  Each file with such
+ * switches makes a value missing from a switch over an enum an error, after
+ * its #includes:
+ *
+ *     #pragma GCC diagnostic error "-Wswitch"        // no default: (-Wall)
+ *     #pragma GCC diagnostic error "-Wswitch-enum"   // and with a default:
+ *
+ * -Wswitch-enum is not on for the whole build: elsewhere switches over
+ * other enums rightly end in default:.  In these files they name every
+ * value too (those over dtype, in headers, are above the pragmas, which
+ * apply from where they stand).  ir_verify checks that the opcode and its
+ * variant exist, so nothing is needed for values past the last; a switch
+ * whose cases all return is followed by a return for the compiler's sake. */
+
 /* ---- operands -------------------------------------------------------------
  * The one place that says which slots an instruction reads and writes:
  * every pass and executor asks these instead of looking at a, b, c, d. */
@@ -316,6 +334,9 @@ int ir_reads(const ir_inst *in, int32_t out[IR_MAX_READS]);
 /* The ir_print of a PRINT, ASSERT or BREAKPOINT (ir_kernel.prints[imm]);
  * NULL for other opcodes and for none (imm -1). */
 const ir_print *ir_inst_print(const ir_kernel *k, const ir_inst *in);
+
+/* Does program pid pass p's program-id conditions (pid_cond)? */
+bool ir_print_pid_passes(const ir_print *p, const int64_t pid[3]);
 
 /* ---- packed immediates ----------------------------------------------------
  * TRANS and SLICE keep several small numbers in imm, 4 bits each (axes are

@@ -1,8 +1,9 @@
 /* test_ir.c - unit tests of the IR's own code (ir.c): the verifier
  * (ir_verify) on well-formed and malformed kernels built by hand
  * (irbuild.h), the operand walker (ir_reads, ir_inst_print,
- * ir_writes_dst), the packed immediates' accessors, and the listing of a
- * compare-and-swap.  The executor's tests (test_exec.c) run kernels. */
+ * ir_writes_dst), print_if's program-id conditions, the packed
+ * immediates' accessors, and the listing of a compare-and-swap.  The
+ * executor's tests (test_exec.c) run kernels. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,11 @@ static void test_verify(void)
     b.code[add].op = IR__COUNT;
     snprintf(want, sizeof want, "pc %d: unknown opcode", add);
     TAP_STR_EQ(verdict(&b), want, "an opcode past the last");
+
+    build_add_one(&b);
+    b.code[add].sub = IR_FDIV_RN + 1;
+    snprintf(want, sizeof want, "pc %d: unknown variant", add);
+    TAP_STR_EQ(verdict(&b), want, "a BINARY past the last ir_binop");
 
     build_add_one(&b);
     b.slots[b.code[add].dst].type.shape[0] = 8;     /* [4] + scalar -> [8] */
@@ -230,6 +236,15 @@ static void test_reads(void)
     TAP_OK(ir_inst_print(&b.k, &p) == NULL, "... none for a JUMP");
 }
 
+static void test_pid_conds(void)
+{
+    ir_print p = {.pid_cond = {{IR_GE, 1}, {-1, 0}, {IR_NE, 2}}};
+    TAP_OK(ir_print_pid_passes(&p, (const int64_t[]){1, 7, 0}) &&
+           !ir_print_pid_passes(&p, (const int64_t[]){0, 7, 0}) &&
+           !ir_print_pid_passes(&p, (const int64_t[]){3, 0, 2}),
+           "pid_cond: pid[0] >= 1, any pid[1], pid[2] != 2");
+}
+
 static void test_packed(void)
 {
     ir_inst in = {.op = IR_TRANS, .imm = ir_trans_pack((const int[]){2, 0, 3, 1}, 4)};
@@ -247,6 +262,7 @@ int main(void)
     test_verify_packed();
     test_verify_cas();
     test_reads();
+    test_pid_conds();
     test_packed();
     return tap_done();
 }

@@ -12,6 +12,10 @@
 
 #include <string.h>
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 /* ======================================================================
  * Affine records (fastpath.h): index, pointer and mask tiles described by
  * a base and a stride per axis (masks: a box of lanes), so that loads and
@@ -168,7 +172,7 @@ static bool rec_compare(const exec_rec *a, const exec_rec *b, ir_cmp op,
     }
     /* c + s * i op 0 for i in [0, n) */
     int64_t s = axis >= 0 ? st[axis] : 0, n = axis >= 0 ? td->shape[axis] : 1;
-    int64_t lo = 0, hi = n, lim;
+    int64_t lo = 0, hi = n, lim = 0;
     switch (op) {
     case IR_LT: lim = 0; break;                  /* c + s*i < 0 */
     case IR_LE: lim = 1; break;                  /* c + s*i < 1 */
@@ -179,7 +183,7 @@ static bool rec_compare(const exec_rec *a, const exec_rec *b, ir_cmp op,
         s = -s;
         lim = op == IR_GT ? 0 : 1;
         break;
-    default:
+    case IR_EQ: case IR_NE:                      /* along no axis only */
         if (s != 0)
             return false;
         lim = 0;
@@ -267,8 +271,13 @@ bool exec_rec_compute(exec_prog *P, const ir_inst *in, exec_rec *r)
         if (!(a = rec_of(P, in->a, &ta)) || !(b = rec_of(P, in->b, &tb)))
             return false;
         break;
-    default:
-        return false;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_UNARY: case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT:
+    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        return false;              /* none of these makes a record (fastpath.c) */
     }
     if (in->op == IR_BINARY && box) {          /* AND of two boxes */
         for (int d = 0; d < td->ndim; d++) {
@@ -371,7 +380,8 @@ void exec_rec_fill(exec_prog *P, int32_t s, const exec_rec *r)
     case ST_I8: case ST_U8: case ST_B: REC_FILL(uint8_t); break;
     case ST_I16: case ST_U16: REC_FILL(uint16_t); break;
     case ST_I32: case ST_U32: REC_FILL(uint32_t); break;
-    default: REC_FILL(uint64_t); break;
+    case ST_I64: case ST_U64: REC_FILL(uint64_t); break;
+    case ST_F32: case ST_F64: REC_FILL(uint64_t); break;   /* never: no float records */
     }
 }
 

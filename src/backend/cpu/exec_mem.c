@@ -25,6 +25,10 @@
 
 #include "addrmap.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 /* ======================================================================
  * Memory: bounds checks, loads, stores, atomics.
  * ====================================================================== */
@@ -652,7 +656,9 @@ static dtype_scalar atomic_apply(ir_atomic op, dtype t, dtype_scalar cur,
         case IR_ATOMIC_MAX: cur.f = fmax(cur.f, val.f); break;
         case IR_ATOMIC_MIN: cur.f = fmin(cur.f, val.f); break;
         case IR_ATOMIC_XCHG: cur = val; break;
-        default: break;
+        case IR_ATOMIC_CAS:                 /* atomic_lane compares itself */
+        case IR_ATOMIC_AND: case IR_ATOMIC_OR: case IR_ATOMIC_XOR:   /* ints only */
+            break;
         }
         return cur;
     }
@@ -667,8 +673,9 @@ static dtype_scalar atomic_apply(ir_atomic op, dtype t, dtype_scalar cur,
     case IR_ATOMIC_OR: return dtype_wrap(t, cur.u | val.u);
     case IR_ATOMIC_XOR: return dtype_wrap(t, cur.u ^ val.u);
     case IR_ATOMIC_XCHG: return val;
-    default: return cur;
+    case IR_ATOMIC_CAS: return cur;         /* atomic_lane compares itself */
     }
+    return cur;
 }
 
 /* One lane: returns the old value.  Integer add on 4- and 8-byte types

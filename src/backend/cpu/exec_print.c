@@ -20,6 +20,10 @@
 #include "format.h"
 #include "pyformat.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 /* ======================================================================
  * print, assert, breakpoint.
  * ====================================================================== */
@@ -51,22 +55,7 @@ dtype exec_numpy_lanes(dtype t, void *D, const void *A, int64_t n)
 
 static bool pid_passes(const exec_prog *P, const ir_print *pr)
 {
-    for (int i = 0; i < 3; i++) {
-        int64_t p = P->coord[i], v = pr->pid_cond[i].value;
-        bool ok;
-        switch (pr->pid_cond[i].op) {
-        case IR_EQ: ok = p == v; break;
-        case IR_NE: ok = p != v; break;
-        case IR_LT: ok = p < v; break;
-        case IR_LE: ok = p <= v; break;
-        case IR_GT: ok = p > v; break;
-        case IR_GE: ok = p >= v; break;
-        default: ok = true; break;
-        }
-        if (!ok)
-            return false;
-    }
-    return true;
+    return ir_print_pid_passes(pr, P->coord);
 }
 
 /* A 0-d value with a format spec: Python's format(value, spec), as numpy

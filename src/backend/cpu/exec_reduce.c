@@ -22,6 +22,10 @@
 
 #include "gemm.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 /* ======================================================================
  * dot, reduce, scan.
  * ====================================================================== */
@@ -290,7 +294,7 @@ static void axis_view(const ir_type *t, int64_t axis, int64_t *outer, int64_t *l
     case IR_RED_XOR: RED_LOOP(T, acc ^ v); break; \
     case IR_RED_AND: RED_LOOP(T, acc & v); break; \
     case IR_RED_OR: RED_LOOP(T, acc | v); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_RED_ARGMAX: case IR_RED_ARGMIN: return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -301,7 +305,9 @@ static void axis_view(const ir_type *t, int64_t axis, int64_t *outer, int64_t *l
     case IR_RED_PROD: RED_LOOP(T, acc * v); break; \
     case IR_RED_MAX: RED_LOOP(T, v > acc || acc != acc ? v : acc); break; \
     case IR_RED_MIN: RED_LOOP(T, v < acc || acc != acc ? v : acc); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_RED_ARGMAX: case IR_RED_ARGMIN: case IR_RED_XOR: case IR_RED_AND: \
+    case IR_RED_OR: \
+        return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -372,7 +378,7 @@ bool exec_op_reduce(exec_prog *P, const ir_inst *in)
     case IR_RED_XOR: SCAN_LOOP(T, acc ^ v); break; \
     case IR_RED_AND: SCAN_LOOP(T, acc & v); break; \
     case IR_RED_OR: SCAN_LOOP(T, acc | v); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_RED_ARGMAX: case IR_RED_ARGMIN: return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -382,7 +388,9 @@ bool exec_op_reduce(exec_prog *P, const ir_inst *in)
     case IR_RED_PROD: SCAN_LOOP(T, acc * v); break; \
     case IR_RED_MAX: SCAN_LOOP(T, v > acc || acc != acc ? v : acc); break; \
     case IR_RED_MIN: SCAN_LOOP(T, v < acc || acc != acc ? v : acc); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_RED_ARGMAX: case IR_RED_ARGMIN: case IR_RED_XOR: case IR_RED_AND: \
+    case IR_RED_OR: \
+        return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 

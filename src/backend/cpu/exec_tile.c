@@ -36,6 +36,10 @@
 #include "addrmap.h"
 #include "mathfn.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 /* ======================================================================
  * Elementwise loops.
  *
@@ -340,7 +344,7 @@ static inline int64_t sat_i64(double x)
     case ST_U16: MAP1(T, uint16_t, a); break; \
     case ST_U32: MAP1(T, uint32_t, a); break; \
     case ST_U64: MAP1(T, uint64_t, a); break; \
-    default: return false; \
+    case ST_B: case ST_F32: case ST_F64: return false; \
     } \
 } while (0)
 
@@ -473,7 +477,6 @@ bool exec_op_bitcast(exec_prog *P, const ir_inst *in)
     case IR_NEG: MAP1(T, T, (T)(0 - (W)a)); break; \
     case IR_INVERT: MAP1(T, T, (T)~(W)a); break; \
     case IR_NOT: MAP1(T, T, a == 0); break; \
-    default: return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -481,7 +484,7 @@ bool exec_op_bitcast(exec_prog *P, const ir_inst *in)
     switch ((ir_unop)in->sub) { \
     case IR_NEG: MAP1(T, T, -a); break; \
     case IR_NOT: MAP1(T, T, a == 0); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_INVERT: return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -509,7 +512,9 @@ bool exec_op_unary(exec_prog *P, const ir_inst *in)
     case IR_XOR: MAP2(T, T, a ^ b); break; \
     case IR_MIN: case IR_MIN_NAN: MAP2(T, T, a < b ? a : b); break; \
     case IR_MAX: case IR_MAX_NAN: MAP2(T, T, a > b ? a : b); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_SHL: case IR_SHR:       /* op_shift */ \
+    case IR_POW: case IR_ATAN2: case IR_FDIV_RN: \
+        return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -527,7 +532,9 @@ bool exec_op_unary(exec_prog *P, const ir_inst *in)
     case IR_MAX_NAN: MAP2(T, T, fmaxnan##F(a, b)); break; \
     case IR_POW: MAP2(T, T, pow(a, b)); break;       /* fp32: in double, as MATH */ \
     case IR_ATAN2: MAP2(T, T, atan2(a, b)); break; \
-    default: return exec_internal(P, in, "variant"); \
+    case IR_AND: case IR_OR: case IR_XOR: \
+    case IR_SHL: case IR_SHR:       /* op_shift */ \
+        return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 
@@ -543,8 +550,9 @@ static inline uint64_t shift_count(stk s, const void *p, int64_t i)
     case ST_U32: return ((const uint32_t *)p)[i];
     case ST_I64: return (uint64_t)((const int64_t *)p)[i];
     case ST_U64: return ((const uint64_t *)p)[i];
-    default: return UINT64_MAX;
+    case ST_F32: case ST_F64: break;     /* not a count (ir_verify: ints only) */
     }
+    return UINT64_MAX;
 }
 
 /* a << c and a >> c with the count in b's own type; counts >= the width
@@ -601,7 +609,6 @@ bool exec_op_binary(exec_prog *P, const ir_inst *in)
     case IR_LE: MAP2(T, uint8_t, a <= b); break; \
     case IR_GT: MAP2(T, uint8_t, a > b); break; \
     case IR_GE: MAP2(T, uint8_t, a >= b); break; \
-    default: return exec_internal(P, in, "variant"); \
     } \
 } while (0)
 #define CMP_INT(T, W, S) CMP_ANY(T)
@@ -662,6 +669,36 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     return ((a & m) * (b & m)) >> bits;
 }
 
+/* MATH's functions by how exec_op_math runs them, as lists of case labels
+ * ("case MATH_INT_FNS:").  Every switch over ir_math here names each
+ * function once, some through these lists: the compiler refuses a
+ * function named twice in one switch, and -Wswitch-enum one named in none,
+ * so the lists and the switches' own cases cannot drift apart.  IR_ABS,
+ * for ints and floats, is in none. */
+#define MATH_FLOAT_FNS      /* float lanes only: MATH_FLOAT */ \
+    IR_EXP: case IR_EXP2: case IR_LOG: case IR_LOG2: case IR_SQRT: case IR_SQRT_RN: \
+    case IR_RSQRT: case IR_SIN: case IR_COS: case IR_TAN: case IR_TANH: case IR_FLOOR: \
+    case IR_CEIL: case IR_ERF: case IR_SIGMOID: case IR_FMA: case IR_ASIN: \
+    case IR_ACOS: case IR_ATAN: case IR_SINH: case IR_COSH: case IR_ASINH: \
+    case IR_ACOSH: case IR_ATANH: case IR_EXP10: case IR_EXPM1: case IR_LOG10: \
+    case IR_LOG1P: case IR_CBRT: case IR_RCBRT: case IR_RSQRT_RN: case IR_ERFC: \
+    case IR_ERFINV: case IR_ERFCINV: case IR_NORMCDF: case IR_NORMCDFINV: \
+    case IR_LGAMMA: case IR_TGAMMA: case IR_SINPI: case IR_COSPI: case IR_J0: \
+    case IR_J1: case IR_Y0: case IR_Y1: case IR_TRUNC: case IR_ROUND: case IR_RINT: \
+    case IR_LOGB: case IR_SATURATE: case IR_HYPOT: case IR_RHYPOT: case IR_COPYSIGN: \
+    case IR_NEXTAFTER: case IR_FDIM: case IR_REMAINDER
+#define MATH_INT_FNS        /* integer lanes only: MATH_INT */ \
+    IR_UMULHI: case IR_BREV: case IR_MULHI: case IR_MUL24: case IR_HADD: case IR_RHADD: \
+    case IR_SAD: case IR_BYTE_PERM
+#define MATH_MIXED_FNS      /* other operand or result types: op_math_mixed */ \
+    IR_LDEXP: case IR_POWI: case IR_JN: case IR_YN: case IR_ILOGB: case IR_SIGNBIT: \
+    case IR_ISNAN: case IR_ISINF: case IR_ISFINITE: case IR_LLRINT: case IR_LLROUND: \
+    case IR_HILO2DOUBLE: case IR_DOUBLE2LO: case IR_DOUBLE2HI: case IR_POPC: \
+    case IR_CLZ: case IR_FFS
+#define MATH_ROUNDED_FNS    /* in a rounding mode: op_math_rounded */ \
+    IR_ADD_R: case IR_SUB_R: case IR_MUL_R: case IR_DIV_R: case IR_RCP_R: \
+    case IR_SQRT_R: case IR_FMA_R: case IR_CVT_R
+
 #define MATH_FLOAT(T, F) do { \
     switch ((ir_math)in->sub) { \
     case IR_EXP: MAP1(T, T, exp##F(a)); break; \
@@ -719,7 +756,8 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
     case IR_NEXTAFTER: MAP2(T, T, nextafter##F(a, b)); break; \
     case IR_FDIM: MAP2(T, T, fdim##F(a, b)); break; \
     case IR_REMAINDER: MAP2(T, T, remainder##F(a, b)); break; \
-    default: return exec_internal(P, in, "function"); \
+    case MATH_INT_FNS: case MATH_MIXED_FNS: case MATH_ROUNDED_FNS: \
+        return exec_internal(P, in, "function"); \
     } \
 } while (0)
 
@@ -747,7 +785,8 @@ static inline uint64_t mulhi(uint64_t a, uint64_t b, int bits)
         break; \
     case IR_BYTE_PERM: MAP3(T, T, mathfn_byte_perm((uint32_t)a, (uint32_t)b, (uint32_t)c)); \
         break; \
-    default: return exec_internal(P, in, "function"); \
+    case MATH_FLOAT_FNS: case MATH_MIXED_FNS: case MATH_ROUNDED_FNS: \
+        return exec_internal(P, in, "function"); \
     } \
 } while (0)
 
@@ -866,7 +905,7 @@ static bool op_math_mixed(exec_prog *P, const ir_inst *in)
 #undef BITS_OF
         break;
     }
-    default:
+    case IR_ABS: case MATH_FLOAT_FNS: case MATH_INT_FNS: case MATH_ROUNDED_FNS:
         return exec_internal(P, in, "function");
     }
     return true;
@@ -885,7 +924,10 @@ static bool op_math_mixed(exec_prog *P, const ir_inst *in)
     case IR_RCP_R: MAP1(T, T, (T)1 / a); break; \
     case IR_SQRT_R: MAP1(T, T, sqrt##F(a)); break; \
     case IR_FMA_R: MAP3(T, T, fma##F(a, b, c)); break; \
-    default: ok = false; break; \
+    case IR_CVT_R:                  /* math_convert */ \
+    case IR_ABS: case MATH_FLOAT_FNS: case MATH_INT_FNS: case MATH_MIXED_FNS: \
+        ok = false; \
+        break; \
     } \
 } while (0)
 
@@ -912,14 +954,16 @@ static inline uint64_t sat_u64(double x)
     case ST_U32: CVT_LOOP(TA, uint32_t, sat_u32(nearbyint(a))); break; \
     case ST_I64: CVT_LOOP(TA, int64_t, sat_i64(nearbyint(a))); break; \
     case ST_U64: CVT_LOOP(TA, uint64_t, sat_u64(nearbyint(a))); break; \
-    default: return false; \
+    case ST_B: case ST_I8: case ST_I16: case ST_U8: case ST_U16: return false; \
     } \
 } while (0)
 #define CVT_FROM_INT(TA) do { \
     switch (to) { \
     case ST_F32: CVT_LOOP(TA, float, a); break; \
     case ST_F64: CVT_LOOP(TA, double, a); break; \
-    default: return false; \
+    case ST_B: case ST_I8: case ST_I16: case ST_I32: case ST_I64: case ST_U8: \
+    case ST_U16: case ST_U32: case ST_U64: \
+        return false; \
     } \
 } while (0)
 
@@ -938,7 +982,7 @@ static bool math_convert(exec_prog *P, const ir_inst *in)
     case ST_U32: CVT_FROM_INT(uint32_t); break;
     case ST_I64: CVT_FROM_INT(int64_t); break;
     case ST_U64: CVT_FROM_INT(uint64_t); break;
-    default: return false;
+    case ST_B: case ST_I8: case ST_I16: case ST_U8: case ST_U16: return false;
     }
     return true;
 }
@@ -974,10 +1018,11 @@ static bool op_math_rounded(exec_prog *P, const ir_inst *in)
 
 bool exec_op_math(exec_prog *P, const ir_inst *in)
 {
-    if (in->sub >= IR_LDEXP && in->sub <= IR_FFS)
-        return op_math_mixed(P, in);
-    if (in->sub >= IR_ADD_R)
-        return op_math_rounded(P, in);
+    switch ((ir_math)in->sub) {
+    case MATH_MIXED_FNS: return op_math_mixed(P, in);
+    case MATH_ROUNDED_FNS: return op_math_rounded(P, in);
+    case IR_ABS: case MATH_FLOAT_FNS: case MATH_INT_FNS: break;
+    }
     dtype t = DT(P, in->dst);
     int64_t n = NUMEL(P, in->dst), sa = STRIDE(P, in->a);
     int64_t sb = in->b >= 0 ? STRIDE(P, in->b) : 0;
@@ -1021,7 +1066,7 @@ bool exec_op_ptr_add(exec_prog *P, const ir_inst *in)
     case ST_U32: PTR_ADD_LOOP(uint32_t); break;
     case ST_I64: PTR_ADD_LOOP(int64_t); break;
     case ST_U64: PTR_ADD_LOOP(uint64_t); break;
-    default: return exec_internal(P, in, "offset");
+    case ST_F32: case ST_F64: return exec_internal(P, in, "offset");
     }
     return true;
 }

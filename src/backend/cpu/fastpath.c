@@ -11,6 +11,10 @@
 #include "arena.h"
 #include "dtype.h"
 
+/* A value missing from a switch over an enum is an error here (ir.h) */
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
 static bool fastpath_is_index(dtype t)
 {
     return !dtype_is_ptr(t) && dtype_is_int(t) && t != DTYPE_INT1;
