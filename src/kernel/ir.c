@@ -21,7 +21,11 @@
  * One instruction a line: its index, the opcode (with its variant after a
  * dot), the destination slot and the operands with their types, the
  * immediate where it means something, then @line:col of the source and,
- * for code inlined from another @triton.jit function, "in FUNC". */
+ * for code inlined from another @triton.jit function, "in FUNC".  After
+ * the code, a line per ir_print says what a PRINT shows (or an ASSERT's
+ * message, a BREAKPOINT's condition):
+ *
+ *      ; print #0 (text) if pid[0] == 1: "x = ", %5(x):fp32[4] */
 #include "ir.h"
 
 #include <inttypes.h>
