@@ -1,5 +1,5 @@
 /* irbuild.h - a small builder of kernel IR (ir.h) by hand, for the unit
- * tests (test_exec.c, test_ir.c): a kernel in fixed-size arrays, slots and
+ * tests (test_exec.c, test_ir.c, test_backend.c): a kernel in fixed-size arrays, slots and
  * instructions added one call at a time, each result slot typed from its
  * operands as the specializer would.
  *

@@ -10,37 +10,22 @@
 
 #include "backend.h"
 #include "ir.h"
+#include "irbuild.h"
 #include "tap.h"
 
-/* store_pid(z_ptr): z[pid] = pid, built by hand:
+/* store_pid(z_ptr): z[pid] = pid, built by hand (irbuild.h):
  *     %0 = program_id 0        int32
  *     %1 = arg 0               pointer<int32>
  *     %2 = ptr_add %1, %0      pointer<int32>
  *     store %2, %0
  *     return */
-typedef struct store_pid {
-    ir_kernel k;
-    ir_inst code[5];
-    ir_slot slots[3];
-    ir_param params[1];
-} store_pid;
-
-static void build_store_pid(store_pid *b)
+static void build_store_pid(irb *b)
 {
-    memset(b, 0, sizeof *b);
-    dtype p32 = dtype_ptr_to(DTYPE_INT32);
-    b->params[0] = (ir_param){"z_ptr", p32};
-    b->slots[0] = (ir_slot){.type = {.dt = DTYPE_INT32}, .ptr_arg = -1};
-    b->slots[1] = (ir_slot){.type = {.dt = p32}, .ptr_arg = 0};
-    b->slots[2] = (ir_slot){.type = {.dt = p32}, .ptr_arg = 0};
-    ir_inst *c = b->code;
-    c[0] = (ir_inst){.op = IR_PROGRAM_ID, .dst = 0, .a = -1, .b = -1, .c = -1, .frame = -1};
-    c[1] = (ir_inst){.op = IR_ARG, .dst = 1, .a = -1, .b = -1, .c = -1, .frame = -1};
-    c[2] = (ir_inst){.op = IR_PTR_ADD, .dst = 2, .a = 1, .b = 0, .c = -1, .frame = -1};
-    c[3] = (ir_inst){.op = IR_STORE, .dst = -1, .a = 2, .b = 0, .c = -1, .frame = -1};
-    c[4] = (ir_inst){.op = IR_RETURN, .dst = -1, .a = -1, .b = -1, .c = -1, .frame = -1};
-    b->k = (ir_kernel){.name = "store_pid", .code = b->code, .ncode = 5, .slots = b->slots,
-                       .nslots = 3, .params = b->params, .nparams = 1};
+    irb_init(b, "store_pid");
+    int pid = irb_pid(b, 0);
+    int z = irb_arg(b, irb_param(b, "z_ptr", dtype_ptr_to(DTYPE_INT32)));
+    irb_store(b, irb_ptr_add(b, z, pid), pid, -1);
+    irb_emit(b, IR_RETURN, 0, -1, -1, -1, -1, 0);
 }
 
 static void test_registry(void)
@@ -68,7 +53,7 @@ static void test_registry(void)
 
 static void test_cpu_launch(void)
 {
-    store_pid b;
+    irb b;
     build_store_pid(&b);
     static const char text[] = "pass\n";
     src_file *file = src_from_string("k.tk", text, strlen(text));
