@@ -571,7 +571,8 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
     return true;
 }
 
-/* A constexpr's value as Python shows it: 1024, 0.5, True, 'rows', (1, 2). */
+/* A constexpr's value as Python shows it: 1024, 0.5, True, 'rows', (1, 2),
+ * tl.float16. */
 static void launch_const_repr(strbuf *b, const spec_const *c)
 {
     switch (c->kind) {
@@ -580,7 +581,12 @@ static void launch_const_repr(strbuf *b, const spec_const *c)
     case SC_INT: strbuf_printf(b, "%lld", (long long)c->u.i); break;
     case SC_FLOAT: pyformat_float_repr(b, c->u.f); break;
     case SC_STR: pyformat_str_repr(b, c->u.str.s, c->u.str.len); break;
-    case SC_DTYPE: strbuf_printf(b, "tl.%s", dtype_name(c->u.dt)); break;
+    case SC_DTYPE:
+        if (dtype_tl_name(c->u.dt))
+            strbuf_printf(b, "tl.%s", dtype_tl_name(c->u.dt));
+        else
+            strbuf_puts(b, dtype_name(c->u.dt));      /* a pointer type */
+        break;
     case SC_TUPLE:
         strbuf_putc(b, '(');
         for (int i = 0; i < c->u.tuple.n; i++) {
