@@ -96,7 +96,7 @@ static bool sp_device_print_args(spec *s, const char *fname, sval prefix, const 
 /* print(...) in a kernel is Triton's tl.device_print, so it takes the same
  * arguments; tritsim prints them as Triton's interpreter does (tiles as
  * numpy arrays, separated by spaces). */
-bool builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     if (!SP_BIND(s, "builtins.print", "*values, sep=, end=", a, call, p))
@@ -240,7 +240,7 @@ bool util_breakpoint_if(spec *s, const sp_args *a, const ast_node *call, sval *o
     return true;
 }
 
-bool builtin_breakpoint(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_breakpoint(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
     if (!SP_BIND(s, "builtins.breakpoint", "", a, call, p))

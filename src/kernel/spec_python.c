@@ -12,7 +12,7 @@
 
 /* ---- Python builtins ------------------------------------------------------ */
 
-static bool builtin_minmax(spec *s, const sp_args *a, const ast_node *call, sval *out,
+static bool sp_builtin_minmax(spec *s, const sp_args *a, const ast_node *call, sval *out,
                            bool is_max)
 {
     if (a->nkw)
@@ -61,17 +61,17 @@ static bool builtin_minmax(spec *s, const sp_args *a, const ast_node *call, sval
     return true;
 }
 
-bool builtin_min(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_min(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
-    return builtin_minmax(s, a, call, out, false);
+    return sp_builtin_minmax(s, a, call, out, false);
 }
 
-bool builtin_max(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_max(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
-    return builtin_minmax(s, a, call, out, true);
+    return sp_builtin_minmax(s, a, call, out, true);
 }
 
-bool builtin_len(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_len(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[1];
     if (!SP_BIND(s, "builtins.len", "obj", a, call, p))
@@ -96,7 +96,7 @@ bool builtin_len(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return sp_error(s, call, "len() of %s", sp_describe(s, p[0], buf, sizeof buf));
 }
 
-static bool builtin_convert(spec *s, const char *qual, const sp_args *a, const ast_node *call,
+static bool sp_builtin_convert(spec *s, const char *qual, const sp_args *a, const ast_node *call,
                             sval *out)
 {
     sval p[1];
@@ -143,19 +143,19 @@ static bool builtin_convert(spec *s, const char *qual, const sp_args *a, const a
     return true;
 }
 
-bool builtin_int(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_int(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
-    return builtin_convert(s, "builtins.int", a, call, out);
+    return sp_builtin_convert(s, "builtins.int", a, call, out);
 }
 
-bool builtin_float(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_float(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
-    return builtin_convert(s, "builtins.float", a, call, out);
+    return sp_builtin_convert(s, "builtins.float", a, call, out);
 }
 
-bool builtin_bool(spec *s, const sp_args *a, const ast_node *call, sval *out)
+bool sp_builtin_bool(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
-    return builtin_convert(s, "builtins.bool", a, call, out);
+    return sp_builtin_convert(s, "builtins.bool", a, call, out);
 }
 
 bool util_host_only(spec *s, const sp_args *a, const ast_node *call, sval *out)

@@ -80,12 +80,12 @@ sp_builtin_fn tl_sum, tl_xor_sum, tl_max, tl_min, tl_argmax, tl_argmin, tl_cumsu
     tl_reduce, tl_associative_scan, tl_softmax;
 
 /* spec_print.c */
-sp_builtin_fn builtin_print, util_print_if, util_breakpoint_if, builtin_breakpoint,
+sp_builtin_fn sp_builtin_print, util_print_if, util_breakpoint_if, sp_builtin_breakpoint,
     tl_device_print, tl_static_print, tl_static_assert, tl_device_assert;
 
 /* spec_python.c */
-sp_builtin_fn builtin_min, builtin_max, builtin_len, builtin_int, builtin_float, builtin_bool,
-    util_host_only;
+sp_builtin_fn sp_builtin_min, sp_builtin_max, sp_builtin_len, sp_builtin_int, sp_builtin_float,
+    sp_builtin_bool, util_host_only;
 
 /* spec_random.c */
 sp_builtin_fn tl_randint, tl_randint4x, tl_rand, tl_rand4x, tl_randn, tl_randn4x;
