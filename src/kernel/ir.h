@@ -16,7 +16,13 @@
  *  - operands of BINARY/CMP have the same dtype (promotion is explicit CASTs);
  *  - BRANCH conditions are scalars;
  *  - a slot written in a loop keeps its type across iterations.
- * Nothing here is CPU-specific: slots are values, not memory. */
+ * Nothing here is CPU-specific: slots are values, not memory.
+ *
+ * doc/ir.md is the contract: what every opcode means, how the semantics C
+ * leaves open are decided, and which results a GPU backend must reproduce
+ * bit for bit (and which within what tolerance).  An executor reads an
+ * instruction's operands through ir_reads and packed immediates through
+ * the accessors below, and trusts only kernels that pass ir_verify. */
 #ifndef TRITSIM_IR_H
 #define TRITSIM_IR_H
 
