@@ -545,7 +545,7 @@ static bool dbg_kernel_break(debug *g, dbg_launch *D, int32_t pc)
     if (pc >= k->ncode || k->code[pc].op != IR_BREAKPOINT || g->o.no_break)
         return false;
     const ir_print *cond = ir_inst_print(k, &k->code[pc]);
-    if (cond && !spec_pid_conds_match(cond, exec_prog_coord(P)))
+    if (cond && !ir_print_pid_passes(cond, exec_prog_coord(P)))
         return false;
     char c[80];
     dbg_coord_str(D, exec_prog_pid(P), c, sizeof c);
@@ -751,7 +751,7 @@ static bool dbg_prog_can_stop(dbg_launch *D, dbg_stoppers *st, int64_t pid)
     int64_t c[3];
     exec_sess_coord(D->S, pid, c);
     for (int i = 0; i < st->nkbreaks; i++)
-        if (spec_pid_conds_match(st->kbreaks[i], c))
+        if (ir_print_pid_passes(st->kbreaks[i], c))
             return true;
     for (int i = 0; i < st->nconds; i++) {
         const dbg_cond_at *ca = &st->conds[i];

@@ -176,8 +176,8 @@ bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const a
                    spec_dbg_result *out);
 
 /* print_if / breakpoint_if condition strings ("=0", ",>1", ">1,=0"): parse
- * into p->pid_cond (false with a message in err), and test a program id. */
+ * into p->pid_cond (false with a message in err); ir_print_pid_passes
+ * (ir.h) tests a program id against them. */
 bool spec_pid_conds_parse(const char *text, ir_print *p, char *err, size_t errlen);
-bool spec_pid_conds_match(const ir_print *p, const int64_t pid[3]);
 
 #endif

@@ -179,26 +179,6 @@ bool spec_pid_conds_parse(const char *text, ir_print *p, char *err, size_t errle
     return true;
 }
 
-bool spec_pid_conds_match(const ir_print *p, const int64_t pid[3])
-{
-    for (int i = 0; i < 3; i++) {
-        int64_t v = p->pid_cond[i].value, x = pid[i];
-        bool ok = true;
-        switch (p->pid_cond[i].op) {
-        case IR_EQ: ok = x == v; break;
-        case IR_NE: ok = x != v; break;
-        case IR_LT: ok = x < v; break;
-        case IR_LE: ok = x <= v; break;
-        case IR_GT: ok = x > v; break;
-        case IR_GE: ok = x >= v; break;
-        default: break;
-        }
-        if (!ok)
-            return false;
-    }
-    return true;
-}
-
 static bool sp_pid_conds(spec *s, sval conds, const ast_node *at, ir_print *p)
 {
     const char *text = "";

@@ -363,7 +363,7 @@ static bool util_host_conds(host *h, val conds, src_span at, bool *match)
         return false;
     }
     static const int64_t zero[3] = {0, 0, 0};
-    *match = spec_pid_conds_match(&p, zero);
+    *match = ir_print_pid_passes(&p, zero);
     return true;
 }
 
