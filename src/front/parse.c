@@ -2,7 +2,7 @@
  *
  * A recursive-descent parser in the style of Lua's lparser.c, with one
  * function per rule of CPython's grammar (Grammar/python.gram), trimmed to
- * the language of DESIGN.md section 1.  Binary operators from '|' to '*'
+ * the language doc/language.md lists.  Binary operators from '|' to '*'
  * use precedence climbing (Lua's subexpr) to keep the C stack shallow.
  *
  * Spans.  A node's span runs from the first token its rule consumed to the

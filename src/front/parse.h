@@ -1,8 +1,8 @@
 /* parse.h - recursive-descent parser: tokens to an AST.
  *
- * Python's grammar with Python's precedence, trimmed to the language of
- * DESIGN.md section 1.  Constructs the language does not support (class, try,
- * with, yield, async, ...) get a diagnostic that names them.  After an error
+ * Python's grammar with Python's precedence, trimmed to the language
+ * doc/language.md lists.  Constructs the language does not support (yield,
+ * async, ...) get a diagnostic that names them.  After an error
  * the parser skips to the next statement and goes on, so one run reports
  * many errors (the diag_sink's max_errors stops it). */
 #ifndef TRITSIM_PARSE_H

@@ -1,5 +1,5 @@
 /* host.c - the host evaluator: a tree-walking interpreter of the Python
- * subset of DESIGN.md section 1 over the values of val.h.
+ * subset doc/language.md lists, over the values of val.h.
  *
  * This file has the host itself: making and freeing one, the registry of
  * modules and the `import` statements that read it, running a program
