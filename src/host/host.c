@@ -78,8 +78,12 @@ void host_suggest_add(host_suggest *s, const char *cand)
         limit = 1;
     if (limit > 3)
         limit = 3;
+    /* Of equally close names, the first in alphabetical order: CPython
+     * offers the first of dir()'s sorted list, and the order in which
+     * tritsim's tables were filled must not decide. */
     int d = host_edit_distance(s->name, cand, limit);
-    if (d <= limit && (!s->best || d < s->best_dist)) {
+    if (d <= limit &&
+        (!s->best || d < s->best_dist || (d == s->best_dist && strcmp(cand, s->best) < 0))) {
         s->best = cand;
         s->best_dist = d;
     }
