@@ -176,7 +176,7 @@ int irb_print(irb *b, ir_print_kind kind, const char *const *parts, int nparts)
             const char *colon = strchr(parts[i], ':');
             if (colon) {
                 static char specs[8][16];
-                int nspecs;
+                static int nspecs;
                 char *sp = specs[nspecs++ % 8];
                 snprintf(sp, sizeof specs[0], "%.*s", (int)strcspn(colon + 1, "}"), colon + 1);
                 pc->spec = sp;
