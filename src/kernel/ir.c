@@ -185,28 +185,94 @@ static bool type_ok(const ir_type *t)
 
 static const char *check_types(const ir_kernel *k, const ir_inst *in);
 
-/* Is sub one of the opcode's variants?  (Executors switch over them with
- * no default, so a value past the last one must not reach them.) */
-static bool sub_ok(const ir_inst *in)
+/* Names of the variants in `sub`, per opcode. */
+static const char *const binop_names[] = {
+    "add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor",
+    "shl", "shr", "min", "max", "min_nan", "max_nan", "pow", "atan2",
+    "fdiv_rn",
+};
+_Static_assert(sizeof binop_names / sizeof binop_names[0] == IR_FDIV_RN + 1,
+               "a name for every ir_binop");
+static const char *const unop_names[] = {"neg", "invert", "not"};
+_Static_assert(sizeof unop_names / sizeof unop_names[0] == IR_NOT + 1,
+               "a name for every ir_unop");
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+_Static_assert(sizeof cmp_names / sizeof cmp_names[0] == IR_GE + 1,
+               "a name for every ir_cmp");
+static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
+static const char *const math_names[] = {
+    "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
+    "tan", "tanh", "abs", "floor", "ceil", "erf", "sigmoid", "fma", "umulhi",
+    "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
+    "exp10", "expm1", "log10", "log1p", "cbrt", "rcbrt", "rsqrt_rn",
+    "erfc", "erfinv", "erfcinv", "normcdf", "normcdfinv", "lgamma", "tgamma", "sinpi", "cospi",
+    "j0", "j1", "y0", "y1", "trunc", "round", "rint", "logb", "saturate",
+    "hypot", "rhypot", "copysign", "nextafter", "fdim", "remainder",
+    "ldexp", "powi", "jn", "yn",
+    "ilogb", "signbit", "isnan", "isinf", "isfinite", "llrint", "llround",
+    "hilo2double", "double2lo", "double2hi",
+    "popc", "clz", "ffs",
+    "brev", "mulhi", "mul24", "hadd", "rhadd", "sad", "byte_perm",
+    "add_r", "sub_r", "mul_r", "div_r", "rcp_r", "sqrt_r", "fma_r", "cvt_r",
+};
+_Static_assert(sizeof math_names / sizeof math_names[0] == IR_MATH__COUNT,
+               "a name for every ir_math");
+static const char *const round_names[] = {"rn", "rz", "rd", "ru"};
+static const char *const reduce_names[] = {
+    "sum", "prod", "max", "min", "argmax", "argmin", "xor", "and", "or",
+};
+_Static_assert(sizeof reduce_names / sizeof reduce_names[0] == IR_RED_OR + 1,
+               "a name for every ir_reduce");
+static const char *const atomic_names[] = {
+    "add", "max", "min", "xchg", "cas", "and", "or", "xor",
+};
+_Static_assert(sizeof atomic_names / sizeof atomic_names[0] == IR_ATOMIC_XOR + 1,
+               "a name for every ir_atomic");
+static const char *const prec_names[] = {"ieee", "tf32", "tf32x3"};
+static const char *const cast_names[] = {"plain", "tf32", "rtz"};
+_Static_assert(sizeof cast_names / sizeof cast_names[0] == IR_CAST_RTZ + 1,
+               "a name for every ir_cast_kind");
+static const char *const assert_names[] = {"device", "rule"};
+_Static_assert(sizeof assert_names / sizeof assert_names[0] == IR_ASSERT_RULE + 1,
+               "a name for every ir_assert_kind");
+
+#define NAME_AT(table, i) \
+    ((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
+
+/* The names of the opcode's variants (its sub), and how many it has: the
+ * one list of which opcodes have variants, which the verifier and the
+ * listing both read.  NULL and 0 for an opcode without (sub not read). */
+static const char *const *variants(ir_opcode op, int *count)
 {
-    switch ((ir_opcode)in->op) {
-    case IR_UNARY: return in->sub <= IR_NOT;
-    case IR_BINARY: return in->sub <= IR_FDIV_RN;
-    case IR_CMP: return in->sub <= IR_GE;
-    case IR_MATH: return in->sub < IR_MATH__COUNT;
-    case IR_REDUCE: case IR_SCAN: return in->sub <= IR_RED_OR;
-    case IR_ATOMIC: return in->sub <= IR_ATOMIC_XOR;
-    case IR_CAST: return in->sub <= IR_CAST_RTZ;
-    case IR_ASSERT: return in->sub <= IR_ASSERT_RULE;
+#define VARIANTS(table) (*count = (int)(sizeof table / sizeof table[0]), table)
+    switch (op) {
+    case IR_UNARY: return VARIANTS(unop_names);
+    case IR_BINARY: return VARIANTS(binop_names);
+    case IR_CMP: return VARIANTS(cmp_names);
+    case IR_MATH: return VARIANTS(math_names);
+    case IR_REDUCE: case IR_SCAN: return VARIANTS(reduce_names);
+    case IR_ATOMIC: return VARIANTS(atomic_names);
+    case IR_CAST: return VARIANTS(cast_names);
+    case IR_ASSERT: return VARIANTS(assert_names);
     case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
     case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
     case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
     case IR_WHERE: case IR_PTR_ADD: case IR_LOAD: case IR_STORE: case IR_DOT:
     case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
     case IR_NOP:
-        break;                   /* no variants: sub is not read */
+        break;
     }
-    return true;
+#undef VARIANTS
+    *count = 0;
+    return NULL;
+}
+
+/* Is sub one of the opcode's variants?  (Executors switch over them with
+ * no default, so a value past the last one must not reach them.) */
+static bool sub_ok(const ir_inst *in)
+{
+    int n;
+    return !variants((ir_opcode)in->op, &n) || in->sub < n;
 }
 
 /* Which operands the opcode needs, and its indices in imm. */
@@ -626,66 +692,17 @@ void ir_type_str(const ir_type *t, char *buf, size_t len)
         snprintf(buf + n, len - n, "]");
 }
 
-/* Names of the variants in `sub`, per opcode. */
-static const char *const binop_names[] = {
-    "add", "sub", "mul", "div", "floordiv", "mod", "and", "or", "xor",
-    "shl", "shr", "min", "max", "min_nan", "max_nan", "pow", "atan2",
-    "fdiv_rn",
-};
-static const char *const unop_names[] = {"neg", "invert", "not"};
-static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
-static const char *const cmp_ops[] = {"==", "!=", "<", "<=", ">", ">="};
-static const char *const math_names[] = {
-    "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
-    "tan", "tanh", "abs", "floor", "ceil", "erf", "sigmoid", "fma", "umulhi",
-    "asin", "acos", "atan", "sinh", "cosh", "asinh", "acosh", "atanh",
-    "exp10", "expm1", "log10", "log1p", "cbrt", "rcbrt", "rsqrt_rn",
-    "erfc", "erfinv", "erfcinv", "normcdf", "normcdfinv", "lgamma", "tgamma", "sinpi", "cospi",
-    "j0", "j1", "y0", "y1", "trunc", "round", "rint", "logb", "saturate",
-    "hypot", "rhypot", "copysign", "nextafter", "fdim", "remainder",
-    "ldexp", "powi", "jn", "yn",
-    "ilogb", "signbit", "isnan", "isinf", "isfinite", "llrint", "llround",
-    "hilo2double", "double2lo", "double2hi",
-    "popc", "clz", "ffs",
-    "brev", "mulhi", "mul24", "hadd", "rhadd", "sad", "byte_perm",
-    "add_r", "sub_r", "mul_r", "div_r", "rcp_r", "sqrt_r", "fma_r", "cvt_r",
-};
-_Static_assert(sizeof math_names / sizeof math_names[0] == IR_MATH__COUNT,
-               "a name for every ir_math");
-static const char *const round_names[] = {"rn", "rz", "rd", "ru"};
-static const char *const reduce_names[] = {
-    "sum", "prod", "max", "min", "argmax", "argmin", "xor", "and", "or",
-};
-static const char *const atomic_names[] = {
-    "add", "max", "min", "xchg", "cas", "and", "or", "xor",
-};
-static const char *const prec_names[] = {"ieee", "tf32", "tf32x3"};
-static const char *const cast_names[] = {"plain", "tf32", "rtz"};
-static const char *const assert_names[] = {"device", "rule"};
-
-#define NAME_AT(table, i) \
-    ((unsigned)(i) < sizeof table / sizeof table[0] ? table[i] : "?")
-
 static const char *sub_name(const ir_inst *in)
 {
-    switch ((ir_opcode)in->op) {
-    case IR_BINARY: return NAME_AT(binop_names, in->sub);
-    case IR_UNARY: return NAME_AT(unop_names, in->sub);
-    case IR_CMP: return NAME_AT(cmp_names, in->sub);
-    case IR_MATH: return NAME_AT(math_names, in->sub);
-    case IR_REDUCE: case IR_SCAN: return NAME_AT(reduce_names, in->sub);
-    case IR_ATOMIC: return NAME_AT(atomic_names, in->sub);
-    case IR_CAST: return in->sub == IR_CAST_PLAIN ? NULL : NAME_AT(cast_names, in->sub);
-    case IR_ASSERT: return in->sub == IR_ASSERT_DEVICE ? NULL : NAME_AT(assert_names, in->sub);
-    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
-    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
-    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
-    case IR_WHERE: case IR_PTR_ADD: case IR_LOAD: case IR_STORE: case IR_DOT:
-    case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
-    case IR_NOP:
-        break;
-    }
-    return NULL;
+    /* the plain cast and tl.device_assert show no variant */
+    if ((in->op == IR_CAST && in->sub == IR_CAST_PLAIN) ||
+        (in->op == IR_ASSERT && in->sub == IR_ASSERT_DEVICE))
+        return NULL;
+    int n;
+    const char *const *names = variants((ir_opcode)in->op, &n);
+    if (!names)
+        return NULL;
+    return in->sub < n ? names[in->sub] : "?";
 }
 
 /* "%3:fp32[64]", or "%3(offs):int32[64]" for a named slot. */
