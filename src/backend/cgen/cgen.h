@@ -1,0 +1,86 @@
+/* cgen.h - the C-dialect emitter: a kernel's typed IR (ir.h, doc/ir.md)
+ * -> the source of one GPU kernel in CUDA C++ (HIP's dialect is the same
+ * language with other intrinsics; the backend says which through
+ * cgen_target).  Shared by the CUDA and HIP backends; it knows nothing of
+ * drivers or compilers.
+ *
+ * The model (doc/architecture.md, "Code generation"):
+ *  - A program is one thread block of num_warps warps (threads =
+ *    num_warps * warp_size).  The grid is the launch's grid.
+ *  - Every slot becomes per-thread registers: a scalar slot one variable
+ *    held by every thread (scalars are uniform across the block), a tile
+ *    slot an array of the elements the thread owns under the tile's
+ *    layout (cgen_layout.c).  A layout depends only on the tile's number
+ *    of elements, so elementwise instructions, RESHAPE and COPY move no
+ *    data between threads.
+ *  - Instructions whose result elements come from other threads' elements
+ *    (BROADCAST, TRANS, DOT, REDUCE, SCAN, ...) go through shared memory
+ *    between barriers, or recompute the source when it is an index
+ *    expression (aranges, constants and scalars combined elementwise).
+ *  - Control flow stays as the IR has it: labels and gotos on uniform
+ *    scalar conditions, so barriers are always reached by the whole block.
+ *  - Registers hold values as the CPU executor's slots do (exec.h): fp8,
+ *    fp16 and bf16 as a float holding the exact value, rounded after each
+ *    operation; int1 as bool; pointers as 64-bit byte addresses.
+ *  - Checks (cgen_options.checked): every active lane of a LOAD, STORE or
+ *    ATOMIC is checked against the arguments it may point into; the first
+ *    failure is recorded in the runtime block (cgen_abi.h) and the program
+ *    stops at once, the block together.
+ *
+ * What the kernel's parameters, runtime block and print records look like
+ * is cgen_abi.h. */
+#ifndef TRITSIM_CGEN_H
+#define TRITSIM_CGEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dtype.h"
+#include "ir.h"
+#include "strbuf.h"
+
+typedef enum cgen_dialect { CGEN_CUDA, CGEN_HIP } cgen_dialect;
+
+typedef struct cgen_target {
+    cgen_dialect dialect;
+    int warp_size;          /* 32 on NVIDIA, 64 on CDNA */
+    int arch;               /* CUDA: compute capability * 10 (90 = sm_90) */
+} cgen_target;
+
+typedef struct cgen_options {
+    cgen_target target;
+    int num_warps;          /* warps per program (Triton's num_warps) */
+    int num_stages;         /* Triton's num_stages: a hint */
+    bool checked;           /* bounds checks (off: --unchecked) */
+    size_t max_smem;        /* shared memory a block may have, bytes */
+} cgen_options;
+
+/* What the backend needs to launch the emitted kernel. */
+typedef struct cgen_info {
+    int threads;            /* per block */
+    size_t smem_bytes;      /* dynamic shared memory per block */
+    bool has_prints;        /* it writes print records */
+    bool uses_atomics;
+} cgen_info;
+
+/* Why emission failed: the instruction (pc >= 0, else -1) and a reason
+ * for a person ("REDUCE with a combine function over 3 axes is not
+ * supported by the GPU backends yet"). */
+typedef struct cgen_fault {
+    int32_t pc;
+    char why[256];
+} cgen_fault;
+
+/* Emit the kernel's source into src (appended).  false when some
+ * instruction cannot be emitted: *f says which and why, src is partial.
+ * The kernel must have passed ir_verify. */
+bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info *info,
+               cgen_fault *f);
+
+/* Bytes a launch passes for a parameter of dtype dt (4 or 8), and its C
+ * type in the emitted code ("int", "unsigned long long", "float", ...). */
+int cgen_param_size(dtype dt);
+const char *cgen_param_ctype(dtype dt);
+
+#endif

@@ -1,0 +1,88 @@
+/* cgen_abi.h - the contract between a kernel emitted by cgen (cgen.h) and
+ * the GPU backend that launches it (backend/cuda, later backend/hip): the
+ * kernel's parameters, the runtime block it reports errors and prints
+ * through, and the record formats in it.  Host-side C; cgen writes the
+ * same definitions into every kernel's prelude, with static_asserts of the
+ * offsets below, so the two sides cannot drift apart silently.
+ *
+ * The entry point of every emitted kernel is
+ *
+ *     extern "C" __global__ void tk_kernel(tk_rt *rt, P0 p0, P1 p1, ...)
+ *
+ * with one parameter per ir_kernel.params, in order, of the C type
+ * cgen_param_size says (pointers: the 64-bit device address of the
+ * argument's first element; ints of 32 bits or fewer and int1: a 32-bit
+ * int; 64-bit ints: 64 bits; fp8, fp16, bf16, fp32: a float holding the
+ * exact value; fp64: a double).  The block is cgen_info.threads threads
+ * (num_warps warps), with cgen_info.smem_bytes of dynamic shared memory;
+ * the grid is (grid[0], grid[1], grid[2]): program (x, y, z) is block
+ * (x, y, z).
+ *
+ * rt points to device memory the backend owns: a tk_rt followed by the
+ * arrays it points to.  The backend fills the inputs before a launch and
+ * clears err_key and print_used; after the launch it reads them back:
+ *  - err_key != TK_NO_ERROR: a program failed; err says where and how
+ *    (the lowest program id, linear x + y*gx + z*gx*gy, wins; within it the
+ *    first failing instruction, and in it the lowest lane).  The program
+ *    stopped there; other programs may have run on.
+ *  - print records (below) from print_buf[0 .. min(print_used,
+ *    print_cap)); print_used > print_cap means records were lost. */
+#ifndef TRITSIM_CGEN_ABI_H
+#define TRITSIM_CGEN_ABI_H
+
+#include <stdint.h>
+
+#define TK_NO_ERROR UINT64_MAX
+
+/* What went wrong (tk_err.kind). */
+typedef enum tk_err_kind {
+    TK_ERR_NONE = 0,
+    TK_ERR_ACCESS = 1,      /* a LOAD, STORE or ATOMIC lane outside every
+                               tensor it may reach, or misaligned: addr, arg
+                               (the argument it should lie in, -1: none) */
+    TK_ERR_ASSERT = 2,      /* an ASSERT lane was false: lane */
+    TK_ERR_GATHER = 3,      /* a GATHER index out of its axis: value */
+    TK_ERR_TRAP = 4,        /* anything else the emitted code detects: value
+                               is a code the emitter documents */
+} tk_err_kind;
+
+typedef struct tk_err {
+    uint32_t kind;          /* tk_err_kind */
+    int32_t pc;             /* the failing instruction */
+    int64_t pid[3];         /* the program */
+    int64_t lane;           /* flat (row-major) lane of the instruction's tile */
+    uint64_t addr;          /* TK_ERR_ACCESS: the device address */
+    int32_t arg;            /* TK_ERR_ACCESS: the pointer argument, -1 none */
+    int32_t pad;
+    int64_t value;          /* TK_ERR_GATHER: the index; TK_ERR_TRAP: a code */
+} tk_err;
+
+typedef struct tk_rt {
+    /* inputs */
+    uint64_t *arg_lo;       /* per parameter: first byte it may reach (pointers) */
+    uint64_t *arg_hi;       /* per parameter: one past its last byte */
+    unsigned char *print_buf;
+    uint64_t print_cap;     /* bytes */
+    /* outputs */
+    unsigned long long print_used;   /* bytes asked for so far (atomicAdd) */
+    unsigned long long err_key;      /* TK_NO_ERROR, or pid_linear << 26 | lane:
+                                        the smallest wins (atomicMin) */
+    unsigned int err_lock;           /* guards err while a program writes it */
+    unsigned int pad;
+    tk_err err;
+} tk_rt;
+
+/* A print record in print_buf (8-byte aligned, little-endian):
+ *     uint32 bytes      the record's size, header included, a multiple of 8
+ *     uint32 print      the ir_kernel.prints index
+ *     uint32 pid[3]     the program
+ *     uint32 seq        the record's number within its program (0, 1, ...)
+ *     then, for each piece of the print with a slot, in piece order, that
+ *     slot's elements in row-major order, each in the slot dtype's memory
+ *     format (dtype_store's: fp16 and bf16 as their bits, int1 as a byte),
+ *     each slot's data padded to 8 bytes.
+ * A device_print (IR_PRINT_DEVICE) record holds its slots the same way:
+ * the host writes one line per element, as the CPU does. */
+enum { TK_PRINT_HEADER = 24 };
+
+#endif
