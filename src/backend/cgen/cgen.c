@@ -1,0 +1,509 @@
+/* cgen.c - the emitter's driver: analyses the kernel (which slots are
+ * written where, which are index expressions, where jumps land), declares
+ * every slot's registers, writes the kernel's signature and walks the
+ * instructions, emitting values, elementwise arithmetic and control flow
+ * itself and handing data movement, memory, DOT and reductions to the
+ * other cgen_*.c files.  The model is cgen.h's. */
+#include "cgen_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cgen_abi.h"
+
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
+/* ---- context ---------------------------------------------------------- */
+
+void cg_printf(cg *g, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    strbuf_vprintf(g->out, fmt, ap);
+    va_end(ap);
+}
+
+bool cg_fail(cg *g, int32_t pc, const char *fmt, ...)
+{
+    if (g->failed)
+        return false;
+    g->failed = true;
+    g->f->pc = pc;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g->f->why, sizeof g->f->why, fmt, ap);
+    va_end(ap);
+    return false;
+}
+
+const ir_type *cg_type(const cg *g, int32_t slot)
+{
+    return &g->k->slots[slot].type;
+}
+
+dtype cg_dt(const cg *g, int32_t slot)
+{
+    return g->k->slots[slot].type.dt;
+}
+
+bool cg_scalar(const cg *g, int32_t slot)
+{
+    return g->k->slots[slot].type.ndim == 0;
+}
+
+const char *cg_ctype(const cg *g, int32_t slot)
+{
+    return cgen_ctype(cg_dt(g, slot));
+}
+
+void cg_need_smem(cg *g, size_t bytes)
+{
+    bytes = (bytes + 15) & ~(size_t)15;
+    if (bytes > g->smem)
+        g->smem = bytes;
+}
+
+void cg_barrier(cg *g)
+{
+    cg_printf(g, "__syncthreads();\n");
+    g->stored = false;
+}
+
+void cg_check_stop(cg *g)
+{
+    if (g->o->checked)
+        cg_printf(g, "if (__syncthreads_or(tk_bad)) return;\n");
+}
+
+/* ---- parameters ---------------------------------------------------------- */
+
+int cgen_param_size(dtype dt)
+{
+    dtype e = dtype_elem(dt);
+    if (dtype_is_ptr(dt) || e == DTYPE_INT64 || e == DTYPE_UINT64 || e == DTYPE_FP64)
+        return 8;
+    return 4;
+}
+
+const char *cgen_param_ctype(dtype dt)
+{
+    dtype e = dtype_elem(dt);
+    if (dtype_is_ptr(dt))
+        return "unsigned long long";
+    if (e == DTYPE_INT64)
+        return "long long";
+    if (e == DTYPE_UINT64)
+        return "unsigned long long";
+    if (e == DTYPE_FP64)
+        return "double";
+    if (e == DTYPE_FP8E4NV || e == DTYPE_FP8E5 || e == DTYPE_FP16 || e == DTYPE_BF16 ||
+        e == DTYPE_FP32)
+        return "float";
+    if (e == DTYPE_UINT8 || e == DTYPE_UINT16 || e == DTYPE_UINT32)
+        return "unsigned int";
+    return "int";
+}
+
+/* ---- analysis ------------------------------------------------------------ */
+
+/* Is the instruction one whose result an index expression may be? */
+static bool pure_op(const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_ARANGE: case IR_RESHAPE: case IR_COPY: case IR_BROADCAST:
+    case IR_BINARY: case IR_UNARY: case IR_CMP: case IR_CAST: case IR_WHERE: case IR_PTR_ADD:
+        return true;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_MATH: case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_DOT: case IR_REDUCE:
+    case IR_SCAN: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_BRANCH: case IR_RETURN: case IR_NOP:
+        return false;
+    }
+    return false;
+}
+
+static void analyse(cg *g)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t s = 0; s < k->nslots; s++)
+        g->def[s] = -1;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (ir_writes_dst(in) && in->dst >= 0) {
+            g->writes[in->dst]++;
+            g->def[in->dst] = pc;
+        }
+        if (in->op == IR_JUMP || in->op == IR_BRANCH)
+            if (in->imm >= 0 && in->imm < k->ncode)
+                g->label[in->imm] = 1;
+    }
+    for (int32_t s = 0; s < k->nslots; s++)
+        if (g->writes[s] != 1)
+            g->def[s] = -1;
+    /* Instructions come in dependence order for single-assignment slots,
+     * so one forward pass decides purity. */
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (!ir_writes_dst(in) || in->dst < 0 || g->def[in->dst] != pc || !pure_op(in))
+            continue;
+        int32_t rd[IR_MAX_READS];
+        int n = ir_reads(in, rd);
+        bool ok = true;
+        for (int i = 0; i < n && ok; i++) {
+            int32_t s = rd[i];
+            if (cg_scalar(g, s))
+                ok = g->def[s] >= 0;          /* a value that never changes */
+            else
+                ok = g->pure[s];
+        }
+        g->pure[in->dst] = ok;
+    }
+}
+
+/* ---- declarations and signature ------------------------------------------- */
+
+static void emit_signature(cg *g)
+{
+    const ir_kernel *k = g->k;
+    cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d)\ntk_kernel(tk_rt *tk_rt_p", g->T);
+    for (int32_t i = 0; i < k->nparams; i++)
+        cg_printf(g, ", %s p%d", cgen_param_ctype(k->params[i].dt), i);
+    cg_printf(g, ")\n{\n");
+    cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
+    cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
+    cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
+    for (int32_t i = 0; i < k->nparams; i++)
+        if (dtype_is_ptr(k->params[i].dt))
+            cg_printf(g, "const tk_u64 tk_lo%d = tk_rt_p->arg_lo[%d], tk_hi%d = tk_rt_p->arg_hi[%d];"
+                      " (void)tk_lo%d; (void)tk_hi%d;\n", i, i, i, i, i, i);
+    for (int32_t s = 0; s < k->nslots; s++) {
+        if (!g->writes[s])
+            continue;
+        if (cg_scalar(g, s))
+            cg_printf(g, "%s s%d;\n", cg_ctype(g, s), s);
+        else
+            cg_printf(g, "%s s%d[%d];\n", cg_ctype(g, s), s, cg_layout(g, s).regs);
+    }
+}
+
+/* ---- elementwise --------------------------------------------------------- */
+
+/* dst = expr, where expr is built per element by fn from the operands'
+ * per-element text. */
+typedef bool (*lane_fn)(cg *g, const ir_inst *in, strbuf *out, const char *ops[4]);
+
+static bool emit_lanes(cg *g, int32_t pc, const ir_inst *in, lane_fn fn)
+{
+    int32_t rd[IR_MAX_READS];
+    int n = ir_reads(in, rd);
+    strbuf opn[IR_MAX_READS] = {{0}};
+    const char *ops[4] = {NULL, NULL, NULL, NULL};
+    /* operands in field order a, b, c: ir_reads returns those set, in order */
+    int32_t fields[4] = {in->a, in->b, in->c, in->d};
+    int j = 0;
+    for (int i = 0; i < 4; i++) {
+        if (fields[i] < 0 || j >= n || rd[j] != fields[i])
+            continue;
+        cg_operand(g, &opn[j], fields[i]);
+        ops[i] = strbuf_cstr(&opn[j]);
+        j++;
+    }
+    strbuf ex = {0};
+    bool ok = fn(g, in, &ex, ops);
+    if (ok) {
+        if (cg_scalar(g, in->dst)) {
+            cg_printf(g, "s%d = %s;\n", in->dst, strbuf_cstr(&ex));
+        } else {
+            cgen_layout L = cg_layout(g, in->dst);
+            cg_loop_begin(g, &L, false);
+            cg_printf(g, "s%d[r] = %s;\n", in->dst, strbuf_cstr(&ex));
+            cg_loop_end(g);
+        }
+    }
+    for (int i = 0; i < IR_MAX_READS; i++)
+        strbuf_free(&opn[i]);
+    strbuf_free(&ex);
+    if (!ok)
+        return cg_fail(g, pc, "%s with %s operands is not supported by the GPU backends yet",
+                       ir_op_name((ir_opcode)in->op),
+                       in->a >= 0 ? dtype_name(cg_dt(g, in->a)) : dtype_name(cg_dt(g, in->dst)));
+    return true;
+}
+
+static bool lane_binary(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    return cgen_binary(out, (ir_binop)in->sub, cg_dt(g, in->a), ops[0], ops[1], cg_dt(g, in->b));
+}
+
+static bool lane_unary(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    return cgen_unary(out, (ir_unop)in->sub, cg_dt(g, in->dst), ops[0]);
+}
+
+static bool lane_cmp(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    return cgen_cmp(out, (ir_cmp)in->sub, cg_dt(g, in->a), ops[0], ops[1]);
+}
+
+static bool lane_cast(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    return cgen_cast(out, (ir_cast_kind)in->sub, cg_dt(g, in->dst), cg_dt(g, in->a), ops[0]);
+}
+
+static bool lane_bitcast(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    return cgen_bitcast(out, cg_dt(g, in->dst), cg_dt(g, in->a), ops[0]);
+}
+
+static bool lane_where(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    (void)g;
+    (void)in;
+    strbuf_printf(out, "((%s) ? (%s) : (%s))", ops[0], ops[1], ops[2]);
+    return true;
+}
+
+static bool lane_math(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    dtype none = DTYPE_INVALID;
+    return cgen_math(out, (ir_math)in->sub, in->imm, cg_dt(g, in->dst), ops[0],
+                     in->a >= 0 ? cg_dt(g, in->a) : none, ops[1],
+                     in->b >= 0 ? cg_dt(g, in->b) : none, ops[2],
+                     in->c >= 0 ? cg_dt(g, in->c) : none);
+}
+
+static bool lane_ptr_add(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    dtype bt = cg_dt(g, in->b);
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->dst)));
+    bool uns = bt == DTYPE_INT1 || bt == DTYPE_UINT8 || bt == DTYPE_UINT16 ||
+               bt == DTYPE_UINT32 || bt == DTYPE_UINT64;
+    strbuf_printf(out, "((tk_u64)(%s) + (tk_u64)(%s)(%s) * %dull)", ops[0],
+                  uns ? "tk_u64" : "tk_i64", ops[1], esz);
+    return true;
+}
+
+static bool lane_copy(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
+{
+    (void)g;
+    (void)in;
+    strbuf_puts(out, ops[0]);
+    return true;
+}
+
+/* ---- values ------------------------------------------------------------- */
+
+static bool emit_const(cg *g, const ir_inst *in)
+{
+    strbuf lit = {0};
+    cgen_literal(&lit, cg_dt(g, in->dst), in->imm, in->fimm);
+    if (cg_scalar(g, in->dst)) {
+        cg_printf(g, "s%d = %s;\n", in->dst, strbuf_cstr(&lit));
+    } else {
+        cgen_layout L = cg_layout(g, in->dst);
+        cg_loop_begin(g, &L, false);
+        cg_printf(g, "s%d[r] = %s;\n", in->dst, strbuf_cstr(&lit));
+        cg_loop_end(g);
+    }
+    strbuf_free(&lit);
+    return true;
+}
+
+static bool emit_arg(cg *g, const ir_inst *in)
+{
+    dtype dt = cg_dt(g, in->dst);
+    if (dtype_is_ptr(dt))
+        cg_printf(g, "s%d = (tk_u64)p%" PRId64 ";\n", in->dst, in->imm);
+    else if (dt == DTYPE_INT1)
+        cg_printf(g, "s%d = p%" PRId64 " != 0;\n", in->dst, in->imm);
+    else
+        cg_printf(g, "s%d = (%s)p%" PRId64 ";\n", in->dst, cg_ctype(g, in->dst), in->imm);
+    return true;
+}
+
+static bool emit_arange(cg *g, const ir_inst *in)
+{
+    cgen_layout L = cg_layout(g, in->dst);
+    cg_loop_begin(g, &L, false);
+    cg_printf(g, "s%d[r] = (tk_i32)(%" PRId64 " + e);\n", in->dst, in->imm);
+    cg_loop_end(g);
+    return true;
+}
+
+/* ASSERT: every active lane of a true, else the program fails. */
+static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
+{
+    if (!g->o->checked) {
+        /* an assertion is a check too: --unchecked drops it as Triton
+         * drops device_assert without TRITON_DEBUG */
+        return true;
+    }
+    if (cg_scalar(g, in->a) && (in->b < 0 || cg_scalar(g, in->b))) {
+        strbuf m = {0};
+        if (in->b >= 0)
+            strbuf_printf(&m, "s%d && ", in->b);
+        cg_printf(g, "if (tk_tid == 0 && %s!s%d) { tk_fault(tk_rt_p, %d, %d, 0, 0, -1, 0); "
+                  "tk_bad = 1; }\n", strbuf_cstr(&m), in->a, TK_ERR_ASSERT, pc);
+        strbuf_free(&m);
+    } else {
+        const ir_type *t = cg_type(g, cg_scalar(g, in->a) ? in->b : in->a);
+        cgen_layout L = cgen_layout_of(g, ir_type_numel(t));
+        cg_loop_begin(g, &L, true);
+        strbuf a = {0}, m = {0};
+        cg_operand(g, &a, in->a);
+        if (in->b >= 0)
+            cg_operand(g, &m, in->b);
+        cg_printf(g, "if (%s%s!(%s)) { tk_fault(tk_rt_p, %d, %d, e, 0, -1, 0); tk_bad = 1; }\n",
+                  in->b >= 0 ? strbuf_cstr(&m) : "", in->b >= 0 ? " && " : "", strbuf_cstr(&a),
+                  TK_ERR_ASSERT, pc);
+        strbuf_free(&a);
+        strbuf_free(&m);
+        cg_loop_end(g);
+    }
+    cg_check_stop(g);
+    return true;
+}
+
+/* ---- the instruction walk -------------------------------------------------- */
+
+static bool emit_inst(cg *g, int32_t pc)
+{
+    const ir_inst *in = &g->k->code[pc];
+    switch ((ir_opcode)in->op) {
+    case IR_CONST:
+        return emit_const(g, in);
+    case IR_PROGRAM_ID:
+        cg_printf(g, "s%d = (tk_i32)blockIdx.%c;\n", in->dst, "xyz"[in->imm]);
+        return true;
+    case IR_NUM_PROGRAMS:
+        cg_printf(g, "s%d = (tk_i32)gridDim.%c;\n", in->dst, "xyz"[in->imm]);
+        return true;
+    case IR_ARG:
+        return emit_arg(g, in);
+    case IR_ARANGE:
+        return emit_arange(g, in);
+    case IR_COPY:
+    case IR_RESHAPE:
+        return emit_lanes(g, pc, in, lane_copy);
+    case IR_CAST:
+        return emit_lanes(g, pc, in, lane_cast);
+    case IR_BITCAST:
+        return emit_lanes(g, pc, in, lane_bitcast);
+    case IR_UNARY:
+        return emit_lanes(g, pc, in, lane_unary);
+    case IR_BINARY:
+        return emit_lanes(g, pc, in, lane_binary);
+    case IR_CMP:
+        return emit_lanes(g, pc, in, lane_cmp);
+    case IR_WHERE:
+        return emit_lanes(g, pc, in, lane_where);
+    case IR_MATH:
+        return emit_lanes(g, pc, in, lane_math);
+    case IR_PTR_ADD:
+        return emit_lanes(g, pc, in, lane_ptr_add);
+    case IR_BROADCAST:
+    case IR_TRANS:
+    case IR_FLIP:
+    case IR_CONCAT:
+    case IR_SLICE:
+    case IR_GATHER:
+    case IR_HISTOGRAM:
+        return cgen_emit_move(g, pc, in);
+    case IR_LOAD:
+    case IR_STORE:
+    case IR_ATOMIC:
+        return cgen_emit_mem(g, pc, in);
+    case IR_DOT:
+        return cgen_emit_dot(g, pc, in);
+    case IR_REDUCE:
+    case IR_SCAN:
+        return cgen_emit_reduce(g, pc, in);
+    case IR_PRINT:
+        return cg_fail(g, pc, "prints are not supported by the GPU backends yet");
+    case IR_BREAKPOINT:
+        return cg_fail(g, pc, "breakpoints are not supported by the GPU backends yet");
+    case IR_ASSERT:
+        return emit_assert(g, pc, in);
+    case IR_JUMP:
+        cg_printf(g, "goto L%" PRId64 ";\n", in->imm);
+        return true;
+    case IR_BRANCH:
+        cg_printf(g, "if (!(s%d)) goto L%" PRId64 ";\n", in->a, in->imm);
+        return true;
+    case IR_RETURN:
+        cg_printf(g, "return;\n");
+        return true;
+    case IR_NOP:
+        return true;
+    }
+    return cg_fail(g, pc, "unknown opcode %d", in->op);
+}
+
+bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info *info,
+               cgen_fault *f)
+{
+    cg g = {.k = k, .o = o, .out = src, .info = info, .f = f};
+    f->pc = -1;
+    f->why[0] = 0;
+    memset(info, 0, sizeof *info);
+    g.T = o->num_warps * o->target.warp_size;
+    if (o->num_warps < 1 || o->num_warps > 32 || (o->num_warps & (o->num_warps - 1)))
+        return cg_fail(&g, -1, "num_warps=%d: the GPU backends take a power of two from 1 to 32",
+                       o->num_warps);
+    size_t ns = (size_t)(k->nslots > 0 ? k->nslots : 1);
+    g.writes = calloc(ns, sizeof *g.writes);
+    g.def = calloc(ns, sizeof *g.def);
+    g.pure = calloc(ns, 1);
+    g.label = calloc((size_t)k->ncode + 1, 1);
+    if (!g.writes || !g.def || !g.pure || !g.label) {
+        cg_fail(&g, -1, "out of memory");
+        goto done;
+    }
+    analyse(&g);
+    for (int32_t s = 0; s < k->nslots; s++) {
+        int64_t n = ir_type_numel(cg_type(&g, s));
+        if (g.writes[s] && n > g.T && n % g.T != 0) {
+            cg_fail(&g, g.def[s], "a tile of %" PRId64 " elements does not divide among the "
+                    "%d threads of a program", n, g.T);
+            goto done;
+        }
+    }
+
+    cg_printf(&g, "// %s: generated by tritsim from its kernel IR (doc/ir.md)\n", k->name);
+    cgen_expr_prelude(src, &o->target);
+    cgen_rt_prelude(&g);
+    emit_signature(&g);
+    g.stored = false;
+    for (int32_t pc = 0; pc < k->ncode && !g.failed; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if (g.label[pc]) {
+            cg_printf(&g, "L%d:;\n", pc);
+            g.stored = true;    /* a jump may come from after a store */
+        }
+        if (in->op == IR_NOP)
+            continue;
+        cg_printf(&g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
+        if (!emit_inst(&g, pc))
+            break;
+    }
+    if (!g.failed) {
+        if (g.label[k->ncode])
+            cg_printf(&g, "L%d:;\n", k->ncode);
+        cg_printf(&g, "}\n");
+        info->threads = g.T;
+        info->smem_bytes = g.smem;
+        if (o->max_smem && g.smem > o->max_smem)
+            cg_fail(&g, -1, "the kernel needs %zu bytes of shared memory per program, more than "
+                    "the %zu the GPU has: use smaller blocks", g.smem, o->max_smem);
+    }
+done:
+    free(g.writes);
+    free(g.def);
+    free(g.pure);
+    free(g.label);
+    return !g.failed;
+}

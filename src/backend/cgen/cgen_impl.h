@@ -1,0 +1,100 @@
+/* cgen_impl.h - what the emitter's files (cgen*.c) share and nothing
+ * outside them sees: the emission context, tile layouts, and the helpers
+ * that write per-thread loops and move tiles through shared memory.
+ *
+ * Layouts.  A tile of n elements on a block of T threads: when n >= T,
+ * thread t owns regs = n / T elements, in chunks of vec consecutive ones
+ * (vec = min(4, regs)): register r holds flat (row-major) element
+ *     ((r / vec) * T + t) * vec + r % vec
+ * so a warp's threads read consecutive chunks (coalesced, vectorisable).
+ * When n < T the tile is replicated: thread t holds element t % n in its
+ * one register, and only threads t < n own theirs (they alone store,
+ * update atomically or print it).  The layout depends on n alone, so
+ * slots of equal size line up and elementwise code moves nothing. */
+#ifndef TRITSIM_CGEN_IMPL_H
+#define TRITSIM_CGEN_IMPL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cgen.h"
+#include "cgen_expr.h"
+#include "ir.h"
+#include "strbuf.h"
+
+typedef struct cgen_layout {
+    int64_t n;              /* elements */
+    int regs;               /* registers per thread */
+    int vec;                /* consecutive elements per chunk */
+    bool repl;              /* n < threads: replicated */
+} cgen_layout;
+
+typedef struct cg {
+    const ir_kernel *k;
+    const cgen_options *o;
+    strbuf *out;
+    cgen_info *info;
+    cgen_fault *f;
+    int T;                  /* threads per block */
+    int32_t *writes;        /* per slot: instructions writing it */
+    int32_t *def;           /* per slot: the instruction writing it when only
+                               one does, else -1 */
+    uint8_t *pure;          /* per slot: an index expression (cg_pure_expr) */
+    uint8_t *label;         /* per pc: a jump lands here */
+    size_t smem;            /* dynamic shared memory needed, bytes */
+    bool stored;            /* a STORE or ATOMIC since the last barrier */
+    bool failed;
+} cg;
+
+/* ---- cgen.c: context and text ---- */
+void cg_printf(cg *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fail the emission at instruction pc (-1: none); returns false. */
+bool cg_fail(cg *g, int32_t pc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const ir_type *cg_type(const cg *g, int32_t slot);
+dtype cg_dt(const cg *g, int32_t slot);
+bool cg_scalar(const cg *g, int32_t slot);
+/* Shared memory: ask for bytes; a barrier that the block passes together. */
+void cg_need_smem(cg *g, size_t bytes);
+void cg_barrier(cg *g);
+/* After code that may have failed a check: the block stops together. */
+void cg_check_stop(cg *g);
+
+/* ---- cgen_layout.c ---- */
+cgen_layout cgen_layout_of(const cg *g, int64_t n);
+cgen_layout cg_layout(const cg *g, int32_t slot);
+/* Open / close a loop over the thread's registers of layout L, with
+ * `r` the register and `e` (int) its flat element in scope; owned_only:
+ * skip replicas (code with side effects). */
+void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only);
+void cg_loop_end(cg *g);
+/* An operand in an elementwise loop: the slot's variable, or its register r. */
+void cg_operand(const cg *g, strbuf *sb, int32_t slot);
+/* Flat index of the source element that element `e` (expression idx) of
+ * a tile of shape dst reads when broadcast from shape src: an expression
+ * appended to sb. */
+void cg_bcast_index(strbuf *sb, const ir_type *dst, const ir_type *src, const char *idx);
+/* Coordinate on axis d of flat index idx in shape t. */
+void cg_coord(strbuf *sb, const ir_type *t, int d, const char *idx);
+/* Index expressions: can slot be recomputed at any element (cgen_pure),
+ * and its value at flat index idx (false when the expression would be
+ * too large: use shared memory). */
+bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth);
+/* Copy slot src's elements into shared memory at byte offset off, in
+ * row-major order, as its register form (after a barrier). */
+void cg_tile_to_smem(cg *g, int32_t src, size_t off);
+/* The register-form C type of a slot's dtype. */
+const char *cg_ctype(const cg *g, int32_t slot);
+
+/* ---- cgen_move.c: data movement between threads ---- */
+bool cgen_emit_move(cg *g, int32_t pc, const ir_inst *in);
+/* ---- cgen_mem.c: LOAD, STORE, ATOMIC ---- */
+bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
+/* ---- cgen_dot.c ---- */
+bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
+/* ---- cgen_reduce.c: REDUCE, SCAN ---- */
+bool cgen_emit_reduce(cg *g, int32_t pc, const ir_inst *in);
+/* ---- cgen_rt.c: the runtime part of the prelude ---- */
+void cgen_rt_prelude(cg *g);
+
+#endif

@@ -1,0 +1,67 @@
+/* cgen_rt.c - the runtime part of every emitted kernel's prelude: the
+ * runtime block of cgen_abi.h as the device sees it (checked against the
+ * host's offsets at compile time), and the device functions that record
+ * a failure in it. */
+#include "cgen_impl.h"
+
+#include <stddef.h>
+
+#include "cgen_abi.h"
+
+void cgen_rt_prelude(cg *g)
+{
+    cg_printf(g,
+        "struct tk_err { unsigned int kind; int pc; long long pid[3]; long long lane;\n"
+        "  unsigned long long addr; int arg; int pad; long long value; };\n"
+        "struct tk_rt { unsigned long long *arg_lo, *arg_hi; unsigned char *print_buf;\n"
+        "  unsigned long long print_cap; unsigned long long print_used;\n"
+        "  unsigned long long err_key; unsigned int err_lock; unsigned int pad; tk_err err; };\n");
+    /* the host's layout (cgen_abi.h), checked where the kernel is compiled */
+    cg_printf(g, "static_assert(sizeof(tk_rt) == %zu, \"tk_rt\");\n", sizeof(tk_rt));
+    cg_printf(g, "static_assert(__builtin_offsetof(tk_rt, err_key) == %zu, \"err_key\");\n",
+              offsetof(tk_rt, err_key));
+    cg_printf(g, "static_assert(__builtin_offsetof(tk_rt, err) == %zu, \"err\");\n",
+              offsetof(tk_rt, err));
+    cg_printf(g, "static_assert(__builtin_offsetof(tk_rt, print_used) == %zu, \"print_used\");\n",
+              offsetof(tk_rt, print_used));
+    cg_printf(g, "static_assert(__builtin_offsetof(tk_err, value) == %zu, \"value\");\n",
+              offsetof(tk_err, value));
+    /* The lowest program wins, then the lowest lane: key = pid << 26 | lane
+     * (lanes are below 2^26: IR_MAX_NUMEL).  A lock orders the writers of
+     * the details; failures are rare, so it is never contended for long. */
+    cg_printf(g,
+        "__device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,\n"
+        "    long long lane, unsigned long long addr, int arg, long long value)\n"
+        "{\n"
+        "  unsigned long long pl = blockIdx.x + (unsigned long long)gridDim.x *\n"
+        "      (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);\n"
+        "  unsigned long long key = (pl << 26) | (unsigned long long)lane;\n"
+        "  if (key >= *(volatile unsigned long long *)&rt->err_key) return;\n"
+        "  while (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) { }\n"
+        "  __threadfence();\n"
+        "  if (key < *(volatile unsigned long long *)&rt->err_key) {\n"
+        "    volatile tk_err *E = &rt->err;\n"
+        "    E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;\n"
+        "    E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;\n"
+        "    E->pid[2] = blockIdx.z;\n"
+        "    *(volatile unsigned long long *)&rt->err_key = key;\n"
+        "  }\n"
+        "  __threadfence();\n"
+        "  atomicExch(&rt->err_lock, 0u);\n"
+        "}\n");
+    /* Does [a, a + sz) lie in [lo, hi), at a multiple of sz from lo? */
+    cg_printf(g,
+        "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"
+        "    unsigned long long hi, unsigned int sz)\n"
+        "{ return a >= lo && a < hi && hi - a >= sz && (a - lo) %% sz == 0; }\n");
+    /* fp32 -> tf32, to nearest even; infinities and NaN unchanged (the
+     * CPU's round_tf32) */
+    cg_printf(g,
+        "__device__ __forceinline__ float tk_tf32(float x)\n"
+        "{\n"
+        "  unsigned int u = __float_as_uint(x);\n"
+        "  if ((u & 0x7f800000u) == 0x7f800000u) return x;\n"
+        "  u += 0xfffu + ((u >> 13) & 1u);\n"
+        "  return __uint_as_float(u & 0xffffe000u);\n"
+        "}\n");
+}
