@@ -55,6 +55,10 @@ static const char main_usage[] =
     "                       print each kernel's IR (or KERNEL's only) on stderr\n"
     "                       when it is specialized: a header with the argument\n"
     "                       types and constexprs, then one instruction a line\n"
+    "      --dump-cuda[=KERNEL]\n"
+    "                       print the CUDA C++ the GPU backends make of each\n"
+    "                       kernel (or KERNEL's only) on stderr, at its first\n"
+    "                       launch with each num_warps, on any backend\n"
     "\n"
     "Options of parse:\n"
     "      --ast            print the syntax tree as an S-expression\n"
@@ -161,6 +165,7 @@ typedef struct main_prog {
     host_target target;
     bool no_break;
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
+    const char *dump_cuda;  /* --dump-cuda: the same */
 } main_prog;
 
 /* Run the program once on a fresh host; its exit status. */
@@ -176,6 +181,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->debugger = g;
     h->no_break = p->no_break;
     h->dump_ir = p->dump_ir;
+    h->dump_cuda = p->dump_cuda;
     modules_init(h);
     int status = host_run_file(h, p->m, argc, argv);
     /* Which kernels run can depend on the program's input, so a name that
@@ -189,7 +195,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR };
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
@@ -197,6 +203,7 @@ static int main_run(int argc, char **argv, bool debugging)
         {"break", required_argument, NULL, OPT_BREAK},
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
         {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
+        {"dump-cuda", optional_argument, NULL, OPT_DUMP_CUDA},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -250,6 +257,11 @@ static int main_run(int argc, char **argv, bool debugging)
             if (optarg && !*optarg)
                 return main_usage_error("run: %s", "--dump-ir= wants a kernel's name");
             prog.dump_ir = optarg ? optarg : "";
+            break;
+        case OPT_DUMP_CUDA:
+            if (optarg && !*optarg)
+                return main_usage_error("run: %s", "--dump-cuda= wants a kernel's name");
+            prog.dump_cuda = optarg ? optarg : "";
             break;
         case 'h': fputs(main_usage, stdout); return 0;
         default: return main_bad_option();

@@ -141,6 +141,9 @@ struct host {
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
                                    else the kernel of that name (launch.c) */
     int ir_dumped;              /* specializations --dump-ir listed so far */
+    const char *dump_cuda;      /* --dump-cuda[=KERNEL]: the same for the CUDA
+                                   source the GPU backends would compile */
+    int cuda_dumped;
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */

@@ -9,10 +9,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include "launch.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backend.h"
+#include "cgen.h"
 #include "debug.h"
 #include "pyformat.h"
 #include "spec.h"
@@ -29,6 +31,7 @@ typedef struct launch_spec {
     arena mem;              /* the IR and the key's constants */
     ir_kernel *ir;
     backend_kernel *compiled;   /* NULL until the first launch (or warmup) */
+    uint64_t cuda_dumped;   /* bit w: --dump-cuda listed it for 2^w warps */
 } launch_spec;
 
 typedef struct launch_kernel {
@@ -634,6 +637,36 @@ static void launch_dump_ir(const val_func *f, const launch_spec *s)
     ir_dump(s->ir, stderr);
 }
 
+/* --dump-cuda: the CUDA source the GPU backends would compile for s with
+ * this many warps, on stderr (or why there is none). */
+static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t warps)
+{
+    if (!h->dump_cuda || (*h->dump_cuda && strcmp(h->dump_cuda, f->name)))
+        return;
+    int w = 0;
+    while (w < 63 && ((int64_t)1 << w) < warps)
+        w++;
+    if (s->cuda_dumped & ((uint64_t)1 << w))
+        return;
+    s->cuda_dumped |= (uint64_t)1 << w;
+    h->cuda_dumped++;
+    cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
+                      .num_warps = (int)warps, .num_stages = 3, .checked = true,
+                      .max_smem = 227 * 1024};
+    strbuf src = {0};
+    cgen_info info;
+    cgen_fault fault;
+    fprintf(stderr, "// ---- tritsim: CUDA source of %s (num_warps %d)\n", f->name, (int)warps);
+    if (cgen_emit(s->ir, &o, &src, &info, &fault)) {
+        fputs(strbuf_cstr(&src), stderr);
+        fprintf(stderr, "// ---- end (%d threads, %zu bytes of shared memory)\n", info.threads,
+                info.smem_bytes);
+    } else {
+        fprintf(stderr, "// ---- none: instruction %d: %s\n", (int)fault.pc, fault.why);
+    }
+    strbuf_free(&src);
+}
+
 /* The specialization for these parameters, made if needed; NULL after
  * reporting an error. */
 static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *bound,
@@ -740,6 +773,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
               (s = launch_specialize(h, k, bound, at)) != NULL &&
               launch_on_device(h, f, bound, at) &&
               (compiled = launch_compile(h, s, f, at)) != NULL;
+    if (ok)
+        launch_dump_cuda(h, f, s, warps);
     if (!ok) {
         free(bound);
         return val_err();

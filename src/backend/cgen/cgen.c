@@ -216,7 +216,8 @@ static bool emit_lanes(cg *g, int32_t pc, const ir_inst *in, lane_fn fn)
     bool ok = fn(g, in, &ex, ops);
     if (ok) {
         if (cg_scalar(g, in->dst)) {
-            cg_printf(g, "s%d = %s;\n", in->dst, strbuf_cstr(&ex));
+            /* a one-element tile operand is its register 0 */
+            cg_printf(g, "{ const int r = 0; (void)r; s%d = %s; }\n", in->dst, strbuf_cstr(&ex));
         } else {
             cgen_layout L = cg_layout(g, in->dst);
             cg_loop_begin(g, &L, false);
@@ -459,11 +460,17 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.def = calloc(ns, sizeof *g.def);
     g.pure = calloc(ns, 1);
     g.label = calloc((size_t)k->ncode + 1, 1);
-    if (!g.writes || !g.def || !g.pure || !g.label) {
+    g.lay = calloc(ns, sizeof *g.lay);
+    g.alias = calloc(ns, 1);
+    if (!g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias) {
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
     analyse(&g);
+    if (!cg_assign_layouts(&g)) {
+        cg_fail(&g, -1, "out of memory");
+        goto done;
+    }
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -487,7 +494,10 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         if (in->op == IR_NOP)
             continue;
         cg_printf(&g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
-        if (!emit_inst(&g, pc))
+        cg_convert_begin(&g, in);
+        bool ok = emit_inst(&g, pc);
+        cg_convert_end(&g);
+        if (!ok)
             break;
     }
     if (!g.failed) {
@@ -505,5 +515,7 @@ done:
     free(g.def);
     free(g.pure);
     free(g.label);
+    free(g.lay);
+    free(g.alias);
     return !g.failed;
 }

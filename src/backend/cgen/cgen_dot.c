@@ -20,8 +20,102 @@ typedef struct dotdims {
     int64_t batch, M, N, K;
 } dotdims;
 
+/* fp16/bf16 operands, fp32 accumulator in mma.m16n8k16 fragments (the
+ * dst's CGEN_MMA layout, cgen_layout.c): A goes to shared memory row-major
+ * and B transposed, as 16-bit patterns in rows padded by 8 elements (the
+ * fragments' 32-bit reads then hit 32 different banks); each warp walks K
+ * in steps of 16, loading its fragments of A and B and issuing one mma per
+ * 16 x 8 piece of its block.  The tensor cores add products in groups:
+ * doc/ir.md 4.2 allows the difference. */
+static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld)
+{
+    const ir_type *ta = cg_type(g, in->a);
+    dtype adt = ta->dt;
+    int M = Ld->M, N = Ld->N, K = ta->shape[1];
+    int S = K + 8;                  /* row stride in 16-bit elements */
+    size_t offb = ((size_t)M * S * 2 + 15) & ~(size_t)15;
+    cg_need_smem(g, offb + (size_t)N * S * 2);
+    strbuf ba = {0}, bb = {0};
+    if (!cgen_bitcast(&ba, DTYPE_UINT16, adt, "s_a") ||
+        !cgen_bitcast(&bb, DTYPE_UINT16, adt, "s_b")) {
+        strbuf_free(&ba);
+        strbuf_free(&bb);
+        return cg_fail(g, pc, "DOT of %s on tensor cores is not supported", dtype_name(adt));
+    }
+    strbuf_free(&ba);
+    strbuf_free(&bb);
+    cg_barrier(g);
+    cgen_layout La = cg_layout(g, in->a), Lb = cg_layout(g, in->b);
+    strbuf bits = {0}, opd = {0};
+    cg_operand(g, &opd, in->a);
+    cgen_bitcast(&bits, DTYPE_UINT16, adt, strbuf_cstr(&opd));
+    cg_loop_begin(g, &La, true);
+    cg_printf(g, "((unsigned short *)tk_smem)[(e / %d) * %d + e %% %d] = %s;\n", K, S, K,
+              strbuf_cstr(&bits));
+    cg_loop_end(g);
+    strbuf_clear(&bits);
+    strbuf_clear(&opd);
+    cg_operand(g, &opd, in->b);
+    cgen_bitcast(&bits, DTYPE_UINT16, adt, strbuf_cstr(&opd));
+    cg_loop_begin(g, &Lb, true);
+    cg_printf(g, "((unsigned short *)(tk_smem + %zu))[(e %% %d) * %d + e / %d] = %s;\n", offb, N, S,
+              N, strbuf_cstr(&bits));
+    cg_loop_end(g);
+    strbuf_free(&bits);
+    strbuf_free(&opd);
+    cg_barrier(g);
+
+    int WM = M / Ld->wm, WN = N / Ld->wn, MT = Ld->mt, NT = Ld->nt;
+    cg_printf(g, "{\nfloat tk_acc[%d];\n", Ld->regs);
+    cg_loop_begin(g, Ld, false);
+    if (in->c >= 0) {
+        strbuf c = {0};
+        cg_operand(g, &c, in->c);
+        cg_printf(g, "tk_acc[r] = (float)(%s);\n", strbuf_cstr(&c));
+        strbuf_free(&c);
+    } else {
+        cg_printf(g, "tk_acc[r] = 0.0f;\n");
+    }
+    cg_loop_end(g);
+    cg_printf(g, "const unsigned *tk_A = (const unsigned *)tk_smem;\n");
+    cg_printf(g, "const unsigned *tk_B = (const unsigned *)(tk_smem + %zu);\n", offb);
+    cg_printf(g, "const int tk_w = tk_tid >> 5, tk_g = (tk_tid & 31) >> 2, tk_t = tk_tid & 3;\n");
+    cg_printf(g, "const int tk_r0 = tk_w / %d * %d + tk_g, tk_c0 = tk_w %% %d * %d + tk_g;\n",
+              Ld->wn, WM, Ld->wn, WN);
+    cg_printf(g, "#pragma unroll 2\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n", K / 2 * 2);
+    cg_printf(g, "  unsigned tk_fa[%d][4], tk_fb[%d][2];\n", MT, NT);
+    cg_printf(g, "  const int kw = (k0 >> 1) + tk_t;\n");
+    cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++) {\n", MT);
+    cg_printf(g, "    const int row = (tk_r0 + i * 16) * %d;\n", S / 2);
+    cg_printf(g, "    tk_fa[i][0] = tk_A[row + kw];\n");
+    cg_printf(g, "    tk_fa[i][1] = tk_A[row + %d + kw];\n", 8 * S / 2);
+    cg_printf(g, "    tk_fa[i][2] = tk_A[row + kw + 4];\n");
+    cg_printf(g, "    tk_fa[i][3] = tk_A[row + %d + kw + 4];\n  }\n", 8 * S / 2);
+    cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
+    cg_printf(g, "    const int col = (tk_c0 + j * 8) * %d;\n", S / 2);
+    cg_printf(g, "    tk_fb[j][0] = tk_B[col + kw];\n");
+    cg_printf(g, "    tk_fb[j][1] = tk_B[col + kw + 4];\n  }\n");
+    cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
+    cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
+    cg_printf(g, "    float *d = &tk_acc[(i * %d + j) * 4];\n", NT);
+    cg_printf(g, "    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 "
+              "{%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, {%%8,%%9}, {%%0,%%1,%%2,%%3};\"\n",
+              adt == DTYPE_BF16 ? "bf16" : "f16", adt == DTYPE_BF16 ? "bf16" : "f16");
+    cg_printf(g, "      : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])\n");
+    cg_printf(g, "      : \"r\"(tk_fa[i][0]), \"r\"(tk_fa[i][1]), \"r\"(tk_fa[i][2]), \"r\"(tk_fa[i][3]),"
+              " \"r\"(tk_fb[j][0]), \"r\"(tk_fb[j][1]));\n  }\n}\n");
+    cg_loop_begin(g, Ld, false);
+    cg_printf(g, "s%d[r] = tk_acc[r];\n", in->dst);
+    cg_loop_end(g);
+    cg_printf(g, "}\n");
+    return true;
+}
+
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
 {
+    cgen_layout Lmma = cg_layout(g, in->dst);
+    if (Lmma.kind == CGEN_MMA)
+        return emit_mma(g, pc, in, &Lmma);
     const ir_type *ta = cg_type(g, in->a), *tb = cg_type(g, in->b), *td = cg_type(g, in->dst);
     int nd = td->ndim;
     if (nd < 2 || ta->ndim != nd || tb->ndim != nd)

@@ -23,11 +23,21 @@
 #include "ir.h"
 #include "strbuf.h"
 
+typedef enum cgen_lkind {
+    CGEN_FLAT,              /* the layout above */
+    CGEN_MMA,               /* a DOT's accumulator on tensor cores: the
+                               fragments of mma.m16n8k16 (cgen_dot.c) */
+} cgen_lkind;
+
 typedef struct cgen_layout {
+    cgen_lkind kind;
     int64_t n;              /* elements */
     int regs;               /* registers per thread */
-    int vec;                /* consecutive elements per chunk */
-    bool repl;              /* n < threads: replicated */
+    int vec;                /* FLAT: consecutive elements per chunk */
+    bool repl;              /* FLAT: n < threads: replicated */
+    /* MMA: a [M, N] tile; warps in a wm x wn grid, each holding a
+     * (M / wm) x (N / wn) block as mt x nt fragments of 16 x 8 */
+    int M, N, wm, wn, mt, nt;
 } cgen_layout;
 
 typedef struct cg {
@@ -42,8 +52,12 @@ typedef struct cg {
                                one does, else -1 */
     uint8_t *pure;          /* per slot: an index expression (cg_pure_expr) */
     uint8_t *label;         /* per pc: a jump lands here */
+    cgen_layout *lay;       /* per slot: its layout */
+    uint8_t *alias;         /* per slot: read from its converted copy
+                               tk_cv<slot> during this instruction */
     size_t smem;            /* dynamic shared memory needed, bytes */
     bool stored;            /* a STORE or ATOMIC since the last barrier */
+    bool open_conv;         /* cg_convert_begin opened a block */
     bool failed;
 } cg;
 
@@ -63,6 +77,15 @@ void cg_check_stop(cg *g);
 /* ---- cgen_layout.c ---- */
 cgen_layout cgen_layout_of(const cg *g, int64_t n);
 cgen_layout cg_layout(const cg *g, int32_t slot);
+/* Decide every slot's layout (after the analysis of cgen.c). */
+bool cg_assign_layouts(cg *g);
+bool cg_same_layout(const cgen_layout *a, const cgen_layout *b);
+/* Before instruction in's code: its operands that are read element by
+ * element in layout W but held in another are converted (recomputed, or
+ * moved through shared memory) into tk_cv<slot> inside a block that
+ * cg_convert_end closes. */
+void cg_convert_begin(cg *g, const ir_inst *in);
+void cg_convert_end(cg *g);
 /* Open / close a loop over the thread's registers of layout L, with
  * `r` the register and `e` (int) its flat element in scope; owned_only:
  * skip replicas (code with side effects). */

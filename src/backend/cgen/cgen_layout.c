@@ -6,6 +6,7 @@
 #include "cgen_impl.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -13,7 +14,7 @@
 
 cgen_layout cgen_layout_of(const cg *g, int64_t n)
 {
-    cgen_layout L = {.n = n, .regs = 1, .vec = 1, .repl = false};
+    cgen_layout L = {.kind = CGEN_FLAT, .n = n, .regs = 1, .vec = 1, .repl = false};
     if (n < g->T) {
         L.repl = true;
         return L;
@@ -25,11 +26,221 @@ cgen_layout cgen_layout_of(const cg *g, int64_t n)
 
 cgen_layout cg_layout(const cg *g, int32_t slot)
 {
+    if (g->lay)
+        return g->lay[slot];
     return cgen_layout_of(g, ir_type_numel(cg_type(g, slot)));
+}
+
+bool cg_same_layout(const cgen_layout *a, const cgen_layout *b)
+{
+    if (a->kind != b->kind || a->n != b->n)
+        return false;
+    if (a->kind == CGEN_FLAT)
+        return true;
+    return a->M == b->M && a->N == b->N && a->wm == b->wm && a->wn == b->wn;
+}
+
+/* ---- the tensor-core layout ---------------------------------------------- */
+
+/* Can DOT in keep its accumulator in mma.m16n8k16 fragments?  Fills L. */
+static bool mma_layout(const cg *g, const ir_inst *in, cgen_layout *L)
+{
+    const ir_type *ta = cg_type(g, in->a), *td = cg_type(g, in->dst);
+    dtype adt = ta->dt, bdt = cg_dt(g, in->b);
+    if (g->o->target.dialect != CGEN_CUDA || g->o->target.arch < 80 || td->ndim != 2 ||
+        (adt != DTYPE_FP16 && adt != DTYPE_BF16) || bdt != adt || td->dt != DTYPE_FP32)
+        return false;
+    int M = td->shape[0], N = td->shape[1], K = ta->shape[1];
+    if (M % 16 || N % 8 || K % 16)
+        return false;
+    int W = g->o->num_warps, best = -1;
+    double best_cost = 0;
+    for (int wm = 1; wm <= W; wm *= 2) {
+        int wn = W / wm;
+        if (M % (16 * wm) || N % (8 * wn))
+            continue;
+        int mt = M / wm / 16, nt = N / wn / 8;
+        /* shared-memory words per fragment: fewer is better */
+        double cost = (4.0 * mt + 2.0 * nt) / (double)(mt * nt);
+        if (best < 0 || cost < best_cost) {
+            best = wm;
+            best_cost = cost;
+        }
+    }
+    if (best < 0)
+        return false;
+    *L = (cgen_layout){.kind = CGEN_MMA, .n = (int64_t)M * N, .M = M, .N = N, .wm = best,
+                       .wn = W / best};
+    L->mt = M / L->wm / 16;
+    L->nt = N / L->wn / 8;
+    L->regs = L->mt * L->nt * 4;
+    return true;
+}
+
+static int32_t uf_find(int32_t *p, int32_t x)
+{
+    while (p[x] != x)
+        x = p[x] = p[p[x]];
+    return x;
+}
+
+bool cg_assign_layouts(cg *g)
+{
+    const ir_kernel *k = g->k;
+    int32_t n = k->nslots;
+    int32_t *parent = malloc((size_t)(n > 0 ? n : 1) * sizeof *parent);
+    cgen_layout *mma = calloc((size_t)(n > 0 ? n : 1), sizeof *mma);
+    if (!parent || !mma) {
+        free(parent);
+        free(mma);
+        return false;
+    }
+    for (int32_t s = 0; s < n; s++) {
+        parent[s] = s;
+        g->lay[s] = cgen_layout_of(g, ir_type_numel(cg_type(g, s)));
+    }
+    /* slots that hand an accumulator around: a DOT's dst and its c, and
+     * COPYs between tiles of one shape */
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        int32_t x = -1, y = -1;
+        if (in->op == IR_DOT && in->c >= 0 && !cg_scalar(g, in->c))
+            x = in->dst, y = in->c;
+        else if (in->op == IR_COPY && !cg_scalar(g, in->dst))
+            x = in->dst, y = in->a;
+        if (x >= 0 && y >= 0) {
+            const ir_type *tx = cg_type(g, x), *ty = cg_type(g, y);
+            if (tx->ndim == ty->ndim &&
+                !memcmp(tx->shape, ty->shape, sizeof(int32_t) * (size_t)tx->ndim))
+                parent[uf_find(parent, x)] = uf_find(parent, y);
+        }
+    }
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        cgen_layout L;
+        if (in->op == IR_DOT && mma_layout(g, in, &L))
+            mma[uf_find(parent, in->dst)] = L;
+    }
+    for (int32_t s = 0; s < n; s++) {
+        const cgen_layout *L = &mma[uf_find(parent, s)];
+        if (L->kind == CGEN_MMA && L->n == ir_type_numel(cg_type(g, s)) && !cg_scalar(g, s))
+            g->lay[s] = *L;
+    }
+    free(parent);
+    free(mma);
+    return true;
+}
+
+/* ---- converting operands ------------------------------------------------ */
+
+/* The operands of in read element by element in the layout of `work`. */
+static int convert_operands(const cg *g, const ir_inst *in, int32_t *work, int32_t out[4])
+{
+    int n = 0;
+    *work = in->dst;
+    switch ((ir_opcode)in->op) {
+    case IR_COPY: case IR_RESHAPE: case IR_CAST: case IR_BITCAST: case IR_UNARY:
+    case IR_BINARY: case IR_CMP: case IR_WHERE: case IR_MATH: case IR_PTR_ADD: case IR_LOAD: {
+        int32_t rd[IR_MAX_READS];
+        int m = ir_reads(in, rd);
+        for (int i = 0; i < m; i++)
+            out[n++] = rd[i];
+        break;
+    }
+    case IR_STORE: case IR_ATOMIC: {
+        *work = in->a;
+        int32_t rd[IR_MAX_READS];
+        int m = ir_reads(in, rd);
+        for (int i = 0; i < m; i++)
+            if (rd[i] != in->a)
+                out[n++] = rd[i];
+        break;
+    }
+    case IR_ASSERT:
+        *work = cg_scalar(g, in->a) && in->b >= 0 ? in->b : in->a;
+        if (in->b >= 0)
+            out[n++] = *work == in->a ? in->b : in->a;
+        break;
+    case IR_GATHER:
+        out[n++] = in->b;
+        break;
+    case IR_HISTOGRAM:
+        *work = in->a;
+        if (in->b >= 0)
+            out[n++] = in->b;
+        break;
+    case IR_DOT:
+        if (in->c >= 0)
+            out[n++] = in->c;
+        break;
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_BROADCAST: case IR_TRANS: case IR_FLIP: case IR_CONCAT: case IR_SLICE:
+    case IR_REDUCE: case IR_SCAN: case IR_PRINT: case IR_BREAKPOINT: case IR_JUMP:
+    case IR_BRANCH: case IR_RETURN: case IR_NOP:
+        break;
+    }
+    return n;
+}
+
+void cg_convert_begin(cg *g, const ir_inst *in)
+{
+    int32_t ops[4], work;
+    int n = convert_operands(g, in, &work, ops);
+    if (work < 0 || cg_scalar(g, work))
+        return;
+    cgen_layout W = cg_layout(g, work);
+    bool opened = false;
+    for (int i = 0; i < n; i++) {
+        int32_t s = ops[i];
+        if (s < 0 || cg_scalar(g, s) || g->alias[s])
+            continue;
+        cgen_layout L = cg_layout(g, s);
+        if (cg_same_layout(&L, &W))
+            continue;
+        if (!opened)
+            cg_printf(g, "{\n");
+        opened = true;
+        cg_printf(g, "%s tk_cv%d[%d];\n", cg_ctype(g, s), s, W.regs);
+        strbuf ex = {0};
+        if (cg_pure_expr(g, &ex, s, "e", 0)) {
+            cg_loop_begin(g, &W, false);
+            cg_printf(g, "tk_cv%d[r] = %s;\n", s, strbuf_cstr(&ex));
+            cg_loop_end(g);
+        } else {
+            cg_need_smem(g, (size_t)L.n * 8);
+            cg_barrier(g);
+            cg_tile_to_smem(g, s, 0);
+            cg_barrier(g);
+            cg_loop_begin(g, &W, false);
+            cg_printf(g, "tk_cv%d[r] = ((const %s *)tk_smem)[e];\n", s, cg_ctype(g, s));
+            cg_loop_end(g);
+        }
+        strbuf_free(&ex);
+        g->alias[s] = 1;
+    }
+    g->open_conv = opened;
+}
+
+void cg_convert_end(cg *g)
+{
+    if (g->open_conv)
+        cg_printf(g, "}\n");
+    g->open_conv = false;
+    memset(g->alias, 0, (size_t)(g->k->nslots > 0 ? g->k->nslots : 1));
 }
 
 void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only)
 {
+    if (L->kind == CGEN_MMA) {
+        int WM = L->M / L->wm, WN = L->N / L->wn;
+        cg_printf(g, "{\n#pragma unroll\n  for (int r = 0; r < %d; r++) {\n", L->regs);
+        cg_printf(g, "  const int e = ((tk_tid >> 5) / %d * %d + (r >> 2) / %d * 16 + ((tk_tid & 31) >> 2)"
+                  " + ((r >> 1) & 1) * 8) * %d + (tk_tid >> 5) %% %d * %d + (r >> 2) %% %d * 8"
+                  " + (tk_tid & 3) * 2 + (r & 1); (void)e;\n",
+                  L->wn, WM, L->nt, L->N, L->wn, WN, L->nt);
+        cg_printf(g, "  {\n");
+        return;
+    }
     if (L->repl) {
         cg_printf(g, "{ { const int r = 0; const int e = (int)(tk_tid %% %" PRId64 ");\n", L->n);
         cg_printf(g, "  (void)r; (void)e;\n");
@@ -51,7 +262,9 @@ void cg_loop_end(cg *g)
 
 void cg_operand(const cg *g, strbuf *sb, int32_t slot)
 {
-    if (cg_scalar(g, slot))
+    if (g->alias && g->alias[slot])
+        strbuf_printf(sb, "tk_cv%d[r]", slot);
+    else if (cg_scalar(g, slot))
         strbuf_printf(sb, "s%d", slot);
     else
         strbuf_printf(sb, "s%d[r]", slot);
