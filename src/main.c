@@ -51,6 +51,10 @@ static const char main_usage[] =
     "                       (e.g. '14 if pid == (1, 0)')\n"
     "      --no-break       ignore breakpoint() and breakpoint_if() in kernels\n"
     "                       (without a terminal they print where they would stop)\n"
+    "      --unchecked      let a GPU backend compile kernels without checking\n"
+    "                       each memory access against its tensor (faster; a bad\n"
+    "                       access is then not reported); the CPU backend always\n"
+    "                       checks.  The debugger runs on the CPU backend only\n"
     "      --dump-ir[=KERNEL]\n"
     "                       print each kernel's IR (or KERNEL's only) on stderr\n"
     "                       when it is specialized: a header with the argument\n"
@@ -164,6 +168,7 @@ typedef struct main_prog {
     const char *backend;
     host_target target;
     bool no_break;
+    bool unchecked;
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
     const char *dump_cuda;  /* --dump-cuda: the same */
 } main_prog;
@@ -180,6 +185,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->target = p->target;
     h->debugger = g;
     h->no_break = p->no_break;
+    h->unchecked = p->unchecked;
     h->dump_ir = p->dump_ir;
     h->dump_cuda = p->dump_cuda;
     modules_init(h);
@@ -195,7 +201,8 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA };
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA,
+           OPT_UNCHECKED };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
@@ -204,6 +211,7 @@ static int main_run(int argc, char **argv, bool debugging)
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
         {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
         {"dump-cuda", optional_argument, NULL, OPT_DUMP_CUDA},
+        {"unchecked", no_argument, NULL, OPT_UNCHECKED},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -253,6 +261,7 @@ static int main_run(int argc, char **argv, bool debugging)
             breaks[nbreaks++] = optarg;
             break;
         case OPT_NO_BREAK: prog.no_break = true; break;
+        case OPT_UNCHECKED: prog.unchecked = true; break;
         case OPT_DUMP_IR:
             if (optarg && !*optarg)
                 return main_usage_error("run: %s", "--dump-ir= wants a kernel's name");
@@ -269,6 +278,14 @@ static int main_run(int argc, char **argv, bool debugging)
     }
     if (optind >= argc)
         return main_usage_error("%s", debugging ? "debug: missing FILE" : "run: missing FILE");
+    /* The debugger steps the CPU executor itself (backend.h). */
+    bool on_cpu = !strcmp(prog.backend, "cpu");
+    if (!on_cpu && (debugging || nbreaks)) {
+        fprintf(stderr, "tritsim: %s: the debugger runs kernels on the CPU backend only, "
+                "not on --backend %s; debug without --backend (or with --backend cpu)\n",
+                debugging ? "debug" : "--break", prog.backend);
+        return EXIT_USAGE;
+    }
 
     src_file *f = main_read_source(argv[optind]);
     if (!f)
@@ -286,7 +303,7 @@ static int main_run(int argc, char **argv, bool debugging)
          * could stop with someone at the terminal to answer. */
         bool tty = isatty(STDIN_FILENO);
         debug *g = NULL;
-        if (debugging || nbreaks || (tty && !prog.no_break)) {
+        if (debugging || nbreaks || (on_cpu && tty && !prog.no_break)) {
             debug_opts o = {.file = f, .module = m, .run = main_exec, .run_ctx = &prog,
                             .no_break = prog.no_break, .tty = tty};
             g = debug_new(&o);

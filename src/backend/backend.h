@@ -80,17 +80,24 @@ typedef struct backend backend;
  *    the backend needs to reach it lives behind copy), uploads the host
  *    bytes when host_dirty is set (then clears it) and sets dev_dirty
  *    after a launch that may have written the buffer;
- *  - whoever writes the host bytes of a buffer that has a copy sets
- *    host_dirty, and whoever reads them brings them back first when
- *    dev_dirty is set (clearing it): the torch layer's side of this comes
- *    with the first GPU backend.
- * The CPU backend touches none of it: copy stays NULL. */
+ *  - the backend sets download together with copy: download(b) brings the
+ *    device bytes back into host (waiting for the launches that write
+ *    them) and clears dev_dirty;
+ *  - whoever writes the host bytes of a buffer that has a copy brings them
+ *    back first when dev_dirty is set, then sets host_dirty; whoever reads
+ *    them brings them back first when dev_dirty is set.  The torch layer
+ *    does both in a few central places (tensor.h: tensor_host_read and
+ *    tensor_host_write).
+ * The CPU backend touches none of it: copy stays NULL, and the torch
+ * layer's checks are one untaken branch. */
 typedef struct backend_buffer {
     unsigned char *host;    /* the host bytes (a tensor storage's data) */
     size_t size;            /* how many */
     void *copy;             /* the device copy, owned by the backend that
                                made it; NULL when there is none */
     void (*release)(struct backend_buffer *b);   /* frees copy; NULL when none */
+    void (*download)(struct backend_buffer *b);  /* device -> host, clears
+                                                    dev_dirty; NULL when no copy */
     bool host_dirty;        /* host bytes changed since the last upload */
     bool dev_dirty;         /* the device copy changed since the last download */
 } backend_buffer;
@@ -146,10 +153,23 @@ typedef struct backend_kernel {
 /* How to open a backend (from the command line). */
 typedef struct backend_config {
     int threads;            /* --threads: CPU workers, 0 = one per core */
+    bool checked;           /* true (the default: every caller sets it, since
+                               zero means false) checks each access against
+                               its tensor's bounds and reports the first bad
+                               one; false (--unchecked) lets a GPU backend
+                               compile kernels without those checks.  The
+                               CPU backend always checks. */
 } backend_config;
+
+/* A point on the device's clock (a GPU event), the backend's own type. */
+typedef struct backend_timer backend_timer;
 
 struct backend {
     const char *name;       /* as --backend names it: "cpu" */
+    /* Kernels run on the host's memory, at the host's addresses: a pointer
+     * made from an integer (a data_ptr() address) reaches its tensor.
+     * Only the CPU; the launcher refuses such kernels elsewhere. */
+    bool host_addresses;
     /* Can it run here?  When not, false with a reason in why for a person:
      * what is missing and what to install or do. */
     bool (*available)(strbuf *why);
@@ -173,6 +193,21 @@ struct backend {
     bool (*sync)(backend_dev *d, diag_sink *diag);
     /* Free a kernel object (before or after close). */
     void (*free)(backend_kernel *k);
+
+    /* ---- optional: timing on the device's clock (NULL on the CPU, whose
+     * launches end before launch returns: the host clock times them; the
+     * backend_timer_* wrappers below fall back to it). */
+    /* A fresh timer of d, or NULL after writing why. */
+    backend_timer *(*timer_new)(backend_dev *d, strbuf *why);
+    /* Mark the point after every launch so far (in launch order, without
+     * waiting for them).  false after reporting to diag. */
+    bool (*timer_record)(backend_dev *d, backend_timer *t, diag_sink *diag);
+    /* Wait until end's point is reached, then *ms = milliseconds from start's
+     * point to end's (both recorded).  false after reporting to diag. */
+    bool (*timer_elapsed_ms)(backend_dev *d, backend_timer *start, backend_timer *end,
+                             double *ms, diag_sink *diag);
+    /* Free a timer of d, while d is open; close frees those left. */
+    void (*timer_free)(backend_dev *d, backend_timer *t);
 };
 
 /* ---- the registry ------------------------------------------------------------- */
@@ -201,5 +236,43 @@ backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_f
 bool backend_run(backend_dev *d, backend_kernel *k, const backend_launch *L);
 bool backend_sync(backend_dev *d, diag_sink *diag);
 void backend_free(backend_kernel *k);
+
+/* ---- timing: the device's clock, else the host's ------------------------------
+ * A backend_stamp is one point in time: on the device's clock when d (open)
+ * has the timer API, else on the host's monotonic clock, taken when
+ * recorded (the CPU's launches have ended by then).  torch.cuda.Event and
+ * triton.testing.do_bench time with these:
+ *
+ *     backend_stamp *a = backend_timer_new(d), *b = backend_timer_new(d);
+ *     backend_timer_record(a, diag, why);  ...launches...  backend_timer_record(b, ...);
+ *     double ms;  backend_timer_elapsed_ms(a, b, &ms, diag, why);
+ *     backend_timer_free(a);  backend_timer_free(b);
+ *
+ * d may be NULL (no backend opened yet: the host's clock).  A stamp may
+ * outlive d (its device timer goes with d's close).  record and elapsed_ms
+ * return false either after reporting a device's failure to diag (why
+ * left empty) or with why saying what was asked wrongly: a stamp used
+ * after its device was closed, elapsed_ms of stamps not both recorded, or
+ * recorded on different clocks (one made before d was opened). */
+typedef struct backend_stamp backend_stamp;
+backend_stamp *backend_timer_new(backend_dev *d);
+bool backend_timer_record(backend_stamp *s, diag_sink *diag, strbuf *why);
+/* Whether s has been recorded. */
+bool backend_timer_recorded(const backend_stamp *s);
+/* *ms from start to end, waiting for end on a device. */
+bool backend_timer_elapsed_ms(backend_stamp *start, backend_stamp *end, double *ms,
+                              diag_sink *diag, strbuf *why);
+void backend_timer_free(backend_stamp *s);
+
+/* ---- test backends -------------------------------------------------------------
+ * With TRITSIM_TEST_BACKENDS=1 in the environment, backend_find and
+ * backend_select also know "cpu-staged" (cpu_staged.c), a test double
+ * of a GPU backend for `make check` on machines without one: the CPU
+ * executor running on a separate copy of every buffer, kept through
+ * backend_buffer exactly as a GPU backend keeps its device copies, so that
+ * a hole in the host side's coherence protocol shows as a wrong result.
+ * It is for tests only: never listed, and slower than cpu.  Its timer API
+ * reads the host clock, so that the device-clock path of the timing
+ * wrappers is tested too. */
 
 #endif

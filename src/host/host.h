@@ -64,6 +64,7 @@
 #include "val.h"
 
 typedef struct host_frame host_frame;
+struct backend_dev;
 typedef struct host_scope host_scope;
 
 /* The built-in exception classes, in the order of their hierarchy (each
@@ -138,6 +139,7 @@ struct host {
     host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
+    bool unchecked;             /* --unchecked: backend_config.checked is false */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
                                    else the kernel of that name (launch.c) */
     int ir_dumped;              /* specializations --dump-ir listed so far */
@@ -147,6 +149,12 @@ struct host {
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */
+    /* The backend the program's kernels run on (backend.h), for the torch
+     * layer (torch.cuda.synchronize, Event): the one open now, or NULL
+     * when none is; with open, opened now if need be (NULL after an
+     * error reported at `at`).  Set by the triton module (launch.c); NULL
+     * when it is not loaded. */
+    struct backend_dev *(*kernel_device)(host *h, bool open, src_span at);
     /* ---- read-only for other modules ------------------------------------- */
     val builtins;               /* dict: Python's built-in names */
     val modules;                /* dict: dotted name -> registered module */

@@ -50,15 +50,10 @@ tensor *tensor_of(val v)
     return v.kind == VAL_TENSOR ? (tensor *)v.u.o : NULL;
 }
 
-void *tensor_data(const tensor *t)
-{
-    return t->storage->data + t->offset * tensor_elsize(t);
-}
-
 bool tensor_reveal(const tensor *t, uint64_t *addr, char *err)
 {
     tensor_storage *s = t->storage;
-    *addr = (uint64_t)(uintptr_t)tensor_data(t);
+    *addr = (uint64_t)(uintptr_t)tensor_addr(t);
     if (s->addr_tag == 0 && s->size > 0) {
         s->addr_tag = addrmap_add(s->data, s->size);
         if (s->addr_tag == 0 && addrmap_count() >= ADDRMAP_MAX_TAGS) {
@@ -297,7 +292,8 @@ tensor *tensor_view_dtype(const tensor *t, dtype to, char *err)
 
 /* ---- elements ---------------------------------------------------------------- */
 
-void *tensor_at(const tensor *t, const int64_t *idx)
+/* Address of element idx, with no coherence (the callers do it). */
+static unsigned char *element_addr(const tensor *t, const int64_t *idx)
 {
     int64_t off = t->offset;
     for (int i = 0; i < t->ndim; i++)
@@ -305,14 +301,22 @@ void *tensor_at(const tensor *t, const int64_t *idx)
     return t->storage->data + off * tensor_elsize(t);
 }
 
+void *tensor_at(const tensor *t, const int64_t *idx)
+{
+    tensor_host_write(t->storage);
+    return element_addr(t, idx);
+}
+
 dtype_scalar tensor_get(const tensor *t, const int64_t *idx)
 {
-    return dtype_load(t->type, tensor_at(t, idx));
+    tensor_host_read(t->storage);
+    return dtype_load(t->type, element_addr(t, idx));
 }
 
 void tensor_set(tensor *t, const int64_t *idx, dtype_scalar v)
 {
-    dtype_store(t->type, tensor_at(t, idx), v);
+    tensor_host_write(t->storage);
+    dtype_store(t->type, element_addr(t, idx), v);
 }
 
 dtype_scalar tensor_get_flat(const tensor *t, int64_t i)
@@ -333,7 +337,7 @@ bool tensor_item(const tensor *t, dtype_scalar *out, char *err)
                    (long long)n);
         return false;
     }
-    *out = dtype_load(t->type, tensor_data(t));
+    *out = dtype_load(t->type, tensor_cdata(t));
     return true;
 }
 
@@ -360,7 +364,8 @@ void tensor_iter_add(tensor_iter *it, void *base, const int64_t *byte_strides)
         it->step[k][i] = byte_strides[i];
 }
 
-void tensor_iter_add_tensor(tensor_iter *it, const tensor *t)
+/* t as an operand of it, with no coherence (the callers do it). */
+static void iter_add(tensor_iter *it, const tensor *t)
 {
     int64_t bs[TENSOR_MAX_DIMS];
     int lead = it->ndim - t->ndim, es = tensor_elsize(t);
@@ -368,7 +373,19 @@ void tensor_iter_add_tensor(tensor_iter *it, const tensor *t)
         int d = i - lead;
         bs[i] = d < 0 || t->shape[d] == 1 ? 0 : t->strides[d] * es;
     }
-    tensor_iter_add(it, tensor_data(t), bs);
+    tensor_iter_add(it, tensor_addr(t), bs);
+}
+
+void tensor_iter_add_tensor(tensor_iter *it, const tensor *t)
+{
+    tensor_host_write(t->storage);
+    iter_add(it, t);
+}
+
+void tensor_iter_add_src(tensor_iter *it, const tensor *t)
+{
+    tensor_host_read(t->storage);
+    iter_add(it, t);
 }
 
 void tensor_iter_next(tensor_iter *it)
@@ -776,13 +793,13 @@ static void copy_elements(tensor *dst, const tensor *src)
     tensor_iter it;
     tensor_iter_init(&it, dst->ndim, dst->shape);
     tensor_iter_add_tensor(&it, dst);
-    tensor_iter_add_tensor(&it, src);
+    tensor_iter_add_src(&it, src);
     dtype from = src->type, to = dst->type;
     if (from == to) {
         size_t es = (size_t)tensor_elsize(dst);
         if (tensor_is_contiguous(dst) && tensor_is_contiguous(src) &&
             tensor_numel(src) == it.numel) {
-            memcpy(tensor_data(dst), tensor_data(src), es * (size_t)it.numel);
+            memcpy(tensor_data(dst), tensor_cdata(src), es * (size_t)it.numel);
             return;
         }
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
@@ -942,7 +959,7 @@ tensor *tensor_nonzero(const tensor *t, char *err)
         return NULL;
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, t->shape);
-    tensor_iter_add_tensor(&it, t);
+    tensor_iter_add_src(&it, t);
     int64_t count = 0;
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
         count += nonzero_at(t->type, tensor_iter_ptr(&it, 0));
@@ -952,7 +969,7 @@ tensor *tensor_nonzero(const tensor *t, char *err)
         return NULL;
     int64_t *out = tensor_data(r);
     tensor_iter_init(&it, t->ndim, t->shape);
-    tensor_iter_add_tensor(&it, t);
+    tensor_iter_add_src(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
         if (nonzero_at(t->type, tensor_iter_ptr(&it, 0)))
             for (int d = 0; d < t->ndim; d++)
@@ -964,7 +981,7 @@ tensor *tensor_nonzero(const tensor *t, char *err)
 
 void tensor_repr(const tensor *t, strbuf *out)
 {
-    format_array a = {.data = tensor_data(t), .type = t->type, .ndim = t->ndim,
+    format_array a = {.data = tensor_cdata(t), .type = t->type, .ndim = t->ndim,
                       .shape = t->shape, .strides = t->strides};
     format_torch_opts o = {.device = t->cuda ? "cuda:0" : NULL, .requires_grad = false};
     if (!format_torch(out, &a, &o))

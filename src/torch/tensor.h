@@ -33,6 +33,27 @@
  * no backend.  Under the CPU backend the hook stays empty and costs
  * nothing.
  *
+ * Coherence with a device copy.  Host code reaches a storage's bytes only
+ * through the accessors below, and each says whether it reads or writes:
+ *
+ *     tensor_cdata, tensor_get, tensor_get_flat, tensor_item,
+ *     tensor_iter_add_src, tensor_repr            read: tensor_host_read
+ *     tensor_data, tensor_at, tensor_set,
+ *     tensor_iter_add_tensor                      write (and read):
+ *                                                 tensor_host_write
+ *
+ * tensor_host_read brings the device bytes back first when a launch may
+ * have changed them (dev_dirty: download); tensor_host_write does the same
+ * (the write may not cover every byte) and then marks the host bytes
+ * changed (host_dirty), so the backend uploads them before the next
+ * launch.  A storage with no device copy (the CPU backend's, and every
+ * tensor no kernel has used) pays one untaken branch.  The accessors that
+ * may write are the default: code that only reads takes the read ones,
+ * so that reading a kernel's output does not upload it again.  Only the
+ * launcher and data_ptr() take the address without either
+ * (tensor_addr): the kernel, not the host, uses it.  The access happens
+ * when the accessor is called: a pointer kept across a launch is stale.
+ *
  * Errors.  Functions that can fail on user input return NULL (or false)
  * and write torch's message into err, a buffer of TENSOR_ERR_LEN bytes;
  * the torch module reports it at the call's span.  Allocation failure of
@@ -47,7 +68,8 @@
  *
  *     const tensor *t = tensor_of(v);        NULL when v is no tensor
  *     tensor_dtype(t)                        element dtype (a scalar dtype)
- *     tensor_data(t)                         address of element [0, ..., 0]
+ *     tensor_addr(t)                         address of element [0, ..., 0]
+ *                                            (not synchronised: for kernels)
  *     tensor_extent(t)                       elements reachable from there:
  *                                            1 + sum((shape_i-1)*stride_i),
  *                                            0 for an empty tensor
@@ -56,7 +78,7 @@
  *     tensor_buffer(t)                       its storage's device side, for
  *                                            a GPU backend (backend.h)
  *
- * A kernel receives tensor_data(t) as its pointer; an access at element
+ * A kernel receives tensor_addr(t) as its pointer; an access at element
  * offset k from it is in bounds iff 0 <= k < tensor_extent(t). */
 #ifndef TRITSIM_TENSOR_H
 #define TRITSIM_TENSOR_H
@@ -115,8 +137,43 @@ void tensor_err(char *err, const char *fmt, ...) __attribute__((format(printf, 2
 
 tensor *tensor_of(val v);
 static inline dtype tensor_dtype(const tensor *t) { return t->type; }
-/* Address of element [0, ..., 0] of the view. */
-void *tensor_data(const tensor *t);
+
+/* ---- coherence with a device copy (see the top) ------------------------------ */
+
+/* Before host code reads s's bytes. */
+static inline void tensor_host_read(tensor_storage *s)
+{
+    if (__builtin_expect(s->dev.dev_dirty, 0))
+        s->dev.download(&s->dev);
+}
+/* Before host code writes s's bytes (or may: a pointer it can write
+ * through). */
+static inline void tensor_host_write(tensor_storage *s)
+{
+    if (__builtin_expect(s->dev.copy != NULL, 0)) {
+        tensor_host_read(s);
+        s->dev.host_dirty = true;
+    }
+}
+
+/* Address of element [0, ..., 0] of the view, for a kernel: no coherence
+ * (the launcher passes the storage's buffer with it). */
+static inline void *tensor_addr(const tensor *t)
+{
+    return t->storage->data + t->offset * dtype_size(t->type);
+}
+/* The same for host code that reads the elements (tensor_host_read)... */
+static inline const void *tensor_cdata(const tensor *t)
+{
+    tensor_host_read(t->storage);
+    return tensor_addr(t);
+}
+/* ...and for host code that writes them, or may (tensor_host_write). */
+static inline void *tensor_data(const tensor *t)
+{
+    tensor_host_write(t->storage);
+    return tensor_addr(t);
+}
 /* The address of element [0, ..., 0] as the program may see it
  * (Tensor.data_ptr(), a TensorDescriptor's base): the storage joins the
  * address registry (addrmap.h), so that a kernel can turn the address back
@@ -183,7 +240,7 @@ tensor *tensor_view_dtype(const tensor *t, dtype to, char *err);
 
 /* ---- elements ------------------------------------------------------------ */
 
-/* Address of element idx (ndim indices, each in range). */
+/* Address of element idx (ndim indices, each in range), to write. */
 void *tensor_at(const tensor *t, const int64_t *idx);
 dtype_scalar tensor_get(const tensor *t, const int64_t *idx);
 void tensor_set(tensor *t, const int64_t *idx, dtype_scalar v);
@@ -225,8 +282,11 @@ void tensor_iter_init(tensor_iter *it, int ndim, const int64_t *shape);
  * aligned to the iterator's shape). */
 void tensor_iter_add(tensor_iter *it, void *base, const int64_t *byte_strides);
 /* Add tensor t, broadcast to the iterator's shape (t's dimensions align to
- * the last ones; the shapes must be broadcast-compatible). */
+ * the last ones; the shapes must be broadcast-compatible), to write (or
+ * read and write) its elements (tensor_host_write)... */
 void tensor_iter_add_tensor(tensor_iter *it, const tensor *t);
+/* ...or only to read them (tensor_host_read). */
+void tensor_iter_add_src(tensor_iter *it, const tensor *t);
 void tensor_iter_next(tensor_iter *it);
 
 /* ---- views (share storage) ----------------------------------------------------- */

@@ -176,8 +176,8 @@ static tensor *batched(const tensor *a, const tensor *b, char *err)
     }
     tensor_iter it;
     tensor_iter_init(&it, nb, shape);
-    tensor_iter_add(&it, tensor_data(a), sa);
-    tensor_iter_add(&it, tensor_data(b), sb);
+    tensor_iter_add(&it, (void *)tensor_cdata(a), sa);
+    tensor_iter_add(&it, (void *)tensor_cdata(b), sb);
     int64_t csize = shape[nb] * shape[nb + 1] * ea;
     unsigned char *c = tensor_data(out);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {

@@ -435,8 +435,8 @@ static bool binop_loop(tensor_binop op, const binop_plan *p, tensor *out, const 
     tensor_iter it;
     tensor_iter_init(&it, out->ndim, out->shape);
     tensor_iter_add_tensor(&it, out);
-    tensor_iter_add_tensor(&it, a);
-    tensor_iter_add_tensor(&it, b);
+    tensor_iter_add_src(&it, a);
+    tensor_iter_add_src(&it, b);
     dtype ta = a->type, tb = b->type, ct = p->compute;
     dtype rt = is_compare(op) ? DTYPE_INT1 : ct;
     bool fl = dtype_is_float(ct), zerodiv = false;
@@ -644,7 +644,7 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, out);
-    tensor_iter_add_tensor(&it, t);
+    tensor_iter_add_src(&it, t);
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
         dtype_scalar v = dtype_load(in, tensor_iter_ptr(&it, 1)), r;
         if (predicate) {
@@ -687,9 +687,9 @@ tensor *tensor_where(const tensor *cond, tensor_operand a, tensor_operand b, cha
         tensor_iter it;
         tensor_iter_init(&it, n2, s2);
         tensor_iter_add_tensor(&it, out);
-        tensor_iter_add_tensor(&it, cond);
-        tensor_iter_add_tensor(&it, ta);
-        tensor_iter_add_tensor(&it, tb);
+        tensor_iter_add_src(&it, cond);
+        tensor_iter_add_src(&it, ta);
+        tensor_iter_add_src(&it, tb);
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
             bool c = dtype_load(cond->type, tensor_iter_ptr(&it, 1)).u != 0;
             const tensor *src = c ? ta : tb;

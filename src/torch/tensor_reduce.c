@@ -197,7 +197,7 @@ static void reduce_core(tensor_reduce_op op, const tensor *t, const bool *mask, 
     }
     tensor_iter outer;
     tensor_iter_init(&outer, on, oshape);
-    tensor_iter_add(&outer, tensor_data(t), ostep);
+    tensor_iter_add(&outer, (void *)tensor_cdata(t), ostep);
     unsigned char *vp = vals ? tensor_data(vals) : NULL;
     int64_t *ip = idx ? tensor_data(idx) : NULL;
     int vs = vals ? tensor_elsize(vals) : 0;
@@ -328,7 +328,7 @@ static void for_each_line(const tensor *t, int d, tensor *out, line_fn *fn)
         shape[d] = 1;
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, shape);
-    tensor_iter_add_tensor(&it, t);
+    tensor_iter_add_src(&it, t);
     tensor_iter_add_tensor(&it, out);
     int64_t istep = t->ndim ? t->strides[d] * tensor_elsize(t) : 0;
     int64_t ostep = t->ndim ? out->strides[d] * tensor_elsize(out) : 0;

@@ -155,7 +155,7 @@ bool torch_index_int(val v, int64_t *out)
     }
     tensor *t = tensor_of(v);
     if (t && t->ndim == 0 && dtype_is_int(t->type) && t->type != DTYPE_INT1) {
-        *out = dtype_cast(dtype_load(t->type, tensor_data(t)), t->type, DTYPE_INT64).i;
+        *out = dtype_cast(dtype_load(t->type, tensor_cdata(t)), t->type, DTYPE_INT64).i;
         return true;
     }
     return false;
@@ -518,5 +518,5 @@ static val list_of(const tensor *t, int d, const unsigned char *p)
 
 val torch_to_list(const tensor *t)
 {
-    return list_of(t, 0, tensor_data(t));
+    return list_of(t, 0, tensor_cdata(t));
 }

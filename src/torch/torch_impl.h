@@ -115,6 +115,9 @@ const val_kwargs *torch_axis_alias(const val_kwargs *kw, val_kwargs *copy, const
     val_kwargs axis_kw_; \
     kw = torch_axis_alias(kw, &axis_kw_, axis_names_, TORCH_ARGS_MAX)
 
+/* torch.cuda.synchronize and torch.cuda.Event into module cuda (torch_cuda.c). */
+void torch_cuda_add(val cuda);
+
 /* ---- errors and results ------------------------------------------------------- */
 
 /* Report a tensor.h message; returns VAL_ERR. */

@@ -99,7 +99,7 @@ static bool parse_item(host *h, val v, src_span at, ix *out)
         } else if (t->ndim == 0) {
             /* a 0-d int tensor indexes like an int */
             out->kind = IX_INT;
-            out->i = dtype_cast(dtype_load(t->type, tensor_data(t)), t->type, DTYPE_INT64).i;
+            out->i = dtype_cast(dtype_load(t->type, tensor_cdata(t)), t->type, DTYPE_INT64).i;
             tensor_unref(t);
             return true;
         }
@@ -358,7 +358,7 @@ static bool make_gather(host *h, const plan *p, src_span at, gather *g)
         int64_t size = v->shape[pos];
         tensor_iter it;
         tensor_iter_init(&it, nb, bshape);
-        tensor_iter_add_tensor(&it, I);
+        tensor_iter_add_src(&it, I);
         for (int64_t b = 0; b < it.numel; b++, tensor_iter_next(&it)) {
             int64_t x = *(const int64_t *)tensor_iter_ptr(&it, 0), y = x < 0 ? x + size : x;
             if (y < 0 || y >= size) {
@@ -466,6 +466,7 @@ val torch_getitem(host *h, val self, val kv, src_span at)
         if (out) {
             size_t es = (size_t)tensor_elsize(t);
             unsigned char *dst = tensor_data(out);
+            tensor_host_read(t->storage);
             for (int64_t i = 0; i < g.numel; i++)
                 memcpy(dst + (size_t)i * es, t->storage->data + (size_t)g.offsets[i] * es, es);
             r = tensor_val(out);
@@ -520,7 +521,8 @@ static bool scatter(host *h, tensor *t, const gather *g, const tensor *value, sr
         return false;
     }
     size_t es = (size_t)tensor_elsize(t);
-    const unsigned char *src = tensor_data(v);
+    const unsigned char *src = tensor_cdata(v);
+    tensor_host_write(t->storage);
     for (int64_t i = 0; i < g->numel; i++)
         memcpy(t->storage->data + (size_t)g->offsets[i] * es, src + (size_t)i * es, es);
     tensor_unref(v);

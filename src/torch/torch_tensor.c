@@ -134,7 +134,7 @@ static val tensor_contains(host *h, val t, val x, src_span at)
     val_unref(eq);
     if (!any)
         return torch_fail(h, at, err);
-    bool r = dtype_load(any->type, tensor_data(any)).u != 0;
+    bool r = dtype_load(any->type, tensor_cdata(any)).u != 0;
     tensor_unref(any);
     return val_bool(r);
 }
@@ -200,7 +200,7 @@ static int tensor_truth(host *h, val self, src_span at)
                    n ? "more than one value" : "no values");
         return -1;
     }
-    dtype_scalar v = dtype_load(t->type, tensor_data(t));
+    dtype_scalar v = dtype_load(t->type, tensor_cdata(t));
     return dtype_is_float(t->type) ? v.f != 0.0 : v.u != 0;
 }
 
@@ -262,7 +262,7 @@ static val tensor_format_hook(host *h, val self, const char *spec, size_t len, s
         return host_str(h, self);
     if (t->ndim != 0)
         return host_error(h, at, "unsupported format string passed to Tensor.__format__");
-    val item = torch_scalar_val(t->type, dtype_load(t->type, tensor_data(t)));
+    val item = torch_scalar_val(t->type, dtype_load(t->type, tensor_cdata(t)));
     val r = host_format(h, item, spec, len, at);
     val_unref(item);
     return r;

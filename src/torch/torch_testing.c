@@ -72,7 +72,7 @@ static tensor *isclose(const tensor *a, const tensor *b, double rtol, double ato
 static bool all_true(const tensor *t)
 {
     tensor *r = tensor_reduce(TENSOR_ALL, t, 0, NULL, false, DTYPE_INVALID, NULL);
-    bool all = r && dtype_load(r->type, tensor_data(r)).u != 0;
+    bool all = r && dtype_load(r->type, tensor_cdata(r)).u != 0;
     tensor_unref(r);
     return all;
 }
@@ -194,8 +194,8 @@ static void flat_max(const tensor *t, dtype_scalar *v, int64_t *idx)
         *idx = 0;
         return;
     }
-    *v = dtype_load(vals->type, tensor_data(vals));
-    *idx = *(const int64_t *)tensor_data(ix);
+    *v = dtype_load(vals->type, tensor_cdata(vals));
+    *idx = *(const int64_t *)tensor_cdata(ix);
     tensor_unref(vals);
     tensor_unref(ix);
 }
@@ -263,7 +263,7 @@ static void scalar_msg(host *h, const tensor *actual, const tensor *expected, do
                        double atol, val rtol_v, val atol_v, strbuf *out)
 {
     dtype t = actual->type;
-    dtype_scalar x = dtype_load(t, tensor_data(actual)), y = dtype_load(t, tensor_data(expected));
+    dtype_scalar x = dtype_load(t, tensor_cdata(actual)), y = dtype_load(t, tensor_cdata(expected));
     bool fl = dtype_is_float(t), equality = rtol == 0 && atol == 0;
     strbuf_printf(out, "Scalars are not %s!\n\nExpected ", equality ? "equal" : "close");
     if (t == DTYPE_INT1) {

@@ -5,7 +5,8 @@
  *
  * torch.cuda.is_available() is True: programs ask it to choose their
  * device, and every tensor works on 'cuda' here, so GPU programs run
- * unchanged.  torch.cuda.synchronize() has nothing to wait for. */
+ * unchanged.  torch.cuda.synchronize() and torch.cuda.Event, which wait for
+ * and time the kernels on the run's backend, are torch_cuda.c's. */
 #include "torchmod.h"
 
 #include <string.h>
@@ -38,7 +39,6 @@ static val fn_constant(host *h, int argc, const val *argv, const val_kwargs *kw,
         return fn_constant(h, argc, argv, kw, at, #name, params, result); \
     }
 CONSTANT(is_available, "", val_bool(true))
-CONSTANT(synchronize, "device=", val_none())
 CONSTANT(device_count, "", val_int(1))
 CONSTANT(current_device, "", val_int(0))
 CONSTANT(empty_cache, "", val_none())
@@ -340,7 +340,6 @@ static val make_cuda(void)
     val cuda = val_module_new("torch.cuda");
     static const struct { const char *name, *qual; val_cfunc fn; } fns[] = {
         {"is_available", "torch.cuda.is_available", fn_is_available},
-        {"synchronize", "torch.cuda.synchronize", fn_synchronize},
         {"device_count", "torch.cuda.device_count", fn_device_count},
         {"current_device", "torch.cuda.current_device", fn_current_device},
         {"empty_cache", "torch.cuda.empty_cache", fn_empty_cache},
@@ -360,6 +359,7 @@ static val make_cuda(void)
     };
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
         val_object_set(cuda, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
+    torch_cuda_add(cuda);
     return cuda;
 }
 

@@ -173,7 +173,7 @@ static const unsigned char *tensor_bytes(host *h, val v, src_span at, const char
         return NULL;
     }
     *len = (size_t)t->shape[0];
-    return tensor_data(*keep);
+    return tensor_cdata(*keep);
 }
 
 static val fn_decode_image(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -271,7 +271,7 @@ static bool tensor_image(host *h, val v, src_span at, const char *fname, int max
     img->channels = (int)t->shape[0];
     img->height = (int)t->shape[1];
     img->width = (int)t->shape[2];
-    img->data = tensor_data(*keep);
+    img->data = (unsigned char *)tensor_cdata(*keep);    /* only read */
     return true;
 }
 

@@ -86,12 +86,46 @@ static backend_dev *launch_device(host *h, src_span at)
     if (!be) {
         host_error(h, at, "no backend '%s' in this build of tritsim", h->backend);
     } else if (!be->available(&why) ||
-               !(c->dev = backend_open(be, &(backend_config){.threads = h->threads}, &why))) {
+               !(c->dev = backend_open(be, &(backend_config){.threads = h->threads,
+                                                             .checked = !h->unchecked},
+                                       &why))) {
         host_error(h, at, "the %s backend cannot run kernels: %s", be->name,
                    strbuf_cstr(&why));
     }
     strbuf_free(&why);
     return c->dev;
+}
+
+backend_dev *launch_kernel_device(host *h, bool open, src_span at)
+{
+    if (!open)
+        return h->kernel_ctx ? ((launch_ctx *)h->kernel_ctx)->dev : NULL;
+    return launch_device(h, at);
+}
+
+/* A backend whose kernels do not see the host's addresses cannot follow a
+ * pointer made from an integer (a data_ptr() address, addrmap.h): false
+ * after reporting where ir makes one. */
+static bool launch_int_ptrs_ok(host *h, const backend *be, const ir_kernel *ir,
+                               const val_func *f, src_span at)
+{
+    if (be->host_addresses)
+        return true;
+    for (int32_t pc = 0; pc < ir->ncode; pc++) {
+        const ir_inst *in = &ir->code[pc];
+        if (in->op != IR_CAST || !dtype_is_ptr(ir->slots[in->dst].type.dt) ||
+            dtype_is_ptr(ir->slots[in->a].type.dt))
+            continue;
+        const src_file *file = in->frame >= 0 ? ir->frames[in->frame].file : f->file;
+        diag_report(h->diag, DIAG_ERROR, file, in->at ? in->at->span : at,
+                    "the %s backend cannot run a kernel that makes a pointer from an integer "
+                    "(an address from data_ptr()): its kernels do not see the host's "
+                    "addresses; pass the tensor itself, or run on --backend cpu", be->name);
+        diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
+        host_fail(h);
+        return false;
+    }
+    return true;
 }
 
 /* s compiled for the host's backend (once per specialization); NULL after
@@ -101,7 +135,7 @@ static backend_kernel *launch_compile(host *h, launch_spec *s, const val_func *f
     if (s->compiled)
         return s->compiled;
     backend_dev *d = launch_device(h, at);
-    if (!d)
+    if (!d || !launch_int_ptrs_ok(h, d->be, s->ir, f, at))
         return NULL;
     fflush(stdout);
     s->compiled = backend_compile(d, s->ir, f->file, h->diag);
@@ -798,7 +832,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             }
             backend_arg *ea = &args[r];
             ea->name = ir->params[r].name;
-            ea->value.u = (uint64_t)(uintptr_t)tensor_data(d.base);
+            ea->value.u = (uint64_t)(uintptr_t)tensor_addr(d.base);
             ea->numel = (size_t)tensor_extent(d.base);
             ea->buffer = tensor_buffer(d.base);
             r++;
@@ -814,7 +848,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         switch (v.kind) {
         case VAL_TENSOR: {
             const tensor *t = tensor_of(v);
-            ea->value.u = (uint64_t)(uintptr_t)tensor_data(t);
+            ea->value.u = (uint64_t)(uintptr_t)tensor_addr(t);
             ea->numel = (size_t)tensor_extent(t);
             ea->buffer = tensor_buffer(t);
             break;

@@ -23,4 +23,7 @@ val launch_kernel_func(val kernel);
  * taken). */
 void launch_set_allocator(host *h, val allocator);
 
+/* host.kernel_device: h's backend, open or (with open) opened now. */
+struct backend_dev *launch_kernel_device(host *h, bool open, src_span at);
+
 #endif

@@ -489,6 +489,7 @@ static val tritonmod_language(const char *name)
 void tritonmod_init(host *h)
 {
     val triton = val_module_new("triton");
+    h->kernel_device = launch_kernel_device;
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);

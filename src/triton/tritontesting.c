@@ -1,5 +1,6 @@
-/* tritontesting.c - the triton.testing module: do_bench (wall-clock timing
- * of host calls, with Triton's run-count estimate and statistics),
+/* tritontesting.c - the triton.testing module: do_bench (timing of host
+ * calls on the clock of the backend the kernels run on, the host's on the
+ * CPU, with Triton's run-count estimate and statistics),
  * Benchmark, perf_report and its .run(): the table printed exactly as
  * pandas' DataFrame.to_string() prints it, the PNG/SVG plot (plot.c), a CSV
  * under save_path; and the progress bar shared with autotune.c.
@@ -27,22 +28,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "backend.h"
 #include "plot.h"
 
 static char *testing_strdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     return memcpy(xmalloc(n), s, n);
-}
-
-static double testing_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
 /* ---- progress bar ------------------------------------------------------- */
@@ -103,19 +97,92 @@ static bool testing_clear_grads(host *h, val grad_to_none, src_span at)
     return true;
 }
 
-bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to_none,
-                         src_span at, double **times, int *n)
+/* Timing of do_bench's runs: pairs of stamps (backend.h) on the clock of
+ * the backend the kernels run on, recorded around each call and read in
+ * batches, so that a GPU's queue stays full between the records as in
+ * Triton's do_bench (which reads every pair after the last run).  Without
+ * a device clock (the CPU backend, or no kernel launched) the stamps read
+ * the host's clock when recorded, as do_bench always did here. */
+enum { testing_batch = 256 };
+typedef struct testing_clock {
+    host *h;
+    src_span at;
+    backend_stamp *start[testing_batch], *end[testing_batch];
+    int pending;            /* pairs recorded and not yet read */
+} testing_clock;
+
+static void testing_clock_init(testing_clock *c, host *h, src_span at)
 {
-    *times = NULL;
-    *n = 0;
-    if (!testing_call(h, fn, at))
-        return false;
+    backend_dev *d = h->kernel_device ? h->kernel_device(h, false, at) : NULL;
+    c->h = h;
+    c->at = at;
+    c->pending = 0;
+    for (int i = 0; i < testing_batch; i++) {
+        c->start[i] = backend_timer_new(d);
+        c->end[i] = backend_timer_new(d);
+    }
+}
+
+static void testing_clock_free(testing_clock *c)
+{
+    for (int i = 0; i < testing_batch; i++) {
+        backend_timer_free(c->start[i]);
+        backend_timer_free(c->end[i]);
+    }
+}
+
+/* Record (end: false) the start of the next pair, or (end: true) its end;
+ * false after reporting an error. */
+static bool testing_clock_record(testing_clock *c, bool end)
+{
+    strbuf why = {0};
+    backend_stamp *s = end ? c->end[c->pending] : c->start[c->pending];
+    bool ok = backend_timer_record(s, c->h->diag, &why);
+    if (!ok && why.len)
+        host_error(c->h, c->at, "do_bench(): cannot time the runs: %s", strbuf_cstr(&why));
+    else if (!ok)
+        host_fail(c->h);
+    strbuf_free(&why);
+    if (ok && end)
+        c->pending++;
+    return ok;
+}
+
+/* The milliseconds of the pending pairs into out[0..pending); false after
+ * reporting an error. */
+static bool testing_clock_read(testing_clock *c, double *out)
+{
+    for (int i = 0; i < c->pending; i++) {
+        strbuf why = {0};
+        bool ok = backend_timer_elapsed_ms(c->start[i], c->end[i], &out[i], c->h->diag, &why);
+        if (!ok && why.len)
+            host_error(c->h, c->at, "do_bench(): cannot time the runs: %s", strbuf_cstr(&why));
+        else if (!ok)
+            host_fail(c->h);
+        strbuf_free(&why);
+        if (!ok)
+            return false;
+    }
+    c->pending = 0;
+    return true;
+}
+
+/* The runs of do_bench after the first: an estimate from five, then the
+ * warm-up and the timed runs (times[0..n_repeat)).  *n_repeat is set once
+ * known. */
+static bool testing_runs(host *h, val fn, double warmup, double rep, val grad_to_none,
+                         src_span at, testing_clock *c, double **times, int *n)
+{
     /* estimate the time of one call from five */
-    double t0 = testing_ms();
+    double est;
+    if (!testing_clock_record(c, false))
+        return false;
     for (int i = 0; i < 5; i++)
         if (!testing_call(h, fn, at))
             return false;
-    double est = (testing_ms() - t0) / 5;
+    if (!testing_clock_record(c, true) || !testing_clock_read(c, &est))
+        return false;
+    est /= 5;
     if (est < 1e-6)
         est = 1e-6;
     double nw = fmax(1, floor(warmup / est)), nr = fmax(1, floor(rep / est));
@@ -126,32 +193,45 @@ bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to
     for (int i = 0; i < n_warmup; i++) {
         if (bar && i % step == 0)
             tritontesting_progress("benchmarking", i, total);
-        if (!testing_call(h, fn, at)) {
-            tritontesting_progress("benchmarking", 1, 1);
+        if (!testing_call(h, fn, at))
             return false;
-        }
     }
     double *t = xcalloc((size_t)n_repeat, sizeof *t);
+    *times = t;
     for (int i = 0; i < n_repeat; i++) {
         if (bar && i % step == 0)
             tritontesting_progress("benchmarking", n_warmup + i, total);
-        if (!testing_clear_grads(h, grad_to_none, at)) {
-            free(t);
+        if (!testing_clear_grads(h, grad_to_none, at) || !testing_clock_record(c, false) ||
+            !testing_call(h, fn, at) || !testing_clock_record(c, true))
             return false;
-        }
-        double s = testing_ms();
-        if (!testing_call(h, fn, at)) {
-            free(t);
-            tritontesting_progress("benchmarking", 1, 1);
+        if ((c->pending == testing_batch || i == n_repeat - 1) &&
+            !testing_clock_read(c, t + i + 1 - c->pending))
             return false;
-        }
-        t[i] = testing_ms() - s;
     }
-    if (bar)
-        tritontesting_progress("benchmarking", 1, 1);
-    *times = t;
     *n = n_repeat;
     return true;
+}
+
+bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to_none,
+                         src_span at, double **times, int *n)
+{
+    *times = NULL;
+    *n = 0;
+    /* the first call opens the backend when fn launches a kernel */
+    if (!testing_call(h, fn, at))
+        return false;
+    testing_clock *c = xmalloc(sizeof *c);
+    testing_clock_init(c, h, at);
+    bool ok = testing_runs(h, fn, warmup, rep, grad_to_none, at, c, times, n);
+    testing_clock_free(c);
+    free(c);
+    tritontesting_progress("benchmarking", 1, 1);
+    if (!ok) {
+        free(*times);
+        *times = NULL;
+        *n = 0;
+    }
+    return ok;
 }
 
 static int testing_cmp(const void *a, const void *b)

@@ -12,7 +12,9 @@
 /* Register triton.testing (and set it as attribute `testing` of triton). */
 void tritontesting_init(host *h, val triton);
 
-/* Time fn() by wall clock as triton.testing.do_bench does: one call, an
+/* Time fn() as triton.testing.do_bench does, on the clock of the backend
+ * kernels run on (backend.h's timer API; the host's clock on the CPU,
+ * whose launches end before they return): one call, an
  * estimate from 5 calls, then warmup and rep (milliseconds) worth of
  * calls, each rep call timed alone.  Before each of those the .grad of
  * the tensors in grad_to_none (a list or tuple, or VAL_NONE) is set to

@@ -1,7 +1,9 @@
 /* test_backend.c - unit tests of the backend interface (backend.h): the
- * registry, and a kernel compiled and launched through the CPU backend's
+ * registry, a kernel compiled and launched through the CPU backend's
  * table, with the lifetimes the interface promises (a kernel object freed
- * after its backend was closed). */
+ * after its backend was closed), the test double cpu-staged keeping its
+ * own copy of a buffer as a GPU backend does, and the timing stamps on
+ * the host's clock and on a backend's. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -62,7 +64,7 @@ static void test_cpu_launch(void)
 
     const backend *be = backend_find("cpu");
     strbuf why = {0};
-    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2}, &why);
+    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2, .checked = true}, &why);
     TAP_OK(dev != NULL && dev->be == be, "open gives a state that knows its backend");
     backend_kernel *k = backend_compile(dev, &b.k, file, &d);
     TAP_OK(k != NULL && k->be == be, "compile gives a kernel object that knows its backend");
@@ -90,9 +92,134 @@ static void test_cpu_launch(void)
     src_free(file);
 }
 
+/* cpu-staged: hidden without TRITSIM_TEST_BACKENDS=1; a launch works on
+ * its copy, leaves the host bytes spoilt and dev_dirty set; download
+ * brings the results back; host_dirty uploads host writes; both flags at
+ * once is refused. */
+static void test_staged(void)
+{
+    unsetenv("TRITSIM_TEST_BACKENDS");
+    TAP_OK(backend_find("cpu-staged") == NULL, "cpu-staged is hidden without the variable");
+    setenv("TRITSIM_TEST_BACKENDS", "1", 1);
+    const backend *be = backend_find("cpu-staged");
+    TAP_OK(be != NULL && !be->host_addresses, "TRITSIM_TEST_BACKENDS=1 shows cpu-staged, "
+           "whose kernels do not see host addresses");
+    if (!be)
+        return;
+
+    irb b;
+    build_store_pid(&b);
+    static const char text[] = "pass\n";
+    src_file *file = src_from_string("k.tk", text, strlen(text));
+    diag_sink d;
+    diag_sink_init(&d, stderr);
+    strbuf why = {0};
+    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2, .checked = true}, &why);
+    backend_kernel *k = dev ? backend_compile(dev, &b.k, file, &d) : NULL;
+    TAP_OK(k != NULL, "cpu-staged opens and compiles");
+    if (!k)
+        return;
+
+    /* aligned as a tensor's storage is */
+    int32_t *z = aligned_alloc(64, 64);
+    for (int i = 0; i < 8; i++)
+        z[i] = -1;
+    backend_buffer buf = {.host = (unsigned char *)z, .size = 8 * sizeof *z};
+    backend_arg arg = {.value.u = (uint64_t)(uintptr_t)z, .numel = 8, .name = "z_ptr",
+                       .buffer = &buf};
+    backend_launch L = {.file = file, .grid = {5, 1, 1}, .rank = 1, .args = &arg,
+                        .num_warps = 4, .num_stages = 3, .out = stdout, .diag = &d};
+    TAP_OK(backend_run(dev, k, &L), "a launch on cpu-staged succeeds");
+    TAP_OK(buf.copy != NULL && buf.release && buf.download && buf.dev_dirty && !buf.host_dirty,
+           "it made a copy, with release and download hooks, and marked it dev_dirty");
+    TAP_OK((uint32_t)z[0] == 0xA5A5A5A5u && (uint32_t)z[7] == 0xA5A5A5A5u,
+           "the stale host bytes are spoilt (z[0] = %#x)", (unsigned)z[0]);
+    buf.download(&buf);
+    TAP_OK(!buf.dev_dirty && z[0] == 0 && z[4] == 4 && z[5] == -1,
+           "download brings the results back (z = %d %d %d)", z[0], z[4], z[5]);
+    z[6] = 100;
+    buf.host_dirty = true;
+    TAP_OK(backend_run(dev, k, &L), "a second launch");
+    buf.download(&buf);
+    TAP_OK(z[6] == 100 && z[3] == 3, "the host write made before it was uploaded (z[6] = %d)",
+           z[6]);
+    buf.host_dirty = buf.dev_dirty = true;
+    fputs("# (a message about argument 'z_ptr' is expected)\n", stderr);
+    TAP_OK(!backend_run(dev, k, &L), "a launch refuses a buffer changed on both sides");
+    buf.release(&buf);
+    TAP_OK(buf.copy == NULL && !buf.dev_dirty && !buf.host_dirty, "release frees the copy");
+    backend_close(dev);
+    backend_free(k);
+    free(z);
+    strbuf_free(&why);
+    src_free(file);
+}
+
+/* A little work between two records. */
+static double test_spin(void)
+{
+    volatile double x = 0;
+    for (int i = 0; i < 100000; i++)
+        x += i * 0.5;
+    return x;
+}
+
+static void test_timers(void)
+{
+    diag_sink d;
+    diag_sink_init(&d, stderr);
+    strbuf why = {0};
+    double ms = -1;
+
+    /* the host's clock: no backend, or one without the timer API */
+    backend_dev *cpu = backend_open(backend_find("cpu"), &(backend_config){.checked = true},
+                                    &why);
+    backend_stamp *a = backend_timer_new(cpu), *b = backend_timer_new(NULL);
+    TAP_OK(!backend_timer_elapsed_ms(a, b, &ms, &d, &why) && why.len,
+           "elapsed_ms of unrecorded stamps is refused (%s)", strbuf_cstr(&why));
+    strbuf_clear(&why);
+    TAP_OK(backend_timer_record(a, &d, &why), "record on the CPU backend (host clock)");
+    test_spin();
+    TAP_OK(backend_timer_record(b, &d, &why) && backend_timer_recorded(b), "and with no backend");
+    TAP_OK(backend_timer_elapsed_ms(a, b, &ms, &d, &why) && ms > 0 && ms < 10000,
+           "the host clock measures the time between (%g ms)", ms);
+    backend_close(cpu);
+    TAP_OK(backend_timer_record(a, &d, &why), "a host-clock stamp outlives its backend");
+    backend_timer_free(a);
+    backend_timer_free(b);
+
+    /* a backend's timer API (cpu-staged's) */
+    setenv("TRITSIM_TEST_BACKENDS", "1", 1);
+    backend_dev *st = backend_open(backend_find("cpu-staged"),
+                                   &(backend_config){.checked = true}, &why);
+    a = backend_timer_new(st);
+    b = backend_timer_new(st);
+    backend_stamp *h = backend_timer_new(NULL);
+    TAP_OK(backend_timer_record(a, &d, &why) && backend_timer_record(h, &d, &why),
+           "record on cpu-staged's timers");
+    test_spin();
+    TAP_OK(backend_timer_record(b, &d, &why) &&
+           backend_timer_elapsed_ms(a, b, &ms, &d, &why) && ms > 0 && ms < 10000,
+           "the backend's timers measure the time between (%g ms)", ms);
+    TAP_OK(!backend_timer_elapsed_ms(h, b, &ms, &d, &why) && why.len,
+           "stamps on different clocks are refused (%s)", strbuf_cstr(&why));
+    strbuf_clear(&why);
+    backend_close(st);
+    TAP_OK(!backend_timer_record(a, &d, &why) && why.len,
+           "a device stamp cannot be recorded once its backend is closed (%s)",
+           strbuf_cstr(&why));
+    backend_timer_free(a);
+    backend_timer_free(b);
+    backend_timer_free(h);
+    TAP_OK(true, "device stamps are freed after their backend was closed");
+    strbuf_free(&why);
+}
+
 int main(void)
 {
     test_registry();
     test_cpu_launch();
+    test_staged();
+    test_timers();
     return tap_done();
 }

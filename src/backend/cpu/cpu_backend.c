@@ -84,6 +84,7 @@ static void cpu_free(backend_kernel *k)
 
 const backend cpu_backend = {
     .name = "cpu",
+    .host_addresses = true,
     .available = cpu_available,
     .open = cpu_open,
     .close = cpu_close,
