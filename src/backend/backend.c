@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cuda_backend.h"
 
 /* Every name --backend accepts.  A row without a table is a backend this
  * build does not have; missing says so, for backend_select's message. */
@@ -16,7 +17,7 @@ static const struct backend_entry {
     const char *missing;
 } backend_table[] = {
     {"cpu", &cpu_backend, NULL},
-    {"cuda", NULL, "the CUDA backend (NVIDIA GPUs) is not built yet"},
+    {"cuda", &cuda_backend, NULL},
     {"hip", NULL, "the HIP backend (AMD GPUs) is not built yet"},
 };
 

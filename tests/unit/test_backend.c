@@ -33,17 +33,21 @@ static void test_registry(void)
     const backend *cpu = backend_find("cpu");
     TAP_OK(cpu != NULL, "backend_find finds the CPU backend");
     TAP_STR_EQ(cpu ? cpu->name : "", "cpu", "it is called cpu");
-    TAP_OK(backend_find("cuda") == NULL && backend_find("hip") == NULL,
-           "no CUDA or HIP backend in this build (no stand-in either)");
+    const backend *cuda = backend_find("cuda");
+    TAP_STR_EQ(cuda ? cuda->name : "", "cuda", "backend_find finds the CUDA backend");
+    TAP_OK(cuda && cuda->timer_new && cuda->timer_record && cuda->timer_sync &&
+           cuda->timer_elapsed_ms && cuda->timer_free, "which has timers");
+    TAP_OK(!cpu || (!cpu->timer_new && !cpu->timer_free), "the CPU backend has none");
+    TAP_OK(backend_find("hip") == NULL, "no HIP backend in this build (no stand-in either)");
     TAP_OK(backend_find("opencl") == NULL, "an unknown name finds nothing");
 
     const backend *be = NULL;
     strbuf why = {0};
     TAP_INT_EQ(backend_select("cpu", &be, &why), BACKEND_OK, "the CPU backend can run here");
     TAP_OK(be == cpu && why.len == 0, "backend_select gives it, with no reason");
-    TAP_INT_EQ(backend_select("cuda", &be, &why), BACKEND_UNAVAILABLE,
-               "cuda is a known name that cannot run");
-    TAP_STR_EQ(strbuf_cstr(&why), "the CUDA backend (NVIDIA GPUs) is not built yet",
+    TAP_INT_EQ(backend_select("hip", &be, &why), BACKEND_UNAVAILABLE,
+               "hip is a known name that cannot run");
+    TAP_STR_EQ(strbuf_cstr(&why), "the HIP backend (AMD GPUs) is not built yet",
                "and the reason says what is missing");
     TAP_OK(be == NULL, "backend_select gives no backend then");
     strbuf_clear(&why);
