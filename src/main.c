@@ -44,6 +44,8 @@ static const char main_usage[] =
     "  -b, --backend NAME   where kernels run: cpu (the default) or cuda (an\n"
     "                       NVIDIA GPU: needs its driver and NVRTC); hip is not\n"
     "                       built yet\n"
+    "      --unchecked      GPU backends: kernels without bounds checks or\n"
+    "                       device assertions (faster; the CPU always checks)\n"
     "      --target GPU     the GPU the simulation answers device queries for\n"
     "                       (torch.cuda, triton.runtime.driver): h100 (the\n"
     "                       default) or mi300x (AMD code paths: torch.version.hip)\n"
@@ -161,6 +163,7 @@ typedef struct main_prog {
     const char *backend;
     host_target target;
     bool no_break;
+    bool unchecked;
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
 } main_prog;
 
@@ -176,6 +179,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->target = p->target;
     h->debugger = g;
     h->no_break = p->no_break;
+    h->unchecked = p->unchecked;
     h->dump_ir = p->dump_ir;
     modules_init(h);
     int status = host_run_file(h, p->m, argc, argv);
@@ -190,13 +194,14 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR };
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_UNCHECKED };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
         {"target", required_argument, NULL, OPT_TARGET},
         {"break", required_argument, NULL, OPT_BREAK},
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
+        {"unchecked", no_argument, NULL, OPT_UNCHECKED},
         {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -247,6 +252,7 @@ static int main_run(int argc, char **argv, bool debugging)
             breaks[nbreaks++] = optarg;
             break;
         case OPT_NO_BREAK: prog.no_break = true; break;
+        case OPT_UNCHECKED: prog.unchecked = true; break;
         case OPT_DUMP_IR:
             if (optarg && !*optarg)
                 return main_usage_error("run: %s", "--dump-ir= wants a kernel's name");

@@ -83,7 +83,9 @@ static backend_dev *launch_device(host *h, src_span at)
     if (!be) {
         host_error(h, at, "no backend '%s' in this build of tritsim", h->backend);
     } else if (!be->available(&why) ||
-               !(c->dev = backend_open(be, &(backend_config){.threads = h->threads}, &why))) {
+               !(c->dev = backend_open(be, &(backend_config){.threads = h->threads,
+                                                                .unchecked = h->unchecked},
+                                            &why))) {
         host_error(h, at, "the %s backend cannot run kernels: %s", be->name,
                    strbuf_cstr(&why));
     }

@@ -48,7 +48,7 @@ enum {
 /* CUfunction_attribute */
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
 /* cuStreamCreate flags, cuEventCreate flags */
-enum { CU_STREAM_NON_BLOCKING = 1 };
+enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1 };
 enum { CU_EVENT_DEFAULT = 0 };
 
 /* ---- NVRTC's types ------------------------------------------------------- */

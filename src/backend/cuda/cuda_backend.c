@@ -81,8 +81,10 @@ static backend_dev *cuda_open(const backend_config *c, strbuf *why)
     if (ok && !cuda_ok(d, cu->cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
                        "cuDevicePrimaryCtxRetain", why))
         ok = false;
+    /* A blocking stream: the synchronous copies (cuMemcpyHtoD/DtoH, on the
+     * legacy default stream) then wait for the launches before them. */
     if (ok && !(cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", why) &&
-                cuda_ok(d, cu->cuStreamCreate(&d->stream, CU_STREAM_NON_BLOCKING),
+                cuda_ok(d, cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
                         "cuStreamCreate", why))) {
         cu->cuDevicePrimaryCtxRelease(d->dev);
         d->ctx = NULL;

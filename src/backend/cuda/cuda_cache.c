@@ -152,6 +152,7 @@ void cuda_build_options(int arch, char archopt[32], const char *opts[8])
     opts[n++] = archopt;
     opts[n++] = "-default-device";
     opts[n++] = "-std=c++17";
+    opts[n++] = "-w";           /* generated code: unused helpers are normal */
     /* no contraction of a * b + c into an FMA: the CPU rounds each
      * operation (doc/ir.md 4.3) */
     opts[n++] = "--fmad=false";
