@@ -3,6 +3,8 @@
  * CPU executor (cpu/exec_mem.c, exec_tile.c) and the GPU backends (which
  * decode their kernels' error records, cgen_abi.h) build their messages
  * here and report them at the instruction's place with backend_report_at.
+ * backend/common sits below the registry (backend.c) and every backend,
+ * which all may use it.
  *
  * Each builder appends a message (the error line) and a note (a hint for
  * the user, maybe empty) to the strbufs it is given. */
