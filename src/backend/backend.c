@@ -14,6 +14,7 @@
 #include "arena.h"
 #include "cpu_backend.h"
 #include "cpu_staged.h"
+#include "cuda_backend.h"
 
 /* Every name --backend accepts.  A row without a table is a backend this
  * build does not have; missing says so, for backend_select's message. */
@@ -23,7 +24,7 @@ static const struct backend_entry {
     const char *missing;
 } backend_table[] = {
     {"cpu", &cpu_backend, NULL},
-    {"cuda", NULL, "the CUDA backend (NVIDIA GPUs) is not built yet"},
+    {"cuda", &cuda_backend, NULL},
     {"hip", NULL, "the HIP backend (AMD GPUs) is not built yet"},
 };
 
@@ -143,6 +144,7 @@ struct backend_stamp {
     backend_dev *d;             /* the device of timer, or NULL: the host clock */
     unsigned long serial;       /* d's serial number when the stamp was made */
     backend_timer *timer;       /* d's timer, or NULL */
+    const backend *be;          /* d's backend, which frees timer */
     bool recorded;
     double host_ms;             /* the host clock's reading when recorded */
 };
@@ -163,6 +165,7 @@ backend_stamp *backend_timer_new(backend_dev *d)
         strbuf_free(&why);         /* no timer: the host's clock */
         if (s->timer) {
             s->d = d;
+            s->be = d->be;
             s->serial = backend_serial_of(d);
         }
     }
@@ -177,12 +180,13 @@ static bool backend_stamp_alive(const backend_stamp *s)
 
 bool backend_timer_record(backend_stamp *s, diag_sink *diag, strbuf *why)
 {
+    (void)diag;     /* failures are reported by the caller, from why */
     if (s->timer) {
         if (!backend_stamp_alive(s)) {
             strbuf_puts(why, "its backend has been closed");
             return false;
         }
-        if (!s->d->be->timer_record(s->d, s->timer, diag))
+        if (!s->d->be->timer_record(s->d, s->timer, why))
             return false;
     }
     s->host_ms = backend_host_ms();
@@ -198,6 +202,7 @@ bool backend_timer_recorded(const backend_stamp *s)
 bool backend_timer_elapsed_ms(backend_stamp *start, backend_stamp *end, double *ms,
                               diag_sink *diag, strbuf *why)
 {
+    (void)diag;
     *ms = 0;
     if (!start->recorded || !end->recorded) {
         strbuf_puts(why, "both must be recorded first");
@@ -208,7 +213,7 @@ bool backend_timer_elapsed_ms(backend_stamp *start, backend_stamp *end, double *
             strbuf_puts(why, "their backend has been closed");
             return false;
         }
-        return start->d->be->timer_elapsed_ms(start->d, start->timer, end->timer, ms, diag);
+        return start->d->be->timer_elapsed_ms(start->d, start->timer, end->timer, ms, why);
     }
     if (start->timer || end->timer) {
         strbuf_puts(why, "one was made before kernels ran on the device, the other after");
@@ -222,7 +227,7 @@ void backend_timer_free(backend_stamp *s)
 {
     if (!s)
         return;
-    if (s->timer && backend_stamp_alive(s))
-        s->d->be->timer_free(s->d, s->timer);
+    if (s->timer)
+        s->be->timer_free(s->timer);     /* works after close too */
     free(s);
 }

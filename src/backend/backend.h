@@ -4,10 +4,12 @@
  *
  * A backend is a table of functions (struct backend), one static const
  * table per executor, as MicroPython's emitters are.  The CPU executor
- * (cpu/cpu_backend.c, over exec.h and the thread pool) is the first and,
- * so far, only entry; CUDA and HIP have their names reserved in the
- * registry (backend.c) but no implementation: asking for one is an error
- * that says so, never a run on the CPU in disguise.
+ * (cpu/cpu_backend.c, over exec.h and the thread pool) is the first
+ * entry; the CUDA backend (cuda/cuda_backend.c) the second, available
+ * where the NVIDIA driver and NVRTC can be loaded; HIP has its name
+ * reserved in the registry (backend.c) but no implementation.  Asking for
+ * a backend that cannot run here is an error that says why, never a run
+ * on the CPU in disguise.
  *
  * The life of a kernel on a backend:
  *
@@ -72,32 +74,34 @@ typedef struct backend backend;
 /* ---- host buffers: the device side of a tensor's storage ------------------
  * Who sets what:
  *  - the owner of the host memory (tensor.c) sets host and size when it
- *    makes the buffer, copy and release to NULL and both flags to false,
- *    and calls release(b) (when not NULL) just before it frees the host
- *    memory;
+ *    makes the buffer, copy, release and download to NULL and both flags
+ *    to false, and calls release(b) (when not NULL) just before it frees
+ *    the host memory;
  *  - a GPU backend makes the device copy the first time a kernel uses the
- *    buffer: it sets copy and release (release frees the copy, whatever
- *    the backend needs to reach it lives behind copy), uploads the host
- *    bytes when host_dirty is set (then clears it) and sets dev_dirty
- *    after a launch that may have written the buffer;
- *  - the backend sets download together with copy: download(b) brings the
- *    device bytes back into host (waiting for the launches that write
- *    them) and clears dev_dirty;
- *  - whoever writes the host bytes of a buffer that has a copy brings them
- *    back first when dev_dirty is set, then sets host_dirty; whoever reads
- *    them brings them back first when dev_dirty is set.  The torch layer
- *    does both in a few central places (tensor.h: tensor_host_read and
- *    tensor_host_write).
- * The CPU backend touches none of it: copy stays NULL, and the torch
- * layer's checks are one untaken branch. */
+ *    buffer: it sets copy, release (release frees the copy, whatever the
+ *    backend needs to reach it lives behind copy) and download, uploads
+ *    the host bytes when host_dirty is set (then clears it) and sets
+ *    dev_dirty after a launch that may have written the buffer;
+ *  - whoever writes the host bytes of a buffer that has a copy sets
+ *    host_dirty, and whoever reads them first calls download(b) when
+ *    dev_dirty is set (download clears it): the torch layer does
+ *    both in a few central places (tensor.h: tensor_host_read and
+ *    tensor_host_write).  download waits for the
+ *    launches that may write the buffer (it is a synchronisation point).
+ *  - when the backend is closed it downloads every copy still dev_dirty,
+ *    frees the copies and sets copy, release and download back to NULL:
+ *    after close the host bytes are the truth again.
+ * The CPU backend touches none of it: copy stays NULL. */
 typedef struct backend_buffer {
     unsigned char *host;    /* the host bytes (a tensor storage's data) */
     size_t size;            /* how many */
     void *copy;             /* the device copy, owned by the backend that
                                made it; NULL when there is none */
     void (*release)(struct backend_buffer *b);   /* frees copy; NULL when none */
-    void (*download)(struct backend_buffer *b);  /* device -> host, clears
-                                                    dev_dirty; NULL when no copy */
+    /* Copies the device bytes back into host and clears dev_dirty; false
+     * with a reason in why when the device failed (the host bytes are then
+     * unchanged).  NULL when there is no copy. */
+    bool (*download)(struct backend_buffer *b, strbuf *why);
     bool host_dirty;        /* host bytes changed since the last upload */
     bool dev_dirty;         /* the device copy changed since the last download */
 } backend_buffer;
@@ -153,15 +157,12 @@ typedef struct backend_kernel {
 /* How to open a backend (from the command line). */
 typedef struct backend_config {
     int threads;            /* --threads: CPU workers, 0 = one per core */
-    bool checked;           /* true (the default: every caller sets it, since
-                               zero means false) checks each access against
-                               its tensor's bounds and reports the first bad
-                               one; false (--unchecked) lets a GPU backend
-                               compile kernels without those checks.  The
-                               CPU backend always checks. */
+    bool unchecked;         /* --unchecked: GPU backends emit no bounds checks
+                               (the CPU always checks) */
 } backend_config;
 
-/* A point on the device's clock (a GPU event), the backend's own type. */
+/* A mark in a device's stream of work, for timing it (torch.cuda.Event,
+ * triton.testing.do_bench on a GPU); the backend's own type. */
 typedef struct backend_timer backend_timer;
 
 struct backend {
@@ -194,20 +195,30 @@ struct backend {
     /* Free a kernel object (before or after close). */
     void (*free)(backend_kernel *k);
 
-    /* ---- optional: timing on the device's clock (NULL on the CPU, whose
-     * launches end before launch returns: the host clock times them; the
-     * backend_timer_* wrappers below fall back to it). */
-    /* A fresh timer of d, or NULL after writing why. */
+    /* ---- timing (optional: all four NULL where launches end before
+     * launch returns, as on the CPU, whose callers time with the host's
+     * clock) ----
+     * A timer is a mark recorded in the order of the device's work, as
+     * CUDA events are:
+     *     backend_timer *a = be->timer_new(d, why), *b = be->timer_new(d, why);
+     *     be->timer_record(d, a, why);      after the work before it
+     *     ... launches ...
+     *     be->timer_record(d, b, why);
+     *     be->timer_elapsed_ms(d, a, b, &ms, why);   waits for b
+     *     be->timer_free(a); be->timer_free(b);
+     * Each returns NULL/false with a reason for a person in why (a device
+     * failure, or elapsed_ms on a timer never recorded).  A timer may be
+     * recorded again (it then marks the newer place).  timer_sync waits for
+     * the work before the timer's last record (torch.cuda.Event.synchronize).
+     * Timers belong to the backend_dev: close makes every timer dead (its
+     * calls fail, saying so) but timer_free works before or after close,
+     * as kernel objects' free does. */
     backend_timer *(*timer_new)(backend_dev *d, strbuf *why);
-    /* Mark the point after every launch so far (in launch order, without
-     * waiting for them).  false after reporting to diag. */
-    bool (*timer_record)(backend_dev *d, backend_timer *t, diag_sink *diag);
-    /* Wait until end's point is reached, then *ms = milliseconds from start's
-     * point to end's (both recorded).  false after reporting to diag. */
+    bool (*timer_record)(backend_dev *d, backend_timer *t, strbuf *why);
+    bool (*timer_sync)(backend_dev *d, backend_timer *t, strbuf *why);
     bool (*timer_elapsed_ms)(backend_dev *d, backend_timer *start, backend_timer *end,
-                             double *ms, diag_sink *diag);
-    /* Free a timer of d, while d is open; close frees those left. */
-    void (*timer_free)(backend_dev *d, backend_timer *t);
+                             double *ms, strbuf *why);
+    void (*timer_free)(backend_timer *t);
 };
 
 /* ---- the registry ------------------------------------------------------------- */
@@ -223,8 +234,8 @@ typedef enum backend_status {
 } backend_status;
 
 /* Resolve --backend name: the backend when it can run here, else why not.
- * A name reserved for a backend this build lacks ("cuda", "hip" today) is
- * BACKEND_UNAVAILABLE. */
+ * A name reserved for a backend this build lacks ("hip" today), or one
+ * whose available() says no, is BACKEND_UNAVAILABLE. */
 backend_status backend_select(const char *name, const backend **out, strbuf *why);
 
 /* ---- calls through the table ------------------------------------------------- */

@@ -90,10 +90,12 @@ static void staged_release(backend_buffer *b)
     b->host_dirty = b->dev_dirty = false;
 }
 
-static void staged_download(backend_buffer *b)
+static bool staged_download(backend_buffer *b, strbuf *why)
 {
+    (void)why;
     memcpy(b->host, b->copy, b->size);
     b->dev_dirty = false;
+    return true;
 }
 
 /* b's copy, made (and uploaded) now or brought up to date; false when both
@@ -173,9 +175,9 @@ static backend_timer *staged_timer_new(backend_dev *d, strbuf *why)
     return xcalloc(1, sizeof(backend_timer));
 }
 
-static bool staged_timer_record(backend_dev *d, backend_timer *t, diag_sink *diag)
+static bool staged_timer_record(backend_dev *d, backend_timer *t, strbuf *why)
 {
-    (void)d, (void)diag;
+    (void)d, (void)why;
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     t->ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
@@ -183,16 +185,15 @@ static bool staged_timer_record(backend_dev *d, backend_timer *t, diag_sink *dia
 }
 
 static bool staged_timer_elapsed_ms(backend_dev *d, backend_timer *start, backend_timer *end,
-                                    double *ms, diag_sink *diag)
+                                    double *ms, strbuf *why)
 {
-    (void)d, (void)diag;
+    (void)d, (void)why;
     *ms = end->ms - start->ms;
     return true;
 }
 
-static void staged_timer_free(backend_dev *d, backend_timer *t)
+static void staged_timer_free(backend_timer *t)
 {
-    (void)d;
     free(t);
 }
 

@@ -139,7 +139,7 @@ struct host {
     host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
-    bool unchecked;             /* --unchecked: backend_config.checked is false */
+    bool unchecked;             /* --unchecked: GPU kernels without bounds checks */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
                                    else the kernel of that name (launch.c) */
     int ir_dumped;              /* specializations --dump-ir listed so far */

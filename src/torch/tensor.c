@@ -987,3 +987,17 @@ void tensor_repr(const tensor *t, strbuf *out)
     if (!format_torch(out, &a, &o))
         strbuf_printf(out, "tensor(<%s values>)", dtype_name(t->type));
 }
+
+void tensor_host_download(tensor_storage *s)
+{
+    strbuf why = {0};
+    if (!s->dev.download || s->dev.download(&s->dev, &why)) {
+        strbuf_free(&why);
+        return;
+    }
+    fflush(stdout);
+    fprintf(stderr, "tritsim: error: a tensor could not be copied back from the GPU: %s\n",
+            strbuf_cstr(&why));
+    strbuf_free(&why);
+    exit(1);
+}

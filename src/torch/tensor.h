@@ -140,11 +140,16 @@ static inline dtype tensor_dtype(const tensor *t) { return t->type; }
 
 /* ---- coherence with a device copy (see the top) ------------------------------ */
 
+/* The device bytes of s back into host memory (tensor.c): a failure of the
+ * device here has nowhere to go but the user, so it ends the program with
+ * a message after flushing the output written so far. */
+void tensor_host_download(tensor_storage *s);
+
 /* Before host code reads s's bytes. */
 static inline void tensor_host_read(tensor_storage *s)
 {
     if (__builtin_expect(s->dev.dev_dirty, 0))
-        s->dev.download(&s->dev);
+        tensor_host_download(s);
 }
 /* Before host code writes s's bytes (or may: a pointer it can write
  * through). */

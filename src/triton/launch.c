@@ -87,8 +87,8 @@ static backend_dev *launch_device(host *h, src_span at)
         host_error(h, at, "no backend '%s' in this build of tritsim", h->backend);
     } else if (!be->available(&why) ||
                !(c->dev = backend_open(be, &(backend_config){.threads = h->threads,
-                                                             .checked = !h->unchecked},
-                                       &why))) {
+                                                                .unchecked = h->unchecked},
+                                            &why))) {
         host_error(h, at, "the %s backend cannot run kernels: %s", be->name,
                    strbuf_cstr(&why));
     }

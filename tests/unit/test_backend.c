@@ -35,17 +35,21 @@ static void test_registry(void)
     const backend *cpu = backend_find("cpu");
     TAP_OK(cpu != NULL, "backend_find finds the CPU backend");
     TAP_STR_EQ(cpu ? cpu->name : "", "cpu", "it is called cpu");
-    TAP_OK(backend_find("cuda") == NULL && backend_find("hip") == NULL,
-           "no CUDA or HIP backend in this build (no stand-in either)");
+    const backend *cuda = backend_find("cuda");
+    TAP_STR_EQ(cuda ? cuda->name : "", "cuda", "backend_find finds the CUDA backend");
+    TAP_OK(cuda && cuda->timer_new && cuda->timer_record && cuda->timer_sync &&
+           cuda->timer_elapsed_ms && cuda->timer_free, "which has timers");
+    TAP_OK(!cpu || (!cpu->timer_new && !cpu->timer_free), "the CPU backend has none");
+    TAP_OK(backend_find("hip") == NULL, "no HIP backend in this build (no stand-in either)");
     TAP_OK(backend_find("opencl") == NULL, "an unknown name finds nothing");
 
     const backend *be = NULL;
     strbuf why = {0};
     TAP_INT_EQ(backend_select("cpu", &be, &why), BACKEND_OK, "the CPU backend can run here");
     TAP_OK(be == cpu && why.len == 0, "backend_select gives it, with no reason");
-    TAP_INT_EQ(backend_select("cuda", &be, &why), BACKEND_UNAVAILABLE,
-               "cuda is a known name that cannot run");
-    TAP_STR_EQ(strbuf_cstr(&why), "the CUDA backend (NVIDIA GPUs) is not built yet",
+    TAP_INT_EQ(backend_select("hip", &be, &why), BACKEND_UNAVAILABLE,
+               "hip is a known name that cannot run");
+    TAP_STR_EQ(strbuf_cstr(&why), "the HIP backend (AMD GPUs) is not built yet",
                "and the reason says what is missing");
     TAP_OK(be == NULL, "backend_select gives no backend then");
     strbuf_clear(&why);
@@ -64,7 +68,7 @@ static void test_cpu_launch(void)
 
     const backend *be = backend_find("cpu");
     strbuf why = {0};
-    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2, .checked = true}, &why);
+    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2}, &why);
     TAP_OK(dev != NULL && dev->be == be, "open gives a state that knows its backend");
     backend_kernel *k = backend_compile(dev, &b.k, file, &d);
     TAP_OK(k != NULL && k->be == be, "compile gives a kernel object that knows its backend");
@@ -114,7 +118,7 @@ static void test_staged(void)
     diag_sink d;
     diag_sink_init(&d, stderr);
     strbuf why = {0};
-    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2, .checked = true}, &why);
+    backend_dev *dev = backend_open(be, &(backend_config){.threads = 2}, &why);
     backend_kernel *k = dev ? backend_compile(dev, &b.k, file, &d) : NULL;
     TAP_OK(k != NULL, "cpu-staged opens and compiles");
     if (!k)
@@ -134,13 +138,13 @@ static void test_staged(void)
            "it made a copy, with release and download hooks, and marked it dev_dirty");
     TAP_OK((uint32_t)z[0] == 0xA5A5A5A5u && (uint32_t)z[7] == 0xA5A5A5A5u,
            "the stale host bytes are spoilt (z[0] = %#x)", (unsigned)z[0]);
-    buf.download(&buf);
+    buf.download(&buf, NULL);
     TAP_OK(!buf.dev_dirty && z[0] == 0 && z[4] == 4 && z[5] == -1,
            "download brings the results back (z = %d %d %d)", z[0], z[4], z[5]);
     z[6] = 100;
     buf.host_dirty = true;
     TAP_OK(backend_run(dev, k, &L), "a second launch");
-    buf.download(&buf);
+    buf.download(&buf, NULL);
     TAP_OK(z[6] == 100 && z[3] == 3, "the host write made before it was uploaded (z[6] = %d)",
            z[6]);
     buf.host_dirty = buf.dev_dirty = true;
@@ -172,7 +176,7 @@ static void test_timers(void)
     double ms = -1;
 
     /* the host's clock: no backend, or one without the timer API */
-    backend_dev *cpu = backend_open(backend_find("cpu"), &(backend_config){.checked = true},
+    backend_dev *cpu = backend_open(backend_find("cpu"), &(backend_config){0},
                                     &why);
     backend_stamp *a = backend_timer_new(cpu), *b = backend_timer_new(NULL);
     TAP_OK(!backend_timer_elapsed_ms(a, b, &ms, &d, &why) && why.len,
@@ -191,7 +195,7 @@ static void test_timers(void)
     /* a backend's timer API (cpu-staged's) */
     setenv("TRITSIM_TEST_BACKENDS", "1", 1);
     backend_dev *st = backend_open(backend_find("cpu-staged"),
-                                   &(backend_config){.checked = true}, &why);
+                                   &(backend_config){0}, &why);
     a = backend_timer_new(st);
     b = backend_timer_new(st);
     backend_stamp *h = backend_timer_new(NULL);

@@ -48,6 +48,7 @@
 
 #include "arena.h"
 #include "blas.h"
+#include "fault.h"
 #include "gemm.h"
 
 /* A value missing from a switch over an enum is an error here (ir.h) */
@@ -79,23 +80,10 @@ bool exec_internal(exec_prog *P, const ir_inst *in, const char *what)
                      ir_op_name((ir_opcode)in->op), what, s >= 0 ? dtype_name(DT(P, s)) : "?");
 }
 
-/* "lane 5", or "lane (1, 3)" for a lane of a 2-d (or larger) tile. */
+/* "lane 5", or "lane (1, 3)": every backend's words (fault.h). */
 void exec_lane_name(char *buf, size_t len, const ir_type *t, int64_t lane)
 {
-    if (t->ndim <= 1) {
-        snprintf(buf, len, "lane %" PRId64, lane);
-        return;
-    }
-    int64_t idx[IR_MAX_DIM];
-    for (int d = t->ndim - 1; d >= 0; d--) {
-        idx[d] = lane % t->shape[d];
-        lane /= t->shape[d];
-    }
-    size_t n = (size_t)snprintf(buf, len, "lane (");
-    for (int d = 0; d < t->ndim && n < len; d++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%" PRId64, d ? ", " : "", idx[d]);
-    if (n < len)
-        snprintf(buf + n, len - n, ")");
+    backend_lane_name(buf, len, t, lane);
 }
 
 /* The type whose shape names the lanes of an instruction: its largest
@@ -490,32 +478,13 @@ bool exec_run_item(void *ctx, int64_t item, int worker)
 
 /* A program's error at instruction in, after the text it printed before
  * it, with a note per inlined call the instruction sits in. */
-/* The file the code of frame f comes from: the launch's, or (a debugger
- * expression's frame) its own. */
-static const src_file *frame_file(const exec_ctx *x, int32_t f)
-{
-    const ir_kernel *k = x->k;
-    return f >= 0 && f < k->nframes && k->frames[f].file ? k->frames[f].file : x->L->file;
-}
-
 void exec_report_at(exec_ctx *x, const ir_inst *in, const char *msg, const char *note,
                     const char *text, size_t len)
 {
     const exec_launch *L = x->L;
     exec_write_text(x, text, len);
     fflush(L->out);
-    src_span sp = in && in->at ? in->at->span : (src_span){0};
-    const src_file *file = frame_file(x, in ? in->frame : -1);
-    diag_report(L->diag, DIAG_ERROR, file, sp, "%s", msg);
-    if (note)
-        diag_report(L->diag, DIAG_NOTE, file, sp, "%s", note);
-    const ir_kernel *k = x->k;
-    for (int32_t f = in ? in->frame : -1; f >= 0 && f < k->nframes; f = k->frames[f].parent) {
-        if (!k->frames[f].call)
-            break;
-        diag_report(L->diag, DIAG_NOTE, frame_file(x, k->frames[f].parent),
-                    k->frames[f].call->span, "in '%s', called from here", k->frames[f].func);
-    }
+    backend_report_at(L->diag, x->k, L->file, in, msg, note);
 }
 
 /* The error of the lowest failing program (x->err). */

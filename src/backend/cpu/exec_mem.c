@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "addrmap.h"
+#include "fault.h"
 
 /* A value missing from a switch over an enum is an error here (ir.h) */
 #pragma GCC diagnostic error "-Wswitch"
@@ -63,59 +64,35 @@ static const char *arg_name(const exec_ctx *x, int i)
 }
 
 /* Report the failing lane of an access: arg is the pointer argument it
- * should have been in, or -1 when it is in none. */
+ * should have been in, or -1 when it is in none.  The words are every
+ * backend's (fault.h). */
 static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
                          int64_t lane, int arg)
 {
-    static const char *const what[] = {"load from", "store to", "atomic update of"};
-    static const char *const what_any[] = {"load", "store", "atomic update"};
-    static const char *const verb[] = {"reads", "writes", "updates"};
     const exec_ctx *x = P->x;
     uint64_t ad = ac->ptr[lane * ac->sp];
     char ln[64];
     exec_lane_name(ln, sizeof ln, exec_lane_type(P, in), lane);
-    const int64_t *c = P->coord;
-    if (arg < 0 && x->plan.int_ptrs)
-        return exec_fail(P, in, "a pointer made from an integer must point into a tensor that "
-                         "is still alive (the addresses from data_ptr()), or into an argument",
-                         "%s through a wild pointer in program (%" PRId64 ", %" PRId64 ", %" PRId64
-                         "): %s %s address "
-                         "0x%" PRIx64 ", which is in no tensor (neither a tensor argument nor "
-                         "a live tensor whose data_ptr() the program took)",
-                         what_any[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind],
-                         addrmap_untag(ad));
-    if (arg < 0)
-        return exec_fail(P, in, "this pointer does not point into any tensor passed to "
-                         "the kernel; check how it was computed",
-                         "out-of-bounds %s in program (%" PRId64 ", %" PRId64 ", %" PRId64
-                         "): %s %s an address outside every tensor argument",
-                         what_any[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind]);
-    uint64_t base = x->L->args[arg].value.u;
-    int64_t aesz = dtype_size(dtype_elem(x->k->params[arg].dt));
-    int64_t diff = (int64_t)(ad - base);
-    /* rounded down; unsigned, as -diff overflows for the lowest address */
-    uint64_t below = (0 - (uint64_t)diff + (uint64_t)aesz - 1) / (uint64_t)aesz;
-    int64_t elem = diff >= 0 ? diff / aesz : -1 - (int64_t)(below - 1);
-    if (in_arg(x, arg, ad, ac->esz))
-        return exec_fail(P, in, "offsets count elements, not bytes",
-                         "misaligned %s '%s' in program (%" PRId64 ", %" PRId64 ", %"
-                         PRId64 "): %s %s byte %" PRId64 " of the tensor, not a "
-                         "multiple of the element size (%d bytes)",
-                         what[ac->kind], arg_name(x, arg), c[0], c[1], c[2], ln,
-                         verb[ac->kind], diff, ac->esz);
-    const char *hint;
-    if (elem < 0)
-        hint = "the offset is negative here; check how the offsets are computed "
-               "from the program id";
-    else if (ac->kind == ACC_LOAD)
-        hint = "mask the lanes past the end: tl.load(ptr + offs, mask=offs < n)";
-    else
-        hint = "mask the lanes past the end: tl.store(ptr + offs, x, mask=offs < n)";
-    return exec_fail(P, in, hint,
-                     "out-of-bounds %s '%s' in program (%" PRId64 ", %" PRId64 ", %"
-                     PRId64 "): %s %s element %" PRId64 " of a %zu-element tensor",
-                     what[ac->kind], arg_name(x, arg), c[0], c[1], c[2], ln,
-                     verb[ac->kind], elem, x->L->args[arg].numel);
+    backend_access_fault f = {
+        .kind = ac->kind == ACC_LOAD ? BACKEND_ACCESS_LOAD
+                : ac->kind == ACC_STORE ? BACKEND_ACCESS_STORE : BACKEND_ACCESS_ATOMIC,
+        .coord = {P->coord[0], P->coord[1], P->coord[2]},
+        .lane = ln, .addr = arg < 0 ? addrmap_untag(ad) : ad, .esz = ac->esz, .arg = arg,
+        .int_ptrs = x->plan.int_ptrs,
+    };
+    if (arg >= 0) {
+        f.arg_name = arg_name(x, arg);
+        f.arg_base = x->L->args[arg].value.u;
+        f.arg_bytes = x->plan.argbytes[arg];
+        f.arg_esz = dtype_size(dtype_elem(x->k->params[arg].dt));
+        f.arg_numel = x->L->args[arg].numel;
+    }
+    strbuf msg = {0}, note = {0};
+    backend_fault_access(&f, &msg, &note);
+    exec_fail(P, in, note.len ? strbuf_cstr(&note) : NULL, "%s", strbuf_cstr(&msg));
+    strbuf_free(&msg);
+    strbuf_free(&note);
+    return false;
 }
 
 /* Report the failing lane of an access through a pointer made from an

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "addrmap.h"
+#include "fault.h"
 #include "mathfn.h"
 
 /* A value missing from a switch over an enum is an error here (ir.h) */
@@ -266,15 +267,14 @@ bool exec_op_gather(exec_prog *P, const ir_inst *in)
         if ((!sgn && v.u >= (uint64_t)ta->shape[ax]) || k < 0 || k >= ta->shape[ax]) {
             char ln[64];
             exec_lane_name(ln, sizeof ln, td, lane);
-            const int64_t *c = P->coord;
-            return exec_fail(P, in, "clamp or mask the indices: they must lie in [0, size of "
-                             "the axis)",
-                             "tl.gather index out of range in program (%" PRId64 ", %" PRId64
-                             ", %" PRId64 "): %s has index %s%" PRIu64 ", but axis %d has %d "
-                             "elements", c[0], c[1], c[2], ln, sgn && v.i < 0 ? "-" : "",
-                             sgn && v.i < 0 ? (uint64_t)0 - (uint64_t)v.i : sgn ? (uint64_t)v.i
-                                                                         : v.u,
-                             ax, ta->shape[ax]);
+            bool neg = sgn && v.i < 0;
+            strbuf msg = {0}, note = {0};
+            backend_fault_gather(P->coord, ln, neg, neg ? (uint64_t)0 - (uint64_t)v.i
+                                 : sgn ? (uint64_t)v.i : v.u, ax, ta->shape[ax], &msg, &note);
+            exec_fail(P, in, strbuf_cstr(&note), "%s", strbuf_cstr(&msg));
+            strbuf_free(&msg);
+            strbuf_free(&note);
+            return false;
         }
         int64_t off = 0;
         for (int d = 0; d < td->ndim; d++)

@@ -1,0 +1,237 @@
+/* cuda_backend.c - the CUDA backend's table (cuda_backend.h): whether it
+ * can run here, the device of a run (device 0 of those the driver shows,
+ * which honours CUDA_VISIBLE_DEVICES; its primary context and one
+ * stream), sync, and timers over CUDA events.  Compile and launch are
+ * cuda_launch.c, device memory cuda_mem.c. */
+#define _POSIX_C_SOURCE 200809L
+#include "cuda_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why)
+{
+    if (r == CUDA_SUCCESS)
+        return true;
+    strbuf_printf(why, "%s failed: ", what);
+    cuda_result_text(d ? d->cu : NULL, r, why);
+    return false;
+}
+
+/* Both libraries, the driver initialised and a device present; else why. */
+static bool cuda_available(strbuf *why)
+{
+    strbuf drv = {0}, rtc = {0};
+    const cuda_driver *cu = cuda_driver_load(&drv);
+    const cuda_nvrtc *nv = cuda_nvrtc_load(&rtc);
+    bool ok = cu && nv;
+    if (!cu && !nv)
+        strbuf_printf(why, "%s; and %s", strbuf_cstr(&drv), strbuf_cstr(&rtc));
+    else if (!cu)
+        strbuf_puts(why, strbuf_cstr(&drv));
+    else if (!nv)
+        strbuf_puts(why, strbuf_cstr(&rtc));
+    strbuf_free(&drv);
+    strbuf_free(&rtc);
+    if (!ok)
+        return false;
+    CUresult r = cu->cuInit(0);
+    int n = 0;
+    if (r == CUDA_SUCCESS)
+        r = cu->cuDeviceGetCount(&n);
+    if (r == CUDA_ERROR_NO_DEVICE || (r == CUDA_SUCCESS && n == 0)) {
+        strbuf_puts(why, "the NVIDIA driver sees no GPU (check nvidia-smi, and "
+                    "CUDA_VISIBLE_DEVICES if it is set)");
+        return false;
+    }
+    if (r != CUDA_SUCCESS) {
+        strbuf_puts(why, "the NVIDIA driver cannot start: ");
+        cuda_result_text(cu, r, why);
+        return false;
+    }
+    return true;
+}
+
+static backend_dev *cuda_open(const backend_config *c, strbuf *why)
+{
+    if (!cuda_available(why))
+        return NULL;
+    cuda_dev *d = xcalloc(1, sizeof *d);
+    d->cu = cuda_driver_load(why);
+    d->rtc = cuda_nvrtc_load(why);
+    d->checked = !c->unchecked;
+    const cuda_driver *cu = d->cu;
+    int major = 0, minor = 0, smem = 0;
+    bool ok = cuda_ok(d, cu->cuDeviceGet(&d->dev, 0), "cuDeviceGet", why) &&
+              cuda_ok(d, cu->cuDriverGetVersion(&d->driver_version), "cuDriverGetVersion",
+                      why) &&
+              cuda_ok(d, cu->cuDeviceGetAttribute(&major,
+                                                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                                  d->dev), "cuDeviceGetAttribute", why) &&
+              cuda_ok(d, cu->cuDeviceGetAttribute(&minor,
+                                                  CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                                  d->dev), "cuDeviceGetAttribute", why) &&
+              cuda_ok(d, cu->cuDeviceGetAttribute(
+                             &smem, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+                             d->dev), "cuDeviceGetAttribute", why) &&
+              cuda_ok(d, cu->cuDeviceGetName(d->name, (int)sizeof d->name, d->dev),
+                      "cuDeviceGetName", why);
+    if (ok && !cuda_ok(d, cu->cuDevicePrimaryCtxRetain(&d->ctx, d->dev),
+                       "cuDevicePrimaryCtxRetain", why))
+        ok = false;
+    /* A blocking stream: the synchronous copies (cuMemcpyHtoD/DtoH, on the
+     * legacy default stream) then wait for the launches before them. */
+    if (ok && !(cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", why) &&
+                cuda_ok(d, cu->cuStreamCreate(&d->stream, CU_STREAM_DEFAULT),
+                        "cuStreamCreate", why))) {
+        cu->cuDevicePrimaryCtxRelease(d->dev);
+        d->ctx = NULL;
+        ok = false;
+    }
+    if (!ok) {
+        free(d);
+        return NULL;
+    }
+    d->arch = major * 10 + minor;
+    d->max_smem = smem > 0 ? (size_t)smem : 48 * 1024;
+    return &d->base;
+}
+
+/* ---- timers: CUDA events ------------------------------------------------------ */
+
+struct cuda_timer {
+    cuda_dev *dev;              /* NULL once the device is closed */
+    CUevent ev;
+    bool recorded;
+    cuda_timer *next;
+};
+
+static bool cuda_timer_live(const cuda_timer *t, strbuf *why)
+{
+    if (!t->dev)
+        strbuf_puts(why, "the timer's device was closed");
+    return t->dev != NULL;
+}
+
+static backend_timer *cuda_timer_new(backend_dev *dev, strbuf *why)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    cuda_timer *t = xcalloc(1, sizeof *t);
+    if (!cuda_ok(d, d->cu->cuEventCreate(&t->ev, CU_EVENT_DEFAULT), "cuEventCreate", why)) {
+        free(t);
+        return NULL;
+    }
+    t->dev = d;
+    t->next = d->timers;
+    d->timers = t;
+    return (backend_timer *)t;
+}
+
+static bool cuda_timer_record(backend_dev *dev, backend_timer *bt, strbuf *why)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    cuda_timer *t = (cuda_timer *)bt;
+    if (!cuda_timer_live(t, why) ||
+        !cuda_ok(d, d->cu->cuEventRecord(t->ev, d->stream), "cuEventRecord", why))
+        return false;
+    t->recorded = true;
+    return true;
+}
+
+static bool cuda_timer_sync(backend_dev *dev, backend_timer *bt, strbuf *why)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    cuda_timer *t = (cuda_timer *)bt;
+    if (!cuda_timer_live(t, why))
+        return false;
+    return !t->recorded ||
+           cuda_ok(d, d->cu->cuEventSynchronize(t->ev), "cuEventSynchronize", why);
+}
+
+static bool cuda_timer_elapsed(backend_dev *dev, backend_timer *bs, backend_timer *be,
+                               double *ms, strbuf *why)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    cuda_timer *s = (cuda_timer *)bs, *e = (cuda_timer *)be;
+    if (!cuda_timer_live(s, why) || !cuda_timer_live(e, why))
+        return false;
+    if (!s->recorded || !e->recorded) {
+        strbuf_puts(why, "both events must be recorded before elapsed_time()");
+        return false;
+    }
+    float f = 0;
+    if (!cuda_ok(d, d->cu->cuEventSynchronize(e->ev), "cuEventSynchronize", why) ||
+        !cuda_ok(d, d->cu->cuEventElapsedTime(&f, s->ev, e->ev), "cuEventElapsedTime", why))
+        return false;
+    *ms = f;
+    return true;
+}
+
+static void cuda_timer_free(backend_timer *bt)
+{
+    cuda_timer *t = (cuda_timer *)bt;
+    if (!t)
+        return;
+    if (t->dev) {
+        cuda_dev *d = t->dev;
+        d->cu->cuEventDestroy(t->ev);
+        for (cuda_timer **p = &d->timers; *p; p = &(*p)->next)
+            if (*p == t) {
+                *p = t->next;
+                break;
+            }
+    }
+    free(t);
+}
+
+/* ---- sync, close -------------------------------------------------------------- */
+
+static bool cuda_sync(backend_dev *dev, diag_sink *diag)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    strbuf why = {0};
+    bool ok = cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", &why);
+    if (!ok)
+        diag_report(diag, DIAG_ERROR, NULL, (src_span){0},
+                    "the GPU failed while running kernels: %s", strbuf_cstr(&why));
+    strbuf_free(&why);
+    return ok;
+}
+
+static void cuda_close(backend_dev *dev)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    const cuda_driver *cu = d->cu;
+    cu->cuStreamSynchronize(d->stream);
+    cuda_mem_close(d);
+    cuda_kernels_close(d);
+    for (cuda_timer *t = d->timers, *next; t; t = next) {
+        next = t->next;
+        cu->cuEventDestroy(t->ev);
+        t->dev = NULL;
+        t->next = NULL;
+    }
+    if (d->rt)
+        cu->cuMemFree(d->rt);
+    cu->cuStreamDestroy(d->stream);
+    cu->cuDevicePrimaryCtxRelease(d->dev);
+    free(d);
+}
+
+const backend cuda_backend = {
+    .name = "cuda",
+    .available = cuda_available,
+    .open = cuda_open,
+    .close = cuda_close,
+    .compile = cuda_compile,
+    .launch = cuda_launch,
+    .sync = cuda_sync,
+    .free = cuda_kernel_free,
+    .timer_new = cuda_timer_new,
+    .timer_record = cuda_timer_record,
+    .timer_sync = cuda_timer_sync,
+    .timer_elapsed_ms = cuda_timer_elapsed,
+    .timer_free = cuda_timer_free,
+};

@@ -1,0 +1,472 @@
+/* cuda_launch.c - the CUDA backend's compile and launch.
+ *
+ * Compile: the verified IR -> CUDA C++ (cgen_emit) -> a cubin for the
+ * device's own architecture (NVRTC behind the disk cache, cuda_cache.h)
+ * -> a module.  num_warps comes with each launch and decides the block's
+ * shape, so a kernel object holds one variant per num_warps: the default
+ * (4) is built at compile time, so that emission errors surface there,
+ * others at their first launch.
+ *
+ * Launch: the arguments' device copies (cuda_mem.c), the runtime block
+ * (cgen_abi.h: each pointer argument's byte range, the error record
+ * cleared), cuLaunchKernel, then (launches are synchronous for now,
+ * CUDA_ASYNC_LAUNCHES) the runtime block read back and a failing
+ * program's error reported with the CPU's words (fault.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "cuda_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+#include "cgen_abi.h"
+#include "cuda_cache.h"
+#include "fault.h"
+#include "sha256.h"
+
+/* The kernel compiled for one num_warps. */
+typedef struct cuda_variant {
+    int num_warps;
+    CUmodule mod;               /* NULL after close */
+    CUfunction fn;
+    cgen_info info;
+} cuda_variant;
+
+struct cuda_kernel {
+    backend_kernel base;
+    cuda_dev *dev;              /* NULL once the device is closed */
+    const ir_kernel *ir;
+    const src_file *file;
+    bool int_ptrs;              /* the kernel makes pointers from integers */
+    cuda_variant *v;
+    int nv;
+    cuda_kernel *prev, *next;   /* the device's list */
+};
+
+enum { CUDA_DEFAULT_WARPS = 4, CUDA_STATIC_SMEM = 48 * 1024 };
+
+static const char cuda_hint[] = "run it on the CPU with --backend cpu (the default)";
+
+/* ---- compile ------------------------------------------------------------------ */
+
+/* Where an NVRTC failure's source goes: $TMPDIR (else /tmp)/tritsim-NAME-HASH.cu. */
+static void cuda_save_source(const cuda_kernel *k, const char *src, strbuf *path)
+{
+    unsigned char d[32];
+    char hex[65];
+    sha256(src, strlen(src), d);
+    sha256_hex(d, hex);
+    hex[12] = 0;
+    const char *tmp = getenv("TMPDIR");
+    strbuf_printf(path, "%s/tritsim-%s-%s.cu", tmp && *tmp ? tmp : "/tmp", k->ir->name, hex);
+    FILE *fp = fopen(strbuf_cstr(path), "w");
+    if (!fp || fputs(src, fp) < 0 || fclose(fp) != 0) {
+        strbuf_clear(path);
+        if (fp)
+            fclose(fp);
+    }
+}
+
+/* The kernel's first instruction's place: where errors about the whole
+ * kernel point. */
+static const ir_inst *cuda_first_inst(const ir_kernel *ir)
+{
+    return ir->ncode > 0 ? &ir->code[0] : NULL;
+}
+
+/* Build (emit, compile, load) the variant for num_warps; NULL after
+ * reporting to diag. */
+static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_stages,
+                                        diag_sink *diag)
+{
+    cuda_dev *d = k->dev;
+    const ir_kernel *ir = k->ir;
+    cgen_options o = {
+        .target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = d->arch},
+        .num_warps = num_warps, .num_stages = num_stages, .checked = d->checked,
+        .max_smem = d->max_smem,
+    };
+    strbuf src = {0}, why = {0}, msg = {0};
+    cgen_info info = {0};
+    cgen_fault f = {.pc = -1};
+    cuda_variant *v = NULL;
+    if (!cgen_emit(ir, &o, &src, &info, &f)) {
+        const ir_inst *in = f.pc >= 0 && f.pc < ir->ncode ? &ir->code[f.pc] : cuda_first_inst(ir);
+        strbuf_printf(&msg, "the CUDA backend cannot run this kernel: %s", f.why);
+        backend_report_at(diag, ir, k->file, in, strbuf_cstr(&msg), cuda_hint);
+        goto out;
+    }
+    cuda_build b = {.src = strbuf_cstr(&src), .arch = d->arch,
+                    .driver_version = d->driver_version};
+    if (!cuda_build_cubin(d->rtc, &b, &why)) {
+        strbuf path = {0};
+        cuda_save_source(k, strbuf_cstr(&src), &path);
+        strbuf_printf(&msg, "internal error: NVRTC %d.%d cannot compile the CUDA code "
+                      "generated for '%s' (sm_%d): %s", d->rtc->major, d->rtc->minor, ir->name,
+                      d->arch, strbuf_cstr(&why));
+        if (b.log.len)
+            strbuf_printf(&msg, "\n%s", strbuf_cstr(&b.log));
+        strbuf note = {0};
+        if (path.len)
+            strbuf_printf(&note, "the generated source is saved in %s; please report this "
+                          "with it; meanwhile %s", strbuf_cstr(&path), cuda_hint);
+        else
+            strbuf_printf(&note, "please report this; meanwhile %s", cuda_hint);
+        backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg),
+                          strbuf_cstr(&note));
+        strbuf_free(&note);
+        strbuf_free(&path);
+        cuda_build_free(&b);
+        goto out;
+    }
+    CUmodule mod = NULL;
+    CUfunction fn = NULL;
+    const cuda_driver *cu = d->cu;
+    bool ok = cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) &&
+              cuda_ok(d, cu->cuModuleLoadData(&mod, b.cubin.data), "cuModuleLoadData", &why);
+    if (ok && !(cuda_ok(d, cu->cuModuleGetFunction(&fn, mod, "tk_kernel"),
+                        "cuModuleGetFunction", &why) &&
+                (info.smem_bytes <= CUDA_STATIC_SMEM ||
+                 cuda_ok(d, cu->cuFuncSetAttribute(fn,
+                                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                                   (int)info.smem_bytes),
+                         "cuFuncSetAttribute", &why)))) {
+        cu->cuModuleUnload(mod);
+        ok = false;
+    }
+    cuda_build_free(&b);
+    if (!ok) {
+        strbuf_printf(&msg, "internal error: the CUDA driver cannot load the code compiled "
+                      "for '%s': %s", ir->name, strbuf_cstr(&why));
+        backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
+        goto out;
+    }
+    k->v = xrealloc(k->v, (size_t)(k->nv + 1) * sizeof *k->v);
+    v = &k->v[k->nv++];
+    *v = (cuda_variant){.num_warps = num_warps, .mod = mod, .fn = fn, .info = info};
+out:
+    strbuf_free(&src);
+    strbuf_free(&why);
+    strbuf_free(&msg);
+    return v;
+}
+
+static void cuda_report_bad_ir(const ir_kernel *ir, const src_file *file, const ir_fault *f,
+                               diag_sink *diag)
+{
+    const ir_inst *in = f->pc >= 0 && f->pc < ir->ncode ? &ir->code[f->pc] : NULL;
+    src_span sp = in && in->at ? in->at->span : (src_span){0};
+    if (f->slot >= 0)
+        diag_report(diag, DIAG_ERROR, file, sp,
+                    "internal error: slot %" PRId32 " has an invalid type", f->slot);
+    else
+        diag_report(diag, DIAG_ERROR, file, sp, "internal error: bad kernel IR%s%s: %s",
+                    in ? " at " : "", in ? ir_op_name((ir_opcode)in->op) : "", f->why);
+}
+
+backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_file *file,
+                             diag_sink *diag)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    ir_fault fault;
+    if (!ir_verify(ir, &fault)) {
+        cuda_report_bad_ir(ir, file, &fault, diag);
+        return NULL;
+    }
+    cuda_kernel *k = xcalloc(1, sizeof *k);
+    k->dev = d;
+    k->ir = ir;
+    k->file = file;
+    for (int32_t pc = 0; pc < ir->ncode; pc++) {
+        const ir_inst *in = &ir->code[pc];
+        if (in->op == IR_CAST && dtype_is_ptr(ir->slots[in->dst].type.dt) &&
+            !dtype_is_ptr(ir->slots[in->a].type.dt))
+            k->int_ptrs = true;
+    }
+    if (!cuda_variant_build(k, CUDA_DEFAULT_WARPS, 3, diag)) {
+        free(k);
+        return NULL;
+    }
+    k->next = d->kernels;
+    if (d->kernels)
+        d->kernels->prev = k;
+    d->kernels = k;
+    return &k->base;
+}
+
+/* ---- errors read back from the runtime block ------------------------------------ */
+
+/* The text of an assertion's message: its literal pieces (the values it
+ * formats are not sent back by the kernel yet). */
+static bool cuda_assert_text(const ir_print *p, int from, strbuf *out)
+{
+    bool values = false;
+    for (int32_t i = from; p && i < p->npieces; i++) {
+        if (p->pieces[i].slot >= 0) {
+            strbuf_puts(out, "?");
+            values = true;
+        } else if (p->pieces[i].text) {
+            strbuf_puts(out, p->pieces[i].text);
+        }
+    }
+    return values;
+}
+
+/* Report the failure the runtime block records (e) with the words the CPU
+ * uses for it. */
+static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, const tk_err *e,
+                              const CUdeviceptr *dptr)
+{
+    const ir_kernel *ir = k->ir;
+    const ir_inst *in = e->pc >= 0 && e->pc < ir->ncode ? &ir->code[e->pc] : NULL;
+    strbuf msg = {0}, note = {0};
+    int64_t c[3] = {e->pid[0], e->pid[1], e->pid[2]};
+    char ln[64] = "lane 0";
+    if (in)
+        backend_lane_name(ln, sizeof ln, in->op == IR_GATHER ? &ir->slots[in->dst].type
+                                                             : backend_lane_type(ir, in),
+                          e->lane);
+    if (e->kind == TK_ERR_ACCESS && in) {
+        dtype pt = ir->slots[in->a].type.dt;
+        backend_access_fault f = {
+            .kind = in->op == IR_LOAD ? BACKEND_ACCESS_LOAD
+                    : in->op == IR_STORE ? BACKEND_ACCESS_STORE : BACKEND_ACCESS_ATOMIC,
+            .coord = {c[0], c[1], c[2]}, .lane = ln, .addr = e->addr,
+            .esz = dtype_size(dtype_elem(pt)), .arg = e->arg, .int_ptrs = k->int_ptrs,
+        };
+        if (e->arg >= 0 && e->arg < ir->nparams) {
+            const backend_arg *a = &L->args[e->arg];
+            f.arg_name = a->name ? a->name : ir->params[e->arg].name;
+            f.arg_base = dptr[e->arg];
+            f.arg_esz = dtype_size(dtype_elem(ir->params[e->arg].dt));
+            f.arg_numel = a->numel;
+            f.arg_bytes = (uint64_t)a->numel * (uint64_t)f.arg_esz;
+        } else {
+            f.arg = -1;
+        }
+        backend_fault_access(&f, &msg, &note);
+    } else if (e->kind == TK_ERR_GATHER && in) {
+        const ir_type *ta = &ir->slots[in->a].type;
+        int ax = (int)in->imm;
+        bool neg = dtype_is_signed(ir->slots[in->b].type.dt) && e->value < 0;
+        backend_fault_gather(c, ln, neg, neg ? (uint64_t)0 - (uint64_t)e->value
+                             : (uint64_t)e->value, ax, ta->shape[ax], &msg, &note);
+    } else if (e->kind == TK_ERR_ASSERT && in) {
+        const ir_print *p = ir_inst_print(ir, in);
+        strbuf text = {0};
+        bool values;
+        if (in->sub == IR_ASSERT_RULE && p && p->npieces > 0) {
+            values = cuda_assert_text(p, 1, &text);
+            strbuf_printf(&msg, "%s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s",
+                          p->pieces[0].text ? p->pieces[0].text : "", c[0], c[1], c[2],
+                          strbuf_cstr(&text));
+        } else {
+            values = cuda_assert_text(p, 0, &text);
+            strbuf_printf(&msg, "device assertion failed in program (%" PRId64 ", %" PRId64
+                          ", %" PRId64 "), %s%s%s", c[0], c[1], c[2], ln,
+                          text.len ? ": " : "", strbuf_cstr(&text));
+        }
+        if (values)
+            strbuf_puts(&note, "the values in the message (shown as ?) are not sent back by "
+                        "the CUDA backend yet; --backend cpu shows them");
+        strbuf_free(&text);
+    } else {
+        strbuf_printf(&msg, "internal error: a CUDA program (%" PRId64 ", %" PRId64 ", %"
+                      PRId64 ") failed with error kind %u at instruction %d (code %" PRId64 ")",
+                      c[0], c[1], c[2], e->kind, e->pc, e->value);
+    }
+    fflush(L->out);
+    backend_report_at(L->diag, ir, L->file, in, strbuf_cstr(&msg),
+                      note.len ? strbuf_cstr(&note) : NULL);
+    strbuf_free(&msg);
+    strbuf_free(&note);
+}
+
+/* ---- launch ------------------------------------------------------------------- */
+
+static cuda_variant *cuda_variant_for(cuda_kernel *k, const backend_launch *L)
+{
+    int w = L->num_warps > 0 ? L->num_warps : CUDA_DEFAULT_WARPS;
+    for (int i = 0; i < k->nv; i++)
+        if (k->v[i].num_warps == w)
+            return &k->v[i];
+    return cuda_variant_build(k, w, L->num_stages, L->diag);
+}
+
+/* A launch's failure of the device or the driver (not of a program). */
+static bool cuda_launch_fail(const cuda_kernel *k, const backend_launch *L, const char *why)
+{
+    diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
+                "the GPU failed running '%s': %s", k->ir->name, why);
+    return false;
+}
+
+/* Wait for the launch, read the runtime block back, report what it holds. */
+static bool cuda_launch_finish(cuda_kernel *k, const backend_launch *L, const CUdeviceptr *dptr)
+{
+    cuda_dev *d = k->dev;
+    strbuf why = {0};
+    tk_rt rt;
+    bool ok = cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", &why) &&
+              cuda_ok(d, d->cu->cuMemcpyDtoH(&rt, d->rt, sizeof rt), "cuMemcpyDtoH", &why);
+    if (!ok) {
+        cuda_launch_fail(k, L, strbuf_cstr(&why));
+        strbuf_free(&why);
+        return false;
+    }
+    if (rt.print_used > 0) {
+        /* TODO(cgen_rt_prints): decode the print records in
+         * print_buf[0 .. min(print_used, print_cap)) into L->out, in program
+         * order (cgen_abi.h), with the function the print helper adds. */
+        diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
+                    "prints are not supported on the CUDA backend yet ('%s' printed); run it "
+                    "on the CPU with --backend cpu (the default)", k->ir->name);
+        ok = false;
+    }
+    if (rt.err_key != TK_NO_ERROR) {
+        cuda_report_fault(k, L, &rt.err, dptr);
+        ok = false;
+    }
+    return ok;
+}
+
+/* A parameter's bytes as the kernel takes it (cgen_abi.h). */
+static void cuda_param_value(dtype dt, const backend_arg *a, CUdeviceptr dp, void *slot)
+{
+    if (dtype_is_ptr(dt)) {
+        uint64_t v = dp;
+        memcpy(slot, &v, 8);
+    } else if (dtype_is_float(dt) && cgen_param_size(dt) == 8) {
+        double v = a->value.f;
+        memcpy(slot, &v, 8);
+    } else if (dtype_is_float(dt)) {
+        float v = (float)a->value.f;     /* exact: the value is of its dtype */
+        memcpy(slot, &v, 4);
+    } else if (cgen_param_size(dt) == 8) {
+        memcpy(slot, &a->value.u, 8);
+    } else {
+        uint32_t v = (uint32_t)a->value.u;
+        memcpy(slot, &v, 4);
+    }
+}
+
+bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch *L)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    cuda_kernel *k = (cuda_kernel *)kernel;
+    const ir_kernel *ir = k->ir;
+    for (int i = 0; i < 3; i++)
+        if (L->grid[i] < 1)
+            return true;                /* no programs */
+    if (L->grid[0] > INT32_MAX || L->grid[1] > 65535 || L->grid[2] > 65535) {
+        diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
+                    "the grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") is larger than a CUDA "
+                    "launch allows (2147483647, 65535, 65535)", L->grid[0], L->grid[1],
+                    L->grid[2]);
+        return false;
+    }
+    cuda_variant *v = cuda_variant_for(k, L);
+    if (!v)
+        return false;
+    size_t np = (size_t)ir->nparams;
+    strbuf why = {0};
+    if (!cuda_ok(d, d->cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) ||
+        !cuda_mem_rt(d, np, &why)) {
+        cuda_launch_fail(k, L, strbuf_cstr(&why));
+        strbuf_free(&why);
+        return false;
+    }
+    /* device addresses, and the runtime block's host image: tk_rt, then
+     * arg_lo[room], arg_hi[room] */
+    size_t room = d->rt_nparams;
+    size_t head = sizeof(tk_rt) + 2 * room * sizeof(uint64_t);
+    unsigned char *img = xcalloc(1, head);
+    uint64_t *lo = (uint64_t *)(void *)(img + sizeof(tk_rt)), *hi = lo + room;
+    CUdeviceptr *dptr = xcalloc(np + 1, sizeof *dptr);
+    uint64_t *vals = xcalloc(np + 1, sizeof *vals);
+    void **params = xcalloc(np + 1, sizeof *params);
+    bool ok = true;
+    for (size_t i = 0; i < np && ok; i++) {
+        dtype dt = ir->params[i].dt;
+        if (dtype_is_ptr(dt)) {
+            ok = cuda_mem_arg(d, &L->args[i], &dptr[i], &why);
+            lo[i] = dptr[i];
+            hi[i] = dptr[i] + (uint64_t)L->args[i].numel * (uint64_t)dtype_size(dtype_elem(dt));
+        }
+        cuda_param_value(dt, &L->args[i], dptr[i], &vals[i]);
+        params[i + 1] = &vals[i];
+    }
+    CUdeviceptr rtp = d->rt;
+    tk_rt rt = {
+        .arg_lo = (uint64_t *)(uintptr_t)(rtp + sizeof(tk_rt)),
+        .arg_hi = (uint64_t *)(uintptr_t)(rtp + sizeof(tk_rt) + room * sizeof(uint64_t)),
+        .print_buf = (unsigned char *)(uintptr_t)(rtp + head),
+        .print_cap = d->print_cap,
+        .print_used = 0,
+        .err_key = TK_NO_ERROR,
+    };
+    memcpy(img, &rt, sizeof rt);
+    params[0] = &rtp;
+    const cuda_driver *cu = d->cu;
+    ok = ok && cuda_ok(d, cu->cuMemcpyHtoD(rtp, img, head), "cuMemcpyHtoD", &why) &&
+         cuda_ok(d, cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
+                                       (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,
+                                       (unsigned)v->info.smem_bytes, d->stream, params, NULL),
+                 "cuLaunchKernel", &why);
+    if (ok) {
+        /* stores may have written any pointer argument */
+        cuda_mem_written(d, ir, L->args);
+        if (!CUDA_ASYNC_LAUNCHES)
+            ok = cuda_launch_finish(k, L, dptr);
+    } else {
+        cuda_launch_fail(k, L, strbuf_cstr(&why));
+    }
+    strbuf_free(&why);
+    free(img);
+    free(dptr);
+    free(vals);
+    free(params);
+    return ok;
+}
+
+/* ---- freeing ------------------------------------------------------------------ */
+
+static void cuda_kernel_unload(cuda_kernel *k)
+{
+    for (int i = 0; i < k->nv; i++)
+        if (k->v[i].mod) {
+            k->dev->cu->cuModuleUnload(k->v[i].mod);
+            k->v[i].mod = NULL;
+        }
+}
+
+void cuda_kernel_free(backend_kernel *kernel)
+{
+    cuda_kernel *k = (cuda_kernel *)kernel;
+    if (!k)
+        return;
+    if (k->dev) {
+        cuda_kernel_unload(k);
+        if (k->prev)
+            k->prev->next = k->next;
+        else
+            k->dev->kernels = k->next;
+        if (k->next)
+            k->next->prev = k->prev;
+    }
+    free(k->v);
+    free(k);
+}
+
+void cuda_kernels_close(cuda_dev *d)
+{
+    for (cuda_kernel *k = d->kernels, *next; k; k = next) {
+        next = k->next;
+        cuda_kernel_unload(k);
+        k->dev = NULL;
+        k->prev = k->next = NULL;
+    }
+    d->kernels = NULL;
+}
