@@ -188,6 +188,7 @@ static void emit_signature(cg *g)
         else
             cg_printf(g, "%s s%d[%d];\n", cg_ctype(g, s), s, cg_layout(g, s).regs);
     }
+    cgen_print_decls(g);
 }
 
 /* ---- elementwise --------------------------------------------------------- */
@@ -365,8 +366,8 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
         strbuf_free(&m);
         cg_loop_end(g);
     }
-    cg_check_stop(g);
-    return true;
+    /* the block stops together (with the message's values, cgen_print.c) */
+    return cgen_emit_print(g, pc, in);
 }
 
 /* ---- the instruction walk -------------------------------------------------- */
@@ -424,9 +425,8 @@ static bool emit_inst(cg *g, int32_t pc)
     case IR_SCAN:
         return cgen_emit_reduce(g, pc, in);
     case IR_PRINT:
-        return cg_fail(g, pc, "prints are not supported by the GPU backends yet");
     case IR_BREAKPOINT:
-        return cg_fail(g, pc, "breakpoints are not supported by the GPU backends yet");
+        return cgen_emit_print(g, pc, in);
     case IR_ASSERT:
         return emit_assert(g, pc, in);
     case IR_JUMP:

@@ -74,15 +74,32 @@ typedef struct tk_rt {
 
 /* A print record in print_buf (8-byte aligned, little-endian):
  *     uint32 bytes      the record's size, header included, a multiple of 8
- *     uint32 print      the ir_kernel.prints index
+ *     uint32 what       the instruction's pc, or'd with TK_REC_BREAK for a
+ *                       BREAKPOINT, TK_REC_ASSERT for a failed ASSERT's
+ *                       message, neither for a PRINT
  *     uint32 pid[3]     the program
  *     uint32 seq        the record's number within its program (0, 1, ...)
- *     then, for each piece of the print with a slot, in piece order, that
- *     slot's elements in row-major order, each in the slot dtype's memory
- *     format (dtype_store's: fp16 and bf16 as their bits, int1 as a byte),
- *     each slot's data padded to 8 bytes.
- * A device_print (IR_PRINT_DEVICE) record holds its slots the same way:
- * the host writes one line per element, as the CPU does. */
+ *     then, for a PRINT or ASSERT, for each piece of the instruction's
+ *     ir_print with a slot, in piece order, that slot's elements in
+ *     row-major order, each in the slot dtype's memory format (dtype_store's:
+ *     fp16 and bf16 as their bits, fp8 as its byte, int1 as a byte 0 or 1,
+ *     pointers as 8-byte addresses), each slot's data padded to 8 bytes.
+ *     A BREAKPOINT has no data.
+ * A program reserves a record with one atomicAdd of its size on
+ * print_used, at offset o.  It writes the record only when it fits
+ * (o + bytes <= print_cap); when only the first 8 bytes fit it still
+ * writes `bytes`, so that the host, walking the records from offset 0,
+ * knows where the written ones end: records are reserved in increasing
+ * offsets, so the ones that fit are exactly those before the first one
+ * that does not.
+ * A program that fails an ASSERT whose message formats values writes
+ * the TK_REC_ASSERT record of those values before it stops (the host
+ * words the error as the CPU does, cgen_out.h); a device_print
+ * (IR_PRINT_DEVICE) record holds its slots as a print() one does: the
+ * host writes one line per element, as the CPU does. */
 enum { TK_PRINT_HEADER = 24 };
+#define TK_REC_BREAK 0x80000000u
+#define TK_REC_ASSERT 0x40000000u
+#define TK_REC_PC 0x3fffffffu
 
 #endif

@@ -117,6 +117,13 @@ bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_reduce.c: REDUCE, SCAN ---- */
 bool cgen_emit_reduce(cg *g, int32_t pc, const ir_inst *in);
+/* ---- cgen_print.c: PRINT, BREAKPOINT, a failed ASSERT's message ---- */
+/* The kernel's print state, after the slots' declarations (sets
+ * cgen_info.has_prints when it writes records). */
+void cgen_print_decls(cg *g);
+/* PRINT and BREAKPOINT: the record; ASSERT: the block's stop after the
+ * lanes' checks, with the record of the message's values. */
+bool cgen_emit_print(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_rt.c: the runtime part of the prelude ---- */
 void cgen_rt_prelude(cg *g);
 
