@@ -22,6 +22,7 @@
 
 #include "arena.h"
 #include "cgen_abi.h"
+#include "cgen_out.h"
 #include "cuda_cache.h"
 #include "fault.h"
 #include "sha256.h"
@@ -316,19 +317,46 @@ static bool cuda_launch_finish(cuda_kernel *k, const backend_launch *L, const CU
         strbuf_free(&why);
         return false;
     }
-    if (rt.print_used > 0) {
-        /* TODO(cgen_rt_prints): decode the print records in
-         * print_buf[0 .. min(print_used, print_cap)) into L->out, in program
-         * order (cgen_abi.h), with the function the print helper adds. */
-        diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
-                    "prints are not supported on the CUDA backend yet ('%s' printed); run it "
-                    "on the CPU with --backend cpu (the default)", k->ir->name);
-        ok = false;
+    bool failed = rt.err_key != TK_NO_ERROR;
+    if (rt.print_used > 0 || failed) {
+        /* the programs' output in program order, then the failure, as the
+         * CPU writes them (cgen_out.h) */
+        uint64_t n = rt.print_used < rt.print_cap ? rt.print_used : rt.print_cap;
+        unsigned char *buf = n ? xmalloc((size_t)n) : NULL;
+        if (n && !cuda_ok(d, d->cu->cuMemcpyDtoH(buf, (CUdeviceptr)(uintptr_t)rt.print_buf,
+                                                 (size_t)n), "cuMemcpyDtoH", &why)) {
+            free(buf);
+            cuda_launch_fail(k, L, strbuf_cstr(&why));
+            strbuf_free(&why);
+            return false;
+        }
+        const ir_kernel *ir = k->ir;
+        char ln[64] = "lane 0";
+        const ir_inst *fin = failed && rt.err.pc >= 0 && rt.err.pc < ir->ncode
+                             ? &ir->code[rt.err.pc] : NULL;
+        if (fin)
+            backend_lane_name(ln, sizeof ln, backend_lane_type(ir, fin), rt.err.lane);
+        cgen_out_launch o = {.k = ir, .file = L->file, .diag = L->diag, .buf = buf,
+                             .used = rt.print_used, .cap = rt.print_cap,
+                             .grid = {L->grid[0], L->grid[1], L->grid[2]},
+                             .err = failed ? &rt.err : NULL, .err_lane = ln,
+                             .breaks_report = L->breaks == BACKEND_BREAK_REPORT};
+        cgen_out_fail f;
+        memset(&f, 0, sizeof f);
+        if (!cgen_out_write(L->out, &o, &f)) {
+            ok = false;
+        } else if (f.failed && f.words) {
+            fflush(L->out);
+            backend_report_at(L->diag, ir, L->file, &ir->code[f.pc], f.msg,
+                              f.note[0] ? f.note : NULL);
+            ok = false;
+        } else if (failed) {
+            cuda_report_fault(k, L, &rt.err, dptr);
+            ok = false;
+        }
+        free(buf);
     }
-    if (rt.err_key != TK_NO_ERROR) {
-        cuda_report_fault(k, L, &rt.err, dptr);
-        ok = false;
-    }
+    strbuf_free(&why);
     return ok;
 }
 

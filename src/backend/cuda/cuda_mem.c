@@ -11,6 +11,7 @@
 
 #include "arena.h"
 #include "cgen_abi.h"
+#include "cgen_out.h"
 
 /* The device side of one backend_buffer (its copy member). */
 struct cuda_copy {
@@ -143,14 +144,12 @@ void cuda_mem_close(cuda_dev *d)
 
 /* ---- the runtime block ------------------------------------------------------- */
 
-enum { CUDA_PRINT_CAP = 4 << 20 };
-
 bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
 {
     if (d->rt && nparams <= d->rt_nparams)
         return true;
     size_t room = nparams < 16 ? 16 : nparams;
-    size_t cap = d->print_cap ? d->print_cap : CUDA_PRINT_CAP;
+    size_t cap = d->print_cap ? d->print_cap : (size_t)cgen_out_buffer_bytes(NULL, NULL);
     size_t bytes = sizeof(tk_rt) + 2 * room * sizeof(uint64_t) + cap;
     CUdeviceptr p = 0;
     if (!cuda_ok(d, d->cu->cuMemAlloc(&p, bytes), "cuMemAlloc", why))
