@@ -42,21 +42,12 @@ static void check_exprs(cg *g, int32_t p, int esz, strbuf *ok, strbuf *arg)
     strbuf_puts(arg, "-1)");
 }
 
-/* Open the lanes of a memory instruction over the shape of slot `shape`
- * (a scalar: one lane, e = 0, held by every thread; owned: thread 0 only),
- * with tk_a the lane's address, tk_m its mask, and the check done: a
- * failing lane is recorded and masked off.  Close with cg_loop_end. */
-static void lanes_open(cg *g, int32_t pc, const ir_inst *in, int32_t shape, int32_t mask,
-                       bool owned)
+/* One lane's head, with r and e in scope: tk_a the lane's address, tk_m
+ * its mask, and the check done: a failing lane is recorded and masked
+ * off. */
+static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
 {
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
-    if (cg_scalar(g, shape)) {
-        cg_printf(g, "{ { const int r = 0, e = 0; (void)r; (void)e;\n");
-        cg_printf(g, "  %s{\n", owned ? "if (tk_tid == 0) " : "");
-    } else {
-        cgen_layout L = cg_layout(g, shape);
-        cg_loop_begin(g, &L, owned);
-    }
     strbuf p = {0}, m = {0};
     cg_operand(g, &p, in->a);
     if (mask >= 0)
@@ -76,18 +67,114 @@ static void lanes_open(cg *g, int32_t pc, const ir_inst *in, int32_t shape, int3
     strbuf_free(&m);
 }
 
+/* Open the lanes of a memory instruction over the shape of slot `shape`
+ * (a scalar: one lane, e = 0, held by every thread; owned: thread 0 only),
+ * each with lane_head's names.  Close with cg_loop_end. */
+static void lanes_open(cg *g, int32_t pc, const ir_inst *in, int32_t shape, int32_t mask,
+                       bool owned)
+{
+    if (cg_scalar(g, shape)) {
+        cg_printf(g, "{ { const int r = 0, e = 0; (void)r; (void)e;\n");
+        cg_printf(g, "  %s{\n", owned ? "if (tk_tid == 0) " : "");
+    } else {
+        cgen_layout L = cg_layout(g, shape);
+        cg_loop_begin(g, &L, owned);
+    }
+    lane_head(g, pc, in, mask);
+}
+
+/* ---- vector accesses ----------------------------------------------------
+ * A FLAT tile's thread holds chunks of vec consecutive elements.  When a
+ * chunk's addresses are consecutive, aligned to the chunk's size, all
+ * active and (checked) inside the argument, one 8- or 16-byte access moves
+ * it; otherwise each lane goes its own way.  The test costs a few integer
+ * compares per chunk and is decided at run time, so nothing depends on
+ * what the compiler can prove about the pointers. */
+
+/* Can the lanes of slot `shape` go by chunks: the chunk's bytes. */
+static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
+{
+    if (cg_scalar(g, shape))
+        return 0;
+    cgen_layout L = cg_layout(g, shape);
+    dtype dt = dtype_elem(cg_dt(g, in->a));
+    int esz = (int)dtype_size(dt);
+    int bytes = esz * L.vec;
+    if (L.kind != CGEN_FLAT || L.repl || L.vec < 2 || esz < 2 || (bytes != 8 && bytes != 16))
+        return 0;
+    if (dt == DTYPE_FP8E4NV || dt == DTYPE_FP8E5 || dtype_is_ptr(dt))
+        return 0;
+    /* checked: only through a pointer of a known argument */
+    int32_t pa = g->k->slots[in->a].ptr_arg;
+    if (g->o->checked && (pa < 0 || pa >= g->k->nparams))
+        return 0;
+    return bytes;
+}
+
+/* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
+ * goes as one access; r0 its first register. */
+static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes)
+{
+    cgen_layout L = cg_layout(g, shape);
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    int V = L.vec;
+    cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
+    cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
+    cg_printf(g, "const tk_u64 tk_a0 = s%d[r0];\n", in->a);
+    cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
+    for (int v = 1; v < V; v++)
+        cg_printf(g, " && s%d[r0 + %d] == tk_a0 + %d", in->a, v, v * esz);
+    if (mask >= 0 && !cg_scalar(g, mask)) {
+        strbuf m = {0};
+        cg_operand(g, &m, mask);     /* "sN[r]" or its converted copy */
+        for (int v = 0; v < V; v++) {
+            strbuf_clear(&m);
+            if (g->alias[mask])
+                strbuf_printf(&m, "tk_cv%d[r0 + %d]", mask, v);
+            else
+                strbuf_printf(&m, "s%d[r0 + %d]", mask, v);
+            cg_printf(g, " && %s", strbuf_cstr(&m));
+        }
+        strbuf_free(&m);
+    } else if (mask >= 0) {
+        cg_printf(g, " && s%d", mask);
+    }
+    if (g->o->checked) {
+        int32_t pa = g->k->slots[in->a].ptr_arg;
+        cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && ((tk_a0 - tk_lo%d) & %dull) == 0",
+                  pa, bytes, pa, pa, esz - 1);
+    }
+    cg_printf(g, ";\n");
+}
+
+/* The unsigned vector type of a chunk and the bits of its element v. */
+static const char *vec_type(int bytes)
+{
+    return bytes == 16 ? "uint4" : "uint2";
+}
+
+static void vec_elem_bits(strbuf *sb, int esz, int v)
+{
+    static const char *const w[] = {"x", "y", "z", "w"};
+    if (esz == 4)
+        strbuf_printf(sb, "tk_w.%s", w[v]);
+    else if (esz == 2)
+        strbuf_printf(sb, "((tk_w.%s >> %d) & 0xffffu)", w[v / 2], (v % 2) * 16);
+    else
+        strbuf_printf(sb, "((unsigned long long)tk_w.%s | ((unsigned long long)tk_w.%s << 32))",
+                      w[2 * v], w[2 * v + 1]);
+}
+
 /* "s5" or "s5[r]" */
 static void dst_ref(const cg *g, strbuf *sb, int32_t slot)
 {
     cg_operand(g, sb, slot);
 }
 
-static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
+/* LOAD: dst = *a where mask b, else c (or 0). */
+static void load_lane(cg *g, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
-    if (g->stored)
-        cg_barrier(g);
-    lanes_open(g, pc, in, in->dst, in->b, false);
     strbuf d = {0}, ld = {0}, other = {0};
     dst_ref(g, &d, in->dst);
     cgen_load_expr(&ld, dt, "tk_a");
@@ -97,27 +184,103 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         cgen_literal(&other, dt, 0, 0.0);
     cg_printf(g, "if (tk_m) %s = %s; else %s = %s;\n", strbuf_cstr(&d), strbuf_cstr(&ld),
               strbuf_cstr(&d), strbuf_cstr(&other));
-    cg_loop_end(g);
-    cg_check_stop(g);
     strbuf_free(&d);
     strbuf_free(&ld);
     strbuf_free(&other);
+}
+
+static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
+{
+    dtype dt = cg_dt(g, in->dst);
+    if (g->stored)
+        cg_barrier(g);
+    int bytes = vec_bytes(g, in, in->dst);
+    if (bytes) {
+        int esz = (int)dtype_size(dt), V = bytes / esz;
+        chunks_open(g, in, in->dst, in->b, bytes);
+        cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n", vec_type(bytes),
+                  vec_type(bytes));
+        for (int v = 0; v < V; v++) {
+            strbuf bits = {0}, val = {0};
+            vec_elem_bits(&bits, esz, v);
+            cgen_bitcast(&val, dt, esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32
+                                                                      : DTYPE_UINT64,
+                         strbuf_cstr(&bits));
+            cg_printf(g, "  s%d[r0 + %d] = %s;\n", in->dst, v, strbuf_cstr(&val));
+            strbuf_free(&bits);
+            strbuf_free(&val);
+        }
+        cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        lane_head(g, pc, in, in->b);
+        load_lane(g, in);
+        cg_printf(g, "}}}}\n");
+    } else {
+        lanes_open(g, pc, in, in->dst, in->b, false);
+        load_lane(g, in);
+        cg_loop_end(g);
+    }
+    cg_check_stop(g);
     return true;
+}
+
+/* STORE: *a = b where mask c. */
+static void store_lane(cg *g, const ir_inst *in)
+{
+    dtype dt = dtype_elem(cg_dt(g, in->a));
+    strbuf v = {0}, st = {0};
+    cg_operand(g, &v, in->b);
+    cgen_store_stmt(&st, dt, "tk_a", strbuf_cstr(&v));
+    cg_printf(g, "if (tk_m) { %s }\n", strbuf_cstr(&st));
+    strbuf_free(&v);
+    strbuf_free(&st);
 }
 
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
-    lanes_open(g, pc, in, in->a, in->c, true);
-    strbuf v = {0}, st = {0};
-    cg_operand(g, &v, in->b);
-    cgen_store_stmt(&st, dt, "tk_a", strbuf_cstr(&v));
-    cg_printf(g, "if (tk_m) { %s }\n", strbuf_cstr(&st));
-    cg_loop_end(g);
+    int bytes = vec_bytes(g, in, in->a);
+    if (bytes && !cg_scalar(g, in->b)) {
+        int esz = (int)dtype_size(dt), V = bytes / esz;
+        chunks_open(g, in, in->a, in->c, bytes);
+        cg_printf(g, "if (tk_v) {\n  %s tk_w;\n", vec_type(bytes));
+        static const char *const w[] = {"x", "y", "z", "w"};
+        dtype bd = esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32 : DTYPE_UINT64;
+        strbuf val[4] = {{0}};
+        for (int v = 0; v < V; v++) {
+            strbuf src = {0};
+            if (g->alias[in->b])
+                strbuf_printf(&src, "tk_cv%d[r0 + %d]", in->b, v);
+            else
+                strbuf_printf(&src, "s%d[r0 + %d]", in->b, v);
+            cgen_bitcast(&val[v], bd, dt, strbuf_cstr(&src));
+            strbuf_free(&src);
+        }
+        for (int i = 0; i < bytes / 4; i++) {
+            if (esz == 4)
+                cg_printf(g, "  tk_w.%s = (unsigned int)(%s);\n", w[i], strbuf_cstr(&val[i]));
+            else if (esz == 2)
+                cg_printf(g, "  tk_w.%s = (unsigned int)(%s) | ((unsigned int)(%s) << 16);\n",
+                          w[i], strbuf_cstr(&val[2 * i]), strbuf_cstr(&val[2 * i + 1]));
+            else
+                cg_printf(g, "  tk_w.%s = (unsigned int)((unsigned long long)(%s) >> %d);\n",
+                          w[i], strbuf_cstr(&val[i / 2]), (i % 2) * 32);
+        }
+        for (int v = 0; v < 4; v++)
+            strbuf_free(&val[v]);
+        cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
+        cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        lane_head(g, pc, in, in->c);
+        store_lane(g, in);
+        cg_printf(g, "}}}}\n");
+    } else {
+        lanes_open(g, pc, in, in->a, in->c, true);
+        store_lane(g, in);
+        cg_loop_end(g);
+    }
     g->stored = true;
     cg_check_stop(g);
-    strbuf_free(&v);
-    strbuf_free(&st);
     return true;
 }
 

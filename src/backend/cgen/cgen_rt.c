@@ -48,7 +48,7 @@ void cgen_rt_prelude(cg *g)
     cg_printf(g,
         "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"
         "    unsigned long long hi, unsigned int sz)\n"
-        "{ return a >= lo && a < hi && hi - a >= sz && (a - lo) %% sz == 0; }\n");
+        "{ return a >= lo && a < hi && hi - a >= sz && ((a - lo) & (sz - 1)) == 0; }\n");
     /* fp32 -> tf32, to nearest even; infinities and NaN unchanged (the
      * CPU's round_tf32) */
     cg_printf(g,
