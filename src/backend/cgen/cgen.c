@@ -59,6 +59,25 @@ const char *cg_ctype(const cg *g, int32_t slot)
     return cgen_ctype(cg_dt(g, slot));
 }
 
+/* Bytes of a dtype's register form. */
+size_t cg_reg_size(dtype dt)
+{
+    if (dtype_is_ptr(dt))
+        return 8;
+    switch (dtype_elem(dt)) {
+    case DTYPE_INT1: case DTYPE_INT8: case DTYPE_UINT8:
+        return 1;
+    case DTYPE_INT16: case DTYPE_UINT16:
+        return 2;
+    case DTYPE_INT64: case DTYPE_UINT64: case DTYPE_FP64:
+        return 8;
+    case DTYPE_INT32: case DTYPE_UINT32: case DTYPE_FP8E4NV: case DTYPE_FP8E5: case DTYPE_FP16:
+    case DTYPE_BF16: case DTYPE_FP32: case DTYPE_INVALID: case DTYPE__NSCALAR: case DTYPE_PTR:
+        return 4;
+    }
+    return 8;
+}
+
 void cg_need_smem(cg *g, size_t bytes)
 {
     bytes = (bytes + 15) & ~(size_t)15;

@@ -68,6 +68,8 @@ bool cg_fail(cg *g, int32_t pc, const char *fmt, ...) __attribute__((format(prin
 const ir_type *cg_type(const cg *g, int32_t slot);
 dtype cg_dt(const cg *g, int32_t slot);
 bool cg_scalar(const cg *g, int32_t slot);
+/* Bytes of a dtype's register form (shared memory holds that form). */
+size_t cg_reg_size(dtype dt);
 /* Shared memory: ask for bytes; a barrier that the block passes together. */
 void cg_need_smem(cg *g, size_t bytes);
 void cg_barrier(cg *g);

@@ -207,7 +207,7 @@ void cg_convert_begin(cg *g, const ir_inst *in)
             cg_printf(g, "tk_cv%d[r] = %s;\n", s, strbuf_cstr(&ex));
             cg_loop_end(g);
         } else {
-            cg_need_smem(g, (size_t)L.n * 8);
+            cg_need_smem(g, (size_t)L.n * cg_reg_size(cg_dt(g, s)));
             cg_barrier(g);
             cg_tile_to_smem(g, s, 0);
             cg_barrier(g);

@@ -424,7 +424,7 @@ static bool emit_atomic(cg *g, int32_t pc, const ir_inst *in)
     cg_check_stop(g);
     if (share) {
         int64_t n = ir_type_numel(cg_type(g, in->dst));
-        cg_need_smem(g, (size_t)n * 8);
+        cg_need_smem(g, (size_t)n * cg_reg_size(dt));
         cg_barrier(g);
         g->stored = true;   /* the barrier orders memory, but keep the rule simple */
         strbuf_clear(&d);

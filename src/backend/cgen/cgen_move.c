@@ -14,25 +14,6 @@
 #pragma GCC diagnostic error "-Wswitch"
 #pragma GCC diagnostic error "-Wswitch-enum"
 
-/* Bytes of a dtype's register form. */
-static size_t reg_size(dtype dt)
-{
-    if (dtype_is_ptr(dt))
-        return 8;
-    switch (dtype_elem(dt)) {
-    case DTYPE_INT1: case DTYPE_INT8: case DTYPE_UINT8:
-        return 1;
-    case DTYPE_INT16: case DTYPE_UINT16:
-        return 2;
-    case DTYPE_INT64: case DTYPE_UINT64: case DTYPE_FP64:
-        return 8;
-    case DTYPE_INT32: case DTYPE_UINT32: case DTYPE_FP8E4NV: case DTYPE_FP8E5: case DTYPE_FP16:
-    case DTYPE_BF16: case DTYPE_FP32: case DTYPE_INVALID: case DTYPE__NSCALAR: case DTYPE_PTR:
-        return 4;
-    }
-    return 8;
-}
-
 static int64_t stride_of(const ir_type *t, int d)
 {
     int64_t s = 1;
@@ -45,7 +26,7 @@ static int64_t stride_of(const ir_type *t, int d)
  * dst[e] = smem[map], map an expression of e. */
 static void via_smem(cg *g, const ir_inst *in, int32_t a, int32_t b, const char *map)
 {
-    size_t esz = reg_size(cg_dt(g, a));
+    size_t esz = cg_reg_size(cg_dt(g, a));
     size_t na = (size_t)ir_type_numel(cg_type(g, a));
     size_t nb = b >= 0 ? (size_t)ir_type_numel(cg_type(g, b)) : 0;
     cg_need_smem(g, (na + nb) * esz);
@@ -159,7 +140,7 @@ static bool emit_gather(cg *g, int32_t pc, const ir_inst *in)
 {
     const ir_type *src = cg_type(g, in->a);
     int ax = (int)in->imm;
-    size_t esz = reg_size(cg_dt(g, in->a));
+    size_t esz = cg_reg_size(cg_dt(g, in->a));
     cg_need_smem(g, (size_t)ir_type_numel(src) * esz);
     cg_barrier(g);
     cg_tile_to_smem(g, in->a, 0);
