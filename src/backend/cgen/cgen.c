@@ -204,6 +204,8 @@ static void emit_signature(cg *g)
             continue;
         if (cg_scalar(g, s))
             cg_printf(g, "%s s%d;\n", cg_ctype(g, s), s);
+        else if (g->abase[s] >= 0)
+            cg_printf(g, "tk_i64 s%d_d;   /* base: s%d */\n", s, g->abase[s]);
         else
             cg_printf(g, "%s s%d[%d];\n", cg_ctype(g, s), s, cg_layout(g, s).regs);
     }
@@ -481,11 +483,13 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.label = calloc((size_t)k->ncode + 1, 1);
     g.lay = calloc(ns, sizeof *g.lay);
     g.alias = calloc(ns, 1);
-    if (!g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias) {
+    g.abase = calloc(ns, sizeof *g.abase);
+    if (!g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias || !g.abase) {
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
     analyse(&g);
+    cg_find_affine(&g);
     if (!cg_assign_layouts(&g)) {
         cg_fail(&g, -1, "out of memory");
         goto done;
@@ -513,6 +517,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         if (in->op == IR_NOP)
             continue;
         cg_printf(&g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
+        if (cg_affine_write(&g, in))
+            continue;
         cg_convert_begin(&g, in);
         bool ok = emit_inst(&g, pc);
         cg_convert_end(&g);
@@ -536,5 +542,6 @@ done:
     free(g.label);
     free(g.lay);
     free(g.alias);
+    free(g.abase);
     return !g.failed;
 }

@@ -53,6 +53,9 @@ typedef struct cg {
     uint8_t *pure;          /* per slot: an index expression (cg_pure_expr) */
     uint8_t *label;         /* per pc: a jump lands here */
     cgen_layout *lay;       /* per slot: its layout */
+    int32_t *abase;         /* per slot: for a pointer tile held as a base
+                               plus an offset (cg_find_affine), the index
+                               expression slot of the base; else -1 */
     uint8_t *alias;         /* per slot: read from its converted copy
                                tk_cv<slot> during this instruction */
     size_t smem;            /* dynamic shared memory needed, bytes */
@@ -95,6 +98,15 @@ void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only);
 void cg_loop_end(cg *g);
 /* An operand in an elementwise loop: the slot's variable, or its register r. */
 void cg_operand(const cg *g, strbuf *sb, int32_t slot);
+/* The same at register expression r and element expression e. */
+void cg_operand_at(const cg *g, strbuf *sb, int32_t slot, const char *r, const char *e);
+/* Pointer tiles that a loop only moves by scalars (a_ptrs += BLOCK_K):
+ * held as one 64-bit offset from an index expression, not a register per
+ * element.  Fills g->abase. */
+void cg_find_affine(cg *g);
+/* Is slot held that way, and if so, emit the write instruction `in`
+ * makes to it (true: done). */
+bool cg_affine_write(cg *g, const ir_inst *in);
 /* Flat index of the source element that element `e` (expression idx) of
  * a tile of shape dst reads when broadcast from shape src: an expression
  * appended to sb. */

@@ -192,7 +192,7 @@ void cg_convert_begin(cg *g, const ir_inst *in)
     bool opened = false;
     for (int i = 0; i < n; i++) {
         int32_t s = ops[i];
-        if (s < 0 || cg_scalar(g, s) || g->alias[s])
+        if (s < 0 || cg_scalar(g, s) || g->alias[s] || g->abase[s] >= 0)
             continue;
         cgen_layout L = cg_layout(g, s);
         if (cg_same_layout(&L, &W))
@@ -262,12 +262,23 @@ void cg_loop_end(cg *g)
 
 void cg_operand(const cg *g, strbuf *sb, int32_t slot)
 {
-    if (g->alias && g->alias[slot])
-        strbuf_printf(sb, "tk_cv%d[r]", slot);
-    else if (cg_scalar(g, slot))
+    cg_operand_at(g, sb, slot, "r", "e");
+}
+
+void cg_operand_at(const cg *g, strbuf *sb, int32_t slot, const char *r, const char *e)
+{
+    if (g->alias && g->alias[slot]) {
+        strbuf_printf(sb, "tk_cv%d[%s]", slot, r);
+    } else if (g->abase && g->abase[slot] >= 0) {
+        strbuf base = {0};
+        cg_pure_expr(g, &base, g->abase[slot], e, 0);
+        strbuf_printf(sb, "((tk_u64)(%s) + (tk_u64)s%d_d)", strbuf_cstr(&base), slot);
+        strbuf_free(&base);
+    } else if (cg_scalar(g, slot)) {
         strbuf_printf(sb, "s%d", slot);
-    else
-        strbuf_printf(sb, "s%d[r]", slot);
+    } else {
+        strbuf_printf(sb, "s%d[%s]", slot, r);
+    }
 }
 
 static int64_t stride_of(const ir_type *t, int d)
@@ -416,4 +427,106 @@ void cg_tile_to_smem(cg *g, int32_t src, size_t off)
     cg_loop_begin(g, &L, true);
     cg_printf(g, "((%s *)(tk_smem + %zu))[e] = s%d[r];\n", ct, off, src);
     cg_loop_end(g);
+}
+
+/* ---- pointer tiles moved by scalars ---------------------------------------- */
+
+/* The pure base a write of in to a pointer tile starts from, with the
+ * member it continues (member: -1 when it starts from the base). */
+static bool affine_src(const cg *g, const ir_inst *in, int32_t *from)
+{
+    *from = -1;
+    if (in->op == IR_COPY || (in->op == IR_PTR_ADD && cg_scalar(g, in->b))) {
+        *from = in->a;
+        return !cg_scalar(g, in->a);
+    }
+    return false;
+}
+
+void cg_find_affine(cg *g)
+{
+    const ir_kernel *k = g->k;
+    int32_t n = k->nslots;
+    for (int32_t s = 0; s < n; s++)
+        g->abase[s] = -1;
+    /* candidates: pointer tiles written more than once (the pure ones are
+     * recomputed already) */
+    int32_t *base = malloc((size_t)(n > 0 ? n : 1) * sizeof *base);
+    if (!base)
+        return;
+    for (int32_t s = 0; s < n; s++)
+        base[s] = -2;           /* -2: unknown, -3: not affine */
+    for (int32_t s = 0; s < n; s++)
+        if (g->writes[s] > 0 && !cg_scalar(g, s) && dtype_is_ptr(cg_dt(g, s)) && !g->pure[s])
+            base[s] = -1;       /* a candidate, base not known yet */
+        else
+            base[s] = -3;
+    /* iterate to a fixed point: a candidate's writes come from its own
+     * kind (a candidate with the same base) or from one pure tile */
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (int32_t pc = 0; pc < k->ncode; pc++) {
+            const ir_inst *in = &k->code[pc];
+            if (!ir_writes_dst(in) || in->dst < 0 || base[in->dst] == -3)
+                continue;
+            int32_t d = in->dst, from;
+            int32_t b = -3;
+            if (affine_src(g, in, &from)) {
+                if (g->pure[from] && !cg_scalar(g, from))
+                    b = from;
+                else if (base[from] >= 0)
+                    b = base[from];
+                else if (base[from] == -1)
+                    continue;   /* not known yet */
+            }
+            if (b == -3 || (base[d] >= 0 && base[d] != b)) {
+                base[d] = -3;
+                changed = true;
+            } else if (base[d] == -1) {
+                base[d] = b;
+                changed = true;
+            }
+        }
+        /* a member reading a member that turned out not affine is not */
+        for (int32_t pc = 0; pc < k->ncode; pc++) {
+            const ir_inst *in = &k->code[pc];
+            int32_t from;
+            if (!ir_writes_dst(in) || in->dst < 0 || base[in->dst] < 0 ||
+                !affine_src(g, in, &from))
+                continue;
+            if (!g->pure[from] && base[from] == -3) {
+                base[in->dst] = -3;
+                changed = true;
+            }
+        }
+    }
+    for (int32_t s = 0; s < n; s++)
+        if (base[s] >= 0)
+            g->abase[s] = base[s];
+    free(base);
+}
+
+bool cg_affine_write(cg *g, const ir_inst *in)
+{
+    if (!ir_writes_dst(in) || in->dst < 0 || g->abase[in->dst] < 0)
+        return false;
+    int32_t from = in->a;
+    strbuf off = {0};
+    if (g->abase[from] >= 0)
+        strbuf_printf(&off, "s%d_d", from);
+    else
+        strbuf_puts(&off, "0");      /* from the base itself */
+    if (in->op == IR_PTR_ADD) {
+        dtype bt = cg_dt(g, in->b);
+        int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->dst)));
+        bool uns = bt == DTYPE_INT1 || bt == DTYPE_UINT8 || bt == DTYPE_UINT16 ||
+                   bt == DTYPE_UINT32 || bt == DTYPE_UINT64;
+        cg_printf(g, "s%d_d = (tk_i64)((tk_u64)%s + (tk_u64)(%s)s%d * %dull);\n", in->dst,
+                  strbuf_cstr(&off), uns ? "tk_u64" : "tk_i64", in->b, esz);
+    } else {
+        cg_printf(g, "s%d_d = %s;\n", in->dst, strbuf_cstr(&off));
+    }
+    strbuf_free(&off);
+    return true;
 }

@@ -10,6 +10,7 @@
 #include "cgen_impl.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 
 #include "cgen_abi.h"
 
@@ -120,22 +121,30 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     int V = L.vec;
     cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
     cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
-    cg_printf(g, "const tk_u64 tk_a0 = s%d[r0];\n", in->a);
+    strbuf pa0 = {0};
+    cg_operand_at(g, &pa0, in->a, "r0", "e0");
+    cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
+    strbuf_free(&pa0);
     cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
-    for (int v = 1; v < V; v++)
-        cg_printf(g, " && s%d[r0 + %d] == tk_a0 + %d", in->a, v, v * esz);
+    for (int v = 1; v < V; v++) {
+        char rv[32], ev[32];
+        snprintf(rv, sizeof rv, "r0 + %d", v);
+        snprintf(ev, sizeof ev, "e0 + %d", v);
+        strbuf pv = {0};
+        cg_operand_at(g, &pv, in->a, rv, ev);
+        cg_printf(g, " && %s == tk_a0 + %d", strbuf_cstr(&pv), v * esz);
+        strbuf_free(&pv);
+    }
     if (mask >= 0 && !cg_scalar(g, mask)) {
-        strbuf m = {0};
-        cg_operand(g, &m, mask);     /* "sN[r]" or its converted copy */
         for (int v = 0; v < V; v++) {
-            strbuf_clear(&m);
-            if (g->alias[mask])
-                strbuf_printf(&m, "tk_cv%d[r0 + %d]", mask, v);
-            else
-                strbuf_printf(&m, "s%d[r0 + %d]", mask, v);
+            char rv[32], ev[32];
+            snprintf(rv, sizeof rv, "r0 + %d", v);
+            snprintf(ev, sizeof ev, "e0 + %d", v);
+            strbuf m = {0};
+            cg_operand_at(g, &m, mask, rv, ev);
             cg_printf(g, " && %s", strbuf_cstr(&m));
+            strbuf_free(&m);
         }
-        strbuf_free(&m);
     } else if (mask >= 0) {
         cg_printf(g, " && s%d", mask);
     }
@@ -248,11 +257,11 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         dtype bd = esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32 : DTYPE_UINT64;
         strbuf val[4] = {{0}};
         for (int v = 0; v < V; v++) {
+            char rv[32], ev[32];
+            snprintf(rv, sizeof rv, "r0 + %d", v);
+            snprintf(ev, sizeof ev, "e0 + %d", v);
             strbuf src = {0};
-            if (g->alias[in->b])
-                strbuf_printf(&src, "tk_cv%d[r0 + %d]", in->b, v);
-            else
-                strbuf_printf(&src, "s%d[r0 + %d]", in->b, v);
+            cg_operand_at(g, &src, in->b, rv, ev);
             cgen_bitcast(&val[v], bd, dt, strbuf_cstr(&src));
             strbuf_free(&src);
         }

@@ -130,11 +130,13 @@ static bool emit_record(cg *g, int32_t pc, uint32_t flags)
                 continue;
             cgen_layout L = cg_layout(g, s);
             cg_loop_begin(g, &L, true);
-            char at[64], val[32];
+            char at[64];
             snprintf(at, sizeof at, "%" PRIu64 " + (tk_u64)e * %d", cgen_rec_piece_at(k, pc, i),
                      dtype_size(cg_dt(g, s)));
-            snprintf(val, sizeof val, "s%d[r]", s);
-            store(g, cg_dt(g, s), at, val);
+            strbuf val = {0};
+            cg_operand(g, &val, s);
+            store(g, cg_dt(g, s), at, strbuf_cstr(&val));
+            strbuf_free(&val);
             cg_loop_end(g);
         }
         cg_printf(g, "}\n}\n");
