@@ -61,6 +61,8 @@ typedef struct cg {
     size_t smem;            /* dynamic shared memory needed, bytes */
     bool stored;            /* a STORE or ATOMIC since the last barrier */
     bool open_conv;         /* cg_convert_begin opened a block */
+    int32_t work;           /* the slot whose layout this instruction's
+                               lanes follow (cg_convert_begin) */
     bool failed;
 } cg;
 

@@ -126,6 +126,35 @@ bool cg_assign_layouts(cg *g)
         if (L->kind == CGEN_MMA && L->n == ir_type_numel(cg_type(g, s)) && !cg_scalar(g, s))
             g->lay[s] = *L;
     }
+    /* elementwise results of an accumulator keep its layout (the epilogue:
+     * acc.to(tl.float16), an activation), so they need no shared memory */
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        switch ((ir_opcode)in->op) {
+        case IR_CAST: case IR_BITCAST: case IR_UNARY: case IR_BINARY: case IR_CMP:
+        case IR_WHERE: case IR_MATH: {
+            if (in->dst < 0 || g->def[in->dst] != pc || cg_scalar(g, in->dst) ||
+                g->lay[in->dst].kind != CGEN_FLAT)
+                break;
+            int32_t rd[IR_MAX_READS];
+            int m = ir_reads(in, rd);
+            for (int i = 0; i < m; i++)
+                if (!cg_scalar(g, rd[i]) && g->lay[rd[i]].kind == CGEN_MMA &&
+                    g->lay[rd[i]].n == g->lay[in->dst].n) {
+                    g->lay[in->dst] = g->lay[rd[i]];
+                    break;
+                }
+            break;
+        }
+        case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+        case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+        case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_PTR_ADD:
+        case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN:
+        case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH:
+        case IR_RETURN: case IR_NOP:
+            break;
+        }
+    }
     free(parent);
     free(mma);
     return true;
@@ -149,10 +178,16 @@ static int convert_operands(const cg *g, const ir_inst *in, int32_t *work, int32
     }
     case IR_STORE: case IR_ATOMIC: {
         *work = in->a;
+        /* a STORE of a value in another layout, through a pointer any
+         * thread can compute: work in the value's layout */
+        if (in->op == IR_STORE && !cg_scalar(g, in->b) && !cg_scalar(g, in->a) &&
+            (g->pure[in->a] || g->abase[in->a] >= 0) &&
+            g->lay[in->b].kind != CGEN_FLAT)
+            *work = in->b;
         int32_t rd[IR_MAX_READS];
         int m = ir_reads(in, rd);
         for (int i = 0; i < m; i++)
-            if (rd[i] != in->a)
+            if (rd[i] != *work)
                 out[n++] = rd[i];
         break;
     }
@@ -186,6 +221,7 @@ void cg_convert_begin(cg *g, const ir_inst *in)
 {
     int32_t ops[4], work;
     int n = convert_operands(g, in, &work, ops);
+    g->work = work;
     if (work < 0 || cg_scalar(g, work))
         return;
     cgen_layout W = cg_layout(g, work);

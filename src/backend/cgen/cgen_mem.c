@@ -248,7 +248,8 @@ static void store_lane(cg *g, const ir_inst *in)
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
-    int bytes = vec_bytes(g, in, in->a);
+    int32_t shape = g->work >= 0 && !cg_scalar(g, g->work) ? g->work : in->a;
+    int bytes = shape == in->a ? vec_bytes(g, in, in->a) : 0;
     if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->a, in->c, bytes);
@@ -284,7 +285,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         store_lane(g, in);
         cg_printf(g, "}}}}\n");
     } else {
-        lanes_open(g, pc, in, in->a, in->c, true);
+        lanes_open(g, pc, in, shape, in->c, true);
         store_lane(g, in);
         cg_loop_end(g);
     }
