@@ -484,7 +484,16 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.lay = calloc(ns, sizeof *g.lay);
     g.alias = calloc(ns, 1);
     g.abase = calloc(ns, sizeof *g.abase);
-    if (!g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias || !g.abase) {
+    size_t nc = (size_t)k->ncode + 1;
+    g.fuse_into = malloc(nc * sizeof *g.fuse_into);
+    g.fuse_which = calloc(nc, sizeof *g.fuse_which);
+    g.fused = calloc(nc, 1);
+    g.fuse_first = malloc(nc * sizeof *g.fuse_first);
+    g.inplace = malloc(nc * sizeof *g.inplace);
+    g.skip = calloc(nc, 1);
+    if (!g.inplace || !g.skip ||
+        !g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias || !g.abase ||
+        !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
@@ -494,6 +503,9 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
+    for (size_t i = 0; i < nc; i++)
+        g.fuse_into[i] = g.fuse_first[i] = g.inplace[i] = -1;
+    cg_find_fused_loads(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -514,7 +526,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
             cg_printf(&g, "L%d:;\n", pc);
             g.stored = true;    /* a jump may come from after a store */
         }
-        if (in->op == IR_NOP)
+        if (in->op == IR_NOP || g.skip[pc])
             continue;
         cg_printf(&g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
         if (cg_affine_write(&g, in))
@@ -543,5 +555,11 @@ done:
     free(g.lay);
     free(g.alias);
     free(g.abase);
+    free(g.fuse_into);
+    free(g.fuse_which);
+    free(g.fused);
+    free(g.fuse_first);
+    free(g.inplace);
+    free(g.skip);
     return !g.failed;
 }

@@ -12,6 +12,8 @@
 #include "cgen_impl.h"
 
 #include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #pragma GCC diagnostic error "-Wswitch"
 #pragma GCC diagnostic error "-Wswitch-enum"
@@ -19,6 +21,158 @@
 typedef struct dotdims {
     int64_t batch, M, N, K;
 } dotdims;
+
+/* Where DOT in's operands wait in shared memory: A row-major in rows of
+ * lda elements, B after it at byte offb (transposed, rows of lda, on the
+ * tensor-core path). */
+typedef struct dot_stage {
+    bool mma;
+    int64_t M, N, K, batch, lda;
+    size_t offb, esz;
+    const char *et;         /* the element type there */
+    bool tf32;
+    dtype adt;
+} dot_stage;
+
+static dot_stage stage_of(const cg *g, const ir_inst *in)
+{
+    const ir_type *ta = cg_type(g, in->a), *td = cg_type(g, in->dst);
+    int nd = td->ndim;
+    dot_stage st = {0};
+    st.adt = ta->dt;
+    st.M = td->shape[nd - 2];
+    st.N = td->shape[nd - 1];
+    st.K = ta->shape[nd - 1];
+    st.batch = 1;
+    for (int i = 0; i < nd - 2; i++)
+        st.batch *= td->shape[i];
+    st.mma = g->lay[in->dst].kind == CGEN_MMA;
+    if (st.mma) {
+        st.lda = st.K + 8;
+        st.esz = 2;
+        st.et = "unsigned short";
+    } else {
+        bool f64 = st.adt == DTYPE_FP64, i8 = st.adt == DTYPE_INT8;
+        st.lda = st.K + 1;
+        st.esz = f64 ? 8 : 4;
+        st.et = f64 ? "double" : i8 ? "int" : "float";
+        st.tf32 = st.adt == DTYPE_FP32 && in->imm == IR_PREC_TF32;
+    }
+    st.offb = ((size_t)(st.batch * st.M * st.lda) * st.esz + 15) & ~(size_t)15;
+    return st;
+}
+
+void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const char *v)
+{
+    dot_stage st = stage_of(g, in);
+    strbuf val = {0};
+    if (st.mma)
+        cgen_bitcast(&val, DTYPE_UINT16, st.adt, v);
+    else
+        strbuf_printf(&val, "%s(%s)", st.tf32 ? "tk_tf32" : "", v);
+    if (which == 0)
+        cg_printf(g, "((%s *)tk_smem)[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
+                  st.et, e, st.K, st.lda, e, st.K, strbuf_cstr(&val));
+    else if (st.mma)
+        cg_printf(g, "((%s *)(tk_smem + %zu))[((%s) %% %" PRId64 ") * %" PRId64 " + (%s) / %" PRId64 "] = %s;\n",
+                  st.et, st.offb, e, st.N, st.lda, e, st.N, strbuf_cstr(&val));
+    else
+        cg_printf(g, "((%s *)(tk_smem + %zu))[%s] = %s;\n", st.et, st.offb, e, strbuf_cstr(&val));
+    strbuf_free(&val);
+}
+
+/* Write operand `which` of DOT in (slot s) to its staging area. */
+static void stage_operand(cg *g, const ir_inst *in, int which, int32_t s)
+{
+    cgen_layout L = cg_layout(g, s);
+    strbuf opd = {0};
+    cg_operand(g, &opd, s);
+    cg_loop_begin(g, &L, true);
+    cgen_dot_stage(g, in, which, "e", strbuf_cstr(&opd));
+    cg_loop_end(g);
+    strbuf_free(&opd);
+}
+
+/* Is the instruction harmless between a LOAD that feeds a DOT directly
+ * and the DOT (no shared memory, no side effect)? */
+static bool quiet(const cg *g, const ir_inst *in)
+{
+    if (in->op == IR_NOP || in->op == IR_LOAD)
+        return true;
+    if (in->op == IR_STORE || in->op == IR_ATOMIC || in->op == IR_PRINT || in->op == IR_ASSERT ||
+        in->op == IR_BREAKPOINT || in->op == IR_JUMP || in->op == IR_BRANCH ||
+        in->op == IR_RETURN || in->op == IR_DOT)
+        return false;
+    return in->dst >= 0 && cg_scalar(g, in->dst);
+}
+
+void cg_find_fused_loads(cg *g)
+{
+    const ir_kernel *k = g->k;
+    int32_t *uses = calloc((size_t)(k->nslots > 0 ? k->nslots : 1), sizeof *uses);
+    if (!uses)
+        return;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        int32_t rd[IR_MAX_READS];
+        int n = ir_reads(&k->code[pc], rd);
+        for (int i = 0; i < n; i++)
+            uses[rd[i]]++;
+        const ir_print *p = ir_inst_print(k, &k->code[pc]);
+        for (int32_t i = 0; p && i < p->npieces; i++)
+            if (p->pieces[i].slot >= 0)
+                uses[p->pieces[i].slot]++;
+    }
+    for (int32_t d = 0; d < k->ncode; d++) {
+        const ir_inst *in = &k->code[d];
+        if (in->op != IR_DOT)
+            continue;
+        /* acc = dot(a, b, acc): the result's one use is the COPY back into
+         * c, with nothing touching c in between: accumulate in c itself */
+        int32_t x = in->dst, c = in->c;
+        if (c >= 0 && !cg_scalar(g, c) && c != x && g->def[x] == d && uses[x] == 1 &&
+            g->abase[c] < 0 && cg_same_layout(&g->lay[x], &g->lay[c]) &&
+            cg_dt(g, x) == cg_dt(g, c)) {
+            for (int32_t q = d + 1; q < k->ncode && !g->label[q]; q++) {
+                const ir_inst *iq = &k->code[q];
+                if (iq->op == IR_COPY && iq->a == x && iq->dst == c) {
+                    g->inplace[d] = c;
+                    g->skip[q] = 1;
+                    break;
+                }
+                int32_t rd[IR_MAX_READS];
+                int n = ir_reads(iq, rd);
+                bool touches = ir_writes_dst(iq) && iq->dst == c;
+                for (int i = 0; i < n; i++)
+                    touches |= rd[i] == c || rd[i] == x;
+                const ir_print *pp = ir_inst_print(k, iq);
+                for (int32_t i = 0; pp && i < pp->npieces; i++)
+                    touches |= pp->pieces[i].slot == c;
+                if (touches || iq->op == IR_JUMP || iq->op == IR_BRANCH || iq->op == IR_RETURN)
+                    break;
+            }
+        }
+        int32_t ops[2] = {in->a, in->b};
+        for (int w = 0; w < 2; w++) {
+            int32_t s = ops[w], p = g->def[s];
+            if (w == 1 && in->b == in->a)
+                break;
+            if (p < 0 || k->code[p].op != IR_LOAD || p > d || uses[s] != 1 ||
+                g->fuse_into[p] >= 0 || g->abase[s] >= 0)
+                continue;
+            bool ok = true;
+            for (int32_t q = p + 1; q < d && ok; q++)
+                ok = quiet(g, &k->code[q]) && !g->label[q];
+            if (!ok || g->label[d])
+                continue;
+            g->fuse_into[p] = d;
+            g->fuse_which[p] = (int8_t)w;
+            g->fused[d] |= (uint8_t)(1 << w);
+            if (g->fuse_first[d] < 0 || p < g->fuse_first[d])
+                g->fuse_first[d] = p;
+        }
+    }
+    free(uses);
+}
 
 /* fp16/bf16 operands, fp32 accumulator in mma.m16n8k16 fragments (the
  * dst's CGEN_MMA layout, cgen_layout.c): A goes to shared memory row-major
@@ -44,39 +198,31 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     }
     strbuf_free(&ba);
     strbuf_free(&bb);
-    cg_barrier(g);
-    cgen_layout La = cg_layout(g, in->a), Lb = cg_layout(g, in->b);
-    strbuf bits = {0}, opd = {0};
-    cg_operand(g, &opd, in->a);
-    cgen_bitcast(&bits, DTYPE_UINT16, adt, strbuf_cstr(&opd));
-    cg_loop_begin(g, &La, true);
-    cg_printf(g, "((unsigned short *)tk_smem)[(e / %d) * %d + e %% %d] = %s;\n", K, S, K,
-              strbuf_cstr(&bits));
-    cg_loop_end(g);
-    strbuf_clear(&bits);
-    strbuf_clear(&opd);
-    cg_operand(g, &opd, in->b);
-    cgen_bitcast(&bits, DTYPE_UINT16, adt, strbuf_cstr(&opd));
-    cg_loop_begin(g, &Lb, true);
-    cg_printf(g, "((unsigned short *)(tk_smem + %zu))[(e %% %d) * %d + e / %d] = %s;\n", offb, N, S,
-              N, strbuf_cstr(&bits));
-    cg_loop_end(g);
-    strbuf_free(&bits);
-    strbuf_free(&opd);
+    if (!g->fused[pc])
+        cg_barrier(g);
+    if (!(g->fused[pc] & 1))
+        stage_operand(g, in, 0, in->a);
+    if (!(g->fused[pc] & 2))
+        stage_operand(g, in, 1, in->b);
     cg_barrier(g);
 
     int WM = M / Ld->wm, WN = N / Ld->wn, MT = Ld->mt, NT = Ld->nt;
-    cg_printf(g, "{\nfloat tk_acc[%d];\n", Ld->regs);
-    cg_loop_begin(g, Ld, false);
-    if (in->c >= 0) {
-        strbuf c = {0};
-        cg_operand(g, &c, in->c);
-        cg_printf(g, "tk_acc[r] = (float)(%s);\n", strbuf_cstr(&c));
-        strbuf_free(&c);
-    } else {
-        cg_printf(g, "tk_acc[r] = 0.0f;\n");
+    /* dst is fp32 (mma_layout): the fragments accumulate in its registers,
+     * or in c's when the result only goes back there */
+    int32_t home = g->inplace[pc] >= 0 ? g->inplace[pc] : in->dst;
+    cg_printf(g, "{\n");
+    if (home != in->c) {
+        cg_loop_begin(g, Ld, false);
+        if (in->c >= 0) {
+            strbuf c = {0};
+            cg_operand(g, &c, in->c);
+            cg_printf(g, "s%d[r] = (float)(%s);\n", home, strbuf_cstr(&c));
+            strbuf_free(&c);
+        } else {
+            cg_printf(g, "s%d[r] = 0.0f;\n", home);
+        }
+        cg_loop_end(g);
     }
-    cg_loop_end(g);
     cg_printf(g, "const unsigned *tk_A = (const unsigned *)tk_smem;\n");
     cg_printf(g, "const unsigned *tk_B = (const unsigned *)(tk_smem + %zu);\n", offb);
     cg_printf(g, "const int tk_w = tk_tid >> 5, tk_g = (tk_tid & 31) >> 2, tk_t = tk_tid & 3;\n");
@@ -97,16 +243,13 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     cg_printf(g, "    tk_fb[j][1] = tk_B[col + kw + 4];\n  }\n");
     cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
     cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
-    cg_printf(g, "    float *d = &tk_acc[(i * %d + j) * 4];\n", NT);
+    cg_printf(g, "    float *d = &s%d[(i * %d + j) * 4];\n", home, NT);
     cg_printf(g, "    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 "
               "{%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, {%%8,%%9}, {%%0,%%1,%%2,%%3};\"\n",
               adt == DTYPE_BF16 ? "bf16" : "f16", adt == DTYPE_BF16 ? "bf16" : "f16");
     cg_printf(g, "      : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])\n");
     cg_printf(g, "      : \"r\"(tk_fa[i][0]), \"r\"(tk_fa[i][1]), \"r\"(tk_fa[i][2]), \"r\"(tk_fa[i][3]),"
               " \"r\"(tk_fb[j][0]), \"r\"(tk_fb[j][1]));\n  }\n}\n");
-    cg_loop_begin(g, Ld, false);
-    cg_printf(g, "s%d[r] = tk_acc[r];\n", in->dst);
-    cg_loop_end(g);
     cg_printf(g, "}\n");
     return true;
 }
@@ -125,7 +268,6 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
         D.batch *= td->shape[i];
     dtype adt = cg_dt(g, in->a), ddt = cg_dt(g, in->dst);
     bool f64 = adt == DTYPE_FP64, i8 = adt == DTYPE_INT8;
-    bool tf32 = adt == DTYPE_FP32 && (in->imm == IR_PREC_TF32);
     const char *et = f64 ? "double" : i8 ? "int" : "float";
     size_t esz = f64 ? 8 : 4;
     int64_t lda = D.K + 1;                  /* padded rows: fewer bank conflicts */
@@ -133,31 +275,41 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     offb = (offb + 15) & ~(size_t)15;
     cg_need_smem(g, offb + (size_t)(D.batch * D.K * D.N) * esz);
 
-    cg_barrier(g);
-    /* A, padded */
-    cgen_layout La = cg_layout(g, in->a), Lb = cg_layout(g, in->b), Ld = cg_layout(g, in->dst);
-    cg_loop_begin(g, &La, true);
-    cg_printf(g, "((%s *)tk_smem)[(e / %" PRId64 ") * %" PRId64 " + e %% %" PRId64 "] = %s(s%d[r]);\n",
-              et, D.K, lda, D.K, tf32 ? "tk_tf32" : "", in->a);
-    cg_loop_end(g);
-    cg_loop_begin(g, &Lb, true);
-    cg_printf(g, "((%s *)(tk_smem + %zu))[e] = %s(s%d[r]);\n", et, offb, tf32 ? "tk_tf32" : "",
-              in->b);
-    cg_loop_end(g);
+    cgen_layout Ld = cg_layout(g, in->dst);
+    if (!g->fused[pc])
+        cg_barrier(g);
+    if (!(g->fused[pc] & 1))
+        stage_operand(g, in, 0, in->a);
+    if (!(g->fused[pc] & 2))
+        stage_operand(g, in, 1, in->b);
     cg_barrier(g);
 
-    cg_printf(g, "{\n%s tk_acc[%d];\n", et, Ld.regs);
+    dtype accdt = f64 ? DTYPE_FP64 : i8 ? DTYPE_INT32 : DTYPE_FP32;
+    /* accumulate in dst's own registers when they hold the accumulator's
+     * type (the common case: no second copy of a large tile) */
+    bool inplace = accdt == ddt;
+    int32_t home = g->inplace[pc] >= 0 ? g->inplace[pc] : in->dst;
+    char acc[32];
+    if (inplace)
+        snprintf(acc, sizeof acc, "s%d", home);
+    else
+        snprintf(acc, sizeof acc, "tk_acc");
+    cg_printf(g, "{\n");
+    if (!inplace)
+        cg_printf(g, "%s tk_acc[%d];\n", et, Ld.regs);
     cg_printf(g, "const %s *tk_A = (const %s *)tk_smem;\n", et, et);
     cg_printf(g, "const %s *tk_B = (const %s *)(tk_smem + %zu);\n", et, et, offb);
-    /* the accumulator */
+    /* the accumulator (already there when it accumulates in c) */
     cg_loop_begin(g, &Ld, false);
-    if (in->c >= 0) {
+    if (inplace && home == in->c) {
+        cg_printf(g, "(void)0;\n");
+    } else if (in->c >= 0) {
         strbuf c = {0};
         cg_operand(g, &c, in->c);
-        cg_printf(g, "tk_acc[r] = (%s)(%s);\n", et, strbuf_cstr(&c));
+        cg_printf(g, "%s[r] = (%s)(%s);\n", acc, et, strbuf_cstr(&c));
         strbuf_free(&c);
     } else {
-        cg_printf(g, "tk_acc[r] = 0;\n");
+        cg_printf(g, "%s[r] = 0;\n", acc);
     }
     cg_loop_end(g);
 
@@ -166,18 +318,20 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     if (fast) {
         int V = Ld.vec, C = Ld.regs / V;
         cg_printf(g, "const int tk_col = (tk_tid * %d) %% %" PRId64 ";\n", V, D.N);
-        cg_printf(g, "int tk_row[%d];\n", C);
-        cg_printf(g, "#pragma unroll\nfor (int c = 0; c < %d; c++) tk_row[c] = ((c * %d + tk_tid) * %d) / %" PRId64 " * %" PRId64 ";\n",
-                  C, g->T, V, D.N, lda);
+        /* chunk c's row: (c * T + t) * V / N, a constant step per chunk
+         * since T * V is a multiple of N */
+        cg_printf(g, "const int tk_row0 = (tk_tid * %d) / %" PRId64 " * %" PRId64 ";\n", V, D.N,
+                  lda);
         cg_printf(g, "#pragma unroll 4\nfor (int k = 0; k < %" PRId64 "; k++) {\n", D.K);
         cg_printf(g, "  %s tk_bv[%d];\n", et, V);
         cg_printf(g, "#pragma unroll\n  for (int v = 0; v < %d; v++) tk_bv[v] = tk_B[k * %" PRId64 " + tk_col + v];\n",
                   V, D.N);
         cg_printf(g, "#pragma unroll\n  for (int c = 0; c < %d; c++) {\n", C);
-        cg_printf(g, "    const %s tk_av = tk_A[tk_row[c] + k];\n", et);
+        cg_printf(g, "    const %s tk_av = tk_A[tk_row0 + c * %" PRId64 " + k];\n", et,
+                  (int64_t)g->T * V / D.N * lda);
         cg_printf(g, "#pragma unroll\n    for (int v = 0; v < %d; v++)\n", V);
-        cg_printf(g, "      tk_acc[c * %d + v] = %s(tk_av, tk_bv[v], tk_acc[c * %d + v]);\n", V,
-                  f64 ? "__fma_rn" : "__fmaf_rn", V);
+        cg_printf(g, "      %s[c * %d + v] = %s(tk_av, tk_bv[v], %s[c * %d + v]);\n", acc, V,
+                  f64 ? "__fma_rn" : "__fmaf_rn", acc, V);
         cg_printf(g, "  }\n}\n");
     } else {
         cg_loop_begin(g, &Ld, false);
@@ -187,35 +341,35 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
                   D.M, lda);
         cg_printf(g, "const %s *tk_bc = tk_B + tk_bb * %" PRId64 " + tk_j;\n", et, D.K * D.N);
         if (i8) {
-            cg_printf(g, "long long tk_s = tk_acc[r];\n");
+            cg_printf(g, "long long tk_s = %s[r];\n", acc);
             cg_printf(g, "for (int k0 = 0; k0 < %" PRId64 "; k0 += 32) {\n", D.K);
             cg_printf(g, "  int tk_g = 0;\n");
             cg_printf(g, "  for (int k = k0; k < k0 + 32 && k < %" PRId64 "; k++) tk_g += tk_ar[k] * tk_bc[k * %" PRId64 "];\n",
                       D.K, D.N);
             cg_printf(g, "  tk_s += tk_g;\n");
             cg_printf(g, "  tk_s = tk_s > 2147483647ll ? 2147483647ll : tk_s < -2147483648ll ? -2147483648ll : tk_s;\n");
-            cg_printf(g, "}\ntk_acc[r] = (int)tk_s;\n");
+            cg_printf(g, "}\n%s[r] = (int)tk_s;\n", acc);
         } else {
-            cg_printf(g, "%s tk_t = tk_acc[r];\n", et);
+            cg_printf(g, "%s tk_t = %s[r];\n", et, acc);
             cg_printf(g, "for (int k = 0; k < %" PRId64 "; k++) tk_t = %s(tk_ar[k], tk_bc[k * %" PRId64 "], tk_t);\n",
                       D.K, f64 ? "__fma_rn" : "__fmaf_rn", D.N);
-            cg_printf(g, "tk_acc[r] = tk_t;\n");
+            cg_printf(g, "%s[r] = tk_t;\n", acc);
         }
         cg_loop_end(g);
     }
     /* the result, rounded to dst's dtype */
-    strbuf cv = {0};
-    dtype accdt = f64 ? DTYPE_FP64 : i8 ? DTYPE_INT32 : DTYPE_FP32;
-    if (accdt == ddt)
-        strbuf_puts(&cv, "tk_acc[r]");
-    else if (!cgen_cast(&cv, IR_CAST_PLAIN, ddt, accdt, "tk_acc[r]")) {
+    if (!inplace) {
+        strbuf cv = {0};
+        if (!cgen_cast(&cv, IR_CAST_PLAIN, ddt, accdt, "tk_acc[r]")) {
+            strbuf_free(&cv);
+            return cg_fail(g, pc, "DOT to %s is not supported by the GPU backends",
+                           dtype_name(ddt));
+        }
+        cg_loop_begin(g, &Ld, false);
+        cg_printf(g, "s%d[r] = %s;\n", in->dst, strbuf_cstr(&cv));
+        cg_loop_end(g);
         strbuf_free(&cv);
-        return cg_fail(g, pc, "DOT to %s is not supported by the GPU backends", dtype_name(ddt));
     }
-    cg_loop_begin(g, &Ld, false);
-    cg_printf(g, "s%d[r] = %s;\n", in->dst, strbuf_cstr(&cv));
-    cg_loop_end(g);
     cg_printf(g, "}\n");
-    strbuf_free(&cv);
     return true;
 }

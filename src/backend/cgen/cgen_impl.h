@@ -61,6 +61,16 @@ typedef struct cg {
     size_t smem;            /* dynamic shared memory needed, bytes */
     bool stored;            /* a STORE or ATOMIC since the last barrier */
     bool open_conv;         /* cg_convert_begin opened a block */
+    int32_t *fuse_into;     /* per pc: a LOAD that feeds a DOT directly: the
+                               DOT's pc, else -1 (cg_find_fused_loads) */
+    int8_t *fuse_which;     /* per pc: that LOAD is the DOT's a (0) or b (1) */
+    uint8_t *fused;         /* per pc: a DOT's operands loaded in place (bit
+                               0: a, bit 1: b) */
+    int32_t *fuse_first;    /* per pc: a DOT's first such LOAD, else -1 */
+    int32_t *inplace;       /* per pc: a DOT that accumulates in its c's
+                               registers (acc = dot(a, b, acc), whose result
+                               only goes back into acc), c's slot; else -1 */
+    uint8_t *skip;          /* per pc: nothing to emit (that COPY back) */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -119,6 +129,10 @@ void cg_coord(strbuf *sb, const ir_type *t, int d, const char *idx);
  * and its value at flat index idx (false when the expression would be
  * too large: use shared memory). */
 bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth);
+/* How much an index expression (or a pointer tile held as an offset from
+ * one) grows from one element to the next along its last axis, when that
+ * is a known constant (bytes for pointers): true and *out. */
+bool cg_last_stride(const cg *g, int32_t s, int64_t *out);
 /* Copy slot src's elements into shared memory at byte offset off, in
  * row-major order, as its register form (after a barrier). */
 void cg_tile_to_smem(cg *g, int32_t src, size_t off);
@@ -131,6 +145,13 @@ bool cgen_emit_move(cg *g, int32_t pc, const ir_inst *in);
 bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_dot.c ---- */
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
+/* LOADs whose tile only a DOT right after them reads: they write it
+ * straight into the DOT's shared memory (cgen_dot_stage), so the tile
+ * never takes registers.  Fills fuse_into, fuse_which, fused, fuse_first. */
+void cg_find_fused_loads(cg *g);
+/* The statement that puts element e (an expression) of DOT in's operand
+ * `which` (0: a, 1: b), value v, where the DOT reads it. */
+void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const char *v);
 /* ---- cgen_reduce.c: REDUCE, SCAN ---- */
 bool cgen_emit_reduce(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_print.c: PRINT, BREAKPOINT, a failed ASSERT's message ---- */

@@ -296,6 +296,17 @@ void cg_loop_end(cg *g)
     cg_printf(g, "  }\n}}\n");
 }
 
+/* slot's index expression at element e into sb, when small enough. */
+static bool pure_inline(const cg *g, strbuf *sb, int32_t slot, const char *e)
+{
+    strbuf ex = {0};
+    bool ok = cg_pure_expr(g, &ex, slot, e, 0) && ex.len <= 1024;
+    if (ok)
+        strbuf_puts(sb, strbuf_cstr(&ex));
+    strbuf_free(&ex);
+    return ok;
+}
+
 void cg_operand(const cg *g, strbuf *sb, int32_t slot)
 {
     cg_operand_at(g, sb, slot, "r", "e");
@@ -310,6 +321,10 @@ void cg_operand_at(const cg *g, strbuf *sb, int32_t slot, const char *r, const c
         cg_pure_expr(g, &base, g->abase[slot], e, 0);
         strbuf_printf(sb, "((tk_u64)(%s) + (tk_u64)s%d_d)", strbuf_cstr(&base), slot);
         strbuf_free(&base);
+    } else if (g->pure && g->pure[slot] && !cg_scalar(g, slot) && pure_inline(g, sb, slot, e)) {
+        /* an index expression: recomputed where it is read, so its tile
+         * takes no registers across the code between (a GEMM's epilogue
+         * pointers beside its accumulator) */
     } else if (cg_scalar(g, slot)) {
         strbuf_printf(sb, "s%d", slot);
     } else {
@@ -565,4 +580,90 @@ bool cg_affine_write(cg *g, const ir_inst *in)
     }
     strbuf_free(&off);
     return true;
+}
+
+/* ---- strides of index expressions ------------------------------------------ */
+
+/* The constant an instruction-free slot holds, if it is one. */
+static bool const_value(const cg *g, int32_t s, int64_t *v)
+{
+    int32_t d = g->def[s];
+    if (d < 0 || g->k->code[d].op != IR_CONST || dtype_is_float(cg_dt(g, s)))
+        return false;
+    *v = g->k->code[d].imm;
+    return true;
+}
+
+bool cg_last_stride(const cg *g, int32_t s, int64_t *out)
+{
+    if (cg_scalar(g, s)) {
+        *out = 0;
+        return true;
+    }
+    if (g->abase && g->abase[s] >= 0)
+        return cg_last_stride(g, g->abase[s], out);
+    if (!g->pure[s] || g->def[s] < 0)
+        return false;
+    const ir_inst *in = &g->k->code[g->def[s]];
+    const ir_type *t = cg_type(g, s);
+    int64_t a, b, c;
+    switch ((ir_opcode)in->op) {
+    case IR_CONST:
+        *out = 0;
+        return true;
+    case IR_ARANGE:
+        *out = 1;
+        return true;
+    case IR_COPY:
+        return cg_last_stride(g, in->a, out);
+    case IR_RESHAPE:
+    case IR_BROADCAST: {
+        const ir_type *ta = cg_type(g, in->a);
+        if (t->shape[t->ndim - 1] == 1 || ta->ndim == 0 || ta->shape[ta->ndim - 1] == 1) {
+            *out = 0;   /* nothing varies along the last axis */
+            return true;
+        }
+        if (ta->shape[ta->ndim - 1] == t->shape[t->ndim - 1])
+            return cg_last_stride(g, in->a, out);
+        return false;
+    }
+    case IR_CAST:
+        if (dtype_is_float(cg_dt(g, s)) || dtype_is_float(cg_dt(g, in->a)) ||
+            dtype_size(cg_dt(g, s)) < dtype_size(cg_dt(g, in->a)))
+            return false;
+        return cg_last_stride(g, in->a, out);
+    case IR_BINARY:
+        if (dtype_is_float(cg_dt(g, s)) || !cg_last_stride(g, in->a, &a) ||
+            !cg_last_stride(g, in->b, &b))
+            return false;
+        if (in->sub == IR_ADD) {
+            *out = a + b;
+            return true;
+        }
+        if (in->sub == IR_SUB) {
+            *out = a - b;
+            return true;
+        }
+        if (in->sub == IR_MUL && b == 0 && const_value(g, in->b, &c)) {
+            *out = a * c;
+            return true;
+        }
+        if (in->sub == IR_MUL && a == 0 && const_value(g, in->a, &c)) {
+            *out = b * c;
+            return true;
+        }
+        return false;
+    case IR_PTR_ADD:
+        if (!cg_last_stride(g, in->a, &a) || !cg_last_stride(g, in->b, &b))
+            return false;
+        *out = a + b * (int64_t)dtype_size(dtype_elem(cg_dt(g, s)));
+        return true;
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_UNARY: case IR_CMP: case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT: case IR_ASSERT:
+    case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN: case IR_NOP:
+        return false;
+    }
+    return false;
 }

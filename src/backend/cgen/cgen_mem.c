@@ -126,7 +126,13 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
     strbuf_free(&pa0);
     cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
-    for (int v = 1; v < V; v++) {
+    /* consecutive by construction: a chunk lies in one row, along which the
+     * pointer grows by one element */
+    int64_t st;
+    const ir_type *ts = cg_type(g, shape);
+    bool known = cg_last_stride(g, in->a, &st) && st == esz &&
+                 ts->shape[ts->ndim - 1] % V == 0;
+    for (int v = 1; v < V && !known; v++) {
         char rv[32], ev[32];
         snprintf(rv, sizeof rv, "r0 + %d", v);
         snprintf(ev, sizeof ev, "e0 + %d", v);
@@ -156,6 +162,21 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     cg_printf(g, ";\n");
 }
 
+/* Does a LOAD's lane code read no per-register operand (its pointer,
+ * mask and other are scalars, index expressions or pointer offsets)? */
+static bool lanes_free(const cg *g, const ir_inst *in)
+{
+    int32_t ops[3] = {in->a, in->b, in->c};
+    for (int i = 0; i < 3; i++) {
+        int32_t s = ops[i];
+        if (s < 0 || cg_scalar(g, s) || g->abase[s] >= 0)
+            continue;
+        if (g->alias[s] || !g->pure[s])
+            return false;
+    }
+    return true;
+}
+
 /* The unsigned vector type of a chunk and the bits of its element v. */
 static const char *vec_type(int bytes)
 {
@@ -180,8 +201,9 @@ static void dst_ref(const cg *g, strbuf *sb, int32_t slot)
     cg_operand(g, sb, slot);
 }
 
-/* LOAD: dst = *a where mask b, else c (or 0). */
-static void load_lane(cg *g, const ir_inst *in)
+/* LOAD: dst = *a where mask b, else c (or 0); a LOAD that feeds a DOT
+ * directly puts the value where the DOT reads it instead. */
+static void load_lane(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
     strbuf d = {0}, ld = {0}, other = {0};
@@ -191,8 +213,14 @@ static void load_lane(cg *g, const ir_inst *in)
         cg_operand(g, &other, in->c);
     else
         cgen_literal(&other, dt, 0, 0.0);
-    cg_printf(g, "if (tk_m) %s = %s; else %s = %s;\n", strbuf_cstr(&d), strbuf_cstr(&ld),
-              strbuf_cstr(&d), strbuf_cstr(&other));
+    if (g->fuse_into[pc] >= 0) {
+        cg_printf(g, "%s tk_lv;\nif (tk_m) tk_lv = %s; else tk_lv = %s;\n", cg_ctype(g, in->dst),
+                  strbuf_cstr(&ld), strbuf_cstr(&other));
+        cgen_dot_stage(g, &g->k->code[g->fuse_into[pc]], g->fuse_which[pc], "e", "tk_lv");
+    } else {
+        cg_printf(g, "if (tk_m) %s = %s; else %s = %s;\n", strbuf_cstr(&d), strbuf_cstr(&ld),
+                  strbuf_cstr(&d), strbuf_cstr(&other));
+    }
     strbuf_free(&d);
     strbuf_free(&ld);
     strbuf_free(&other);
@@ -201,7 +229,9 @@ static void load_lane(cg *g, const ir_inst *in)
 static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
-    if (g->stored)
+    int32_t dot = g->fuse_into[pc];
+    /* the first LOAD into a DOT's shared memory waits for its last readers */
+    if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc))
         cg_barrier(g);
     int bytes = vec_bytes(g, in, in->dst);
     if (bytes) {
@@ -215,18 +245,28 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
             cgen_bitcast(&val, dt, esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32
                                                                       : DTYPE_UINT64,
                          strbuf_cstr(&bits));
-            cg_printf(g, "  s%d[r0 + %d] = %s;\n", in->dst, v, strbuf_cstr(&val));
+            if (dot >= 0) {
+                char ev[32];
+                snprintf(ev, sizeof ev, "e0 + %d", v);
+                cgen_dot_stage(g, &g->k->code[dot], g->fuse_which[pc], ev, strbuf_cstr(&val));
+            } else {
+                cg_printf(g, "  s%d[r0 + %d] = %s;\n", in->dst, v, strbuf_cstr(&val));
+            }
             strbuf_free(&bits);
             strbuf_free(&val);
         }
-        cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
+        /* the lane-by-lane way: rare, so kept out of the registers'
+         * way when nothing it reads is held per register (a load into a
+         * DOT's shared memory through a computable pointer) */
+        cg_printf(g, "} else {\n#pragma unroll %s\nfor (int v = 0; v < %d; v++) {\n",
+                  dot >= 0 && lanes_free(g, in) ? "1" : "", V);
         cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
         lane_head(g, pc, in, in->b);
-        load_lane(g, in);
+        load_lane(g, pc, in);
         cg_printf(g, "}}}}\n");
     } else {
         lanes_open(g, pc, in, in->dst, in->b, false);
-        load_lane(g, in);
+        load_lane(g, pc, in);
         cg_loop_end(g);
     }
     cg_check_stop(g);
