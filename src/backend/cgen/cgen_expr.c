@@ -176,6 +176,13 @@ static const char prelude_text[] =
     "{\n"
     "    tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;\n"
     "    int e = (int)((u >> 23) & 0xff) - 127;\n"
+    /* on the device: the conversion instruction rounds to nearest even
+     * (subnormals and overflow included) as the code below does; NaN keeps
+     * the code below, which keeps the payload's high bits */
+    "#ifdef __CUDA_ARCH__\n"
+    "    if (e != 128) { unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));"
+    " return (tk_u16)h; }\n"
+    "#endif\n"
     "    if (e == 128)\n"
     "        return (tk_u16)(sign | 0x7c00u | (frac ? 0x200u | (frac >> 13) : 0u));\n"
     "    if (e < -14 || e > 15)\n"
@@ -188,6 +195,10 @@ static const char prelude_text[] =
     "{\n"
     "    tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;\n"
     "    int e = (int)((u >> 23) & 0xff) - 127;\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+    "    if (e != 128) { unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));"
+    " return (tk_u16)h; }\n"
+    "#endif\n"
     "    if (e == 128)\n"
     "        return (tk_u16)(sign | 0x7f80u | (frac ? 0x40u | (frac >> 16) : 0u));\n"
     "    if (e < -126)\n"
