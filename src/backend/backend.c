@@ -138,6 +138,22 @@ void backend_free(backend_kernel *k)
         k->be->free(k);
 }
 
+bool backend_defer(backend_dev *d, bool on, diag_sink *diag)
+{
+    if (!d || !d->be->defer)
+        return true;
+    if (on)
+        return d->defer_depth++ > 0 || d->be->defer(d, true, diag);
+    if (d->defer_depth == 0)
+        return true;
+    return --d->defer_depth > 0 || d->be->defer(d, false, diag);
+}
+
+bool backend_clear_cache(backend_dev *d, strbuf *why)
+{
+    return !d || !d->be->clear_cache || d->be->clear_cache(d, why);
+}
+
 /* ---- timing ------------------------------------------------------------------ */
 
 struct backend_stamp {
