@@ -116,6 +116,7 @@ void backend_close(backend_dev *d)
 backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_file *file,
                                 diag_sink *diag)
 {
+    d->out_of_resources = false;
     backend_kernel *k = d->be->compile(d, ir, file, diag);
     if (k)
         k->be = d->be;
@@ -124,6 +125,7 @@ backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_f
 
 bool backend_run(backend_dev *d, backend_kernel *k, const backend_launch *L)
 {
+    d->out_of_resources = false;
     return d->be->launch(d, k, L);
 }
 

@@ -43,7 +43,8 @@
  * Errors.  compile, launch and sync return NULL/false after reporting to
  * the diag_sink they were given (a kernel's out-of-bounds access, a failed
  * assertion, a compiler's message), with the programs' output before the
- * failure written to the launch's FILE first, as exec.h describes.
+ * failure written to the launch's FILE first, as exec.h describes.  A
+ * kernel too big for the device is also flagged (out_of_resources below).
  *
  * The debugger.  tritsim's debugger (debug/) drives the CPU executor
  * itself, an instruction at a time (exec_sess_*, exec_prog_*): that path
@@ -148,6 +149,12 @@ typedef struct backend_launch {
 typedef struct backend_dev {
     const backend *be;
     int defer_depth;        /* backend_defer's nesting (backend.c) */
+    /* Set by compile or launch when the failure it has just reported is
+     * that the kernel needs more of the device than it has (shared memory
+     * or registers per program: Triton's OutOfResources, which an
+     * autotuner skips; smaller blocks or fewer warps may fit).  Cleared by
+     * backend_compile and backend_run before each call. */
+    bool out_of_resources;
 } backend_dev;
 
 /* A kernel compiled by a backend; begins with this header, as above. */

@@ -24,7 +24,13 @@
  * as a GPU launch's would, until a sync point (sync, a download, a
  * timer's elapsed_ms, the mode turned off, or STAGED_RING launches
  * pending), where the first failed launch's captured output and messages
- * are written where they would have gone, and the sync point fails. */
+ * are written where they would have gone, and the sync point fails.
+ *
+ * With TRITSIM_STAGED_SMEM=N in the environment it also has a GPU's limit
+ * on shared memory: a kernel whose CUDA code (cgen, num_warps 4) needs
+ * more than N bytes per program fails to compile for want of resources,
+ * as on a GPU with that much (backend_dev.out_of_resources), so that
+ * `make check` tests how autotune skips such configs. */
 #define _POSIX_C_SOURCE 200809L
 #include "cpu_staged.h"
 
@@ -33,7 +39,9 @@
 #include <time.h>
 
 #include "arena.h"
+#include "cgen.h"
 #include "cpu_backend.h"
+#include "fault.h"
 
 /* A failed launch of the deferred mode, waiting for the next sync point. */
 typedef struct staged_failure {
@@ -118,10 +126,37 @@ static void staged_close(backend_dev *dev)
     free(d);
 }
 
+/* TRITSIM_STAGED_SMEM's limit: false after reporting a kernel that needs
+ * more shared memory, as the CUDA backend words it. */
+static bool staged_fits(staged_dev *d, const ir_kernel *ir, const src_file *file,
+                        diag_sink *diag)
+{
+    const char *env = getenv("TRITSIM_STAGED_SMEM");
+    if (!env || !*env)
+        return true;
+    cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
+                      .num_warps = 4, .num_stages = 3, .checked = true,
+                      .max_smem = (size_t)strtoull(env, NULL, 10)};
+    strbuf src = {0};
+    cgen_info info;
+    cgen_fault f;
+    bool ok = cgen_emit(ir, &o, &src, &info, &f) || !f.resources;
+    strbuf_free(&src);
+    if (!ok) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "the cpu-staged backend cannot run this kernel: %s", f.why);
+        backend_report_at(diag, ir, file, ir->ncode > 0 ? &ir->code[0] : NULL, msg, NULL);
+        d->base.out_of_resources = true;
+    }
+    return ok;
+}
+
 static backend_kernel *staged_compile(backend_dev *dev, const ir_kernel *ir,
                                       const src_file *file, diag_sink *diag)
 {
     staged_dev *d = (staged_dev *)dev;
+    if (!staged_fits(d, ir, file, diag))
+        return NULL;
     backend_kernel *cpu = backend_compile(d->cpu, ir, file, diag);
     if (!cpu)
         return NULL;

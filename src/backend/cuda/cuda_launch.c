@@ -108,6 +108,7 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         const ir_inst *in = f.pc >= 0 && f.pc < ir->ncode ? &ir->code[f.pc] : cuda_first_inst(ir);
         strbuf_printf(&msg, "the CUDA backend cannot run this kernel: %s", f.why);
         backend_report_at(diag, ir, k->file, in, strbuf_cstr(&msg), cuda_hint);
+        d->base.out_of_resources = f.resources;
         goto out;
     }
     cuda_build b = {.src = strbuf_cstr(&src), .arch = d->arch,
@@ -149,6 +150,24 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         ok = false;
     }
     cuda_build_free(&b);
+    /* registers: a program of info.threads threads must fit in the
+     * registers of one multiprocessor */
+    int max_threads = 0;
+    if (ok && cuda_ok(d, cu->cuFuncGetAttribute(&max_threads,
+                                                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
+                      "cuFuncGetAttribute", &why) &&
+        max_threads < info.threads) {
+        int regs = 0;
+        cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+        cu->cuModuleUnload(mod);
+        strbuf_printf(&msg, "the CUDA backend cannot run this kernel: it needs %d registers per "
+                      "thread, so at most %d threads per program fit on this GPU, and "
+                      "num_warps=%d asks for %d: use fewer warps or smaller blocks", regs,
+                      max_threads, num_warps, info.threads);
+        backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
+        d->base.out_of_resources = true;
+        goto out;
+    }
     if (!ok) {
         strbuf_printf(&msg, "internal error: the CUDA driver cannot load the code compiled "
                       "for '%s': %s", ir->name, strbuf_cstr(&why));
@@ -490,14 +509,15 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
     memcpy(s->host, &rt, sizeof rt);
     CUdeviceptr rtp = s->dev;
     s->params[0] = &rtp;
-    ok = ok && cuda_ok(d, d->cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0],
-                                                (unsigned)L->grid[1], (unsigned)L->grid[2],
-                                                (unsigned)v->info.threads, 1, 1,
-                                                (unsigned)v->info.smem_bytes, d->stream,
-                                                s->params, NULL),
-                       "cuLaunchKernel", &why);
+    CUresult r = !ok ? CUDA_SUCCESS
+                 : d->cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
+                                         (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,
+                                         (unsigned)v->info.smem_bytes, d->stream, s->params,
+                                         NULL);
+    ok = ok && cuda_ok(d, r, "cuLaunchKernel", &why);
     if (!ok) {
         cuda_launch_fail(k, L, strbuf_cstr(&why));
+        d->base.out_of_resources = r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
         strbuf_free(&why);
         return false;
     }
