@@ -116,6 +116,7 @@ void backend_close(backend_dev *d)
 backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_file *file,
                                 diag_sink *diag)
 {
+    d->out_of_resources = false;
     backend_kernel *k = d->be->compile(d, ir, file, diag);
     if (k)
         k->be = d->be;
@@ -124,6 +125,7 @@ backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_f
 
 bool backend_run(backend_dev *d, backend_kernel *k, const backend_launch *L)
 {
+    d->out_of_resources = false;
     return d->be->launch(d, k, L);
 }
 
@@ -136,6 +138,22 @@ void backend_free(backend_kernel *k)
 {
     if (k)
         k->be->free(k);
+}
+
+bool backend_defer(backend_dev *d, bool on, diag_sink *diag)
+{
+    if (!d || !d->be->defer)
+        return true;
+    if (on)
+        return d->defer_depth++ > 0 || d->be->defer(d, true, diag);
+    if (d->defer_depth == 0)
+        return true;
+    return --d->defer_depth > 0 || d->be->defer(d, false, diag);
+}
+
+bool backend_clear_cache(backend_dev *d, strbuf *why)
+{
+    return !d || !d->be->clear_cache || d->be->clear_cache(d, why);
 }
 
 /* ---- timing ------------------------------------------------------------------ */

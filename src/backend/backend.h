@@ -43,7 +43,8 @@
  * Errors.  compile, launch and sync return NULL/false after reporting to
  * the diag_sink they were given (a kernel's out-of-bounds access, a failed
  * assertion, a compiler's message), with the programs' output before the
- * failure written to the launch's FILE first, as exec.h describes.
+ * failure written to the launch's FILE first, as exec.h describes.  A
+ * kernel too big for the device is also flagged (out_of_resources below).
  *
  * The debugger.  tritsim's debugger (debug/) drives the CPU executor
  * itself, an instruction at a time (exec_sess_*, exec_prog_*): that path
@@ -147,6 +148,13 @@ typedef struct backend_launch {
  * backend's type and back. */
 typedef struct backend_dev {
     const backend *be;
+    int defer_depth;        /* backend_defer's nesting (backend.c) */
+    /* Set by compile or launch when the failure it has just reported is
+     * that the kernel needs more of the device than it has (shared memory
+     * or registers per program: Triton's OutOfResources, which an
+     * autotuner skips; smaller blocks or fewer warps may fit).  Cleared by
+     * backend_compile and backend_run before each call. */
+    bool out_of_resources;
 } backend_dev;
 
 /* A kernel compiled by a backend; begins with this header, as above. */
@@ -219,6 +227,27 @@ struct backend {
     bool (*timer_elapsed_ms)(backend_dev *d, backend_timer *start, backend_timer *end,
                              double *ms, strbuf *why);
     void (*timer_free)(backend_timer *t);
+
+    /* ---- benchmarking (optional: NULL where it means nothing) ----
+     * The deferred mode, for timing many launches (do_bench's runs):
+     * while it is on, a launch may return once its kernel is enqueued,
+     * before its programs end and before its failure, if any, is known;
+     * the pending launches are checked, in launch order, at the next sync
+     * point: sync, a download, a timer's elapsed_ms or sync, a launch
+     * that is checked at once (one whose kernel prints), the mode turned
+     * off, or the backend's own limit on pending launches.  There the
+     * first failing launch is reported exactly as it would have been at
+     * its launch (its programs' output, then the failure, to its own
+     * L->out and L->diag), and the sync point's call fails (a timer's
+     * with why left empty, as after any device failure).  defer(d,
+     * false, diag) checks the pending launches: false after reporting a
+     * failure.  Nothing else changes: results, and what a launch
+     * checked at once reports. */
+    bool (*defer)(backend_dev *d, bool on, diag_sink *diag);
+    /* Flush the device's caches before a timed run, as Triton's do_bench
+     * does (a GPU: overwrite a buffer larger than its L2, in the order
+     * of its work); false with why after a device failure. */
+    bool (*clear_cache)(backend_dev *d, strbuf *why);
 };
 
 /* ---- the registry ------------------------------------------------------------- */
@@ -247,6 +276,14 @@ backend_kernel *backend_compile(backend_dev *d, const ir_kernel *ir, const src_f
 bool backend_run(backend_dev *d, backend_kernel *k, const backend_launch *L);
 bool backend_sync(backend_dev *d, diag_sink *diag);
 void backend_free(backend_kernel *k);
+
+/* The deferred mode of d (above), for timing: on or off, nested (it stays
+ * on until every on has its off; each off checks the pending launches:
+ * false after reporting a failure).  Does nothing (true) where d is NULL
+ * or its backend has no deferred mode. */
+bool backend_defer(backend_dev *d, bool on, diag_sink *diag);
+/* d's clear_cache; true doing nothing where d is NULL or has none. */
+bool backend_clear_cache(backend_dev *d, strbuf *why);
 
 /* ---- timing: the device's clock, else the host's ------------------------------
  * A backend_stamp is one point in time: on the device's clock when d (open)

@@ -15,7 +15,22 @@
  * changed: one of the writes is lost).
  *
  * Its timer API reads the host clock (launches end before launch returns),
- * so that the device-clock path of the timing wrappers is tested too. */
+ * so that the device-clock path of the timing wrappers is tested too.
+ *
+ * It has a GPU's deferred mode (backend.h: defer), so that `make check`
+ * tests the callers' side of it: while it is on, a launch of a kernel
+ * without prints or breakpoints runs with its output and its error
+ * messages captured (memory streams) and returns true; its check waits,
+ * as a GPU launch's would, until a sync point (sync, a download, a
+ * timer's elapsed_ms, the mode turned off, or STAGED_RING launches
+ * pending), where the first failed launch's captured output and messages
+ * are written where they would have gone, and the sync point fails.
+ *
+ * With TRITSIM_STAGED_SMEM=N in the environment it also has a GPU's limit
+ * on shared memory: a kernel whose CUDA code (cgen, num_warps 4) needs
+ * more than N bytes per program fails to compile for want of resources,
+ * as on a GPU with that much (backend_dev.out_of_resources), so that
+ * `make check` tests how autotune skips such configs. */
 #define _POSIX_C_SOURCE 200809L
 #include "cpu_staged.h"
 
@@ -24,17 +39,36 @@
 #include <time.h>
 
 #include "arena.h"
+#include "cgen.h"
 #include "cpu_backend.h"
+#include "fault.h"
+
+/* A failed launch of the deferred mode, waiting for the next sync point. */
+typedef struct staged_failure {
+    FILE *out;              /* where its programs' output would have gone */
+    char *out_text;         /* ... and what it was */
+    size_t out_len;
+    diag_sink *diag;        /* where its errors would have gone */
+    char *diag_text;
+    size_t diag_len;
+    int nerrors;
+} staged_failure;
+
+enum { STAGED_RING = 64 };
 
 typedef struct staged_dev {
     backend_dev base;
     backend_dev *cpu;       /* the CPU backend's state, which runs everything */
+    bool deferred;          /* the deferred mode is on */
+    int npending;           /* launches run but not yet checked */
+    staged_failure failed;  /* the first of them that failed (diag NULL: none) */
 } staged_dev;
 
 typedef struct staged_kernel {
     backend_kernel base;
     backend_kernel *cpu;
     int32_t nparams;        /* the IR's runtime arguments: the launch's args */
+    bool prints;            /* it has a PRINT or a BREAKPOINT: never deferred */
 } staged_kernel;
 
 struct backend_timer {
@@ -42,6 +76,28 @@ struct backend_timer {
 };
 
 enum { STAGED_ALIGN = 64, STAGED_POISON = 0xA5 };
+
+/* The deferred mode's check of the pending launches (a sync point):
+ * false after writing out the first failed one's output and messages. */
+static bool staged_check(staged_dev *d)
+{
+    staged_failure *f = &d->failed;
+    d->npending = 0;
+    if (!f->diag)
+        return true;
+    fwrite(f->out_text, 1, f->out_len, f->out);
+    fflush(f->out);
+    fwrite(f->diag_text, 1, f->diag_len, f->diag->out);
+    f->diag->nerrors += f->nerrors;
+    free(f->out_text);
+    free(f->diag_text);
+    *f = (staged_failure){0};
+    return false;
+}
+
+/* The device that owns the copies: one run has one (downloads reach it
+ * through the buffer, which does not say). */
+static staged_dev *staged_current;
 
 static bool staged_available(strbuf *why)
 {
@@ -56,26 +112,60 @@ static backend_dev *staged_open(const backend_config *c, strbuf *why)
         return NULL;
     staged_dev *d = xcalloc(1, sizeof *d);
     d->cpu = cpu;
+    staged_current = d;
     return &d->base;
 }
 
 static void staged_close(backend_dev *dev)
 {
     staged_dev *d = (staged_dev *)dev;
+    staged_check(d);
+    if (staged_current == d)
+        staged_current = NULL;
     backend_close(d->cpu);
     free(d);
+}
+
+/* TRITSIM_STAGED_SMEM's limit: false after reporting a kernel that needs
+ * more shared memory, as the CUDA backend words it. */
+static bool staged_fits(staged_dev *d, const ir_kernel *ir, const src_file *file,
+                        diag_sink *diag)
+{
+    const char *env = getenv("TRITSIM_STAGED_SMEM");
+    if (!env || !*env)
+        return true;
+    cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
+                      .num_warps = 4, .num_stages = 3, .checked = true,
+                      .max_smem = (size_t)strtoull(env, NULL, 10)};
+    strbuf src = {0};
+    cgen_info info;
+    cgen_fault f;
+    bool ok = cgen_emit(ir, &o, &src, &info, &f) || !f.resources;
+    strbuf_free(&src);
+    if (!ok) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "the cpu-staged backend cannot run this kernel: %s", f.why);
+        backend_report_at(diag, ir, file, ir->ncode > 0 ? &ir->code[0] : NULL, msg, NULL);
+        d->base.out_of_resources = true;
+    }
+    return ok;
 }
 
 static backend_kernel *staged_compile(backend_dev *dev, const ir_kernel *ir,
                                       const src_file *file, diag_sink *diag)
 {
     staged_dev *d = (staged_dev *)dev;
+    if (!staged_fits(d, ir, file, diag))
+        return NULL;
     backend_kernel *cpu = backend_compile(d->cpu, ir, file, diag);
     if (!cpu)
         return NULL;
     staged_kernel *k = xcalloc(1, sizeof *k);
     k->cpu = cpu;
     k->nparams = ir->nparams;
+    for (int32_t pc = 0; pc < ir->ncode; pc++)
+        if (ir->code[pc].op == IR_PRINT || ir->code[pc].op == IR_BREAKPOINT)
+            k->prints = true;
     return &k->base;
 }
 
@@ -92,7 +182,10 @@ static void staged_release(backend_buffer *b)
 
 static bool staged_download(backend_buffer *b, strbuf *why)
 {
-    (void)why;
+    if (staged_current && staged_current->npending && !staged_check(staged_current)) {
+        strbuf_puts(why, "a kernel launched before it failed (reported above)");
+        return false;
+    }
     memcpy(b->host, b->copy, b->size);
     b->dev_dirty = false;
     return true;
@@ -120,6 +213,37 @@ static bool staged_upload(backend_buffer *b)
     return true;
 }
 
+/* Run S now with its output and messages captured, the first failure kept
+ * for the check; true unless the pending launches had to be checked
+ * first (the ring is full) and one had failed. */
+static bool staged_run_deferred(staged_dev *d, staged_kernel *k, const backend_launch *S)
+{
+    if (d->npending == STAGED_RING && !staged_check(d))
+        return false;
+    staged_failure f = {.out = S->out, .diag = S->diag};
+    diag_sink sink = *S->diag;
+    sink.nerrors = 0;
+    FILE *out = open_memstream(&f.out_text, &f.out_len);
+    sink.out = open_memstream(&f.diag_text, &f.diag_len);
+    if (!out || !sink.out)
+        abort();
+    backend_launch C = *S;
+    C.out = out;
+    C.diag = &sink;
+    bool ok = backend_run(d->cpu, k->cpu, &C);
+    fclose(out);
+    fclose(sink.out);
+    f.nerrors = sink.nerrors;
+    d->npending++;
+    if (!ok && !d->failed.diag) {
+        d->failed = f;
+    } else {
+        free(f.out_text);
+        free(f.diag_text);
+    }
+    return true;
+}
+
 static bool staged_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch *L)
 {
     staged_dev *d = (staged_dev *)dev;
@@ -143,7 +267,12 @@ static bool staged_launch(backend_dev *dev, backend_kernel *kernel, const backen
     }
     backend_launch S = *L;
     S.args = args;
-    bool ok = backend_run(d->cpu, k->cpu, &S);
+    bool ok;
+    if (d->deferred && !k->prints) {
+        ok = staged_run_deferred(d, k, &S);
+    } else {
+        ok = staged_check(d) && backend_run(d->cpu, k->cpu, &S);
+    }
     for (int32_t i = 0; i < k->nparams; i++) {
         backend_buffer *b = args[i].buffer;
         if (b && !b->dev_dirty) {
@@ -157,7 +286,15 @@ static bool staged_launch(backend_dev *dev, backend_kernel *kernel, const backen
 
 static bool staged_sync(backend_dev *dev, diag_sink *diag)
 {
-    return backend_sync(((staged_dev *)dev)->cpu, diag);
+    return staged_check((staged_dev *)dev) && backend_sync(((staged_dev *)dev)->cpu, diag);
+}
+
+static bool staged_defer(backend_dev *dev, bool on, diag_sink *diag)
+{
+    (void)diag;
+    staged_dev *d = (staged_dev *)dev;
+    d->deferred = on;
+    return on || staged_check(d);
 }
 
 static void staged_free(backend_kernel *kernel)
@@ -187,7 +324,9 @@ static bool staged_timer_record(backend_dev *d, backend_timer *t, strbuf *why)
 static bool staged_timer_elapsed_ms(backend_dev *d, backend_timer *start, backend_timer *end,
                                     double *ms, strbuf *why)
 {
-    (void)d, (void)why;
+    (void)why;
+    if (!staged_check((staged_dev *)d))
+        return false;       /* reported; why stays empty, as backend.h asks */
     *ms = end->ms - start->ms;
     return true;
 }
@@ -206,6 +345,7 @@ const backend cpu_staged_backend = {
     .launch = staged_launch,
     .sync = staged_sync,
     .free = staged_free,
+    .defer = staged_defer,
     .timer_new = staged_timer_new,
     .timer_record = staged_timer_record,
     .timer_elapsed_ms = staged_timer_elapsed_ms,

@@ -684,7 +684,9 @@ static double tune_now(void)
 }
 
 /* Time one config; *ms gets its median time (inf when the user's do_bench
- * returns something else than numbers). */
+ * returns something else than numbers, or when the config's kernel needs
+ * more of the GPU than it has: Triton's OutOfResources, which its
+ * autotuner skips so; launch.h). */
 static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val *argv,
                            const val_kwargs *kw, val nargs, val config, src_span at,
                            double *ms)
@@ -718,6 +720,7 @@ static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val
     val run = val_of(r);
     bool ok = tune_each_tensor(h, nargs, t->restore_value, "restore_value", "clone",
                                r->saved, false, at);
+    launch_set_tuning(h, true);
     if (ok && t->do_bench.kind != VAL_NONE) {
         val q = val_tuple_new(3);
         val_seq_set(q, 0, val_float(0.5));
@@ -746,6 +749,11 @@ static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val
             *ms = m.kind == VAL_FLOAT ? m.u.f : INFINITY;
             free(times);
         }
+    }
+    launch_set_tuning(h, false);
+    if (!ok && launch_take_out_of_resources(h)) {
+        *ms = INFINITY;
+        ok = true;
     }
     val_unref(run);
     return ok;

@@ -53,6 +53,8 @@ typedef struct launch_launcher {
 typedef struct launch_ctx {
     backend_dev *dev;
     val allocator;          /* VAL_MISSING until set */
+    int tuning;             /* launch_set_tuning's nesting */
+    const val_obj *oor;     /* the OutOfResources error raised last, if pending */
 } launch_ctx;
 
 static void launch_ctx_free(void *p)
@@ -128,8 +130,80 @@ static bool launch_int_ptrs_ok(host *h, const backend *be, const ir_kernel *ir,
     return true;
 }
 
+/* ---- failures for want of the GPU's resources, while autotune times -------
+ * While tuning, a compile or launch reports to a diag_sink of its own (a
+ * memory stream): when it fails because the kernel needs more of the GPU
+ * than it has (backend_dev.out_of_resources), what it reported is dropped
+ * and Triton's OutOfResources is raised instead, an exception that
+ * autotune catches (launch_take_out_of_resources); any other outcome is
+ * written to the host's diag as if reported there. */
+typedef struct launch_quiet {
+    diag_sink sink;
+    char *text;
+    size_t len;
+} launch_quiet;
+
+/* The diag_sink a compile or launch should report to.  Not a quiet one
+ * while the backend defers launches' checks (backend_defer): those report
+ * later, to the diag the launch was given.  A config's first launch, where
+ * its kernel is compiled, is not deferred (do_bench's first call). */
+static diag_sink *launch_quiet_begin(host *h, launch_quiet *q)
+{
+    launch_ctx *c = launch_context(h);
+    if (!c->tuning || (c->dev && c->dev->defer_depth > 0))
+        return h->diag;
+    q->sink = *h->diag;
+    q->sink.nerrors = 0;
+    q->text = NULL;
+    q->len = 0;
+    q->sink.out = open_memstream(&q->text, &q->len);
+    return q->sink.out ? &q->sink : h->diag;
+}
+
+/* After the call (ok: it succeeded): true when the failure, if any, is
+ * to be handled as usual (its messages are on the host's diag now); false
+ * when it was for want of resources and OutOfResources is raised. */
+static bool launch_quiet_end(host *h, launch_quiet *q, diag_sink *used, bool ok, src_span at)
+{
+    if (used == h->diag)
+        return true;
+    launch_ctx *c = launch_context(h);
+    fclose(q->sink.out);
+    bool oor = !ok && c->dev && c->dev->out_of_resources;
+    if (oor) {
+        /* the message's first line, without the file's place: what the
+         * exception says if nothing catches it */
+        const char *m = strstr(q->text, "error: ");
+        m = m ? m + 7 : q->text;
+        int n = (int)strcspn(m, "\n");
+        host_error(h, at, "OutOfResources: out of resource: %.*s", n, m);
+        c->oor = host_exc_pending(h) ? h->exc.u.o : NULL;
+    } else {
+        fwrite(q->text, 1, q->len, h->diag->out);
+        h->diag->nerrors += q->sink.nerrors;
+    }
+    free(q->text);
+    return !oor;
+}
+
+void launch_set_tuning(host *h, bool on)
+{
+    launch_ctx *c = launch_context(h);
+    c->tuning += on ? 1 : -1;
+}
+
+bool launch_take_out_of_resources(host *h)
+{
+    launch_ctx *c = launch_context(h);
+    if (!c->oor || !host_exc_pending(h) || h->exc.u.o != c->oor)
+        return false;
+    c->oor = NULL;
+    val_unref(host_exc_take(h));
+    return true;
+}
+
 /* s compiled for the host's backend (once per specialization); NULL after
- * reporting an error. */
+ * reporting an error (raising OutOfResources while tuning, see above). */
 static backend_kernel *launch_compile(host *h, launch_spec *s, const val_func *f, src_span at)
 {
     if (s->compiled)
@@ -138,7 +212,11 @@ static backend_kernel *launch_compile(host *h, launch_spec *s, const val_func *f
     if (!d || !launch_int_ptrs_ok(h, d->be, s->ir, f, at))
         return NULL;
     fflush(stdout);
-    s->compiled = backend_compile(d, s->ir, f->file, h->diag);
+    launch_quiet q;
+    diag_sink *diag = launch_quiet_begin(h, &q);
+    s->compiled = backend_compile(d, s->ir, f->file, diag);
+    if (!launch_quiet_end(h, &q, diag, s->compiled != NULL, at))
+        return NULL;
     if (!s->compiled) {
         diag_report(h->diag, DIAG_NOTE, h->file, at, "while compiling '%s' for this launch",
                     f->name);
@@ -876,9 +954,20 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT};
     backend_dev *dev = launch_context(h)->dev;
     bool killed = false;
-    bool run_ok = h->debugger && debug_wants(h->debugger, ir)
-                  ? debug_launch(h->debugger, h, dev, ir, &L, &killed)
-                  : backend_run(dev, compiled, &L);
+    bool run_ok;
+    if (h->debugger && debug_wants(h->debugger, ir)) {
+        run_ok = debug_launch(h->debugger, h, dev, ir, &L, &killed);
+    } else {
+        launch_quiet q;
+        L.diag = launch_quiet_begin(h, &q);
+        run_ok = backend_run(dev, compiled, &L);
+        fflush(stdout);
+        if (!launch_quiet_end(h, &q, L.diag, run_ok, at)) {
+            free(args);
+            val_unref(scratch);
+            return val_err();
+        }
+    }
     fflush(stdout);
     free(args);
     val_unref(scratch);

@@ -1,6 +1,8 @@
 /* tritontesting.c - the triton.testing module: do_bench (timing of host
  * calls on the clock of the backend the kernels run on, the host's on the
- * CPU, with Triton's run-count estimate and statistics),
+ * CPU, with Triton's run-count estimate and statistics, the GPU's cache
+ * flushed before each timed run as Triton does, and the launches' checks
+ * deferred to the clock's reads: backend.h's clear_cache and defer),
  * Benchmark, perf_report and its .run(): the table printed exactly as
  * pandas' DataFrame.to_string() prints it, the PNG/SVG plot (plot.c), a CSV
  * under save_path; and the progress bar shared with autotune.c.
@@ -107,6 +109,7 @@ enum { testing_batch = 256 };
 typedef struct testing_clock {
     host *h;
     src_span at;
+    backend_dev *d;         /* the kernels' backend, or NULL */
     backend_stamp *start[testing_batch], *end[testing_batch];
     int pending;            /* pairs recorded and not yet read */
 } testing_clock;
@@ -116,6 +119,7 @@ static void testing_clock_init(testing_clock *c, host *h, src_span at)
     backend_dev *d = h->kernel_device ? h->kernel_device(h, false, at) : NULL;
     c->h = h;
     c->at = at;
+    c->d = d;
     c->pending = 0;
     for (int i = 0; i < testing_batch; i++) {
         c->start[i] = backend_timer_new(d);
@@ -167,6 +171,20 @@ static bool testing_clock_read(testing_clock *c, double *out)
     return true;
 }
 
+/* Flush the device's caches before a timed run (backend_clear_cache), as
+ * Triton's do_bench zeroes a 256 MB buffer; false after reporting an
+ * error. */
+static bool testing_clear_cache(testing_clock *c)
+{
+    strbuf why = {0};
+    bool ok = backend_clear_cache(c->d, &why);
+    if (!ok)
+        host_error(c->h, c->at, "do_bench(): cannot clear the GPU's cache: %s",
+                   strbuf_cstr(&why));
+    strbuf_free(&why);
+    return ok;
+}
+
 /* The runs of do_bench after the first: an estimate from five, then the
  * warm-up and the timed runs (times[0..n_repeat)).  *n_repeat is set once
  * known. */
@@ -178,7 +196,7 @@ static bool testing_runs(host *h, val fn, double warmup, double rep, val grad_to
     if (!testing_clock_record(c, false))
         return false;
     for (int i = 0; i < 5; i++)
-        if (!testing_call(h, fn, at))
+        if (!testing_clear_cache(c) || !testing_call(h, fn, at))
             return false;
     if (!testing_clock_record(c, true) || !testing_clock_read(c, &est))
         return false;
@@ -201,7 +219,8 @@ static bool testing_runs(host *h, val fn, double warmup, double rep, val grad_to
     for (int i = 0; i < n_repeat; i++) {
         if (bar && i % step == 0)
             tritontesting_progress("benchmarking", n_warmup + i, total);
-        if (!testing_clear_grads(h, grad_to_none, at) || !testing_clock_record(c, false) ||
+        if (!testing_clear_grads(h, grad_to_none, at) || !testing_clear_cache(c) ||
+            !testing_clock_record(c, false) ||
             !testing_call(h, fn, at) || !testing_clock_record(c, true))
             return false;
         if ((c->pending == testing_batch || i == n_repeat - 1) &&
@@ -222,7 +241,16 @@ bool tritontesting_bench(host *h, val fn, double warmup, double rep, val grad_to
         return false;
     testing_clock *c = xmalloc(sizeof *c);
     testing_clock_init(c, h, at);
-    bool ok = testing_runs(h, fn, warmup, rep, grad_to_none, at, c, times, n);
+    /* The runs' launches return once enqueued and are checked at the
+     * clock's reads (backend.h: the deferred mode), so that the host's
+     * round trip after each launch is not timed; a failure is reported as
+     * at its launch. */
+    bool ok = backend_defer(c->d, true, h->diag) &&
+              testing_runs(h, fn, warmup, rep, grad_to_none, at, c, times, n);
+    if (!backend_defer(c->d, false, h->diag) && ok) {
+        host_fail(h);
+        ok = false;
+    }
     testing_clock_free(c);
     free(c);
     tritontesting_progress("benchmarking", 1, 1);

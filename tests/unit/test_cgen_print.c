@@ -277,9 +277,42 @@ static void check_compile(void)
     dlclose(api.lib);
 }
 
+/* A kernel that needs more shared memory than the target has fails as
+ * out of resources (Triton's OutOfResources, which autotune skips); other
+ * failures do not say so. */
+static void check_resources(void)
+{
+    irb b;
+    irb_init(&b, "transposed");
+    irb_at(&b, 3, 5, 20);
+    int t = irb_shape2(&b, IR_TRANS, irb_offs2d(&b, 64, 64, 64), 64, 64);
+    const char *pm[] = {"t=", sl(t, NULL)};
+    irb_emit(&b, IR_PRINT, 0, -1, -1, -1, -1, irb_print(&b, IR_PRINT_TEXT, pm, 2));
+    irb_emit(&b, IR_RETURN, 0, -1, -1, -1, -1, 0);
+    strbuf src = {0};
+    cgen_info info;
+    cgen_options o = {.target = {CGEN_CUDA, 32, 90}, .num_warps = 4, .num_stages = 2,
+                      .checked = true, .max_smem = 227 * 1024};
+    cgen_fault f;
+    TAP_OK(cgen_emit(&b.k, &o, &src, &info, &f) && !f.resources && info.smem_bytes > 0,
+           "a transposed tile needs some shared memory, which the target has");
+    o.max_smem = info.smem_bytes - 1;
+    strbuf_clear(&src);
+    TAP_OK(!cgen_emit(&b.k, &o, &src, &info, &f) && f.resources &&
+           strstr(f.why, "bytes of shared memory per program, more than the") != NULL,
+           "one byte less is a failure for want of resources");
+    o.max_smem = 227 * 1024;
+    o.num_warps = 3;
+    strbuf_clear(&src);
+    TAP_OK(!cgen_emit(&b.k, &o, &src, &info, &f) && !f.resources,
+           "num_warps=3 fails, but not for want of resources");
+    strbuf_free(&src);
+}
+
 int main(void)
 {
     check_text();
+    check_resources();
     check_compile();
     return tap_done();
 }

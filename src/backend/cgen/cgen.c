@@ -471,6 +471,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     cg g = {.k = k, .o = o, .out = src, .info = info, .f = f};
     f->pc = -1;
     f->why[0] = 0;
+    f->resources = false;
     memset(info, 0, sizeof *info);
     g.T = o->num_warps * o->target.warp_size;
     if (o->num_warps < 1 || o->num_warps > 32 || (o->num_warps & (o->num_warps - 1)))
@@ -543,9 +544,11 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         cg_printf(&g, "}\n");
         info->threads = g.T;
         info->smem_bytes = g.smem;
-        if (o->max_smem && g.smem > o->max_smem)
+        if (o->max_smem && g.smem > o->max_smem) {
             cg_fail(&g, -1, "the kernel needs %zu bytes of shared memory per program, more than "
                     "the %zu the GPU has: use smaller blocks", g.smem, o->max_smem);
+            f->resources = true;
+        }
     }
 done:
     free(g.writes);

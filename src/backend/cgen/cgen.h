@@ -66,9 +66,12 @@ typedef struct cgen_info {
 
 /* Why emission failed: the instruction (pc >= 0, else -1) and a reason
  * for a person ("REDUCE with a combine function over 3 axes is not
- * supported by the GPU backends yet"). */
+ * supported by the GPU backends yet").  resources: the kernel needs more
+ * shared memory than the target has (options.max_smem): Triton's
+ * OutOfResources, which an autotuner skips; smaller blocks would do. */
 typedef struct cgen_fault {
     int32_t pc;
+    bool resources;
     char why[256];
 } cgen_fault;
 

@@ -46,7 +46,15 @@ enum {
 };
 
 /* CUfunction_attribute */
-enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 };
+enum {
+    CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK = 0,
+    CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
+    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+};
+/* cuMemHostAlloc flags */
+enum { CU_MEMHOSTALLOC_DEVICEMAP = 0x02 };
+/* results the backend tells apart */
+enum { CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701 };
 /* cuStreamCreate flags, cuEventCreate flags */
 enum { CU_STREAM_DEFAULT = 0, CU_STREAM_NON_BLOCKING = 1 };
 enum { CU_EVENT_DEFAULT = 0 };
@@ -72,6 +80,7 @@ typedef struct cuda_driver {
     CUresult (*cuModuleGetFunction)(CUfunction *f, CUmodule mod, const char *name);
     CUresult (*cuModuleUnload)(CUmodule mod);
     CUresult (*cuFuncSetAttribute)(CUfunction f, int attrib, int value);
+    CUresult (*cuFuncGetAttribute)(int *value, int attrib, CUfunction f);
     CUresult (*cuLaunchKernel)(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz, unsigned smem,
                                CUstream stream, void **params, void **extra);
@@ -80,6 +89,11 @@ typedef struct cuda_driver {
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes); /* _v2 */
     CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);      /* _v2 */
     CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char v, size_t n);      /* _v2 */
+    CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned v, size_t n, CUstream s);
+    /* pinned host memory the device reaches (CU_MEMHOSTALLOC_DEVICEMAP) */
+    CUresult (*cuMemHostAlloc)(void **p, size_t bytes, unsigned flags);
+    CUresult (*cuMemHostGetDevicePointer)(CUdeviceptr *d, void *p, unsigned flags); /* _v2 */
+    CUresult (*cuMemFreeHost)(void *p);
     CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
     CUresult (*cuStreamSynchronize)(CUstream s);
     CUresult (*cuStreamDestroy)(CUstream s);                                 /* _v2 */

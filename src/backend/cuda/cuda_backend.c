@@ -108,6 +108,14 @@ struct cuda_timer {
     cuda_timer *next;
 };
 
+/* A timer's wait is a sync point of the deferred mode: the pending
+ * launches are checked first; false after reporting one's failure (to
+ * its launch's diag, so why stays empty, as backend.h asks). */
+static bool cuda_timer_pending(cuda_dev *d)
+{
+    return d->npending == 0 || cuda_pending_check(d);
+}
+
 static bool cuda_timer_live(const cuda_timer *t, strbuf *why)
 {
     if (!t->dev)
@@ -144,7 +152,7 @@ static bool cuda_timer_sync(backend_dev *dev, backend_timer *bt, strbuf *why)
 {
     cuda_dev *d = (cuda_dev *)dev;
     cuda_timer *t = (cuda_timer *)bt;
-    if (!cuda_timer_live(t, why))
+    if (!cuda_timer_live(t, why) || !cuda_timer_pending(d))
         return false;
     return !t->recorded ||
            cuda_ok(d, d->cu->cuEventSynchronize(t->ev), "cuEventSynchronize", why);
@@ -162,7 +170,8 @@ static bool cuda_timer_elapsed(backend_dev *dev, backend_timer *bs, backend_time
         return false;
     }
     float f = 0;
-    if (!cuda_ok(d, d->cu->cuEventSynchronize(e->ev), "cuEventSynchronize", why) ||
+    if (!cuda_timer_pending(d) ||
+        !cuda_ok(d, d->cu->cuEventSynchronize(e->ev), "cuEventSynchronize", why) ||
         !cuda_ok(d, d->cu->cuEventElapsedTime(&f, s->ev, e->ev), "cuEventElapsedTime", why))
         return false;
     *ms = f;
@@ -191,6 +200,8 @@ static void cuda_timer_free(backend_timer *bt)
 static bool cuda_sync(backend_dev *dev, diag_sink *diag)
 {
     cuda_dev *d = (cuda_dev *)dev;
+    if (d->npending)
+        return cuda_pending_check(d);   /* waits for the stream */
     strbuf why = {0};
     bool ok = cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", &why);
     if (!ok)
@@ -204,6 +215,7 @@ static void cuda_close(backend_dev *dev)
 {
     cuda_dev *d = (cuda_dev *)dev;
     const cuda_driver *cu = d->cu;
+    cuda_pending_check(d);      /* the launches still unchecked, if any */
     cu->cuStreamSynchronize(d->stream);
     cuda_mem_close(d);
     cuda_kernels_close(d);
@@ -213,8 +225,7 @@ static void cuda_close(backend_dev *dev)
         t->dev = NULL;
         t->next = NULL;
     }
-    if (d->rt)
-        cu->cuMemFree(d->rt);
+    cuda_mem_rt_free(d);
     cu->cuStreamDestroy(d->stream);
     cu->cuDevicePrimaryCtxRelease(d->dev);
     free(d);
@@ -229,6 +240,8 @@ const backend cuda_backend = {
     .launch = cuda_launch,
     .sync = cuda_sync,
     .free = cuda_kernel_free,
+    .defer = cuda_defer,
+    .clear_cache = cuda_mem_clear_cache,
     .timer_new = cuda_timer_new,
     .timer_record = cuda_timer_record,
     .timer_sync = cuda_timer_sync,

@@ -6,20 +6,38 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "backend.h"
 #include "cgen.h"
 #include "cuda_api.h"
 #include "cuda_backend.h"
 
-/* Launches are synchronous for now: each launch waits for its programs
- * and reads the runtime block back, so an error is reported at the launch
- * that made it.  Set to true once errors can be collected at sync. */
-#define CUDA_ASYNC_LAUNCHES false
-
 typedef struct cuda_kernel cuda_kernel;
 typedef struct cuda_copy cuda_copy;
 typedef struct cuda_timer cuda_timer;
+
+/* Launches kept in flight by the deferred mode (backend.h: defer) before
+ * their checks: the ring of runtime blocks. */
+enum { CUDA_RING = 64 };
+
+/* One runtime block (cgen_abi.h: tk_rt, arg_lo[room], arg_hi[room]) in
+ * pinned host memory that the device reaches (cuMemHostAlloc with
+ * CU_MEMHOSTALLOC_DEVICEMAP): a launch writes its inputs with plain
+ * stores and, once the launch has ended, reads the error record back the
+ * same way.  Also the launch's parameters, and what checking it after
+ * the fact needs (a pending launch of the deferred mode). */
+typedef struct cuda_slot {
+    unsigned char *host;        /* the block, as the host reaches it */
+    CUdeviceptr dev;            /* the same bytes, as the kernel reaches them */
+    CUdeviceptr *dptr;          /* [room]: each argument's device address */
+    uint64_t *vals;             /* [room]: each parameter's bytes */
+    void **params;              /* [room + 1]: cuLaunchKernel's parameter list */
+    backend_arg *args;          /* [room]: the launch's arguments (a copy) */
+    /* the launch that used it, while its check is pending */
+    cuda_kernel *k;
+    backend_launch L;           /* L.args is args */
+} cuda_slot;
 
 /* The backend opened for one run. */
 typedef struct cuda_dev {
@@ -37,11 +55,20 @@ typedef struct cuda_dev {
     cuda_kernel *kernels;       /* live kernel objects that hold modules */
     cuda_copy *copies;          /* live device copies of host buffers */
     cuda_timer *timers;         /* live timers */
-    /* the runtime block (cgen_abi.h): tk_rt, arg_lo[], arg_hi[], print buffer */
-    CUdeviceptr rt;
-    size_t rt_bytes;
+    /* the runtime blocks: slot 0 for a launch checked at once, the ring
+     * for the deferred mode; one pinned allocation (ring_host, NULL until
+     * the first launch) */
+    cuda_slot ring[CUDA_RING];
+    void *ring_host;
     size_t rt_nparams;          /* the arg arrays' room */
+    bool deferred;              /* the deferred mode is on */
+    int npending;               /* ring[0 .. npending) wait for their checks */
+    /* the print buffer, in device memory (only launches checked at once
+     * write it: a kernel with prints never waits in the ring) */
+    CUdeviceptr print_buf;
     size_t print_cap;
+    /* the scratch clear_cache overwrites (0 until first asked for) */
+    CUdeviceptr scratch;
 } cuda_dev;
 
 /* A driver call's result: true on success, else false with "what: error"
@@ -60,15 +87,28 @@ void cuda_mem_written(cuda_dev *d, const ir_kernel *k, const backend_arg *args);
 /* Download every dirty copy, then free every copy (close). */
 void cuda_mem_close(cuda_dev *d);
 
-/* The runtime block with room for nparams parameters, allocated or grown;
- * false with why. */
+/* The runtime blocks (the ring) and the print buffer, with room for
+ * nparams parameters, allocated or grown; false with why.  No launch may
+ * be pending when they must grow. */
 bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why);
+
+/* Free the runtime blocks, the print buffer and the scratch (close). */
+void cuda_mem_rt_free(cuda_dev *d);
+
+/* clear_cache (backend.h): overwrite the scratch on the stream. */
+bool cuda_mem_clear_cache(backend_dev *dev, strbuf *why);
 
 /* ---- cuda_launch.c ---------------------------------------------------------- */
 
 backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_file *file,
                              diag_sink *diag);
 bool cuda_launch(backend_dev *dev, backend_kernel *k, const backend_launch *L);
+/* Wait for the pending launches of the deferred mode and check each, in
+ * launch order; false after reporting the first that failed (to its own
+ * launch's diag), the others dropped unread.  true when none is pending. */
+bool cuda_pending_check(cuda_dev *d);
+/* backend.h's defer. */
+bool cuda_defer(backend_dev *dev, bool on, diag_sink *diag);
 void cuda_kernel_free(backend_kernel *k);
 /* Unload every kernel's modules (close); the kernel objects stay valid
  * for cuda_kernel_free. */

@@ -9,9 +9,20 @@
  *
  * Launch: the arguments' device copies (cuda_mem.c), the runtime block
  * (cgen_abi.h: each pointer argument's byte range, the error record
- * cleared), cuLaunchKernel, then (launches are synchronous for now,
- * CUDA_ASYNC_LAUNCHES) the runtime block read back and a failing
- * program's error reported with the CPU's words (fault.h). */
+ * cleared; pinned host memory the device reaches, so plain stores),
+ * cuLaunchKernel, then the stream synchronised, the runtime block read
+ * back (plain loads; the print records copied back when there are any)
+ * and a failing program's error reported with the CPU's words (fault.h),
+ * so that a launch reports its failure as the CPU does.
+ *
+ * The deferred mode (backend.h: defer; triton.testing.do_bench's timed
+ * runs) skips the wait: a launch takes the next of a ring of runtime
+ * blocks (cuda_impl.h: CUDA_RING), keeps a copy of what its check needs,
+ * and returns once enqueued; cuda_pending_check waits for them and checks
+ * them in launch order at the next sync point (sync, a download, a
+ * timer's elapsed time or sync, the mode turned off, the ring full, a
+ * kernel freed, close), reporting the first failure as its launch would
+ * have.  A kernel with prints is always checked at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
@@ -97,6 +108,7 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         const ir_inst *in = f.pc >= 0 && f.pc < ir->ncode ? &ir->code[f.pc] : cuda_first_inst(ir);
         strbuf_printf(&msg, "the CUDA backend cannot run this kernel: %s", f.why);
         backend_report_at(diag, ir, k->file, in, strbuf_cstr(&msg), cuda_hint);
+        d->base.out_of_resources = f.resources;
         goto out;
     }
     cuda_build b = {.src = strbuf_cstr(&src), .arch = d->arch,
@@ -138,6 +150,24 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         ok = false;
     }
     cuda_build_free(&b);
+    /* registers: a program of info.threads threads must fit in the
+     * registers of one multiprocessor */
+    int max_threads = 0;
+    if (ok && cuda_ok(d, cu->cuFuncGetAttribute(&max_threads,
+                                                CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn),
+                      "cuFuncGetAttribute", &why) &&
+        max_threads < info.threads) {
+        int regs = 0;
+        cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
+        cu->cuModuleUnload(mod);
+        strbuf_printf(&msg, "the CUDA backend cannot run this kernel: it needs %d registers per "
+                      "thread, so at most %d threads per program fit on this GPU, and "
+                      "num_warps=%d asks for %d: use fewer warps or smaller blocks", regs,
+                      max_threads, num_warps, info.threads);
+        backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
+        d->base.out_of_resources = true;
+        goto out;
+    }
     if (!ok) {
         strbuf_printf(&msg, "internal error: the CUDA driver cannot load the code compiled "
                       "for '%s': %s", ir->name, strbuf_cstr(&why));
@@ -304,59 +334,96 @@ static bool cuda_launch_fail(const cuda_kernel *k, const backend_launch *L, cons
     return false;
 }
 
-/* Wait for the launch, read the runtime block back, report what it holds. */
-static bool cuda_launch_finish(cuda_kernel *k, const backend_launch *L, const CUdeviceptr *dptr)
+/* Report what slot s's runtime block holds after its launch (of kernel k,
+ * described by L) has ended: the programs' output in program order, then
+ * the failure, as the CPU writes them (cgen_out.h).  false after
+ * reporting a failure. */
+static bool cuda_slot_report(cuda_kernel *k, const backend_launch *L, const cuda_slot *s)
 {
     cuda_dev *d = k->dev;
-    strbuf why = {0};
     tk_rt rt;
-    bool ok = cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", &why) &&
-              cuda_ok(d, d->cu->cuMemcpyDtoH(&rt, d->rt, sizeof rt), "cuMemcpyDtoH", &why);
-    if (!ok) {
+    /* written by the device; the stream has been synchronised since */
+    memcpy(&rt, s->host, sizeof rt);
+    bool failed = rt.err_key != TK_NO_ERROR;
+    if (rt.print_used == 0 && !failed)
+        return true;
+    strbuf why = {0};
+    bool ok = true;
+    uint64_t n = rt.print_used < rt.print_cap ? rt.print_used : rt.print_cap;
+    unsigned char *buf = n ? xmalloc((size_t)n) : NULL;
+    if (n && !cuda_ok(d, d->cu->cuMemcpyDtoH(buf, d->print_buf, (size_t)n), "cuMemcpyDtoH",
+                      &why)) {
+        free(buf);
         cuda_launch_fail(k, L, strbuf_cstr(&why));
         strbuf_free(&why);
         return false;
     }
-    bool failed = rt.err_key != TK_NO_ERROR;
-    if (rt.print_used > 0 || failed) {
-        /* the programs' output in program order, then the failure, as the
-         * CPU writes them (cgen_out.h) */
-        uint64_t n = rt.print_used < rt.print_cap ? rt.print_used : rt.print_cap;
-        unsigned char *buf = n ? xmalloc((size_t)n) : NULL;
-        if (n && !cuda_ok(d, d->cu->cuMemcpyDtoH(buf, (CUdeviceptr)(uintptr_t)rt.print_buf,
-                                                 (size_t)n), "cuMemcpyDtoH", &why)) {
-            free(buf);
-            cuda_launch_fail(k, L, strbuf_cstr(&why));
-            strbuf_free(&why);
-            return false;
-        }
-        const ir_kernel *ir = k->ir;
-        char ln[64] = "lane 0";
-        const ir_inst *fin = failed && rt.err.pc >= 0 && rt.err.pc < ir->ncode
-                             ? &ir->code[rt.err.pc] : NULL;
-        if (fin)
-            backend_lane_name(ln, sizeof ln, backend_lane_type(ir, fin), rt.err.lane);
-        cgen_out_launch o = {.k = ir, .file = L->file, .diag = L->diag, .buf = buf,
-                             .used = rt.print_used, .cap = rt.print_cap,
-                             .grid = {L->grid[0], L->grid[1], L->grid[2]},
-                             .err = failed ? &rt.err : NULL, .err_lane = ln,
-                             .breaks_report = L->breaks == BACKEND_BREAK_REPORT};
-        cgen_out_fail f;
-        memset(&f, 0, sizeof f);
-        if (!cgen_out_write(L->out, &o, &f)) {
-            ok = false;
-        } else if (f.failed && f.words) {
-            fflush(L->out);
-            backend_report_at(L->diag, ir, L->file, &ir->code[f.pc], f.msg,
-                              f.note[0] ? f.note : NULL);
-            ok = false;
-        } else if (failed) {
-            cuda_report_fault(k, L, &rt.err, dptr);
-            ok = false;
-        }
-        free(buf);
+    const ir_kernel *ir = k->ir;
+    char ln[64] = "lane 0";
+    const ir_inst *fin = failed && rt.err.pc >= 0 && rt.err.pc < ir->ncode
+                         ? &ir->code[rt.err.pc] : NULL;
+    if (fin)
+        backend_lane_name(ln, sizeof ln, backend_lane_type(ir, fin), rt.err.lane);
+    cgen_out_launch o = {.k = ir, .file = L->file, .diag = L->diag, .buf = buf,
+                         .used = rt.print_used, .cap = rt.print_cap,
+                         .grid = {L->grid[0], L->grid[1], L->grid[2]},
+                         .err = failed ? &rt.err : NULL, .err_lane = ln,
+                         .breaks_report = L->breaks == BACKEND_BREAK_REPORT};
+    cgen_out_fail f;
+    memset(&f, 0, sizeof f);
+    if (!cgen_out_write(L->out, &o, &f)) {
+        ok = false;
+    } else if (f.failed && f.words) {
+        fflush(L->out);
+        backend_report_at(L->diag, ir, L->file, &ir->code[f.pc], f.msg,
+                          f.note[0] ? f.note : NULL);
+        ok = false;
+    } else if (failed) {
+        cuda_report_fault(k, L, &rt.err, s->dptr);
+        ok = false;
     }
+    free(buf);
     strbuf_free(&why);
+    return ok;
+}
+
+/* Wait for the stream; false after reporting a failure of the device
+ * (to diag, naming k when known). */
+static bool cuda_stream_wait(cuda_dev *d, const cuda_kernel *k, const backend_launch *L)
+{
+    strbuf why = {0};
+    bool ok = cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", &why);
+    if (!ok)
+        cuda_launch_fail(k, L, strbuf_cstr(&why));
+    strbuf_free(&why);
+    return ok;
+}
+
+bool cuda_pending_check(cuda_dev *d)
+{
+    int n = d->npending;
+    if (n == 0)
+        return true;
+    d->npending = 0;
+    cuda_slot *first = &d->ring[0];
+    bool ok = cuda_stream_wait(d, first->k, &first->L);
+    for (int i = 0; i < n; i++) {
+        cuda_slot *s = &d->ring[i];
+        /* the first failure in launch order is the one a launch checked at
+         * once would have stopped the program at */
+        if (ok)
+            ok = cuda_slot_report(s->k, &s->L, s);
+        s->k = NULL;
+    }
+    return ok;
+}
+
+bool cuda_defer(backend_dev *dev, bool on, diag_sink *diag)
+{
+    (void)diag;     /* failures go to the diag of the launch that made them */
+    cuda_dev *d = (cuda_dev *)dev;
+    bool ok = on || cuda_pending_check(d);
+    d->deferred = on;
     return ok;
 }
 
@@ -399,6 +466,14 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
     if (!v)
         return false;
     size_t np = (size_t)ir->nparams;
+    /* Deferred: the launch waits in the ring for its check, unless its
+     * kernel prints (its records need the print buffer to itself).  A
+     * launch checked at once first checks the pending ones, and so does
+     * one that finds the ring full or the blocks too small. */
+    bool deferred = d->deferred && !v->info.has_prints;
+    if (d->npending && (!deferred || d->npending == CUDA_RING || np > d->rt_nparams) &&
+        !cuda_pending_check(d))
+        return false;
     strbuf why = {0};
     if (!cuda_ok(d, d->cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) ||
         !cuda_mem_rt(d, np, &why)) {
@@ -406,57 +481,58 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
         strbuf_free(&why);
         return false;
     }
-    /* device addresses, and the runtime block's host image: tk_rt, then
-     * arg_lo[room], arg_hi[room] */
+    cuda_slot *s = &d->ring[d->npending];
+    /* the block: tk_rt, then arg_lo[room], arg_hi[room], written in place */
     size_t room = d->rt_nparams;
-    size_t head = sizeof(tk_rt) + 2 * room * sizeof(uint64_t);
-    unsigned char *img = xcalloc(1, head);
-    uint64_t *lo = (uint64_t *)(void *)(img + sizeof(tk_rt)), *hi = lo + room;
-    CUdeviceptr *dptr = xcalloc(np + 1, sizeof *dptr);
-    uint64_t *vals = xcalloc(np + 1, sizeof *vals);
-    void **params = xcalloc(np + 1, sizeof *params);
+    uint64_t *lo = (uint64_t *)(void *)(s->host + sizeof(tk_rt)), *hi = lo + room;
     bool ok = true;
     for (size_t i = 0; i < np && ok; i++) {
         dtype dt = ir->params[i].dt;
+        s->dptr[i] = 0;
         if (dtype_is_ptr(dt)) {
-            ok = cuda_mem_arg(d, &L->args[i], &dptr[i], &why);
-            lo[i] = dptr[i];
-            hi[i] = dptr[i] + (uint64_t)L->args[i].numel * (uint64_t)dtype_size(dtype_elem(dt));
+            ok = cuda_mem_arg(d, &L->args[i], &s->dptr[i], &why);
+            lo[i] = s->dptr[i];
+            hi[i] = s->dptr[i] +
+                    (uint64_t)L->args[i].numel * (uint64_t)dtype_size(dtype_elem(dt));
         }
-        cuda_param_value(dt, &L->args[i], dptr[i], &vals[i]);
-        params[i + 1] = &vals[i];
+        cuda_param_value(dt, &L->args[i], s->dptr[i], &s->vals[i]);
+        s->params[i + 1] = &s->vals[i];
     }
-    CUdeviceptr rtp = d->rt;
     tk_rt rt = {
-        .arg_lo = (uint64_t *)(uintptr_t)(rtp + sizeof(tk_rt)),
-        .arg_hi = (uint64_t *)(uintptr_t)(rtp + sizeof(tk_rt) + room * sizeof(uint64_t)),
-        .print_buf = (unsigned char *)(uintptr_t)(rtp + head),
+        .arg_lo = (uint64_t *)(uintptr_t)(s->dev + sizeof(tk_rt)),
+        .arg_hi = (uint64_t *)(uintptr_t)(s->dev + sizeof(tk_rt) + room * sizeof(uint64_t)),
+        .print_buf = (unsigned char *)(uintptr_t)d->print_buf,
         .print_cap = d->print_cap,
         .print_used = 0,
         .err_key = TK_NO_ERROR,
     };
-    memcpy(img, &rt, sizeof rt);
-    params[0] = &rtp;
-    const cuda_driver *cu = d->cu;
-    ok = ok && cuda_ok(d, cu->cuMemcpyHtoD(rtp, img, head), "cuMemcpyHtoD", &why) &&
-         cuda_ok(d, cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
-                                       (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,
-                                       (unsigned)v->info.smem_bytes, d->stream, params, NULL),
-                 "cuLaunchKernel", &why);
-    if (ok) {
-        /* stores may have written any pointer argument */
-        cuda_mem_written(d, ir, L->args);
-        if (!CUDA_ASYNC_LAUNCHES)
-            ok = cuda_launch_finish(k, L, dptr);
-    } else {
+    memcpy(s->host, &rt, sizeof rt);
+    CUdeviceptr rtp = s->dev;
+    s->params[0] = &rtp;
+    CUresult r = !ok ? CUDA_SUCCESS
+                 : d->cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
+                                         (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,
+                                         (unsigned)v->info.smem_bytes, d->stream, s->params,
+                                         NULL);
+    ok = ok && cuda_ok(d, r, "cuLaunchKernel", &why);
+    if (!ok) {
         cuda_launch_fail(k, L, strbuf_cstr(&why));
+        d->base.out_of_resources = r == CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+        strbuf_free(&why);
+        return false;
     }
     strbuf_free(&why);
-    free(img);
-    free(dptr);
-    free(vals);
-    free(params);
-    return ok;
+    /* stores may have written any pointer argument */
+    cuda_mem_written(d, ir, L->args);
+    if (deferred) {
+        memcpy(s->args, L->args, np * sizeof *s->args);
+        s->k = k;
+        s->L = *L;
+        s->L.args = s->args;
+        d->npending++;
+        return true;
+    }
+    return cuda_stream_wait(d, k, L) && cuda_slot_report(k, L, s);
 }
 
 /* ---- freeing ------------------------------------------------------------------ */
@@ -476,6 +552,12 @@ void cuda_kernel_free(backend_kernel *kernel)
     if (!k)
         return;
     if (k->dev) {
+        /* its pending launches need it to be checked: check them now */
+        for (int i = 0; i < k->dev->npending; i++)
+            if (k->dev->ring[i].k == k) {
+                cuda_pending_check(k->dev);
+                break;
+            }
         cuda_kernel_unload(k);
         if (k->prev)
             k->prev->next = k->next;

@@ -1,8 +1,10 @@
 /* cuda_mem.c - the CUDA backend's device memory: the device copy of each
  * host buffer a kernel uses (backend.h, "Host buffers and device copies":
  * made at first use, uploaded when the host bytes changed, downloaded on
- * request or at close), and the runtime block every launch passes
- * (cgen_abi.h: tk_rt, then arg_lo[], arg_hi[] and the print buffer). */
+ * request or at close), the runtime blocks launches pass (cgen_abi.h:
+ * tk_rt, then arg_lo[] and arg_hi[], in pinned host memory the device
+ * reaches; the print buffer in device memory), and the scratch that
+ * clear_cache overwrites. */
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
@@ -36,7 +38,12 @@ static bool cuda_copy_download(backend_buffer *b, strbuf *why)
 {
     cuda_copy *c = b->copy;
     cuda_dev *d = c->dev;
-    /* the launches that may write it run on the stream */
+    /* the launches that may write it run on the stream; a download is a
+     * sync point of the deferred mode, where pending launches are checked */
+    if (d->npending && !cuda_pending_check(d)) {
+        strbuf_puts(why, "a kernel launched before it failed (reported above)");
+        return false;
+    }
     if (!cuda_ok(d, d->cu->cuStreamSynchronize(d->stream), "cuStreamSynchronize", why) ||
         (c->size && !cuda_ok(d, d->cu->cuMemcpyDtoH(b->host, c->ptr, c->size),
                              "cuMemcpyDtoH", why)))
@@ -142,23 +149,95 @@ void cuda_mem_close(cuda_dev *d)
     }
 }
 
-/* ---- the runtime block ------------------------------------------------------- */
+/* ---- the runtime blocks ------------------------------------------------------ */
+
+/* Bytes of one slot's block: tk_rt, arg_lo[room], arg_hi[room], rounded up
+ * to 64 so that each block starts on its own cache lines. */
+static size_t cuda_slot_bytes(size_t room)
+{
+    size_t n = sizeof(tk_rt) + 2 * room * sizeof(uint64_t);
+    return (n + 63) / 64 * 64;
+}
+
+static void cuda_ring_free(cuda_dev *d)
+{
+    if (d->ring_host)
+        d->cu->cuMemFreeHost(d->ring_host);
+    d->ring_host = NULL;
+    for (int i = 0; i < CUDA_RING; i++) {
+        cuda_slot *s = &d->ring[i];
+        free(s->dptr);
+        free(s->vals);
+        free(s->params);
+        free(s->args);
+        *s = (cuda_slot){0};
+    }
+    d->rt_nparams = 0;
+}
 
 bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
 {
-    if (d->rt && nparams <= d->rt_nparams)
+    const cuda_driver *cu = d->cu;
+    if (!d->print_buf) {
+        size_t cap = (size_t)cgen_out_buffer_bytes(NULL, NULL);
+        if (!cuda_ok(d, cu->cuMemAlloc(&d->print_buf, cap ? cap : 8), "cuMemAlloc", why))
+            return false;
+        d->print_cap = cap;
+    }
+    if (d->ring_host && nparams <= d->rt_nparams)
         return true;
+    cuda_ring_free(d);
     size_t room = nparams < 16 ? 16 : nparams;
-    size_t cap = d->print_cap ? d->print_cap : (size_t)cgen_out_buffer_bytes(NULL, NULL);
-    size_t bytes = sizeof(tk_rt) + 2 * room * sizeof(uint64_t) + cap;
-    CUdeviceptr p = 0;
-    if (!cuda_ok(d, d->cu->cuMemAlloc(&p, bytes), "cuMemAlloc", why))
+    size_t bytes = cuda_slot_bytes(room);
+    void *host = NULL;
+    CUdeviceptr dev = 0;
+    if (!cuda_ok(d, cu->cuMemHostAlloc(&host, bytes * CUDA_RING, CU_MEMHOSTALLOC_DEVICEMAP),
+                 "cuMemHostAlloc", why))
         return false;
-    if (d->rt)
-        d->cu->cuMemFree(d->rt);
-    d->rt = p;
-    d->rt_bytes = bytes;
+    if (!cuda_ok(d, cu->cuMemHostGetDevicePointer(&dev, host, 0), "cuMemHostGetDevicePointer",
+                 why)) {
+        cu->cuMemFreeHost(host);
+        return false;
+    }
+    d->ring_host = host;
     d->rt_nparams = room;
-    d->print_cap = cap;
+    for (int i = 0; i < CUDA_RING; i++) {
+        cuda_slot *s = &d->ring[i];
+        s->host = (unsigned char *)host + (size_t)i * bytes;
+        s->dev = dev + (CUdeviceptr)i * bytes;
+        s->dptr = xcalloc(room, sizeof *s->dptr);
+        s->vals = xcalloc(room, sizeof *s->vals);
+        s->params = xcalloc(room + 1, sizeof *s->params);
+        s->args = xcalloc(room, sizeof *s->args);
+    }
     return true;
+}
+
+void cuda_mem_rt_free(cuda_dev *d)
+{
+    cuda_ring_free(d);
+    if (d->print_buf)
+        d->cu->cuMemFree(d->print_buf);
+    if (d->scratch)
+        d->cu->cuMemFree(d->scratch);
+    d->print_buf = d->scratch = 0;
+}
+
+/* ---- clearing the L2 cache --------------------------------------------------- */
+
+/* What Triton's do_bench zeroes before each timed run: 256 MB, several
+ * times any GPU's L2, so that the run finds none of its inputs there. */
+enum { CUDA_SCRATCH_BYTES = 256000000 };
+
+bool cuda_mem_clear_cache(backend_dev *dev, strbuf *why)
+{
+    cuda_dev *d = (cuda_dev *)dev;
+    const cuda_driver *cu = d->cu;
+    if (!d->scratch &&
+        !cuda_ok(d, cu->cuMemAlloc(&d->scratch, CUDA_SCRATCH_BYTES), "cuMemAlloc", why)) {
+        d->scratch = 0;
+        return false;
+    }
+    return cuda_ok(d, cu->cuMemsetD32Async(d->scratch, 0, CUDA_SCRATCH_BYTES / 4, d->stream),
+                   "cuMemsetD32Async", why);
 }
