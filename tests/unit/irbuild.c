@@ -32,6 +32,10 @@ int irb_param(irb *b, const char *name, dtype dt)
 
 int irb_slot(irb *b, dtype dt, int ndim, int d0, int d1)
 {
+    if (b->k.nslots >= IRB_SLOTS) {
+        fprintf(stderr, "irbuild: more than %d slots\n", IRB_SLOTS);
+        abort();
+    }
     ir_slot *s = &b->slots[b->k.nslots];
     s->type.dt = dt;
     s->type.ndim = (int8_t)ndim;
@@ -50,6 +54,10 @@ int irb_like(irb *b, int x, dtype dt)
 
 int irb_emit(irb *b, ir_opcode op, int sub, int dst, int a, int bb, int c, int64_t imm)
 {
+    if (b->k.ncode >= IRB_CODE) {
+        fprintf(stderr, "irbuild: more than %d instructions\n", IRB_CODE);
+        abort();
+    }
     ir_inst *in = &b->code[b->k.ncode];
     *in = (ir_inst){.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
                     .b = bb, .c = c, .d = -1, .imm = imm, .at = b->at, .frame = -1};

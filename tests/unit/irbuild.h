@@ -22,7 +22,7 @@
 #include "ast.h"
 #include "ir.h"
 
-enum { IRB_CODE = 160, IRB_SLOTS = 128, IRB_NODES = 32, IRB_PIECES = 32 };
+enum { IRB_CODE = 320, IRB_SLOTS = 256, IRB_NODES = 32, IRB_PIECES = 32 };
 
 typedef struct irb {
     ir_kernel k;

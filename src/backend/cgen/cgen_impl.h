@@ -107,6 +107,9 @@ void cg_convert_end(cg *g);
  * `r` the register and `e` (int) its flat element in scope; owned_only:
  * skip replicas (code with side effects). */
 void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only);
+/* The flat element that register r (an int expression) of the calling
+ * thread holds in layout L: an int expression appended to sb. */
+void cg_elem_index(const cg *g, const cgen_layout *L, strbuf *sb, const char *r);
 void cg_loop_end(cg *g);
 /* An operand in an elementwise loop: the slot's variable, or its register r. */
 void cg_operand(const cg *g, strbuf *sb, int32_t slot);

@@ -265,30 +265,46 @@ void cg_convert_end(cg *g)
     memset(g->alias, 0, (size_t)(g->k->nslots > 0 ? g->k->nslots : 1));
 }
 
-void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only)
+void cg_elem_index(const cg *g, const cgen_layout *L, strbuf *sb, const char *r)
 {
     if (L->kind == CGEN_MMA) {
         int WM = L->M / L->wm, WN = L->N / L->wn;
+        strbuf_printf(sb, "(((tk_tid >> 5) / %d * %d + ((%s) >> 2) / %d * 16 + ((tk_tid & 31) >> 2)"
+                      " + (((%s) >> 1) & 1) * 8) * %d + (tk_tid >> 5) %% %d * %d + ((%s) >> 2) %% %d * 8"
+                      " + (tk_tid & 3) * 2 + ((%s) & 1))",
+                      L->wn, WM, r, L->nt, r, L->N, L->wn, WN, r, L->nt, r);
+    } else if (L->repl) {
+        strbuf_printf(sb, "((int)(tk_tid %% %" PRId64 "))", L->n);
+    } else {
+        strbuf_printf(sb, "((((%s) / %d) * %d + tk_tid) * %d + (%s) %% %d)", r, L->vec, g->T,
+                      L->vec, r, L->vec);
+    }
+}
+
+void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only)
+{
+    strbuf ex = {0};
+    cg_elem_index(g, L, &ex, "r");
+    if (L->kind == CGEN_MMA) {
         cg_printf(g, "{\n#pragma unroll\n  for (int r = 0; r < %d; r++) {\n", L->regs);
-        cg_printf(g, "  const int e = ((tk_tid >> 5) / %d * %d + (r >> 2) / %d * 16 + ((tk_tid & 31) >> 2)"
-                  " + ((r >> 1) & 1) * 8) * %d + (tk_tid >> 5) %% %d * %d + (r >> 2) %% %d * 8"
-                  " + (tk_tid & 3) * 2 + (r & 1); (void)e;\n",
-                  L->wn, WM, L->nt, L->N, L->wn, WN, L->nt);
+        cg_printf(g, "  const int e = %s; (void)e;\n", strbuf_cstr(&ex));
         cg_printf(g, "  {\n");
+        strbuf_free(&ex);
         return;
     }
     if (L->repl) {
-        cg_printf(g, "{ { const int r = 0; const int e = (int)(tk_tid %% %" PRId64 ");\n", L->n);
+        cg_printf(g, "{ { const int r = 0; const int e = %s;\n", strbuf_cstr(&ex));
         cg_printf(g, "  (void)r; (void)e;\n");
         if (owned_only)
             cg_printf(g, "  if (tk_tid < %" PRId64 ")\n", L->n);
         cg_printf(g, "  {\n");
+        strbuf_free(&ex);
         return;
     }
     cg_printf(g, "{\n#pragma unroll\n  for (int r = 0; r < %d; r++) {\n", L->regs);
-    cg_printf(g, "  const int e = ((r / %d) * %d + tk_tid) * %d + r %% %d; (void)e;\n", L->vec,
-              g->T, L->vec, L->vec);
+    cg_printf(g, "  const int e = %s; (void)e;\n", strbuf_cstr(&ex));
     cg_printf(g, "  {\n");
+    strbuf_free(&ex);
 }
 
 void cg_loop_end(cg *g)
