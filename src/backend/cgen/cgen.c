@@ -239,7 +239,7 @@ static bool emit_lanes(cg *g, int32_t pc, const ir_inst *in, lane_fn fn)
     if (ok) {
         if (cg_scalar(g, in->dst)) {
             /* a one-element tile operand is its register 0 */
-            cg_printf(g, "{ const int r = 0; (void)r; s%d = %s; }\n", in->dst, strbuf_cstr(&ex));
+            cg_printf(g, "{ const int r = 0, e = 0; (void)r; (void)e; s%d = %s; }\n", in->dst, strbuf_cstr(&ex));
         } else {
             cgen_layout L = cg_layout(g, in->dst);
             cg_loop_begin(g, &L, false);

@@ -1,0 +1,286 @@
+// ---- tritsim: CUDA source of dot16 (num_warps 1)
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+const tk_u64 tk_lo1 = tk_rt_p->arg_lo[1], tk_hi1 = tk_rt_p->arg_hi[1]; (void)tk_lo1; (void)tk_hi1;
+const tk_u64 tk_lo2 = tk_rt_p->arg_lo[2], tk_hi2 = tk_rt_p->arg_hi[2]; (void)tk_lo2; (void)tk_hi2;
+tk_u64 s0;
+tk_u64 s1;
+tk_u64 s2;
+tk_i32 s3[1];
+tk_i32 s4[1];
+tk_i32 s5;
+tk_i32 s6[1];
+tk_i32 s7[1];
+tk_i32 s8[1];
+tk_i32 s9[8];
+tk_i32 s10[8];
+tk_i32 s11[8];
+tk_u64 s12[8];
+float s13[8];
+tk_u64 s14[8];
+float s15[8];
+float s16[8];
+float s18[8];
+tk_u64 s19[8];
+float s20[8];
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_u64)p2;
+/* 3: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s3[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 4: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s4[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 5: const */
+s5 = ((tk_i32)16ll);
+/* 6: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s6[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s5)));
+  }
+}}
+/* 7: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s7[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 8: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s8[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 9: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s9[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)));
+  }
+}}
+/* 10: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s10[r] = ((tk_i32)(0 + ((((e) % 16)))));
+  }
+}}
+/* 11: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s11[r] = ((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))));
+  }
+}}
+/* 12: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s12[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 13: load */
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && ((tk_a0 - tk_lo0) & 1ull) == 0;
+if (tk_v) {
+  const uint2 tk_w = *(const uint2 *)tk_a0;
+  s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
+  s13[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
+  s13[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
+  s13[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+} else {
+#pragma unroll 
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
+  tk_fault(tk_rt_p, 1, 13, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s13[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s13[r] = (0x0p+0f);
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 14: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s14[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 15: load */
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && ((tk_a0 - tk_lo1) & 1ull) == 0;
+if (tk_v) {
+  const uint2 tk_w = *(const uint2 *)tk_a0;
+  s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
+  s15[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
+  s15[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
+  s15[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+} else {
+#pragma unroll 
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
+  tk_fault(tk_rt_p, 1, 15, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0f);
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 16: const */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
+  {
+s16[r] = (0x0p+0f);
+  }
+}}
+/* 18: dot */
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+((unsigned short *)tk_smem)[((e) / 16) * 24 + (e) % 16] = ((tk_u16)(tk_f32_to_f16(s13[r])));
+  }
+}}
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+((unsigned short *)(tk_smem + 768))[((e) % 16) * 24 + (e) / 16] = ((tk_u16)(tk_f32_to_f16(s15[r])));
+  }
+}}
+__syncthreads();
+{
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
+  {
+s18[r] = (float)((0x0p+0f));
+  }
+}}
+const unsigned *tk_A = (const unsigned *)tk_smem;
+const unsigned *tk_B = (const unsigned *)(tk_smem + 768);
+const int tk_w = tk_tid >> 5, tk_g = (tk_tid & 31) >> 2, tk_t = tk_tid & 3;
+const int tk_r0 = tk_w / 1 * 16 + tk_g, tk_c0 = tk_w % 1 * 16 + tk_g;
+#pragma unroll 2
+for (int k0 = 0; k0 < 16; k0 += 16) {
+  unsigned tk_fa[1][4], tk_fb[2][2];
+  const int kw = (k0 >> 1) + tk_t;
+#pragma unroll
+  for (int i = 0; i < 1; i++) {
+    const int row = (tk_r0 + i * 16) * 12;
+    tk_fa[i][0] = tk_A[row + kw];
+    tk_fa[i][1] = tk_A[row + 96 + kw];
+    tk_fa[i][2] = tk_A[row + kw + 4];
+    tk_fa[i][3] = tk_A[row + 96 + kw + 4];
+  }
+#pragma unroll
+  for (int j = 0; j < 2; j++) {
+    const int col = (tk_c0 + j * 8) * 12;
+    tk_fb[j][0] = tk_B[col + kw];
+    tk_fb[j][1] = tk_B[col + kw + 4];
+  }
+#pragma unroll
+  for (int i = 0; i < 1; i++)
+#pragma unroll
+  for (int j = 0; j < 2; j++) {
+    float *d = &s18[(i * 2 + j) * 4];
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(tk_fa[i][0]), "r"(tk_fa[i][1]), "r"(tk_fa[i][2]), "r"(tk_fa[i][3]), "r"(tk_fb[j][0]), "r"(tk_fb[j][1]));
+  }
+}
+}
+/* 19: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 20: cast */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
+  {
+s20[r] = tk_rnd_f16(s18[r]);
+  }
+}}
+/* 21: store */
+{
+tk_u64 tk_cv19[8];
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
+  {
+tk_cv19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
+  {
+const tk_u64 tk_a = tk_cv19[r];
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
+  tk_fault(tk_rt_p, 1, 21, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s20[r]); }
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+}
+/* 22: return */
+return;
+}
+// ---- end (32 threads, 1536 bytes of shared memory)

@@ -1,0 +1,245 @@
+// ---- tritsim: CUDA source of dot32 (num_warps 1)
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+const tk_u64 tk_lo1 = tk_rt_p->arg_lo[1], tk_hi1 = tk_rt_p->arg_hi[1]; (void)tk_lo1; (void)tk_hi1;
+const tk_u64 tk_lo2 = tk_rt_p->arg_lo[2], tk_hi2 = tk_rt_p->arg_hi[2]; (void)tk_lo2; (void)tk_hi2;
+tk_u64 s0;
+tk_u64 s1;
+tk_u64 s2;
+tk_i32 s3[1];
+tk_i32 s4[1];
+tk_i32 s5;
+tk_i32 s6[1];
+tk_i32 s7[1];
+tk_i32 s8[1];
+tk_i32 s9[8];
+tk_i32 s10[8];
+tk_i32 s11[8];
+tk_u64 s12[8];
+tk_u64 s13[8];
+float s14[8];
+tk_u64 s15[8];
+float s16[8];
+float s17[8];
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_u64)p2;
+/* 3: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s3[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 4: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s4[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 5: const */
+s5 = ((tk_i32)16ll);
+/* 6: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s6[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s5)));
+  }
+}}
+/* 7: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s7[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 8: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s8[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 9: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s9[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)));
+  }
+}}
+/* 10: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s10[r] = ((tk_i32)(0 + ((((e) % 16)))));
+  }
+}}
+/* 11: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s11[r] = ((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))));
+  }
+}}
+/* 12: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s12[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+  }
+}}
+/* 13: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s13[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+  }
+}}
+/* 14: load */
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
+  s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
+  s14[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
+  s14[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
+  s14[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
+} else {
+#pragma unroll 
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
+  tk_fault(tk_rt_p, 1, 14, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 15: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s15[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+  }
+}}
+/* 16: load */
+__syncthreads();
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
+((float *)(tk_smem + 1088))[e0 + 0] = tk_tf32(tk_u2f(((tk_u32)(tk_w.x))));
+((float *)(tk_smem + 1088))[e0 + 1] = tk_tf32(tk_u2f(((tk_u32)(tk_w.y))));
+((float *)(tk_smem + 1088))[e0 + 2] = tk_tf32(tk_u2f(((tk_u32)(tk_w.z))));
+((float *)(tk_smem + 1088))[e0 + 3] = tk_tf32(tk_u2f(((tk_u32)(tk_w.w))));
+} else {
+#pragma unroll 1
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
+  tk_fault(tk_rt_p, 1, 16, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+}
+float tk_lv;
+if (tk_m) tk_lv = (*(const float *)(tk_a)); else tk_lv = (0x0p+0f);
+((float *)(tk_smem + 1088))[e] = tk_tf32(tk_lv);
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 17: dot */
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+((float *)tk_smem)[((e) / 16) * 17 + (e) % 16] = tk_tf32(s14[r]);
+  }
+}}
+__syncthreads();
+{
+const float *tk_A = (const float *)tk_smem;
+const float *tk_B = (const float *)(tk_smem + 1088);
+{
+#pragma unroll
+  for (int r = 0; r < 8; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s17[r] = 0;
+  }
+}}
+const int tk_col = (tk_tid * 4) % 16;
+const int tk_row0 = (tk_tid * 4) / 16 * 17;
+#pragma unroll 4
+for (int k = 0; k < 16; k++) {
+  float tk_bv[4];
+#pragma unroll
+  for (int v = 0; v < 4; v++) tk_bv[v] = tk_B[k * 16 + tk_col + v];
+#pragma unroll
+  for (int c = 0; c < 2; c++) {
+    const float tk_av = tk_A[tk_row0 + c * 136 + k];
+#pragma unroll
+    for (int v = 0; v < 4; v++)
+      s17[c * 4 + v] = __fmaf_rn(tk_av, tk_bv[v], s17[c * 4 + v]);
+  }
+}
+}
+/* 18: store */
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo2 && tk_a0 + 16 <= tk_hi2 && ((tk_a0 - tk_lo2) & 3ull) == 0;
+if (tk_v) {
+  uint4 tk_w;
+  tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s17[r0 + 0]))));
+  tk_w.y = (unsigned int)(((tk_u32)(tk_f2u(s17[r0 + 1]))));
+  tk_w.z = (unsigned int)(((tk_u32)(tk_f2u(s17[r0 + 2]))));
+  tk_w.w = (unsigned int)(((tk_u32)(tk_f2u(s17[r0 + 3]))));
+  *(uint4 *)tk_a0 = tk_w;
+} else {
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
+  tk_fault(tk_rt_p, 1, 18, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s17[r]); }
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 19: return */
+return;
+}
+// ---- end (32 threads, 2112 bytes of shared memory)

@@ -1,0 +1,100 @@
+// ---- tritsim: CUDA source of show (num_warps 1)
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+tk_u64 s0;
+tk_i32 s1;
+tk_i32 s2[1];
+tk_u64 s3[1];
+tk_i32 s4[1];
+tk_i32 s5;
+bool s6[1];
+unsigned int tk_seq = 0, tk_pslot = 0; (void)tk_pslot;
+__shared__ unsigned long long tk_print_at[2]; (void)tk_print_at;
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: program_id */
+s1 = (tk_i32)blockIdx.x;
+/* 2: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  {
+s2[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 3: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  {
+s3[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 4: load */
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  {
+const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
+  tk_fault(tk_rt_p, 1, 4, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s4[r] = ((tk_i32)(*(const tk_u32 *)(tk_a))); else s4[r] = ((tk_i32)0ll);
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 5: print */
+if (true) {
+if (tk_tid == 0) {
+  const unsigned long long tk_o = atomicAdd(&tk_rt_p->print_used, 48ull);
+  tk_print_at[tk_pslot] = tk_o;
+  unsigned char *tk_p = tk_rt_p->print_buf + tk_o;
+  if (tk_o + 8ull <= tk_rt_p->print_cap) *(unsigned int *)tk_p = 48u;
+  if (tk_o + 48ull <= tk_rt_p->print_cap) {
+    unsigned int *tk_h = (unsigned int *)tk_p;
+    tk_h[1] = 5u; tk_h[2] = blockIdx.x; tk_h[3] = blockIdx.y; tk_h[4] = blockIdx.z; tk_h[5] = tk_seq;
+*(tk_u32 *)(tk_p + 24) = ((tk_u32)(s1));
+  }
+}
+__syncthreads();
+{
+const unsigned long long tk_o = tk_print_at[tk_pslot];
+tk_pslot ^= 1u;
+if (tk_o + 48ull <= tk_rt_p->print_cap) {
+unsigned char *tk_p = tk_rt_p->print_buf + tk_o;
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  if (tk_tid < 4)
+  {
+*(tk_u32 *)(tk_p + 32 + (tk_u64)e * 4) = ((tk_u32)(s4[r]));
+  }
+}}
+}
+}
+tk_seq++;
+}
+/* 6: const */
+s5 = ((tk_i32)4ll);
+/* 7: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  {
+s6[r] = ((s4[r]) < (s5));
+  }
+}}
+/* 8: assert */
+{ { const int r = 0; const int e = ((int)(tk_tid % 4));
+  (void)r; (void)e;
+  if (tk_tid < 4)
+  {
+if (!(s6[r])) { tk_fault(tk_rt_p, 2, 8, e, 0, -1, 0); tk_bad = 1; }
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 9: return */
+return;
+}
+// ---- end (32 threads, 0 bytes of shared memory)

@@ -1,0 +1,384 @@
+// ---- tritsim: CUDA source of reduce (num_warps 1)
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, unsigned long long p3)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+const tk_u64 tk_lo1 = tk_rt_p->arg_lo[1], tk_hi1 = tk_rt_p->arg_hi[1]; (void)tk_lo1; (void)tk_hi1;
+const tk_u64 tk_lo2 = tk_rt_p->arg_lo[2], tk_hi2 = tk_rt_p->arg_hi[2]; (void)tk_lo2; (void)tk_hi2;
+const tk_u64 tk_lo3 = tk_rt_p->arg_lo[3], tk_hi3 = tk_rt_p->arg_hi[3]; (void)tk_lo3; (void)tk_hi3;
+tk_u64 s0;
+tk_u64 s1;
+tk_u64 s2;
+tk_u64 s3;
+tk_i32 s4[1];
+tk_i32 s5[1];
+tk_i32 s6;
+tk_i32 s7[1];
+tk_u64 s8[1];
+tk_i32 s9[1];
+tk_i32 s10[1];
+tk_u64 s11[4];
+tk_i32 s12[4];
+tk_u64 s13[4];
+float s14[4];
+tk_i32 s15[1];
+tk_u64 s16[1];
+float s17[1];
+tk_i32 s18[1];
+tk_u64 s19[1];
+float s20[1];
+float s21[4];
+tk_i32 s22;
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_u64)p2;
+/* 3: arg */
+s3 = (tk_u64)p3;
+/* 4: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s4[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 5: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s5[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 6: const */
+s6 = ((tk_i32)16ll);
+/* 7: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s7[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s6)));
+  }
+}}
+/* 8: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s8[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s6)))) * 4ull);
+  }
+}}
+/* 9: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s9[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 10: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s10[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 11: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s11[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s6)))) * 4ull);
+  }
+}}
+/* 12: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s12[r] = ((tk_i32)(0 + ((((e) % 16)))));
+  }
+}}
+/* 13: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s13[r] = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull);
+  }
+}}
+/* 14: load */
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
+  s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
+  s14[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
+  s14[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
+  s14[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
+} else {
+#pragma unroll 
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
+  tk_fault(tk_rt_p, 1, 14, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 15: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s15[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 16: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s16[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 17: reduce */
+{
+float tk_a[1];
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+#pragma unroll
+for (int i = 0; i < 4; i++) {
+const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1);
+const float tk_x = ((float)s14[r]);
+if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = __fadd_rn(tk_lo, tk_hi); }
+}}
+{
+const bool tk_up = (tk_tid >> 0) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_y = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_a[j]), 1));
+const float tk_lo = tk_up ? tk_y : tk_a[j], tk_hi = tk_up ? tk_a[j] : tk_y;
+tk_a[j] = __fadd_rn(tk_lo, tk_hi);
+}}
+{
+const bool tk_up = (tk_tid >> 1) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_y = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_a[j]), 2));
+const float tk_lo = tk_up ? tk_y : tk_a[j], tk_hi = tk_up ? tk_a[j] : tk_y;
+tk_a[j] = __fadd_rn(tk_lo, tk_hi);
+}}
+__syncthreads();
+if ((tk_tid & 3) == 0) {
+const int tk_w = (0);
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const int r = (0 | (((0) >> 0) & 1) << 0 | (((0) >> 1) & 1) << 1);
+const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4);
+const int tk_o = ((((e) >> 4) << 0) | ((e) & 0));
+((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
+}}
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+const float *tk_pv = (const float *)tk_smem + e * 1;
+float tk_acc = tk_pv[0];
+for (int w = 1; w < 1; w++) { const float tk_lo = tk_acc, tk_hi = tk_pv[w]; tk_acc = __fadd_rn(tk_lo, tk_hi); }
+s17[r] = tk_acc;
+  }
+}}
+}
+/* 18: store */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
+  tk_fault(tk_rt_p, 1, 18, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s17[r]); }
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 19: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s18[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 20: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 21: reduce */
+{
+float tk_a[4];
+#pragma unroll
+for (int j = 0; j < 4; j++) {
+#pragma unroll
+for (int i = 0; i < 1; i++) {
+const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1);
+const float tk_x = ((float)s14[r]);
+if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo)); }
+}}
+{
+const bool tk_up = (tk_tid >> 2) & 1;
+#pragma unroll
+for (int j = 0; j < 4; j++) {
+const float tk_y = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_a[j]), 4));
+const float tk_lo = tk_up ? tk_y : tk_a[j], tk_hi = tk_up ? tk_a[j] : tk_y;
+tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo));
+}}
+{
+const bool tk_up = (tk_tid >> 3) & 1;
+#pragma unroll
+for (int j = 0; j < 4; j++) {
+const float tk_y = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_a[j]), 8));
+const float tk_lo = tk_up ? tk_y : tk_a[j], tk_hi = tk_up ? tk_a[j] : tk_y;
+tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo));
+}}
+{
+const bool tk_up = (tk_tid >> 4) & 1;
+#pragma unroll
+for (int j = 0; j < 4; j++) {
+const float tk_y = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_a[j]), 16));
+const float tk_lo = tk_up ? tk_y : tk_a[j], tk_hi = tk_up ? tk_a[j] : tk_y;
+tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo));
+}}
+__syncthreads();
+if ((tk_tid & 28) == 0) {
+const int tk_w = (0);
+#pragma unroll
+for (int j = 0; j < 4; j++) {
+const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1);
+const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4);
+const int tk_o = ((((e) >> 7) << 4) | ((e) & 15));
+((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
+}}
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+const float *tk_pv = (const float *)tk_smem + e * 1;
+float tk_acc = tk_pv[0];
+for (int w = 1; w < 1; w++) { const float tk_lo = tk_acc, tk_hi = tk_pv[w]; tk_acc = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo)); }
+s20[r] = tk_acc;
+  }
+}}
+}
+/* 22: store */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  if (tk_tid < 16)
+  {
+const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
+  tk_fault(tk_rt_p, 1, 22, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s20[r]); }
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 23: reshape */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s21[r] = s14[r];
+  }
+}}
+/* 24: reduce */
+{
+float tk_av[1]; int tk_ai[1];
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+#pragma unroll
+for (int i = 0; i < 4; i++) {
+const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1);
+const float tk_x = s21[r];
+const int tk_xi = tk_x != tk_x ? -1 : (((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4) >> 0) & 127;
+if (i == 0) { tk_av[j] = tk_x; tk_ai[j] = tk_xi; } else
+if (tk_xi >= 0 && (tk_ai[j] < 0 || tk_x < tk_av[j] || (tk_x == tk_av[j] && tk_xi < tk_ai[j]))) { tk_av[j] = tk_x; tk_ai[j] = tk_xi; }
+}}
+{
+const bool tk_up = (tk_tid >> 0) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_yv = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_av[j]), 1));
+const int tk_yi = ((tk_i32)__shfl_xor_sync(0xffffffffu, (int)(tk_ai[j]), 1));
+(void)tk_up;
+if (tk_yi >= 0 && (tk_ai[j] < 0 || tk_yv < tk_av[j] || (tk_yv == tk_av[j] && tk_yi < tk_ai[j]))) { tk_av[j] = tk_yv; tk_ai[j] = tk_yi; }
+}}
+{
+const bool tk_up = (tk_tid >> 1) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_yv = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_av[j]), 2));
+const int tk_yi = ((tk_i32)__shfl_xor_sync(0xffffffffu, (int)(tk_ai[j]), 2));
+(void)tk_up;
+if (tk_yi >= 0 && (tk_ai[j] < 0 || tk_yv < tk_av[j] || (tk_yv == tk_av[j] && tk_yi < tk_ai[j]))) { tk_av[j] = tk_yv; tk_ai[j] = tk_yi; }
+}}
+{
+const bool tk_up = (tk_tid >> 2) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_yv = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_av[j]), 4));
+const int tk_yi = ((tk_i32)__shfl_xor_sync(0xffffffffu, (int)(tk_ai[j]), 4));
+(void)tk_up;
+if (tk_yi >= 0 && (tk_ai[j] < 0 || tk_yv < tk_av[j] || (tk_yv == tk_av[j] && tk_yi < tk_ai[j]))) { tk_av[j] = tk_yv; tk_ai[j] = tk_yi; }
+}}
+{
+const bool tk_up = (tk_tid >> 3) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_yv = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_av[j]), 8));
+const int tk_yi = ((tk_i32)__shfl_xor_sync(0xffffffffu, (int)(tk_ai[j]), 8));
+(void)tk_up;
+if (tk_yi >= 0 && (tk_ai[j] < 0 || tk_yv < tk_av[j] || (tk_yv == tk_av[j] && tk_yi < tk_ai[j]))) { tk_av[j] = tk_yv; tk_ai[j] = tk_yi; }
+}}
+{
+const bool tk_up = (tk_tid >> 4) & 1;
+#pragma unroll
+for (int j = 0; j < 1; j++) {
+const float tk_yv = ((float)__shfl_xor_sync(0xffffffffu, (float)(tk_av[j]), 16));
+const int tk_yi = ((tk_i32)__shfl_xor_sync(0xffffffffu, (int)(tk_ai[j]), 16));
+(void)tk_up;
+if (tk_yi >= 0 && (tk_ai[j] < 0 || tk_yv < tk_av[j] || (tk_yv == tk_av[j] && tk_yi < tk_ai[j]))) { tk_av[j] = tk_yv; tk_ai[j] = tk_yi; }
+}}
+const int tk_acc = tk_ai[0] < 0 ? 0 : tk_ai[0];
+s22 = tk_acc;
+}
+/* 25: store */
+{ { const int r = 0, e = 0; (void)r; (void)e;
+  if (tk_tid == 0) {
+const tk_u64 tk_a = s3;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo3, tk_hi3, 4)) {
+  tk_fault(tk_rt_p, 1, 25, e, tk_a, 3, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(tk_u32 *)(tk_a) = ((tk_u32)(s22)); }
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 26: return */
+return;
+}
+// ---- end (32 threads, 128 bytes of shared memory)

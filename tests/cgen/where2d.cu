@@ -1,0 +1,407 @@
+// ---- tritsim: CUDA source of where2d (num_warps 1)
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, int p4)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+const tk_u64 tk_lo1 = tk_rt_p->arg_lo[1], tk_hi1 = tk_rt_p->arg_hi[1]; (void)tk_lo1; (void)tk_hi1;
+const tk_u64 tk_lo2 = tk_rt_p->arg_lo[2], tk_hi2 = tk_rt_p->arg_hi[2]; (void)tk_lo2; (void)tk_hi2;
+tk_u64 s0;
+tk_u64 s1;
+tk_u64 s2;
+tk_i32 s3;
+tk_i32 s4;
+tk_i32 s5[1];
+tk_i32 s6[1];
+tk_u64 s7[1];
+bool s8[1];
+float s9;
+float s10[1];
+tk_u64 s11[1];
+bool s12[1];
+float s13;
+float s14[1];
+float s15[1];
+float s16[1];
+float s17[2];
+float s18[2];
+float s19[2];
+float s20[1];
+float s21[1];
+float s22[2];
+float s23[2];
+bool s24[2];
+float s25[2];
+float s26[2];
+tk_i32 s27[1];
+bool s28[1];
+tk_i32 s29[1];
+bool s30[1];
+bool s31[2];
+bool s32[2];
+bool s33[2];
+tk_i32 s34[1];
+tk_i32 s35[1];
+tk_u64 s36[1];
+tk_i32 s37[1];
+tk_u64 s38[2];
+tk_i32 s39[2];
+tk_u64 s40[2];
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_u64)p2;
+/* 3: arg */
+s3 = (tk_i32)p3;
+/* 4: arg */
+s4 = (tk_i32)p4;
+/* 5: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s5[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 6: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s6[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 7: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s7[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 8: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s8[r] = ((((tk_i32)(0 + (e)))) < (s3));
+  }
+}}
+/* 9: const */
+s9 = (0x0p+0f);
+/* 10: load */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s3)); (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
+  tk_fault(tk_rt_p, 1, 10, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s10[r] = (*(const float *)(tk_a)); else s10[r] = s9;
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 11: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s11[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 12: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s12[r] = ((((tk_i32)(0 + (e)))) < (s4));
+  }
+}}
+/* 13: const */
+s13 = (0x0p+0f);
+/* 14: load */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s4)); (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
+  tk_fault(tk_rt_p, 1, 14, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = s13;
+  }
+}}
+if (__syncthreads_or(tk_bad)) return;
+/* 15: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s15[r] = s10[r];
+  }
+}}
+/* 16: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s16[r] = s14[r];
+  }
+}}
+/* 17: broadcast */
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+((float *)(tk_smem + 0))[e] = s15[r];
+  }
+}}
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s17[r] = ((const float *)tk_smem)[(((e) / 8))];
+  }
+}}
+/* 18: broadcast */
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+((float *)(tk_smem + 0))[e] = s16[r];
+  }
+}}
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s18[r] = ((const float *)tk_smem)[(((e) % 8))];
+  }
+}}
+/* 19: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s19[r] = __fadd_rn(s17[r], s18[r]);
+  }
+}}
+/* 20: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s20[r] = s10[r];
+  }
+}}
+/* 21: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s21[r] = s14[r];
+  }
+}}
+/* 22: broadcast */
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+((float *)(tk_smem + 0))[e] = s20[r];
+  }
+}}
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s22[r] = ((const float *)tk_smem)[(((e) / 8))];
+  }
+}}
+/* 23: broadcast */
+__syncthreads();
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+((float *)(tk_smem + 0))[e] = s21[r];
+  }
+}}
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s23[r] = ((const float *)tk_smem)[(((e) % 8))];
+  }
+}}
+/* 24: cmp */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s24[r] = ((s22[r]) > (s23[r]));
+  }
+}}
+/* 25: unary */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s25[r] = (-(s19[r]));
+  }
+}}
+/* 26: where */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s26[r] = ((s24[r]) ? (s19[r]) : (s25[r]));
+  }
+}}
+/* 27: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s27[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 28: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s28[r] = ((((tk_i32)(0 + (e)))) < (s3));
+  }
+}}
+/* 29: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s29[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 30: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s30[r] = ((((tk_i32)(0 + (e)))) < (s4));
+  }
+}}
+/* 31: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s31[r] = ((((tk_i32)(0 + ((((e) / 8)))))) < (s3));
+  }
+}}
+/* 32: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s32[r] = ((((tk_i32)(0 + ((((e) % 8)))))) < (s4));
+  }
+}}
+/* 33: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s33[r] = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u);
+  }
+}}
+/* 34: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s34[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 35: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s35[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)));
+  }
+}}
+/* 36: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s36[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)))) * 4ull);
+  }
+}}
+/* 37: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s37[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 38: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s38[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull);
+  }
+}}
+/* 39: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s39[r] = ((tk_i32)(0 + ((((e) % 8)))));
+  }
+}}
+/* 40: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s40[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
+  }
+}}
+/* 41: store */
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 2, e0 = (c * 32 + tk_tid) * 2; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 8)))))) * 4ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 0) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 0) % 8)))))) < (s4)))) & 1u) != 0u) && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 1) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 1) % 8)))))) < (s4)))) & 1u) != 0u) && tk_a0 >= tk_lo2 && tk_a0 + 8 <= tk_hi2 && ((tk_a0 - tk_lo2) & 3ull) == 0;
+if (tk_v) {
+  uint2 tk_w;
+  tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s26[r0 + 0]))));
+  tk_w.y = (unsigned int)(((tk_u32)(tk_f2u(s26[r0 + 1]))));
+  *(uint2 *)tk_a0 = tk_w;
+} else {
+#pragma unroll
+for (int v = 0; v < 2; v++) {
+const int r = r0 + v, e = e0 + v; (void)e;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
+bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u); (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
+  tk_fault(tk_rt_p, 1, 41, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s26[r]); }
+}}}}
+if (__syncthreads_or(tk_bad)) return;
+/* 42: return */
+return;
+}
+// ---- end (32 threads, 32 bytes of shared memory)
