@@ -256,21 +256,11 @@ s20[r] = tk_rnd_f16(s18[r]);
 }}
 /* 21: store */
 {
-tk_u64 tk_cv19[8];
-{
 #pragma unroll
   for (int r = 0; r < 8; r++) {
   const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
   {
-tk_cv19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
-  }
-}}
-{
-#pragma unroll
-  for (int r = 0; r < 8; r++) {
-  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
-  {
-const tk_u64 tk_a = tk_cv19[r];
+const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
   tk_fault(tk_rt_p, 1, 21, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
@@ -279,7 +269,6 @@ if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s20[r]); }
   }
 }}
 if (__syncthreads_or(tk_bad)) return;
-}
 /* 22: return */
 return;
 }

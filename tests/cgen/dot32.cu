@@ -151,7 +151,7 @@ s15[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 /* 16: load */
 __syncthreads();
 {
-#pragma unroll
+#pragma unroll 4
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);

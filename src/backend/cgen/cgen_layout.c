@@ -160,6 +160,17 @@ bool cg_assign_layouts(cg *g)
     return true;
 }
 
+/* slot's index expression at element e into sb, when small enough. */
+static bool pure_inline(const cg *g, strbuf *sb, int32_t slot, const char *e)
+{
+    strbuf ex = {0};
+    bool ok = cg_pure_expr(g, &ex, slot, e, 0) && ex.len <= 1024;
+    if (ok)
+        strbuf_puts(sb, strbuf_cstr(&ex));
+    strbuf_free(&ex);
+    return ok;
+}
+
 /* ---- converting operands ------------------------------------------------ */
 
 /* The operands of in read element by element in the layout of `work`. */
@@ -229,6 +240,13 @@ void cg_convert_begin(cg *g, const ir_inst *in)
     for (int i = 0; i < n; i++) {
         int32_t s = ops[i];
         if (s < 0 || cg_scalar(g, s) || g->alias[s] || g->abase[s] >= 0)
+            continue;
+        /* an index expression is recomputed where it is read, in any
+         * layout (cg_operand_at): no copy, no registers */
+        strbuf probe = {0};
+        bool inline_ok = g->pure[s] && pure_inline(g, &probe, s, "e");
+        strbuf_free(&probe);
+        if (inline_ok)
             continue;
         cgen_layout L = cg_layout(g, s);
         if (cg_same_layout(&L, &W))
@@ -310,17 +328,6 @@ void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only)
 void cg_loop_end(cg *g)
 {
     cg_printf(g, "  }\n}}\n");
-}
-
-/* slot's index expression at element e into sb, when small enough. */
-static bool pure_inline(const cg *g, strbuf *sb, int32_t slot, const char *e)
-{
-    strbuf ex = {0};
-    bool ok = cg_pure_expr(g, &ex, slot, e, 0) && ex.len <= 1024;
-    if (ok)
-        strbuf_puts(sb, strbuf_cstr(&ex));
-    strbuf_free(&ex);
-    return ok;
 }
 
 void cg_operand(const cg *g, strbuf *sb, int32_t slot)

@@ -114,12 +114,17 @@ static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
 
 /* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
  * goes as one access; r0 its first register. */
-static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes)
+static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes,
+                        bool rolled)
 {
     cgen_layout L = cg_layout(g, shape);
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
     int V = L.vec;
-    cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
+    /* rolled: nothing is indexed by register, so the loop need not be
+     * unrolled whole; four chunks at a time keep loads in flight without
+     * the compiler holding every chunk's address across the kernel's loop */
+    cg_printf(g, "{\n#pragma unroll%s\nfor (int c = 0; c < %d; c++) {\n", rolled ? " 4" : "",
+              L.regs / V);
     cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
     strbuf pa0 = {0};
     cg_operand_at(g, &pa0, in->a, "r0", "e0");
@@ -236,7 +241,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
     int bytes = vec_bytes(g, in, in->dst);
     if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
-        chunks_open(g, in, in->dst, in->b, bytes);
+        chunks_open(g, in, in->dst, in->b, bytes, dot >= 0 && lanes_free(g, in));
         cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n", vec_type(bytes),
                   vec_type(bytes));
         for (int v = 0; v < V; v++) {
@@ -292,7 +297,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
     int bytes = shape == in->a ? vec_bytes(g, in, in->a) : 0;
     if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
-        chunks_open(g, in, in->a, in->c, bytes);
+        chunks_open(g, in, in->a, in->c, bytes, false);
         cg_printf(g, "if (tk_v) {\n  %s tk_w;\n", vec_type(bytes));
         static const char *const w[] = {"x", "y", "z", "w"};
         dtype bd = esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32 : DTYPE_UINT64;
