@@ -1,11 +1,11 @@
 // ---- tritsim: CUDA source of show (num_warps 1)
 extern "C" __global__ void __launch_bounds__(32)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, tk_u64 tk_lo0, tk_u64 tk_hi0)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
+(void)tk_lo0; (void)tk_hi0;
 tk_u64 s0;
 tk_i32 s1;
 tk_i32 s2[1];

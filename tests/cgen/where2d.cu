@@ -1,13 +1,13 @@
 // ---- tritsim: CUDA source of where2d (num_warps 1)
 extern "C" __global__ void __launch_bounds__(32)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, int p4)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, int p4, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_lo2, tk_u64 tk_hi2)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-const tk_u64 tk_lo0 = tk_rt_p->arg_lo[0], tk_hi0 = tk_rt_p->arg_hi[0]; (void)tk_lo0; (void)tk_hi0;
-const tk_u64 tk_lo1 = tk_rt_p->arg_lo[1], tk_hi1 = tk_rt_p->arg_hi[1]; (void)tk_lo1; (void)tk_hi1;
-const tk_u64 tk_lo2 = tk_rt_p->arg_lo[2], tk_hi2 = tk_rt_p->arg_hi[2]; (void)tk_lo2; (void)tk_hi2;
+(void)tk_lo0; (void)tk_hi0;
+(void)tk_lo1; (void)tk_hi1;
+(void)tk_lo2; (void)tk_hi2;
 tk_u64 s0;
 tk_u64 s1;
 tk_u64 s2;

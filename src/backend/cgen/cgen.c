@@ -191,14 +191,16 @@ static void emit_signature(cg *g)
     cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d)\ntk_kernel(tk_rt *tk_rt_p", g->T);
     for (int32_t i = 0; i < k->nparams; i++)
         cg_printf(g, ", %s p%d", cgen_param_ctype(k->params[i].dt), i);
+    for (int32_t i = 0; i < k->nparams; i++)
+        if (dtype_is_ptr(k->params[i].dt))
+            cg_printf(g, ", tk_u64 tk_lo%d, tk_u64 tk_hi%d", i, i);
     cg_printf(g, ")\n{\n");
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
-            cg_printf(g, "const tk_u64 tk_lo%d = tk_rt_p->arg_lo[%d], tk_hi%d = tk_rt_p->arg_hi[%d];"
-                      " (void)tk_lo%d; (void)tk_hi%d;\n", i, i, i, i, i, i);
+            cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d;\n", i, i);
     for (int32_t s = 0; s < k->nslots; s++) {
         if (!g->writes[s])
             continue;

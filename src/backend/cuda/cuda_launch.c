@@ -509,6 +509,14 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
     memcpy(s->host, &rt, sizeof rt);
     CUdeviceptr rtp = s->dev;
     s->params[0] = &rtp;
+    /* each pointer's bounds as two more parameters, in parameter order: the
+     * checks read them from the constant bank, not across the bus */
+    size_t extra = np + 1;
+    for (size_t i = 0; i < np; i++)
+        if (dtype_is_ptr(ir->params[i].dt)) {
+            s->params[extra++] = &lo[i];
+            s->params[extra++] = &hi[i];
+        }
     CUresult r = !ok ? CUDA_SUCCESS
                  : d->cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
                                          (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,

@@ -207,7 +207,8 @@ bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
         s->dev = dev + (CUdeviceptr)i * bytes;
         s->dptr = xcalloc(room, sizeof *s->dptr);
         s->vals = xcalloc(room, sizeof *s->vals);
-        s->params = xcalloc(room + 1, sizeof *s->params);
+        /* the runtime block, the parameters, each pointer's bounds (cgen_abi.h) */
+        s->params = xcalloc(3 * room + 1, sizeof *s->params);
         s->args = xcalloc(room, sizeof *s->args);
     }
     return true;
