@@ -603,7 +603,9 @@ static void compile_tu(const char *src, int kernels, int exprs)
     free(log);
     if (p)
         api.destroy(&p);
-    dlclose(h);
+    /* NVRTC stays loaded: unloaded, the buffer its C++ runtime keeps for
+     * its whole life would be reported as a leak under LeakSanitizer */
+    (void)h;
 }
 
 int main(void)

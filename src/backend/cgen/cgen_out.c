@@ -165,7 +165,8 @@ static bool read_records(const cgen_out_launch *L, rec **out, size_t *n)
         (*out)[(*n)++] = r;
         at += bytes;
     }
-    qsort(*out, *n, sizeof **out, rec_cmp);
+    if (*n > 1)
+        qsort(*out, *n, sizeof **out, rec_cmp);
     return true;
 }
 
