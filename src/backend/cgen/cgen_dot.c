@@ -365,8 +365,9 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
             return cg_fail(g, pc, "DOT to %s is not supported by the GPU backends",
                            dtype_name(ddt));
         }
+        /* into c's registers when the COPY back into c was dropped */
         cg_loop_begin(g, &Ld, false);
-        cg_printf(g, "s%d[r] = %s;\n", in->dst, strbuf_cstr(&cv));
+        cg_printf(g, "s%d[r] = %s;\n", home, strbuf_cstr(&cv));
         cg_loop_end(g);
         strbuf_free(&cv);
     }
