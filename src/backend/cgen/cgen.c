@@ -303,12 +303,7 @@ static bool lane_math(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
 
 static bool lane_ptr_add(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
 {
-    dtype bt = cg_dt(g, in->b);
-    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->dst)));
-    bool uns = bt == DTYPE_INT1 || bt == DTYPE_UINT8 || bt == DTYPE_UINT16 ||
-               bt == DTYPE_UINT32 || bt == DTYPE_UINT64;
-    strbuf_printf(out, "((tk_u64)(%s) + (tk_u64)(%s)(%s) * %dull)", ops[0],
-                  uns ? "tk_u64" : "tk_i64", ops[1], esz);
+    cg_ptr_add(g, out, in, ops[0], ops[1]);
     return true;
 }
 

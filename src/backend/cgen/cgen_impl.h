@@ -126,6 +126,11 @@ bool cg_affine_write(cg *g, const ir_inst *in);
  * a tile of shape dst reads when broadcast from shape src: an expression
  * appended to sb. */
 void cg_bcast_index(strbuf *sb, const ir_type *dst, const ir_type *src, const char *idx);
+/* Elements between neighbours along axis d of shape t (row-major). */
+int64_t cg_stride(const ir_type *t, int d);
+/* PTR_ADD in's value from operand expressions a (pointer) and b (offset):
+ * wrapping 64-bit, b sign- or zero-extended by its dtype (doc/ir.md 2.6). */
+void cg_ptr_add(const cg *g, strbuf *sb, const ir_inst *in, const char *a, const char *b);
 /* Coordinate on axis d of flat index idx in shape t. */
 void cg_coord(strbuf *sb, const ir_type *t, int d, const char *idx);
 /* Index expressions: can slot be recomputed at any element (cgen_pure),

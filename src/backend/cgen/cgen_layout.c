@@ -355,7 +355,7 @@ void cg_operand_at(const cg *g, strbuf *sb, int32_t slot, const char *r, const c
     }
 }
 
-static int64_t stride_of(const ir_type *t, int d)
+int64_t cg_stride(const ir_type *t, int d)
 {
     int64_t s = 1;
     for (int i = d + 1; i < t->ndim; i++)
@@ -363,9 +363,16 @@ static int64_t stride_of(const ir_type *t, int d)
     return s;
 }
 
+void cg_ptr_add(const cg *g, strbuf *sb, const ir_inst *in, const char *a, const char *b)
+{
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->dst)));
+    strbuf_printf(sb, "((tk_u64)(%s) + (tk_u64)(%s)(%s) * %dull)", a,
+                  dtype_is_unsigned(cg_dt(g, in->b)) ? "tk_u64" : "tk_i64", b, esz);
+}
+
 void cg_coord(strbuf *sb, const ir_type *t, int d, const char *idx)
 {
-    int64_t st = stride_of(t, d);
+    int64_t st = cg_stride(t, d);
     if (t->shape[d] == 1) {
         strbuf_puts(sb, "0");
         return;
@@ -390,7 +397,7 @@ void cg_bcast_index(strbuf *sb, const ir_type *dst, const ir_type *src, const ch
             strbuf_puts(sb, " + ");
         any = true;
         cg_coord(sb, dst, j + off, idx);
-        int64_t st = stride_of(src, j);
+        int64_t st = cg_stride(src, j);
         if (st != 1)
             strbuf_printf(sb, " * %" PRId64, st);
     }
@@ -466,14 +473,8 @@ bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int de
     case IR_PTR_ADD: {
         ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
              cg_pure_expr(g, &b, in->b, idx, depth + 1);
-        if (ok) {
-            dtype bt = cg_dt(g, in->b);
-            int esz = (int)dtype_size(dtype_elem(dt));
-            bool uns = bt == DTYPE_INT1 || bt == DTYPE_UINT8 || bt == DTYPE_UINT16 ||
-                       bt == DTYPE_UINT32 || bt == DTYPE_UINT64;
-            strbuf_printf(sb, "((tk_u64)(%s) + (tk_u64)(%s)(%s) * %dull)", strbuf_cstr(&a),
-                          uns ? "tk_u64" : "tk_i64", strbuf_cstr(&b), esz);
-        }
+        if (ok)
+            cg_ptr_add(g, sb, in, strbuf_cstr(&a), strbuf_cstr(&b));
         break;
     }
     case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
@@ -592,12 +593,12 @@ bool cg_affine_write(cg *g, const ir_inst *in)
     else
         strbuf_puts(&off, "0");      /* from the base itself */
     if (in->op == IR_PTR_ADD) {
-        dtype bt = cg_dt(g, in->b);
-        int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->dst)));
-        bool uns = bt == DTYPE_INT1 || bt == DTYPE_UINT8 || bt == DTYPE_UINT16 ||
-                   bt == DTYPE_UINT32 || bt == DTYPE_UINT64;
-        cg_printf(g, "s%d_d = (tk_i64)((tk_u64)%s + (tk_u64)(%s)s%d * %dull);\n", in->dst,
-                  strbuf_cstr(&off), uns ? "tk_u64" : "tk_i64", in->b, esz);
+        char b[32];
+        snprintf(b, sizeof b, "s%d", in->b);
+        strbuf sum = {0};
+        cg_ptr_add(g, &sum, in, strbuf_cstr(&off), b);
+        cg_printf(g, "s%d_d = (tk_i64)%s;\n", in->dst, strbuf_cstr(&sum));
+        strbuf_free(&sum);
     } else {
         cg_printf(g, "s%d_d = %s;\n", in->dst, strbuf_cstr(&off));
     }

@@ -14,13 +14,6 @@
 #pragma GCC diagnostic error "-Wswitch"
 #pragma GCC diagnostic error "-Wswitch-enum"
 
-static int64_t stride_of(const ir_type *t, int d)
-{
-    int64_t s = 1;
-    for (int i = d + 1; i < t->ndim; i++)
-        s *= t->shape[i];
-    return s;
-}
 
 /* Source slots to shared memory (a, then b after it), then
  * dst[e] = smem[map], map an expression of e. */
@@ -78,7 +71,7 @@ static void src_index(cg *g, strbuf *sb, const ir_inst *in, const ir_type *src, 
     strbuf_puts(sb, "(0");
     for (int d = 0; d < dst->ndim; d++) {
         int sa = in->op == IR_TRANS ? ir_trans_axis(in, d) : d;
-        int64_t st = stride_of(src, sa);
+        int64_t st = cg_stride(src, sa);
         strbuf_puts(sb, " + (");
         if (d == axis && repl)
             strbuf_printf(sb, "(int)(%s)", repl);
@@ -111,7 +104,7 @@ static bool emit_flip(cg *g, const ir_inst *in)
     strbuf map = {0}, c = {0};
     cg_coord(&c, t, ax, "e");
     strbuf_printf(&map, "(e + (%d - 2 * %s) * %" PRId64 ")", t->shape[ax] - 1, strbuf_cstr(&c),
-                  stride_of(t, ax));
+                  cg_stride(t, ax));
     via_smem(g, in, in->a, -1, strbuf_cstr(&map));
     strbuf_free(&map);
     strbuf_free(&c);

@@ -554,13 +554,6 @@ static void tree_scan(cg *g, const ir_inst *in, const plan *p, const char *fin)
 
 /* ---- the sequential form ------------------------------------------------------ */
 
-static int64_t stride_of(const ir_type *t, int d)
-{
-    int64_t s = 1;
-    for (int i = d + 1; i < t->ndim; i++)
-        s *= t->shape[i];
-    return s;
-}
 
 /* Any layout: the tile to shared memory; each thread combines, for every
  * output element it holds, the elements along the axis from index 0 (the
@@ -630,7 +623,7 @@ bool cgen_emit_reduce(cg *g, int32_t pc, const ir_inst *in)
         inner = 1;
     } else {
         L = ta->shape[in->imm];
-        inner = stride_of(ta, (int)in->imm);
+        inner = cg_stride(ta, (int)in->imm);
     }
     strbuf probe = {0}, fin = {0};
     bool ok = is_arg(kind) ? !scan : combine_expr(&probe, kind, dt, "a", "b");
