@@ -8,7 +8,6 @@
  * for sm_90 without a warning, checked and unchecked; the NVRTC checks are
  * skipped where libnvrtc cannot be loaded (TRITSIM_NVRTC names it). */
 #define _POSIX_C_SOURCE 200809L
-#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include "cgen_out.h"
 #include "ir.h"
 #include "irbuild.h"
+#include "nvrtc_test.h"
 #include "tap.h"
 
 /* ---- kernels ------------------------------------------------------------------ */
@@ -185,67 +185,21 @@ static void check_text(void)
 
 /* ---- NVRTC ----------------------------------------------------------------------- */
 
-typedef struct nvrtc_prog *nvrtc_prog;
-typedef struct nvrtc {
-    void *lib;
-    int (*create)(nvrtc_prog *, const char *, const char *, int, const char *const *,
-                  const char *const *);
-    int (*compile)(nvrtc_prog, int, const char *const *);
-    int (*log_size)(nvrtc_prog, size_t *);
-    int (*log)(nvrtc_prog, char *);
-    int (*destroy)(nvrtc_prog *);
-} nvrtc;
-
-static bool nvrtc_open(nvrtc *api)
+/* NVRTC compiles src for sm_90 with the CUDA backend's options. */
+static void compiles(const cuda_nvrtc *rtc, const char *src, const char *what)
 {
-    const char *names[] = {getenv("TRITSIM_NVRTC"), "/usr/local/cuda/lib64/libnvrtc.so",
-                           "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!names[i] || !*names[i] || !(api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)))
-            continue;
-        *(void **)&api->create = dlsym(api->lib, "nvrtcCreateProgram");
-        *(void **)&api->compile = dlsym(api->lib, "nvrtcCompileProgram");
-        *(void **)&api->log_size = dlsym(api->lib, "nvrtcGetProgramLogSize");
-        *(void **)&api->log = dlsym(api->lib, "nvrtcGetProgramLog");
-        *(void **)&api->destroy = dlsym(api->lib, "nvrtcDestroyProgram");
-        if (api->create && api->compile && api->log_size && api->log && api->destroy)
-            return true;
-        dlclose(api->lib);
-    }
-    return false;
-}
-
-/* NVRTC compiles src for sm_90 with the CUDA backend's options
- * (cuda_build_options: -w, since generated code leaves prelude helpers
- * unused). */
-static void compiles(nvrtc *api, const char *src, const char *what)
-{
-    const char *opts[] = {"--gpu-architecture=sm_90", "-default-device", "-std=c++17", "-w",
-                          "--fmad=false", "--Ofast-compile=max"};
-    nvrtc_prog p = NULL;
-    int rc = api->create(&p, src, "tk_print.cu", 0, NULL, NULL);
-    if (rc == 0)
-        rc = api->compile(p, (int)(sizeof opts / sizeof opts[0]), opts);
-    size_t n = 0;
-    char *log = NULL;
-    if (p && api->log_size(p, &n) == 0 && n > 1) {
-        log = calloc(1, n + 1);
-        api->log(p, log);
-    }
-    bool quiet = !log || strspn(log, " \r\n") == strlen(log);
-    TAP_OK(rc == 0 && quiet, "NVRTC compiles %s", what);
-    if (log && !quiet)
+    char *log;
+    TAP_OK(nvrtc_test_compile(rtc, src, "tk_print.cu", &log), "NVRTC compiles %s", what);
+    if (log)
         printf("# %s\n", log);
     free(log);
-    if (p)
-        api->destroy(&p);
 }
 
 static void check_compile(void)
 {
-    nvrtc api;
-    if (!nvrtc_open(&api)) {
-        printf("ok %d # SKIP libnvrtc not found (set TRITSIM_NVRTC)\n", ++tap_count_);
+    const cuda_nvrtc *rtc = nvrtc_test_load();
+    if (!rtc) {
+        printf("ok %d # SKIP libnvrtc not found (set TRITSIM_LIBNVRTC)\n", ++tap_count_);
         return;
     }
     struct { int n; bool checked; bool assert_values; const char *what; } cases[] = {
@@ -263,7 +217,7 @@ static void check_compile(void)
         strbuf src = {0};
         cgen_info info;
         if (emit(&b, cases[c].checked, &src, &info))
-            compiles(&api, strbuf_cstr(&src), cases[c].what);
+            compiles(rtc, strbuf_cstr(&src), cases[c].what);
         else
             TAP_OK(false, "%s: emits", cases[c].what);
         const char *dump = getenv("TRITSIM_CGEN_DUMP");
@@ -274,8 +228,6 @@ static void check_compile(void)
         }
         strbuf_free(&src);
     }
-    /* NVRTC stays loaded: unloaded, the buffer its C++ runtime keeps for
-     * its whole life would be reported as a leak under LeakSanitizer */
 }
 
 /* A kernel that needs more shared memory than the target has fails as

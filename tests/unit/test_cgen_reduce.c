@@ -10,7 +10,6 @@
  * with 1, 4 and 8 warps; the NVRTC checks are skipped where libnvrtc
  * cannot be loaded (TRITSIM_NVRTC names it). */
 #define _POSIX_C_SOURCE 200809L
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +17,7 @@
 #include "cgen.h"
 #include "ir.h"
 #include "irbuild.h"
+#include "nvrtc_test.h"
 #include "tap.h"
 
 /* ---- kernels ------------------------------------------------------------------ */
@@ -247,65 +247,22 @@ static void check_forms(void)
 
 /* ---- NVRTC ----------------------------------------------------------------------- */
 
-typedef struct nvrtc_prog *nvrtc_prog;
-typedef struct nvrtc {
-    void *lib;
-    int (*create)(nvrtc_prog *, const char *, const char *, int, const char *const *,
-                  const char *const *);
-    int (*compile)(nvrtc_prog, int, const char *const *);
-    int (*log_size)(nvrtc_prog, size_t *);
-    int (*log)(nvrtc_prog, char *);
-    int (*destroy)(nvrtc_prog *);
-} nvrtc;
-
-static bool nvrtc_open(nvrtc *api)
-{
-    const char *names[] = {getenv("TRITSIM_NVRTC"), "/usr/local/cuda/lib64/libnvrtc.so",
-                           "libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"};
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!names[i] || !*names[i] || !(api->lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL)))
-            continue;
-        *(void **)&api->create = dlsym(api->lib, "nvrtcCreateProgram");
-        *(void **)&api->compile = dlsym(api->lib, "nvrtcCompileProgram");
-        *(void **)&api->log_size = dlsym(api->lib, "nvrtcGetProgramLogSize");
-        *(void **)&api->log = dlsym(api->lib, "nvrtcGetProgramLog");
-        *(void **)&api->destroy = dlsym(api->lib, "nvrtcDestroyProgram");
-        if (api->create && api->compile && api->log_size && api->log && api->destroy)
-            return true;
-        dlclose(api->lib);
-    }
-    return false;
-}
-
 /* NVRTC compiles src for sm_90 with the CUDA backend's options. */
-static void compiles(nvrtc *api, const char *src, const char *what, int warps)
+static void compiles(const cuda_nvrtc *rtc, const char *src, const char *what, int warps)
 {
-    const char *opts[] = {"--gpu-architecture=sm_90", "-default-device", "-std=c++17", "-w",
-                          "--fmad=false", "--Ofast-compile=max"};
-    nvrtc_prog p = NULL;
-    int rc = api->create(&p, src, "tk_reduce.cu", 0, NULL, NULL);
-    if (rc == 0)
-        rc = api->compile(p, (int)(sizeof opts / sizeof opts[0]), opts);
-    size_t n = 0;
-    char *log = NULL;
-    if (p && api->log_size(p, &n) == 0 && n > 1) {
-        log = calloc(1, n + 1);
-        api->log(p, log);
-    }
-    bool quiet = !log || strspn(log, " \r\n") == strlen(log);
-    TAP_OK(rc == 0 && quiet, "NVRTC compiles %s (%d warps)", what, warps);
-    if (log && !quiet)
+    char *log;
+    TAP_OK(nvrtc_test_compile(rtc, src, "tk_reduce.cu", &log), "NVRTC compiles %s (%d warps)",
+           what, warps);
+    if (log)
         printf("# %.2000s\n", log);
     free(log);
-    if (p)
-        api->destroy(&p);
 }
 
 static void check_compile(void)
 {
-    nvrtc api;
-    if (!nvrtc_open(&api)) {
-        printf("ok %d # SKIP libnvrtc not found (set TRITSIM_NVRTC)\n", ++tap_count_);
+    const cuda_nvrtc *rtc = nvrtc_test_load();
+    if (!rtc) {
+        printf("ok %d # SKIP libnvrtc not found (set TRITSIM_LIBNVRTC)\n", ++tap_count_);
         return;
     }
     for (int i = 0; i < N(kernels); i++) {
@@ -316,14 +273,12 @@ static void check_compile(void)
             build(&b, &kernels[i]);
             strbuf src = {0};
             if (emit(&b, warps[w], &src))
-                compiles(&api, strbuf_cstr(&src), kernels[i].what, warps[w]);
+                compiles(rtc, strbuf_cstr(&src), kernels[i].what, warps[w]);
             else
                 TAP_OK(false, "%s: emits", kernels[i].what);
             strbuf_free(&src);
         }
     }
-    /* NVRTC stays loaded: unloaded, the buffer its C++ runtime keeps for
-     * its whole life would be reported as a leak under LeakSanitizer */
 }
 
 int main(void)
