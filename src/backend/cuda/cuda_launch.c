@@ -229,24 +229,9 @@ backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_fi
 
 /* ---- errors read back from the runtime block ------------------------------------ */
 
-/* The text of an assertion's message: its literal pieces (the values it
- * formats are not sent back by the kernel yet). */
-static bool cuda_assert_text(const ir_print *p, int from, strbuf *out)
-{
-    bool values = false;
-    for (int32_t i = from; p && i < p->npieces; i++) {
-        if (p->pieces[i].slot >= 0) {
-            strbuf_puts(out, "?");
-            values = true;
-        } else if (p->pieces[i].text) {
-            strbuf_puts(out, p->pieces[i].text);
-        }
-    }
-    return values;
-}
-
 /* Report the failure the runtime block records (e) with the words the CPU
- * uses for it. */
+ * uses for it: an access or a gather's index (a failed ASSERT is worded
+ * by cgen_out_write, from its record). */
 static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, const tk_err *e,
                               const CUdeviceptr *dptr)
 {
@@ -284,25 +269,6 @@ static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, con
         bool neg = dtype_is_signed(ir->slots[in->b].type.dt) && e->value < 0;
         backend_fault_gather(c, ln, neg, neg ? (uint64_t)0 - (uint64_t)e->value
                              : (uint64_t)e->value, ax, ta->shape[ax], &msg, &note);
-    } else if (e->kind == TK_ERR_ASSERT && in) {
-        const ir_print *p = ir_inst_print(ir, in);
-        strbuf text = {0};
-        bool values;
-        if (in->sub == IR_ASSERT_RULE && p && p->npieces > 0) {
-            values = cuda_assert_text(p, 1, &text);
-            strbuf_printf(&msg, "%s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s",
-                          p->pieces[0].text ? p->pieces[0].text : "", c[0], c[1], c[2],
-                          strbuf_cstr(&text));
-        } else {
-            values = cuda_assert_text(p, 0, &text);
-            strbuf_printf(&msg, "device assertion failed in program (%" PRId64 ", %" PRId64
-                          ", %" PRId64 "), %s%s%s", c[0], c[1], c[2], ln,
-                          text.len ? ": " : "", strbuf_cstr(&text));
-        }
-        if (values)
-            strbuf_puts(&note, "the values in the message (shown as ?) are not sent back by "
-                        "the CUDA backend yet; --backend cpu shows them");
-        strbuf_free(&text);
     } else {
         strbuf_printf(&msg, "internal error: a CUDA program (%" PRId64 ", %" PRId64 ", %"
                       PRId64 ") failed with error kind %u at instruction %d (code %" PRId64 ")",
