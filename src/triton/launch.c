@@ -763,7 +763,7 @@ static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t
     s->cuda_dumped |= (uint64_t)1 << w;
     h->cuda_dumped++;
     cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
-                      .num_warps = (int)warps, .num_stages = 3, .checked = true,
+                      .num_warps = (int)warps, .num_stages = 3, .checked = !h->unchecked,
                       .max_smem = 227 * 1024};
     strbuf src = {0};
     cgen_info info;

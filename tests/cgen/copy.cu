@@ -166,6 +166,9 @@ TK_FN tk_u16 tk_f32_to_bf16(float x)
 TK_FN float tk_f16_to_f32(tk_u16 h)
 {
     tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+#ifdef __CUDA_ARCH__
+    if (e != 0x1f) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h)); return f; }
+#endif
     if (e == 0x1f)
         return tk_u2f(sign | 0x7f800000u | (m << 13));
     if (e == 0) {

@@ -75,7 +75,7 @@ s8[r] = ((tk_i32)(0 + (e)));
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s9[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)));
   }
@@ -84,7 +84,7 @@ s9[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)));
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s10[r] = ((tk_i32)(0 + ((((e) % 16)))));
   }
@@ -93,7 +93,7 @@ s10[r] = ((tk_i32)(0 + ((((e) % 16)))));
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s11[r] = ((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))));
   }
@@ -102,7 +102,7 @@ s11[r] = ((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) *
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s12[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
   }
@@ -110,19 +110,23 @@ s12[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 /* 13: load */
 {
 #pragma unroll
-for (int c = 0; c < 2; c++) {
-const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && ((tk_a0 - tk_lo0) & 1ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 1ull) == 0;
 if (tk_v) {
-  const uint2 tk_w = *(const uint2 *)tk_a0;
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
   s13[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
   s13[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
   s13[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+  s13[r0 + 4] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 0) & 0xffffu))));
+  s13[r0 + 5] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 16) & 0xffffu))));
+  s13[r0 + 6] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 0) & 0xffffu))));
+  s13[r0 + 7] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 16) & 0xffffu))));
 } else {
 #pragma unroll 
-for (int v = 0; v < 4; v++) {
+for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
@@ -136,7 +140,7 @@ if (__syncthreads_or(tk_bad)) return;
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s14[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
   }
@@ -144,19 +148,23 @@ s14[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 /* 15: load */
 {
 #pragma unroll
-for (int c = 0; c < 2; c++) {
-const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && ((tk_a0 - tk_lo1) & 1ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 1ull) == 0;
 if (tk_v) {
-  const uint2 tk_w = *(const uint2 *)tk_a0;
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
   s15[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
   s15[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
   s15[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+  s15[r0 + 4] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 0) & 0xffffu))));
+  s15[r0 + 5] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 16) & 0xffffu))));
+  s15[r0 + 6] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 0) & 0xffffu))));
+  s15[r0 + 7] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 16) & 0xffffu))));
 } else {
 #pragma unroll 
-for (int v = 0; v < 4; v++) {
+for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
@@ -180,7 +188,7 @@ __syncthreads();
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 ((unsigned short *)tk_smem)[((e) / 16) * 24 + (e) % 16] = ((tk_u16)(tk_f32_to_f16(s13[r])));
   }
@@ -188,7 +196,7 @@ __syncthreads();
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 ((unsigned short *)(tk_smem + 768))[((e) % 16) * 24 + (e) / 16] = ((tk_u16)(tk_f32_to_f16(s15[r])));
   }
@@ -240,7 +248,7 @@ for (int k0 = 0; k0 < 16; k0 += 16) {
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
-  const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
 s19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
   }

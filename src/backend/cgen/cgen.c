@@ -163,6 +163,26 @@ static void analyse(cg *g)
     for (int32_t s = 0; s < k->nslots; s++)
         if (g->writes[s] != 1)
             g->def[s] = -1;
+    /* A jump lands after a STORE or ATOMIC (whose writes a later LOAD by
+     * another thread must see, so a barrier comes first) when one lies
+     * before a forward jump or inside a loop that jumps back. */
+    int32_t before = 0;     /* STOREs and ATOMICs at pcs below pc */
+    int32_t *count = malloc(((size_t)k->ncode + 1) * sizeof *count);
+    for (int32_t pc = 0; count && pc <= k->ncode; pc++) {
+        count[pc] = before;
+        if (pc < k->ncode && (k->code[pc].op == IR_STORE || k->code[pc].op == IR_ATOMIC))
+            before++;
+    }
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        if ((in->op != IR_JUMP && in->op != IR_BRANCH) || in->imm < 0 || in->imm >= k->ncode)
+            continue;
+        int32_t to = (int32_t)in->imm;
+        bool after = !count || (to > pc ? count[pc] > 0 : count[pc] > count[to]);
+        if (after)
+            g->land_stored[to] = 1;
+    }
+    free(count);
     /* Instructions come in dependence order for single-assignment slots,
      * so one forward pass decides purity. */
     for (int32_t pc = 0; pc < k->ncode; pc++) {
@@ -479,6 +499,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.def = calloc(ns, sizeof *g.def);
     g.pure = calloc(ns, 1);
     g.label = calloc((size_t)k->ncode + 1, 1);
+    g.land_stored = calloc((size_t)k->ncode + 1, 1);
     g.lay = calloc(ns, sizeof *g.lay);
     g.alias = calloc(ns, 1);
     g.abase = calloc(ns, sizeof *g.abase);
@@ -490,12 +511,13 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.inplace = malloc(nc * sizeof *g.inplace);
     g.skip = calloc(nc, 1);
     if (!g.inplace || !g.skip ||
-        !g.writes || !g.def || !g.pure || !g.label || !g.lay || !g.alias || !g.abase ||
+        !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
     analyse(&g);
+    cg_pick_vec(&g);
     cg_find_affine(&g);
     if (!cg_assign_layouts(&g)) {
         cg_fail(&g, -1, "out of memory");
@@ -522,7 +544,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         const ir_inst *in = &k->code[pc];
         if (g.label[pc]) {
             cg_printf(&g, "L%d:;\n", pc);
-            g.stored = true;    /* a jump may come from after a store */
+            g.stored |= g.land_stored[pc] != 0;
         }
         if (in->op == IR_NOP || g.skip[pc])
             continue;
@@ -552,6 +574,7 @@ done:
     free(g.def);
     free(g.pure);
     free(g.label);
+    free(g.land_stored);
     free(g.lay);
     free(g.alias);
     free(g.abase);

@@ -210,6 +210,13 @@ static const char prelude_text[] =
     "TK_FN float tk_f16_to_f32(tk_u16 h)\n"
     "{\n"
     "    tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
+    /* on the device: the widening instruction is exact for every finite
+     * value and infinity; NaN keeps the code below, which keeps its payload
+     * bits as they are */
+    "#ifdef __CUDA_ARCH__\n"
+    "    if (e != 0x1f) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"((unsigned short)h));"
+    " return f; }\n"
+    "#endif\n"
     "    if (e == 0x1f)\n"
     "        return tk_u2f(sign | 0x7f800000u | (m << 13));\n"
     "    if (e == 0) {\n"

@@ -47,11 +47,15 @@ typedef struct cg {
     cgen_info *info;
     cgen_fault *f;
     int T;                  /* threads per block */
+    int vec;                /* elements a thread holds together in a FLAT
+                               layout (cg_pick_vec) */
     int32_t *writes;        /* per slot: instructions writing it */
     int32_t *def;           /* per slot: the instruction writing it when only
                                one does, else -1 */
     uint8_t *pure;          /* per slot: an index expression (cg_pure_expr) */
     uint8_t *label;         /* per pc: a jump lands here */
+    uint8_t *land_stored;   /* per pc: a jump to here may come from after a
+                               STORE or ATOMIC */
     cgen_layout *lay;       /* per slot: its layout */
     int32_t *abase;         /* per slot: for a pointer tile held as a base
                                plus an offset (cg_find_affine), the index
@@ -93,6 +97,7 @@ void cg_check_stop(cg *g);
 
 /* ---- cgen_layout.c ---- */
 cgen_layout cgen_layout_of(const cg *g, int64_t n);
+void cg_pick_vec(cg *g);
 cgen_layout cg_layout(const cg *g, int32_t slot);
 /* Decide every slot's layout (after the analysis of cgen.c). */
 bool cg_assign_layouts(cg *g);

@@ -20,8 +20,22 @@ cgen_layout cgen_layout_of(const cg *g, int64_t n)
         return L;
     }
     L.regs = (int)(n / g->T);
-    L.vec = L.regs < 4 ? L.regs : 4;
+    L.vec = L.regs < g->vec ? L.regs : g->vec;
     return L;
+}
+
+/* 16 bytes is the widest access a thread makes: 4 elements of a FLAT tile
+ * together when any tile in memory has 4-byte elements or more, 8 when all
+ * of them have 2 (fp16 and bf16 kernels). */
+void cg_pick_vec(cg *g)
+{
+    g->vec = 8;
+    for (int32_t pc = 0; pc < g->k->ncode; pc++) {
+        const ir_inst *in = &g->k->code[pc];
+        if ((in->op == IR_LOAD || in->op == IR_STORE || in->op == IR_ATOMIC) &&
+            !cg_scalar(g, in->a) && dtype_size(dtype_elem(cg_dt(g, in->a))) != 2)
+            g->vec = 4;
+    }
 }
 
 cgen_layout cg_layout(const cg *g, int32_t slot)
@@ -626,7 +640,9 @@ bool cg_last_stride(const cg *g, int32_t s, int64_t *out)
     }
     if (g->abase && g->abase[s] >= 0)
         return cg_last_stride(g, g->abase[s], out);
-    if (!g->pure[s] || g->def[s] < 0)
+    /* the stride is a property of how the tile was computed, whenever it
+     * was: any tile with one definition will do, not only index expressions */
+    if (g->def[s] < 0)
         return false;
     const ir_inst *in = &g->k->code[g->def[s]];
     const ir_type *t = cg_type(g, s);

@@ -301,7 +301,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         cg_printf(g, "if (tk_v) {\n  %s tk_w;\n", vec_type(bytes));
         static const char *const w[] = {"x", "y", "z", "w"};
         dtype bd = esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32 : DTYPE_UINT64;
-        strbuf val[4] = {{0}};
+        strbuf val[8] = {{0}};     /* V: at most 8 (2-byte elements) */
         for (int v = 0; v < V; v++) {
             char rv[32], ev[32];
             snprintf(rv, sizeof rv, "r0 + %d", v);
@@ -321,7 +321,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
                 cg_printf(g, "  tk_w.%s = (unsigned int)((unsigned long long)(%s) >> %d);\n",
                           w[i], strbuf_cstr(&val[i / 2]), (i % 2) * 32);
         }
-        for (int v = 0; v < 4; v++)
+        for (int v = 0; v < V; v++)
             strbuf_free(&val[v]);
         cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
         cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
