@@ -418,6 +418,8 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
   __threadfence();
   atomicExch(&rt->err_lock, 0u);
 }
+#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p); tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)
+#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa, tk_farg, tk_fv); } while (0)
 __device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,
     unsigned long long hi, unsigned int sz)
 { return a >= lo && a < hi && hi - a >= sz && ((a - lo) & (sz - 1)) == 0; }
@@ -434,6 +436,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, 
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
 tk_u64 s0;
@@ -525,11 +528,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
 bool tk_m = ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2)); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  tk_fault(tk_rt_p, 1, 11, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 11, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 12: store */
 {
 #pragma unroll
@@ -551,11 +554,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
 bool tk_m = ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2)); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  tk_fault(tk_rt_p, 1, 12, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 12, e, tk_a, 1, 0); tk_m = false;
 }
 if (tk_m) { *(float *)(tk_a) = (s11[r]); }
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 13: return */
 return;
 }

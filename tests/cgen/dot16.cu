@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
 (void)tk_lo2; (void)tk_hi2;
@@ -131,11 +132,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
-  tk_fault(tk_rt_p, 1, 13, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 13, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s13[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s13[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 14: ptr_add */
 {
 #pragma unroll
@@ -169,11 +170,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
-  tk_fault(tk_rt_p, 1, 15, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 15, e, tk_a, 1, 0); tk_m = false;
 }
 if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 16: const */
 {
 #pragma unroll
@@ -271,12 +272,12 @@ s20[r] = tk_rnd_f16(s18[r]);
 const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
-  tk_fault(tk_rt_p, 1, 21, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 21, e, tk_a, 2, 0); tk_m = false;
 }
 if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s20[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 22: return */
 return;
 }

@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
 (void)tk_lo2; (void)tk_hi2;
@@ -134,11 +135,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  tk_fault(tk_rt_p, 1, 14, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 14, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 15: ptr_add */
 {
 #pragma unroll
@@ -158,10 +159,10 @@ const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i3
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
-((float *)(tk_smem + 1088))[e0 + 0] = tk_tf32(tk_u2f(((tk_u32)(tk_w.x))));
-((float *)(tk_smem + 1088))[e0 + 1] = tk_tf32(tk_u2f(((tk_u32)(tk_w.y))));
-((float *)(tk_smem + 1088))[e0 + 2] = tk_tf32(tk_u2f(((tk_u32)(tk_w.z))));
-((float *)(tk_smem + 1088))[e0 + 3] = tk_tf32(tk_u2f(((tk_u32)(tk_w.w))));
+((float *)(tk_smem + 1280))[e0 + 0] = tk_tf32(tk_u2f(((tk_u32)(tk_w.x))));
+((float *)(tk_smem + 1280))[e0 + 1] = tk_tf32(tk_u2f(((tk_u32)(tk_w.y))));
+((float *)(tk_smem + 1280))[e0 + 2] = tk_tf32(tk_u2f(((tk_u32)(tk_w.z))));
+((float *)(tk_smem + 1280))[e0 + 3] = tk_tf32(tk_u2f(((tk_u32)(tk_w.w))));
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
@@ -169,26 +170,26 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  tk_fault(tk_rt_p, 1, 16, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 16, e, tk_a, 1, 0); tk_m = false;
 }
 float tk_lv;
 if (tk_m) tk_lv = (*(const float *)(tk_a)); else tk_lv = (0x0p+0f);
-((float *)(tk_smem + 1088))[e] = tk_tf32(tk_lv);
+((float *)(tk_smem + 1280))[e] = tk_tf32(tk_lv);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 17: dot */
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
   const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
   {
-((float *)tk_smem)[((e) / 16) * 17 + (e) % 16] = tk_tf32(s14[r]);
+((float *)tk_smem)[((e) % 16) * 20 + ((e) / 16) % 8 * 2 + (e) / 128] = tk_tf32(s14[r]);
   }
 }}
 __syncthreads();
 {
 const float *tk_A = (const float *)tk_smem;
-const float *tk_B = (const float *)(tk_smem + 1088);
+const float *tk_B = (const float *)(tk_smem + 1280);
 {
 #pragma unroll
   for (int r = 0; r < 8; r++) {
@@ -198,15 +199,16 @@ s17[r] = 0;
   }
 }}
 const int tk_col = (tk_tid * 4) % 16;
-const int tk_row0 = (tk_tid * 4) / 16 * 17;
+const int tk_q = (tk_tid * 4) / 16;
 #pragma unroll 4
 for (int k = 0; k < 16; k++) {
+  const float *tk_ak = tk_A + k * 20 + tk_q * 2;
   float tk_bv[4];
 #pragma unroll
   for (int v = 0; v < 4; v++) tk_bv[v] = tk_B[k * 16 + tk_col + v];
 #pragma unroll
   for (int c = 0; c < 2; c++) {
-    const float tk_av = tk_A[tk_row0 + c * 136 + k];
+    const float tk_av = tk_ak[c];
 #pragma unroll
     for (int v = 0; v < 4; v++)
       s17[c * 4 + v] = __fmaf_rn(tk_av, tk_bv[v], s17[c * 4 + v]);
@@ -234,12 +236,12 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  tk_fault(tk_rt_p, 1, 18, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 18, e, tk_a, 2, 0); tk_m = false;
 }
 if (tk_m) { *(float *)(tk_a) = (s17[r]); }
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 19: return */
 return;
 }
-// ---- end (32 threads, 2112 bytes of shared memory)
+// ---- end (32 threads, 2304 bytes of shared memory)

@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, tk_u64 tk_lo0, tk_u64 tk_hi0)
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 tk_u64 s0;
 tk_i32 s1;
@@ -40,12 +41,12 @@ s3[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  tk_fault(tk_rt_p, 1, 4, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 4, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s4[r] = ((tk_i32)(*(const tk_u32 *)(tk_a))); else s4[r] = ((tk_i32)0ll);
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 5: print */
 if (true) {
 if (tk_tid == 0) {
@@ -90,10 +91,10 @@ s6[r] = ((s4[r]) < (s5));
   (void)r; (void)e;
   if (tk_tid < 4)
   {
-if (!(s6[r])) { tk_fault(tk_rt_p, 2, 8, e, 0, -1, 0); tk_bad = 1; }
+if (!(s6[r])) TK_NOTE(2, 8, e, 0, -1, 0);
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 9: return */
 return;
 }

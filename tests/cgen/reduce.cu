@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
 (void)tk_lo2; (void)tk_hi2;
@@ -131,11 +132,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  tk_fault(tk_rt_p, 1, 14, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 14, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 15: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -206,12 +207,12 @@ s17[r] = tk_acc;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  tk_fault(tk_rt_p, 1, 18, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 18, e, tk_a, 1, 0); tk_m = false;
 }
 if (tk_m) { *(float *)(tk_a) = (s17[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 19: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 16));
   (void)r; (void)e;
@@ -290,12 +291,12 @@ s20[r] = tk_acc;
 const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  tk_fault(tk_rt_p, 1, 22, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 22, e, tk_a, 2, 0); tk_m = false;
 }
 if (tk_m) { *(float *)(tk_a) = (s20[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 23: reshape */
 {
 #pragma unroll
@@ -372,12 +373,12 @@ s22 = tk_acc;
 const tk_u64 tk_a = s3;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo3, tk_hi3, 4)) {
-  tk_fault(tk_rt_p, 1, 25, e, tk_a, 3, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 25, e, tk_a, 3, 0); tk_m = false;
 }
 if (tk_m) { *(tk_u32 *)(tk_a) = ((tk_u32)(s22)); }
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 26: return */
 return;
 }

@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
 (void)tk_lo2; (void)tk_hi2;
@@ -96,12 +97,12 @@ s9 = (0x0p+0f);
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 bool tk_m = ((((tk_i32)(0 + (e)))) < (s3)); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  tk_fault(tk_rt_p, 1, 10, e, tk_a, 0, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 10, e, tk_a, 0, 0); tk_m = false;
 }
 if (tk_m) s10[r] = (*(const float *)(tk_a)); else s10[r] = s9;
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 11: ptr_add */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -125,12 +126,12 @@ s13 = (0x0p+0f);
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
 bool tk_m = ((((tk_i32)(0 + (e)))) < (s4)); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  tk_fault(tk_rt_p, 1, 14, e, tk_a, 1, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 14, e, tk_a, 1, 0); tk_m = false;
 }
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = s13;
   }
 }}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 15: reshape */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -396,11 +397,11 @@ const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
 bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  tk_fault(tk_rt_p, 1, 41, e, tk_a, 2, 0); tk_bad = 1; tk_m = false;
+  TK_NOTE(1, 41, e, tk_a, 2, 0); tk_m = false;
 }
 if (tk_m) { *(float *)(tk_a) = (s26[r]); }
 }}}}
-if (__syncthreads_or(tk_bad)) return;
+if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 42: return */
 return;
 }

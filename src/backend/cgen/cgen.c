@@ -93,8 +93,10 @@ void cg_barrier(cg *g)
 
 void cg_check_stop(cg *g)
 {
-    if (g->o->checked)
-        cg_printf(g, "if (__syncthreads_or(tk_bad)) return;\n");
+    if (g->o->checked) {
+        cg_printf(g, "if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }\n");
+        g->stored = false;      /* a barrier too */
+    }
 }
 
 /* ---- parameters ---------------------------------------------------------- */
@@ -170,7 +172,9 @@ static void analyse(cg *g)
     int32_t *count = malloc(((size_t)k->ncode + 1) * sizeof *count);
     for (int32_t pc = 0; count && pc <= k->ncode; pc++) {
         count[pc] = before;
-        if (pc < k->ncode && (k->code[pc].op == IR_STORE || k->code[pc].op == IR_ATOMIC))
+        /* (checked, each is followed by cg_check_stop's barrier) */
+        if (pc < k->ncode && (k->code[pc].op == IR_STORE || k->code[pc].op == IR_ATOMIC) &&
+            !g->o->checked)
             before++;
     }
     for (int32_t pc = 0; pc < k->ncode; pc++) {
@@ -218,6 +222,9 @@ static void emit_signature(cg *g)
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
+    if (g->o->checked)
+        cg_printf(g, "unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; "
+                  "long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;\n");
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
             cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d;\n", i, i);
@@ -386,8 +393,8 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
         strbuf m = {0};
         if (in->b >= 0)
             strbuf_printf(&m, "s%d && ", in->b);
-        cg_printf(g, "if (tk_tid == 0 && %s!s%d) { tk_fault(tk_rt_p, %d, %d, 0, 0, -1, 0); "
-                  "tk_bad = 1; }\n", strbuf_cstr(&m), in->a, TK_ERR_ASSERT, pc);
+        cg_printf(g, "if (tk_tid == 0 && %s!s%d) TK_NOTE(%d, %d, 0, 0, -1, 0);\n",
+                  strbuf_cstr(&m), in->a, TK_ERR_ASSERT, pc);
         strbuf_free(&m);
     } else {
         const ir_type *t = cg_type(g, cg_scalar(g, in->a) ? in->b : in->a);
@@ -397,7 +404,7 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
         cg_operand(g, &a, in->a);
         if (in->b >= 0)
             cg_operand(g, &m, in->b);
-        cg_printf(g, "if (%s%s!(%s)) { tk_fault(tk_rt_p, %d, %d, e, 0, -1, 0); tk_bad = 1; }\n",
+        cg_printf(g, "if (%s%s!(%s)) TK_NOTE(%d, %d, e, 0, -1, 0);\n",
                   in->b >= 0 ? strbuf_cstr(&m) : "", in->b >= 0 ? " && " : "", strbuf_cstr(&a),
                   TK_ERR_ASSERT, pc);
         strbuf_free(&a);

@@ -24,15 +24,45 @@ typedef struct dotdims {
 
 /* Where DOT in's operands wait in shared memory: A row-major in rows of
  * lda elements, B after it at byte offb (transposed, rows of lda, on the
- * tensor-core path). */
+ * tensor-core path).
+ *
+ * The FMA path's common case (fma_rows) keeps A k-major instead: a thread
+ * of the accumulator's FLAT layout holds rows q, q + R, q + 2R, ... (C of
+ * them, q = its first), and for each k it wants those C values at once.
+ * They wait side by side: element (i, k) at k * lda + (i % R) * C + i / R,
+ * so a thread reads them as C / 4 16-byte words, the same ones as every
+ * other thread of its row group (a broadcast).  Where those words are
+ * floats in rows of a multiple of 8 words (swz), word w of row k sits at
+ * w ^ (k / 4 % 8): the threads that store the 4 k of one 16-byte global
+ * load then spread over 8 word columns instead of 2 (a 4-way conflict on
+ * the stores instead of 16-way), and a thread's reads stay whole words. */
 typedef struct dot_stage {
     bool mma;
-    int64_t M, N, K, batch, lda;
+    bool kmajor;            /* A as above; R, C its row groups */
+    bool swz;               /* and its words swizzled */
+    int64_t M, N, K, batch, lda, R, C;
     size_t offb, esz;
     const char *et;         /* the element type there */
     bool tf32;
     dtype adt;
 } dot_stage;
+
+/* The FMA path where each thread walks K for chunks of V columns in C rows
+ * R apart (batch 1, no int8): the accumulator's FLAT layout puts T * V
+ * consecutive elements, a whole number of rows, in each chunk step. */
+static bool fma_rows(const cg *g, const ir_inst *in, int64_t *R, int64_t *C)
+{
+    const ir_type *ta = cg_type(g, in->a), *td = cg_type(g, in->dst);
+    int nd = td->ndim;
+    cgen_layout Ld = cg_layout(g, in->dst);
+    int64_t M = td->shape[nd - 2], N = td->shape[nd - 1];
+    if (nd != 2 || ta->dt == DTYPE_INT8 || Ld.kind != CGEN_FLAT || Ld.repl ||
+        N % Ld.vec != 0 || ((int64_t)g->T * Ld.vec) % N != 0)
+        return false;
+    *R = (int64_t)g->T * Ld.vec / N;
+    *C = M / *R;
+    return M % *R == 0;
+}
 
 static dot_stage stage_of(const cg *g, const ir_inst *in)
 {
@@ -54,11 +84,18 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
     } else {
         bool f64 = st.adt == DTYPE_FP64, i8 = st.adt == DTYPE_INT8;
         st.lda = st.K + 1;
+        st.kmajor = fma_rows(g, in, &st.R, &st.C);
+        st.swz = st.kmajor && !f64 && cg_layout(g, in->dst).vec == 4 && st.C % 4 == 0 &&
+                 st.M % 32 == 0;
+        /* k-major rows of M (padded by a word where not swizzled) */
+        if (st.kmajor)
+            st.lda = st.swz ? st.M : st.M + 16 / (int64_t)(f64 ? 8 : 4);
         st.esz = f64 ? 8 : 4;
         st.et = f64 ? "double" : i8 ? "int" : "float";
         st.tf32 = st.adt == DTYPE_FP32 && in->imm == IR_PREC_TF32;
     }
-    st.offb = ((size_t)(st.batch * st.M * st.lda) * st.esz + 15) & ~(size_t)15;
+    st.offb = ((size_t)(st.batch * (st.kmajor ? st.K : st.M) * st.lda) * st.esz + 15) &
+              ~(size_t)15;
     return st;
 }
 
@@ -70,7 +107,19 @@ void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const ch
         cgen_bitcast(&val, DTYPE_UINT16, st.adt, v);
     else
         strbuf_printf(&val, "%s(%s)", st.tf32 ? "tk_tf32" : "", v);
-    if (which == 0)
+    if (which == 0 && st.swz)
+        cg_printf(g, "{ const int tk_k = (int)((%s) %% %" PRId64 "), tk_p = (int)(((%s) / %" PRId64
+                  ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 ");\n"
+                  "  ((%s *)tk_smem)[tk_k * %" PRId64 " + (((tk_p >> 2) ^ ((tk_k >> 2) & 7)) << 2)"
+                  " + (tk_p & 3)] = %s; }\n",
+                  e, st.K, e, st.K, st.R, st.C, e, st.K * st.R, st.et, st.lda,
+                  strbuf_cstr(&val));
+    else if (which == 0 && st.kmajor)
+        cg_printf(g, "((%s *)tk_smem)[((%s) %% %" PRId64 ") * %" PRId64 " + ((%s) / %" PRId64
+                  ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 "] = %s;\n",
+                  st.et, e, st.K, st.lda, e, st.K, st.R, st.C, e, st.K * st.R,
+                  strbuf_cstr(&val));
+    else if (which == 0)
         cg_printf(g, "((%s *)tk_smem)[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
                   st.et, e, st.K, st.lda, e, st.K, strbuf_cstr(&val));
     else if (st.mma)
@@ -270,9 +319,9 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     bool f64 = adt == DTYPE_FP64, i8 = adt == DTYPE_INT8;
     const char *et = f64 ? "double" : i8 ? "int" : "float";
     size_t esz = f64 ? 8 : 4;
-    int64_t lda = D.K + 1;                  /* padded rows: fewer bank conflicts */
-    size_t offb = (size_t)(D.batch * D.M * lda) * esz;
-    offb = (offb + 15) & ~(size_t)15;
+    dot_stage st = stage_of(g, in);
+    int64_t lda = st.lda;
+    size_t offb = st.offb;
     cg_need_smem(g, offb + (size_t)(D.batch * D.K * D.N) * esz);
 
     cgen_layout Ld = cg_layout(g, in->dst);
@@ -313,26 +362,47 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     }
     cg_loop_end(g);
 
-    bool fast = !i8 && D.batch == 1 && !Ld.repl && D.N % Ld.vec == 0 &&
-                ((int64_t)g->T * Ld.vec) % D.N == 0;
-    if (fast) {
-        int V = Ld.vec, C = Ld.regs / V;
+    if (st.kmajor) {
+        /* each thread: C rows R apart times V columns; per k, its C values
+         * of A (k-major, side by side) and V of B, in 16-byte words where
+         * they are floats (f4: words of four) */
+        int V = Ld.vec;
+        bool f4 = st.swz;
         cg_printf(g, "const int tk_col = (tk_tid * %d) %% %" PRId64 ";\n", V, D.N);
-        /* chunk c's row: (c * T + t) * V / N, a constant step per chunk
-         * since T * V is a multiple of N */
-        cg_printf(g, "const int tk_row0 = (tk_tid * %d) / %" PRId64 " * %" PRId64 ";\n", V, D.N,
-                  lda);
-        cg_printf(g, "#pragma unroll 4\nfor (int k = 0; k < %" PRId64 "; k++) {\n", D.K);
+        cg_printf(g, "const int tk_q = (tk_tid * %d) / %" PRId64 ";\n", V, D.N);
+        cg_printf(g, "#pragma unroll %d\nfor (int k = 0; k < %" PRId64 "; k++) {\n",
+                  st.C >= 16 ? 2 : 4, D.K);
+        if (f4)
+            cg_printf(g, "  const float *tk_ak = tk_A + k * %" PRId64 ";\n"
+                      "  const int tk_wq = tk_q * %" PRId64 ", tk_sw = (k >> 2) & 7;\n",
+                      lda, st.C / 4);
+        else
+            cg_printf(g, "  const %s *tk_ak = tk_A + k * %" PRId64 " + tk_q * %" PRId64 ";\n",
+                      et, lda, st.C);
         cg_printf(g, "  %s tk_bv[%d];\n", et, V);
-        cg_printf(g, "#pragma unroll\n  for (int v = 0; v < %d; v++) tk_bv[v] = tk_B[k * %" PRId64 " + tk_col + v];\n",
-                  V, D.N);
-        cg_printf(g, "#pragma unroll\n  for (int c = 0; c < %d; c++) {\n", C);
-        cg_printf(g, "    const %s tk_av = tk_A[tk_row0 + c * %" PRId64 " + k];\n", et,
-                  (int64_t)g->T * V / D.N * lda);
-        cg_printf(g, "#pragma unroll\n    for (int v = 0; v < %d; v++)\n", V);
-        cg_printf(g, "      %s[c * %d + v] = %s(tk_av, tk_bv[v], %s[c * %d + v]);\n", acc, V,
-                  f64 ? "__fma_rn" : "__fmaf_rn", acc, V);
-        cg_printf(g, "  }\n}\n");
+        if (f4) {
+            cg_printf(g, "  { const float4 tk_w = *(const float4 *)(tk_B + k * %" PRId64
+                      " + tk_col); tk_bv[0] = tk_w.x; tk_bv[1] = tk_w.y; tk_bv[2] = tk_w.z;"
+                      " tk_bv[3] = tk_w.w; }\n", D.N);
+            cg_printf(g, "#pragma unroll\n  for (int c4 = 0; c4 < %" PRId64 "; c4++) {\n",
+                      st.C / 4);
+            cg_printf(g, "    const float4 tk_w = *(const float4 *)(tk_ak + (((tk_wq + c4) ^ tk_sw) << 2));\n");
+            cg_printf(g, "    const float tk_av[4] = {tk_w.x, tk_w.y, tk_w.z, tk_w.w};\n");
+            cg_printf(g, "#pragma unroll\n    for (int c = 0; c < 4; c++)\n");
+            cg_printf(g, "#pragma unroll\n      for (int v = 0; v < 4; v++)\n");
+            cg_printf(g, "        %s[(c4 * 4 + c) * 4 + v] = __fmaf_rn(tk_av[c], tk_bv[v], "
+                      "%s[(c4 * 4 + c) * 4 + v]);\n", acc, acc);
+            cg_printf(g, "  }\n}\n");
+        } else {
+            cg_printf(g, "#pragma unroll\n  for (int v = 0; v < %d; v++) tk_bv[v] = tk_B[k * %"
+                      PRId64 " + tk_col + v];\n", V, D.N);
+            cg_printf(g, "#pragma unroll\n  for (int c = 0; c < %" PRId64 "; c++) {\n", st.C);
+            cg_printf(g, "    const %s tk_av = tk_ak[c];\n", et);
+            cg_printf(g, "#pragma unroll\n    for (int v = 0; v < %d; v++)\n", V);
+            cg_printf(g, "      %s[c * %d + v] = %s(tk_av, tk_bv[v], %s[c * %d + v]);\n", acc,
+                      V, f64 ? "__fma_rn" : "__fmaf_rn", acc, V);
+            cg_printf(g, "  }\n}\n");
+        }
     } else {
         cg_loop_begin(g, &Ld, false);
         cg_printf(g, "const long long tk_bb = e / %" PRId64 ", tk_i = (e / %" PRId64 ") %% %" PRId64

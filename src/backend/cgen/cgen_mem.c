@@ -2,9 +2,9 @@
  * (cgen_options.checked), then the access; masked-off lanes touch no
  * memory and load `other` or 0.  A program's accesses keep their order
  * (doc/ir.md 3.9): a barrier comes between a STORE or ATOMIC and the next
- * LOAD or ATOMIC.  A lane that fails its check records the failure
- * (tk_fault), skips the access, and the block stops after the
- * instruction.  Atomics run on the owners of the lanes; when other
+ * LOAD or ATOMIC.  A lane that fails its check notes the failure in its
+ * thread's registers (TK_NOTE), skips the access, and the block stops after
+ * the instruction, reporting it (TK_REPORT, tk_fault).  Atomics run on the owners of the lanes; when other
  * threads hold replicas of the result, it reaches them through shared
  * memory. */
 #include "cgen_impl.h"
@@ -59,7 +59,7 @@ static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
         strbuf ok = {0}, arg = {0};
         check_exprs(g, in->a, esz, &ok, &arg);
         cg_printf(g, "if (tk_m && !%s) {\n", strbuf_cstr(&ok));
-        cg_printf(g, "  tk_fault(tk_rt_p, %d, %d, e, tk_a, %s, 0); tk_bad = 1; tk_m = false;\n}\n",
+        cg_printf(g, "  TK_NOTE(%d, %d, e, tk_a, %s, 0); tk_m = false;\n}\n",
                   TK_ERR_ACCESS, pc, strbuf_cstr(&arg));
         strbuf_free(&ok);
         strbuf_free(&arg);

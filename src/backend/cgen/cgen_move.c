@@ -146,7 +146,7 @@ static bool emit_gather(cg *g, int32_t pc, const ir_inst *in)
     cg_printf(g, "const long long tk_gi = (long long)(%s);\n", strbuf_cstr(&ix));
     cg_printf(g, "if (tk_gi < 0 || tk_gi >= %d) {\n", src->shape[ax]);
     if (g->o->checked)
-        cg_printf(g, "  tk_fault(tk_rt_p, %d, %d, e, 0, -1, tk_gi); tk_bad = 1;\n",
+        cg_printf(g, "  TK_NOTE(%d, %d, e, 0, -1, tk_gi);\n",
                   TK_ERR_GATHER, pc);
     cg_printf(g, "  s%d[r] = 0;\n} else {\n", in->dst);
     cg_printf(g, "  s%d[r] = ((const %s *)tk_smem)[%s];\n}\n", in->dst, cg_ctype(g, in->dst),

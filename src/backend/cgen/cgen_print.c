@@ -165,7 +165,7 @@ bool cgen_emit_print(cg *g, int32_t pc, const ir_inst *in)
             return true;
         }
         cg_printf(g, "if (__syncthreads_or(tk_bad)) ");
-        cg_printf(g, "{\n");
+        cg_printf(g, "{\nTK_REPORT();\n");
         if (!emit_record(g, pc, TK_REC_ASSERT))
             return false;
         cg_printf(g, "return;\n}\n");

@@ -44,6 +44,15 @@ void cgen_rt_prelude(cg *g)
         "  __threadfence();\n"
         "  atomicExch(&rt->err_lock, 0u);\n"
         "}\n");
+    /* A thread notes its first failure in registers (TK_NOTE) and reports
+     * it when the block stops together (TK_REPORT): the call to tk_fault
+     * then sits where nothing is live across it, instead of inside every
+     * access, where the registers it clobbers would cost every kernel. */
+    cg_printf(g,
+        "#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p);"
+        " tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)\n"
+        "#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa,"
+        " tk_farg, tk_fv); } while (0)\n");
     /* Does [a, a + sz) lie in [lo, hi), at a multiple of sz from lo? */
     cg_printf(g,
         "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"
