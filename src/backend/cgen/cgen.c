@@ -222,6 +222,9 @@ static void emit_signature(cg *g)
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
+    for (int32_t pc = 0; pc < k->ncode; pc++)
+        if (g->pipe_head[pc] >= 0)
+            cg_printf(g, "bool tk_pf%d = false;   /* its operands are loaded already */\n", pc);
     if (g->o->checked)
         cg_printf(g, "unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; "
                   "long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;\n");
@@ -417,6 +420,20 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
 
 /* ---- the instruction walk -------------------------------------------------- */
 
+static bool emit_inst(cg *g, int32_t pc);
+
+bool cg_emit_at(cg *g, int32_t pc)
+{
+    const ir_inst *in = &g->k->code[pc];
+    cg_printf(g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
+    if (cg_affine_write(g, in))
+        return true;
+    cg_convert_begin(g, in);
+    bool ok = emit_inst(g, pc);
+    cg_convert_end(g);
+    return ok;
+}
+
 static bool emit_inst(cg *g, int32_t pc)
 {
     const ir_inst *in = &g->k->code[pc];
@@ -517,7 +534,11 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.fuse_first = malloc(nc * sizeof *g.fuse_first);
     g.inplace = malloc(nc * sizeof *g.inplace);
     g.skip = calloc(nc, 1);
-    if (!g.inplace || !g.skip ||
+    g.staged = calloc(nc, 1);
+    g.moved = calloc(nc, 1);
+    g.pipe_head = malloc(nc * sizeof *g.pipe_head);
+    g.pf_dot = malloc(nc * sizeof *g.pf_dot);
+    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
@@ -531,8 +552,9 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         goto done;
     }
     for (size_t i = 0; i < nc; i++)
-        g.fuse_into[i] = g.fuse_first[i] = g.inplace[i] = -1;
+        g.fuse_into[i] = g.fuse_first[i] = g.inplace[i] = g.pipe_head[i] = g.pf_dot[i] = -1;
     cg_find_fused_loads(&g);
+    cg_find_pipelined(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -553,14 +575,18 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
             cg_printf(&g, "L%d:;\n", pc);
             g.stored |= g.land_stored[pc] != 0;
         }
-        if (in->op == IR_NOP || g.skip[pc])
+        if (in->op == IR_NOP || g.skip[pc] || g.moved[pc])
             continue;
-        cg_printf(&g, "/* %d: %s */\n", pc, ir_op_name((ir_opcode)in->op));
-        if (cg_affine_write(&g, in))
-            continue;
-        cg_convert_begin(&g, in);
-        bool ok = emit_inst(&g, pc);
-        cg_convert_end(&g);
+        bool ok;
+        if (g.pipe_head[pc] >= 0) {
+            ok = cg_emit_pipelined_dot(&g, pc);
+        } else if (g.pf_dot[pc] >= 0) {
+            cg_printf(&g, "if (!tk_pf%d) {\n", g.pf_dot[pc]);
+            ok = cg_emit_at(&g, pc);
+            cg_printf(&g, "}\n");
+        } else {
+            ok = cg_emit_at(&g, pc);
+        }
         if (!ok)
             break;
     }
@@ -591,5 +617,9 @@ done:
     free(g.fuse_first);
     free(g.inplace);
     free(g.skip);
+    free(g.staged);
+    free(g.moved);
+    free(g.pipe_head);
+    free(g.pf_dot);
     return !g.failed;
 }

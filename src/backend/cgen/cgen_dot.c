@@ -142,6 +142,19 @@ static void stage_operand(cg *g, const ir_inst *in, int which, int32_t s)
     strbuf_free(&opd);
 }
 
+void cgen_dot_stage_operands(cg *g, int32_t pc)
+{
+    const ir_inst *in = &g->k->code[pc];
+    if (!g->fused[pc])
+        cg_barrier(g);
+    if (!(g->fused[pc] & 1))
+        stage_operand(g, in, 0, in->a);
+    if (!(g->fused[pc] & 2))
+        stage_operand(g, in, 1, in->b);
+    cg_barrier(g);
+    g->staged[pc] = 1;
+}
+
 /* Is the instruction harmless between a LOAD that feeds a DOT directly
  * and the DOT (no shared memory, no side effect)? */
 static bool quiet(const cg *g, const ir_inst *in)
@@ -247,13 +260,8 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     }
     strbuf_free(&ba);
     strbuf_free(&bb);
-    if (!g->fused[pc])
-        cg_barrier(g);
-    if (!(g->fused[pc] & 1))
-        stage_operand(g, in, 0, in->a);
-    if (!(g->fused[pc] & 2))
-        stage_operand(g, in, 1, in->b);
-    cg_barrier(g);
+    if (!g->staged[pc])
+        cgen_dot_stage_operands(g, pc);
 
     int WM = M / Ld->wm, WN = N / Ld->wn, MT = Ld->mt, NT = Ld->nt;
     /* dst is fp32 (mma_layout): the fragments accumulate in its registers,
@@ -325,13 +333,8 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     cg_need_smem(g, offb + (size_t)(D.batch * D.K * D.N) * esz);
 
     cgen_layout Ld = cg_layout(g, in->dst);
-    if (!g->fused[pc])
-        cg_barrier(g);
-    if (!(g->fused[pc] & 1))
-        stage_operand(g, in, 0, in->a);
-    if (!(g->fused[pc] & 2))
-        stage_operand(g, in, 1, in->b);
-    cg_barrier(g);
+    if (!g->staged[pc])
+        cgen_dot_stage_operands(g, pc);
 
     dtype accdt = f64 ? DTYPE_FP64 : i8 ? DTYPE_INT32 : DTYPE_FP32;
     /* accumulate in dst's own registers when they hold the accumulator's

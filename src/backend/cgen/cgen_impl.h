@@ -75,6 +75,14 @@ typedef struct cg {
                                registers (acc = dot(a, b, acc), whose result
                                only goes back into acc), c's slot; else -1 */
     uint8_t *skip;          /* per pc: nothing to emit (that COPY back) */
+    uint8_t *staged;        /* per pc: a DOT whose operands are already in
+                               shared memory (cgen_dot_stage_operands) */
+    int32_t *pipe_head;     /* per pc: a DOT whose loop is pipelined
+                               (cgen_pipe.c): the loop's head, else -1 */
+    int32_t *pf_dot;        /* per pc: an operand LOAD of such a DOT, loaded
+                               in place only in the loop's first round: the
+                               DOT's pc, else -1 */
+    uint8_t *moved;         /* per pc: emitted early, with such a DOT */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -158,6 +166,14 @@ bool cgen_emit_move(cg *g, int32_t pc, const ir_inst *in);
 bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_dot.c ---- */
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
+/* A DOT's operands into shared memory, between barriers (the DOT then
+ * skips that part). */
+void cgen_dot_stage_operands(cg *g, int32_t pc);
+/* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
+void cg_find_pipelined(cg *g);
+bool cg_emit_pipelined_dot(cg *g, int32_t pc);
+/* ---- cgen.c: one instruction at its place in the walk ---- */
+bool cg_emit_at(cg *g, int32_t pc);
 /* LOADs whose tile only a DOT right after them reads: they write it
  * straight into the DOT's shared memory (cgen_dot_stage), so the tile
  * never takes registers.  Fills fuse_into, fuse_which, fused, fuse_first. */

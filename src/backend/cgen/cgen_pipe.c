@@ -1,0 +1,168 @@
+/* cgen_pipe.c - software pipelining of a tl.dot's loop.  In the usual
+ *
+ *     for k in range(...):
+ *         acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+ *         a_ptrs += ...; b_ptrs += ...
+ *
+ * each round waits for its loads before its arithmetic, and with few
+ * programs an SM nothing else hides that wait.  Pipelined, a round puts the
+ * operands it holds in registers into shared memory, runs the loop's scalar
+ * tail early (the pointer steps and the counter: nothing there reads the
+ * DOT), evaluates the loop's condition, loads the next round's operands if
+ * there is a next round, and only then computes, so that those loads are in
+ * flight during the arithmetic.  The first round loads in place (tk_pfN
+ * says whether the operands are there already).  Nothing that can be
+ * observed moves: the loop holds no store, print or other side effect, and
+ * a failed check of a next round's load stops the program before anything
+ * after the DOT could have shown its result. */
+#include "cgen_impl.h"
+
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
+/* An instruction that only computes a scalar or moves a pointer tile held
+ * as base + offset (cg_find_affine), with no side effect. */
+static bool scalar_step(const cg *g, const ir_inst *in)
+{
+    switch ((ir_opcode)in->op) {
+    case IR_NOP:
+        return true;
+    case IR_CONST: case IR_BINARY: case IR_UNARY: case IR_CMP: case IR_CAST: case IR_COPY:
+    case IR_PTR_ADD: case IR_WHERE: case IR_MATH:
+        return in->dst >= 0 && (cg_scalar(g, in->dst) || g->abase[in->dst] >= 0);
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE: case IR_BITCAST:
+    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP: case IR_CONCAT:
+    case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT: case IR_ASSERT:
+    case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+        return false;
+    }
+    return false;
+}
+
+static bool reads_slot(const ir_inst *in, int32_t s)
+{
+    int32_t rd[IR_MAX_READS];
+    int n = ir_reads(in, rd);
+    for (int i = 0; i < n; i++)
+        if (rd[i] == s)
+            return true;
+    return false;
+}
+
+/* 32-bit registers a thread holds for slot s. */
+static int64_t regs_of(const cg *g, int32_t s)
+{
+    int64_t n = ir_type_numel(cg_type(g, s)) / g->T;
+    return dtype_size(dtype_elem(cg_dt(g, s))) > 4 ? 2 * n : n;
+}
+
+/* Can DOT d's loop be pipelined: its head, else -1.  loads[]: the operand
+ * LOADs (one when a and b are one tile). */
+static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads)
+{
+    const ir_kernel *k = g->k;
+    const ir_inst *in = &k->code[d];
+    if (g->o->num_stages < 2 || g->label[d])
+        return -1;
+    /* the tail: scalar steps up to the jump back */
+    int32_t J = d + 1;
+    for (; J < k->ncode && k->code[J].op != IR_JUMP; J++) {
+        const ir_inst *t = &k->code[J];
+        if (g->label[J] || g->skip[J])
+            continue;
+        if (!scalar_step(g, t) || reads_slot(t, in->dst) || t->dst == in->c ||
+            t->dst == in->dst)
+            return -1;
+    }
+    if (J >= k->ncode || g->label[J])
+        return -1;
+    for (int32_t x = d + 1; x <= J; x++)
+        if (g->label[x])
+            return -1;
+    int32_t H = (int32_t)k->code[J].imm;
+    if (H < 0 || H + 1 >= d || !g->label[H])
+        return -1;
+    const ir_inst *cmp = &k->code[H], *br = &k->code[H + 1];
+    if (cmp->op != IR_CMP || cmp->dst < 0 || !cg_scalar(g, cmp->dst) || br->op != IR_BRANCH ||
+        br->a != cmp->dst || br->imm <= J)
+        return -1;
+    /* between the head and the DOT: its operand loads and scalar steps
+     * that those loads do not read */
+    *nloads = 0;
+    int32_t ops[2] = {in->a, in->b};
+    for (int w = 0; w < 2; w++) {
+        int32_t p = g->def[ops[w]];
+        if (w == 1 && in->b == in->a)
+            break;
+        if (p <= H + 1 || p >= d || k->code[p].op != IR_LOAD)
+            return -1;
+        loads[(*nloads)++] = p;
+    }
+    for (int32_t x = H + 2; x < d; x++) {
+        const ir_inst *t = &k->code[x];
+        if (g->label[x])
+            return -1;
+        if (x == loads[0] || (*nloads == 2 && x == loads[1]))
+            continue;
+        if (!scalar_step(g, t))
+            return -1;
+        for (int i = 0; i < *nloads; i++) {
+            const ir_inst *l = &k->code[loads[i]];
+            if (t->dst >= 0 && (t->dst == l->a || t->dst == l->b || t->dst == l->c))
+                return -1;
+        }
+    }
+    /* the next round's operands wait in registers beside the accumulator:
+     * only where they leave room (a large tile would spill) */
+    int64_t regs = regs_of(g, in->dst) + regs_of(g, in->a) + (in->b != in->a ? regs_of(g, in->b) : 0);
+    if (regs > 128)
+        return -1;
+    return H;
+}
+
+void cg_find_pipelined(cg *g)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t d = 0; d < k->ncode; d++) {
+        if (k->code[d].op != IR_DOT)
+            continue;
+        int32_t loads[2];
+        int n = 0;
+        int32_t H = pipelinable(g, d, loads, &n);
+        if (H < 0)
+            continue;
+        g->pipe_head[d] = H;
+        /* the operands go through registers: not loaded into shared memory
+         * in place (cg_find_fused_loads) */
+        g->fused[d] = 0;
+        g->fuse_first[d] = -1;
+        for (int i = 0; i < n; i++) {
+            g->fuse_into[loads[i]] = -1;
+            g->pf_dot[loads[i]] = d;
+        }
+        for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
+            if (k->code[x].op != IR_NOP && !g->skip[x])
+                g->moved[x] = 1;
+    }
+}
+
+bool cg_emit_pipelined_dot(cg *g, int32_t d)
+{
+    const ir_kernel *k = g->k;
+    int32_t H = g->pipe_head[d];
+    cg_printf(g, "/* %d: dot, pipelined (cgen_pipe.c): its operands into shared memory, the "
+              "loop's tail, the next round's loads, then the arithmetic */\n", d);
+    cgen_dot_stage_operands(g, d);
+    for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
+        if (g->moved[x] && !cg_emit_at(g, x))
+            return false;
+    if (!cg_emit_at(g, H))
+        return false;
+    cg_printf(g, "tk_pf%d = s%d != 0;\nif (tk_pf%d) {\n", d, k->code[H].dst, d);
+    for (int32_t x = H + 2; x < d; x++)
+        if (g->pf_dot[x] == d && !cg_emit_at(g, x))
+            return false;
+    cg_printf(g, "}\n");
+    return cg_emit_at(g, d);
+}
