@@ -43,7 +43,7 @@ static const struct modules_entry {
     {"tabulate", tabulate_init},
     {"triton", tritonmod_init},
     {"triton_util", tritonmod_util_init},
-    {"pdb", tritonmod_pdb_init},
+    {"pdb", tritonmod_pdb_init},     /* and IPython.core.debugger */
 };
 
 void modules_init(host *h)

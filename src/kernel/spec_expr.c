@@ -39,7 +39,7 @@ static bool sp_name(spec *s, const ast_node *e, sval *out)
         return true;
     case SPEC_G_JIT:
         *out = (sval){.kind = SV_JIT, .def = g.def, .file = g.file, .env = g.env,
-                      .slot = -1};
+                      .host_fn = g.host_fn, .slot = -1};
         return true;
     case SPEC_G_OTHER:
         return sp_error(s, e, "'%s' is %s, which a kernel cannot use (pass it as an "
@@ -655,6 +655,39 @@ static bool sp_subscript(spec *s, const ast_node *e, sval *out)
     return sp_error(s, e, "%s cannot be indexed in a kernel", sp_describe(s, v, buf, sizeof buf));
 }
 
+/* Are all n values constants (or tuples of them)? */
+static bool sp_all_const(spec *s, const sval *v, int n)
+{
+    spec_const c;
+    for (int i = 0; i < n; i++)
+        if (!sp_const_tuple(s->a, v[i], &c))
+            return false;
+    return true;
+}
+
+/* A plain Python function called with constants under the interpreter
+ * (spec_host.interpret): the host runs it now, once, and its result is a
+ * constant. */
+static bool sp_call_host(spec *s, sval fn, const sp_args *a, const ast_node *e, sval *out)
+{
+    if (!s->host->call)
+        return sp_error(s, e, "'%s' is a Python function, which this kernel cannot call "
+                        "here", fn.def->u.funcdef.name);
+    spec_const *argv = arena_alloc(s->a, (size_t)(a->argc + 1) * sizeof *argv);
+    spec_const *kwv = arena_alloc(s->a, (size_t)(a->nkw + 1) * sizeof *kwv);
+    for (int i = 0; i < a->argc; i++)
+        sp_const_tuple(s->a, a->argv[i], &argv[i]);
+    for (int i = 0; i < a->nkw; i++)
+        sp_const_tuple(s->a, a->kwv[i], &kwv[i]);
+    char err[512];
+    spec_const r;
+    if (!s->host->call(s->host->ctx, fn.env, a->argc, argv, a->nkw, a->kwnames, kwv, &r, err,
+                       sizeof err))
+        return sp_error(s, e, "%s", err);
+    *out = sv_const(r);
+    return true;
+}
+
 static bool sp_call(spec *s, const ast_node *e, sval *out)
 {
     sval fn;
@@ -709,6 +742,8 @@ static bool sp_call(spec *s, const ast_node *e, sval *out)
     case SV_FUNC:
         return sp_call_builtin(s, fn.name, &ca, e, out);
     case SV_JIT:
+        if (fn.host_fn && sp_all_const(s, argv, argc) && sp_all_const(s, kwv, kws->len))
+            return sp_call_host(s, fn, &ca, e, out);
         return sp_call_jit(s, fn, argc, argv, kws->len, kwnames, kwv, e, out);
     case SV_METHOD:
         return sp_call_method(s, fn, &ca, e, out);
