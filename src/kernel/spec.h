@@ -91,8 +91,11 @@ typedef struct spec_host {
      * print does.  A call of such a function whose arguments are all
      * constants runs once, on the host, through call (below), while the
      * kernel compiles: its result is a constant (the lecture's pid
-     * conditions, string methods, eval); one given a tile is inlined like
-     * a @triton.jit helper. */
+     * conditions, string methods, eval).  One given a tile is inlined like
+     * a @triton.jit helper, and so is one that uses kernel-only names
+     * (tl.*, jit functions) or prints or stops (print, breakpoint,
+     * set_trace), itself or in a function it calls: those happen in each
+     * program, as in the interpreter. */
     bool interpret;
     /* Call the host function fn (the env of its SPEC_G_JIT) with these
      * constants; the result is copied into the callee's arena.  False with

@@ -665,6 +665,73 @@ static bool sp_all_const(spec *s, const sval *v, int n)
     return true;
 }
 
+/* Does the call of a function of module env named by callee (a NAME or a
+ * module's ATTRIBUTE) need the kernel: a kernel-only name (tl.*, a
+ * @triton.jit function) or one that prints or stops (print, breakpoint,
+ * set_trace, print_if, ...), directly or in a plain Python function it
+ * calls?  Such a function is compiled into the kernel even when its
+ * arguments are constants: the interpreter prints or stops in each
+ * program. */
+typedef struct sp_kernel_scan {
+    spec *s;
+    void *env;
+    int depth;
+} sp_kernel_scan;
+
+static bool sp_needs_kernel_def(spec *s, const ast_node *def, void *env, int depth);
+
+static bool sp_kernel_only_name(const char *qualname)
+{
+    if (!strncmp(qualname, "triton.language.", 16))
+        return true;
+    for (int i = 0; spec_builtin_name(i); i++)
+        if (!strcmp(spec_builtin_name(i), qualname))
+            return spec_builtin_effects(i) != SPEC_FX_NONE;
+    return false;
+}
+
+static bool sp_calls_kernel_code(const ast_node *n, void *ctx)
+{
+    const sp_kernel_scan *k = ctx;
+    if (n->kind != AST_CALL)
+        return false;
+    const ast_node *f = n->u.call.func;
+    spec_global g;
+    if (f->kind == AST_NAME) {
+        g = k->s->host->lookup(k->s->host->ctx, k->env, f->u.name.id);
+        if (g.kind == SPEC_G_UNDEFINED)     /* a Python builtin */
+            return !strcmp(f->u.name.id, "print") || !strcmp(f->u.name.id, "breakpoint");
+    } else if (f->kind == AST_ATTRIBUTE && f->u.attribute.value->kind == AST_NAME) {
+        g = k->s->host->lookup(k->s->host->ctx, k->env, f->u.attribute.value->u.name.id);
+        if (g.kind != SPEC_G_MODULE)
+            return false;
+        char q[256];
+        snprintf(q, sizeof q, "%s.%s", g.qualname, f->u.attribute.attr);
+        return sp_kernel_only_name(q);
+    } else {
+        return false;
+    }
+    switch (g.kind) {
+    case SPEC_G_FUNC: return sp_kernel_only_name(g.qualname);
+    case SPEC_G_JIT:
+        return !g.host_fn || sp_needs_kernel_def(k->s, g.def, g.env, k->depth + 1);
+    case SPEC_G_UNDEFINED:
+    case SPEC_G_CONST:
+    case SPEC_G_MODULE:
+    case SPEC_G_OTHER:
+        break;
+    }
+    return false;
+}
+
+static bool sp_needs_kernel_def(spec *s, const ast_node *def, void *env, int depth)
+{
+    if (depth > 8)          /* deep (or recursive) helpers: compile them in */
+        return true;
+    sp_kernel_scan k = {.s = s, .env = env, .depth = depth};
+    return ast_any(def, sp_calls_kernel_code, &k);
+}
+
 /* A plain Python function called with constants under the interpreter
  * (spec_host.interpret): the host runs it now, once, and its result is a
  * constant. */
@@ -742,7 +809,8 @@ static bool sp_call(spec *s, const ast_node *e, sval *out)
     case SV_FUNC:
         return sp_call_builtin(s, fn.name, &ca, e, out);
     case SV_JIT:
-        if (fn.host_fn && sp_all_const(s, argv, argc) && sp_all_const(s, kwv, kws->len))
+        if (fn.host_fn && sp_all_const(s, argv, argc) && sp_all_const(s, kwv, kws->len) &&
+            !sp_needs_kernel_def(s, fn.def, fn.env, 0))
             return sp_call_host(s, fn, &ca, e, out);
         return sp_call_jit(s, fn, argc, argv, kws->len, kwnames, kwv, e, out);
     case SV_METHOD:
