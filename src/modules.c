@@ -17,6 +17,7 @@
 #include "builtins.h"
 #include "inspectmod.h"
 #include "pathlibmod.h"
+#include "pyplotmod.h"
 #include "tabulatemod.h"
 #include "torchmod.h"
 #include "tritonmod.h"
@@ -31,6 +32,7 @@ static const struct modules_entry {
     {"functools", builtin_functools_init},
     {"itertools", builtin_itertools_init},
     {"os", builtin_os_init},
+    {"urllib", builtin_urllib_init},    /* and urllib.request */
     {"sys", builtin_sys_init},
     {"typing", builtin_typing_init},
     {"time", builtin_time_init},
@@ -39,11 +41,12 @@ static const struct modules_entry {
     {"inspect", inspect_init},
     {"torch", torch_init},
     {"torchvision", vision_init},
+    {"matplotlib", pyplot_init},    /* and matplotlib.pyplot */
     {"argparse", argparse_init},
     {"tabulate", tabulate_init},
     {"triton", tritonmod_init},
     {"triton_util", tritonmod_util_init},
-    {"pdb", tritonmod_pdb_init},
+    {"pdb", tritonmod_pdb_init},     /* and IPython.core.debugger */
 };
 
 void modules_init(host *h)

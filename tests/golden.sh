@@ -9,6 +9,8 @@
 #                       tests/DIR/X.tk     stdout+stderr of `run --threads T`
 #                                          = X.out for every T, exit status
 #                                          = X.status (default 0)
+#   golden_run_inside DIR THREADS...
+#                       the same, run from inside tests/DIR (below)
 #   golden_run_ir NAME...
 #                       tests/ir/X.tk      stderr of `run --dump-ir` = X.ir
 #                       samples/NAME.tk    the same, = tests/ir/sample-NAME.ir
@@ -19,6 +21,9 @@
 
 : "${TRITSIM:?TRITSIM must name the built program}"
 : "${srcdir:=.}"
+# The expected outputs follow Triton's GPU rules unless a program sets
+# TRITON_INTERPRET itself: a value from the caller's environment is dropped.
+unset TRITON_INTERPRET
 
 golden_n=0
 golden_failed=0
@@ -100,6 +105,35 @@ golden_run_programs() {
                     >"$golden_tmp/masked" && mv "$golden_tmp/masked" "$golden_tmp/out"
             fi
             golden_check "$tk with $t thread(s)" "$base.out" "$golden_tmp/out" "$st" "$want"
+        done
+    done
+    [ "$golden_failed" -eq 0 ]
+}
+
+# golden_run_inside DIR THREADS...
+#                       as golden_run_programs, but each program runs from
+#                       inside tests/DIR (as `run X.tk`), so that the files
+#                       it opens by a bare name are found there and its
+#                       messages name `X.tk` (tests/lecture: the lecture's
+#                       cells open 'puppy.jpg').
+golden_run_inside() {
+    dir=$1
+    shift
+    golden_dir=$(cd "$srcdir/tests/$dir" && pwd) || exit 99
+    cd "$golden_dir" || exit 99
+    threads=$*
+    set -- *.tk
+    [ -e "$1" ] || { echo "1..0 # SKIP no $dir tests"; exit 0; }
+    nt=0
+    for t in $threads; do nt=$((nt + 1)); done
+    echo "1..$(($# * nt))"
+    for tk in "$@"; do
+        base=${tk%.tk}
+        want=0
+        [ -f "$base.status" ] && want=$(cat "$base.status")
+        for t in $threads; do
+            "$TRITSIM" run --threads "$t" "$tk" >"$golden_tmp/out" 2>&1 </dev/null; st=$?
+            golden_check "$dir/$tk with $t thread(s)" "$base.out" "$golden_tmp/out" "$st" "$want"
         done
     done
     [ "$golden_failed" -eq 0 ]

@@ -68,7 +68,7 @@ dbg_expr *dbg_expr_new(const char *text, FILE *out)
         dbg_expr_free(x);
         return NULL;
     }
-    x->uses_pid = dbg_any(x->e, dbg_names_pid, NULL);
+    x->uses_pid = ast_any(x->e, dbg_names_pid, NULL);
     return x;
 }
 

@@ -487,106 +487,6 @@ static bool dbg_is_jit_name(const ast_node *e)
            (e->kind == AST_ATTRIBUTE && !strcmp(e->u.attribute.attr, "jit"));
 }
 
-static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
-                         void *ctx);
-
-bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx)
-{
-    if (!n)
-        return false;
-    if (pred(n, ctx))
-        return true;
-    const ast_node *kid[4] = {NULL, NULL, NULL, NULL};
-    const ast_list *list[3] = {NULL, NULL, NULL};
-    switch (n->kind) {
-    case AST_MODULE: list[0] = &n->u.module.body; break;
-    case AST_EXPR_STMT: case AST_RETURN: kid[0] = n->u.expr.value; break;
-    case AST_ASSIGN: list[0] = &n->u.assign.targets; kid[0] = n->u.assign.value; break;
-    case AST_AUGASSIGN: kid[0] = n->u.augassign.target; kid[1] = n->u.augassign.value; break;
-    case AST_ANNASSIGN:
-        kid[0] = n->u.annassign.target;
-        kid[1] = n->u.annassign.annotation;
-        kid[2] = n->u.annassign.value;
-        break;
-    case AST_FUNCDEF:
-        list[0] = &n->u.funcdef.decorators;
-        list[1] = &n->u.funcdef.params;
-        list[2] = &n->u.funcdef.body;
-        kid[0] = n->u.funcdef.returns;
-        break;
-    case AST_IF: case AST_WHILE:
-        kid[0] = n->u.if_.test;
-        list[0] = &n->u.if_.body;
-        list[1] = &n->u.if_.orelse;
-        break;
-    case AST_FOR:
-        kid[0] = n->u.for_.target;
-        kid[1] = n->u.for_.iter;
-        list[0] = &n->u.for_.body;
-        list[1] = &n->u.for_.orelse;
-        break;
-    case AST_ASSERT: kid[0] = n->u.assert_.test; kid[1] = n->u.assert_.msg; break;
-    case AST_RAISE: kid[0] = n->u.raise.exc; kid[1] = n->u.raise.cause; break;
-    case AST_DEL: list[0] = &n->u.del.targets; break;
-    case AST_FSTRING: list[0] = &n->u.fstring.parts; break;
-    case AST_FORMATTED: kid[0] = n->u.formatted.value; kid[1] = n->u.formatted.spec; break;
-    case AST_ATTRIBUTE: kid[0] = n->u.attribute.value; break;
-    case AST_SUBSCRIPT: kid[0] = n->u.subscript.value; kid[1] = n->u.subscript.index; break;
-    case AST_SLICE:
-        kid[0] = n->u.slice.lower;
-        kid[1] = n->u.slice.upper;
-        kid[2] = n->u.slice.step;
-        break;
-    case AST_CALL:
-        kid[0] = n->u.call.func;
-        list[0] = &n->u.call.args;
-        list[1] = &n->u.call.keywords;
-        break;
-    case AST_KEYWORD: kid[0] = n->u.keyword.value; break;
-    case AST_BINOP: kid[0] = n->u.binop.left; kid[1] = n->u.binop.right; break;
-    case AST_UNARYOP: kid[0] = n->u.unaryop.operand; break;
-    case AST_BOOLOP: list[0] = &n->u.boolop.values; break;
-    case AST_COMPARE: kid[0] = n->u.compare.left; list[0] = &n->u.compare.comparators; break;
-    case AST_IFEXP:
-        kid[0] = n->u.ifexp.test;
-        kid[1] = n->u.ifexp.body;
-        kid[2] = n->u.ifexp.orelse;
-        break;
-    case AST_LAMBDA: list[0] = &n->u.lambda.params; kid[0] = n->u.lambda.body; break;
-    case AST_TUPLE: case AST_LIST: case AST_SET: list[0] = &n->u.seq.elts; break;
-    case AST_DICT: list[0] = &n->u.dict.keys; list[1] = &n->u.dict.values; break;
-    case AST_LISTCOMP: case AST_SETCOMP: case AST_GENEXP: case AST_DICTCOMP:
-        kid[0] = n->u.comp.elt;
-        kid[1] = n->u.comp.value;
-        list[0] = &n->u.comp.generators;
-        break;
-    case AST_COMPREHENSION:
-        kid[0] = n->u.comprehension.target;
-        kid[1] = n->u.comprehension.iter;
-        list[0] = &n->u.comprehension.ifs;
-        break;
-    case AST_STARRED: kid[0] = n->u.starred.value; break;
-    case AST_PARAM: kid[0] = n->u.param.annotation; kid[1] = n->u.param.default_; break;
-    default: break;
-    }
-    for (int i = 0; i < 4; i++)
-        if (dbg_any(kid[i], pred, ctx))
-            return true;
-    for (int i = 0; i < 3; i++)
-        if (list[i] && dbg_any_list(list[i], pred, ctx))
-            return true;
-    return false;
-}
-
-static bool dbg_any_list(const ast_list *l, bool (*pred)(const ast_node *n, void *ctx),
-                         void *ctx)
-{
-    for (int i = 0; i < l->len; i++)
-        if (dbg_any(l->items[i], pred, ctx))   /* DICT keys may be NULL: dbg_any allows it */
-            return true;
-    return false;
-}
-
 /* `jit(name)` or `triton.jit(name)` for ctx, a function's name? */
 static bool dbg_jits_name(const ast_node *n, void *ctx)
 {
@@ -605,7 +505,7 @@ static bool dbg_is_jit(const ast_node *module, const ast_node *def)
         if (dbg_is_jit_name(d->kind == AST_CALL ? d->u.call.func : d))
             return true;
     }
-    return dbg_any(module, dbg_jits_name, (void *)def->u.funcdef.name);
+    return ast_any(module, dbg_jits_name, (void *)def->u.funcdef.name);
 }
 
 /* A def's first line: its first decorator's. */

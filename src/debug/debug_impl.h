@@ -198,8 +198,6 @@ void dbg_show_display(debug *g, const dbg_display *ds, bool quiet);
 void dbg_show_displays(debug *g);
 
 /* ---- debug_cmd.c ---------------------------------------------------------- */
-/* Does pred hold for n or a node inside it (statements and expressions)? */
-bool dbg_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx);
 /* The prompt, inside a launch (stopped) or at the top (not running).
  * Returns when a command resumes the program (g->mode set), or at the top
  * when the user quits. */

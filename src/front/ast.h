@@ -228,4 +228,8 @@ const char *ast_op_name(ast_op op);
  * With spans set, every node is followed by @line:col-end_line:end_col. */
 void ast_print(FILE *out, const ast_node *n, bool spans);
 
+/* Does pred hold for n or a node inside it (statements and expressions)?
+ * n may be NULL (false). */
+bool ast_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void *ctx);
+
 #endif

@@ -381,6 +381,17 @@ val exc_raise_from(host *h, val exc, val cause, src_span at)
     return exc_throw(h, e, at, NULL);
 }
 
+val exc_reraise_at(host *h, val exc, src_span at)
+{
+    val_instance *in = (val_instance *)exc.u.o;
+    if (in->raised) {
+        free(in->raised->message);
+        free(in->raised);
+        in->raised = NULL;
+    }
+    return exc_throw(h, exc, at, NULL);
+}
+
 val host_raise_value(host *h, val exc, src_span at)
 {
     return exc_raise_from(h, exc, val_missing(), at);

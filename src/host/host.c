@@ -24,6 +24,7 @@
  * exception pending in h->exc (host.h, exceptions.c). */
 #define _POSIX_C_SOURCE 200809L
 #include "host_impl.h"
+#include "parse.h"
 #include "pathname.h"
 
 #include <stdio.h>
@@ -234,6 +235,13 @@ bool host_exec_importfrom(host *h, const ast_node *s)
     return true;
 }
 
+/* A text eval() parsed: its file and AST, kept until host_free. */
+struct host_source {
+    struct host_source *next;
+    src_file *file;
+    arena a;
+};
+
 /* ---- the host ------------------------------------------------------------------- */
 
 host *host_new(diag_sink *d, const src_file *f)
@@ -272,6 +280,13 @@ void host_free(host *h)
         val_unref(h->exc_classes[i]);
     arena_free(&h->scope_arena);
     free(h->scope_table);
+    while (h->sources) {
+        struct host_source *next = h->sources->next;
+        src_free(h->sources->file);
+        arena_free(&h->sources->a);
+        free(h->sources);
+        h->sources = next;
+    }
     free(h);
 }
 
@@ -323,6 +338,56 @@ int host_run_file(host *h, const ast_node *module, int argc, char **argv)
     val_unref(top.retval);
     fflush(stdout);
     return status;
+}
+
+/* The message of the first diagnostic in text (a diag_sink's output):
+ * what follows "error: " on its first line, or the whole line. */
+static void host_first_diag(const char *text, strbuf *out)
+{
+    const char *nl = strchr(text, '\n');
+    size_t n = nl ? (size_t)(nl - text) : strlen(text);
+    const char *e = strstr(text, "error: ");
+    if (e && e < text + n) {
+        n -= (size_t)(e + 7 - text);
+        text = e + 7;
+    }
+    strbuf_putn(out, text, n);
+}
+
+val host_eval_string(host *h, const char *text, size_t len, src_span at)
+{
+    if (!h->frame)
+        return host_error(h, at, "no program is running");
+    struct host_source *src = xcalloc(1, sizeof *src);
+    src->file = src_from_string("<string>", text, len);
+    arena_init(&src->a);
+    src->next = h->sources;
+    h->sources = src;
+    char *msgs = NULL;
+    size_t msgs_len = 0;
+    FILE *mem = open_memstream(&msgs, &msgs_len);
+    if (!mem)
+        return host_raise(h, HOST_EXC_MEMORY, at, "out of memory");
+    diag_sink d;
+    diag_sink_init(&d, mem);
+    d.color = false;
+    const ast_node *e = parse_expr(src->file, &d, &src->a);
+    fclose(mem);
+    if (!e || d.nerrors) {
+        strbuf b;
+        strbuf_init(&b);
+        host_first_diag(msgs ? msgs : "", &b);
+        free(msgs);
+        host_raise(h, HOST_EXC_SYNTAX, at, "SyntaxError: %s (in eval of '%.*s')",
+                   strbuf_cstr(&b), (int)len, text);
+        strbuf_free(&b);
+        return val_err();
+    }
+    free(msgs);
+    val v = host_eval(h, e);
+    if (v.kind == VAL_ERR && h->exc.kind == VAL_INSTANCE && !h->exiting)
+        return exc_reraise_at(h, host_exc_take(h), at);
+    return v;
 }
 
 val host_eval_in(host *h, const src_file *f, const ast_node *e)

@@ -84,7 +84,8 @@ typedef struct host_scope host_scope;
     X(UNBOUND_LOCAL, "UnboundLocalError", NAME) X(IMPORT, "ImportError", EXCEPTION) \
     X(MODULE_NOT_FOUND, "ModuleNotFoundError", IMPORT) \
     X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
-    X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION)
+    X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION) \
+    X(SYNTAX, "SyntaxError", EXCEPTION)
 
 /* The GPU the simulation answers device queries for (--target): what
  * torch.cuda and triton.runtime.driver report, whatever runs the kernels. */
@@ -180,6 +181,7 @@ struct host {
     const val_builtin *calling; /* the built-in host_call is calling: its fn
                                    may read its data (set just before) */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
+    struct host_source *sources;    /* texts host_eval_string parsed */
     host_scope **scope_table;   /* open addressing by node pointer */
     size_t scope_cap, scope_count;
 };
@@ -224,6 +226,15 @@ val host_eval_in(host *h, const src_file *f, const ast_node *e);
  * globals; an inner name can repeat an outer one.  For the debugger's Tab
  * completion. */
 void host_each_name(host *h, void (*fn)(const char *name, void *ctx), void *ctx);
+
+/* Python's eval(text): parse text (len bytes) as one expression and
+ * evaluate it in the running scope (the caller's locals, then globals).
+ * Text that does not parse raises SyntaxError; an exception the expression
+ * raises is raised again at `at` (the eval call), with its class and
+ * arguments, since the program's messages can only point into the program.
+ * The parsed text lives as long as h (a lambda made there may outlive the
+ * call). */
+val host_eval_string(host *h, const char *text, size_t len, src_span at);
 
 /* Run a parsed program as __main__, with sys.argv = argv[0..argc)
  * (argv[0] the file).  Returns the exit status: 0, 1 after an error, or

@@ -170,6 +170,9 @@ void exc_init(host *h);
 /* raise exc from cause (cause VAL_MISSING when there is no `from`): what
  * host_raise_value does, with __cause__ set. */
 val exc_raise_from(host *h, val exc, val cause, src_span at);
+/* Raise exc (stolen; an exception instance raised before) again as if
+ * first raised at `at`: the place it was raised is forgotten. */
+val exc_reraise_at(host *h, val exc, src_span at);
 /* A traceback object for exc (what __exit__ receives). */
 val exc_traceback(val exc);
 /* The exception instance's args tuple (borrowed), or an empty tuple's

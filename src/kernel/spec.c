@@ -163,7 +163,10 @@ const char *sp_describe(spec *s, sval v, char *buf, size_t len)
     case SV_TUPLE: snprintf(buf, len, "a tuple"); break;
     case SV_MODULE: snprintf(buf, len, "the module %s", v.name); break;
     case SV_FUNC: snprintf(buf, len, "the function %s", v.name); break;
-    case SV_JIT: snprintf(buf, len, "the @triton.jit function %s", v.def->u.funcdef.name); break;
+    case SV_JIT:
+        snprintf(buf, len, "the %s function %s", v.host_fn ? "Python" : "@triton.jit",
+                 v.def->u.funcdef.name);
+        break;
     case SV_METHOD: snprintf(buf, len, "the method .%s", v.name); break;
     case SV_FMT: snprintf(buf, len, "an f-string"); break;
     case SV_BLOCKPTR: {

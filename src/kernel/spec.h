@@ -58,7 +58,8 @@ typedef enum spec_global_kind {
     SPEC_G_MODULE,      /* a module, by qualified name ("triton.language") */
     SPEC_G_FUNC,        /* a built-in function, by qualified name
                            ("triton.cdiv", "triton_util.print_if") */
-    SPEC_G_JIT,         /* another @triton.jit function */
+    SPEC_G_JIT,         /* another @triton.jit function, or (host_fn) a plain
+                           Python function under Triton's interpreter */
     SPEC_G_OTHER,       /* a host value kernels cannot use */
 } spec_global_kind;
 
@@ -67,6 +68,8 @@ typedef struct spec_global {
     spec_const c;              /* SPEC_G_CONST */
     const char *qualname;      /* SPEC_G_MODULE, SPEC_G_FUNC */
     const ast_node *def;       /* SPEC_G_JIT: its FUNCDEF */
+    bool host_fn;              /* SPEC_G_JIT: a function without @triton.jit,
+                                  which only spec_host.interpret allows */
     const src_file *file;      /* SPEC_G_JIT: the file it is in */
     void *env;                 /* SPEC_G_JIT: its module, for lookups */
     const char *what;          /* SPEC_G_OTHER: "a tensor", "a function" */
@@ -81,6 +84,26 @@ typedef struct spec_host {
      * in the kernel or show its statements; without them the kernel has no
      * statement table and k->debug is NULL. */
     bool debug_info;
+    /* TRITON_INTERPRET=1: the kernel runs as Triton's interpreter runs it,
+     * as Python, so a kernel may also call plain Python functions
+     * (lookup gives them as SPEC_G_JIT with host_fn) and print() takes
+     * any values, f-strings with tile fields among them, as Python's
+     * print does.  A call of such a function whose arguments are all
+     * constants runs once, on the host, through call (below), while the
+     * kernel compiles: its result is a constant (the lecture's pid
+     * conditions, string methods, eval).  One given a tile is inlined like
+     * a @triton.jit helper, and so is one that uses kernel-only names
+     * (tl.*, jit functions) or prints or stops (print, breakpoint,
+     * set_trace), itself or in a function it calls: those happen in each
+     * program, as in the interpreter. */
+    bool interpret;
+    /* Call the host function fn (the env of its SPEC_G_JIT) with these
+     * constants; the result is copied into the callee's arena.  False with
+     * a message in err (the exception it raised, or a result that is not
+     * a constant).  NULL where the caller has no host. */
+    bool (*call)(void *ctx, void *fn, int argc, const spec_const *argv, int nkw,
+                 const char *const *kwnames, const spec_const *kwv, spec_const *out,
+                 char *err, size_t errlen);
 } spec_host;
 
 /* One parameter of the kernel's FUNCDEF, in order. */

@@ -321,7 +321,7 @@ static const char *sp_dbg_what(const sval *v)
     case SV_TUPLE: return "a tuple";
     case SV_MODULE: return "a module";
     case SV_FUNC: return "a function";
-    case SV_JIT: return "a @triton.jit function";
+    case SV_JIT: return v->host_fn ? "a Python function" : "a @triton.jit function";
     case SV_METHOD: return "a method";
     case SV_FMT: return "an f-string";
     case SV_BLOCKPTR: return v->block->desc ? "a tensor descriptor" : "a block pointer";

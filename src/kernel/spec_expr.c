@@ -39,7 +39,7 @@ static bool sp_name(spec *s, const ast_node *e, sval *out)
         return true;
     case SPEC_G_JIT:
         *out = (sval){.kind = SV_JIT, .def = g.def, .file = g.file, .env = g.env,
-                      .slot = -1};
+                      .host_fn = g.host_fn, .slot = -1};
         return true;
     case SPEC_G_OTHER:
         return sp_error(s, e, "'%s' is %s, which a kernel cannot use (pass it as an "
@@ -655,6 +655,106 @@ static bool sp_subscript(spec *s, const ast_node *e, sval *out)
     return sp_error(s, e, "%s cannot be indexed in a kernel", sp_describe(s, v, buf, sizeof buf));
 }
 
+/* Are all n values constants (or tuples of them)? */
+static bool sp_all_const(spec *s, const sval *v, int n)
+{
+    spec_const c;
+    for (int i = 0; i < n; i++)
+        if (!sp_const_tuple(s->a, v[i], &c))
+            return false;
+    return true;
+}
+
+/* Does the call of a function of module env named by callee (a NAME or a
+ * module's ATTRIBUTE) need the kernel: a kernel-only name (tl.*, a
+ * @triton.jit function) or one that prints or stops (print, breakpoint,
+ * set_trace, print_if, ...), directly or in a plain Python function it
+ * calls?  Such a function is compiled into the kernel even when its
+ * arguments are constants: the interpreter prints or stops in each
+ * program. */
+typedef struct sp_kernel_scan {
+    spec *s;
+    void *env;
+    int depth;
+} sp_kernel_scan;
+
+static bool sp_needs_kernel_def(spec *s, const ast_node *def, void *env, int depth);
+
+static bool sp_kernel_only_name(const char *qualname)
+{
+    if (!strncmp(qualname, "triton.language.", 16))
+        return true;
+    for (int i = 0; spec_builtin_name(i); i++)
+        if (!strcmp(spec_builtin_name(i), qualname))
+            return spec_builtin_effects(i) != SPEC_FX_NONE;
+    return false;
+}
+
+static bool sp_calls_kernel_code(const ast_node *n, void *ctx)
+{
+    const sp_kernel_scan *k = ctx;
+    if (n->kind != AST_CALL)
+        return false;
+    const ast_node *f = n->u.call.func;
+    spec_global g;
+    if (f->kind == AST_NAME) {
+        g = k->s->host->lookup(k->s->host->ctx, k->env, f->u.name.id);
+        if (g.kind == SPEC_G_UNDEFINED)     /* a Python builtin */
+            return !strcmp(f->u.name.id, "print") || !strcmp(f->u.name.id, "breakpoint");
+    } else if (f->kind == AST_ATTRIBUTE && f->u.attribute.value->kind == AST_NAME) {
+        g = k->s->host->lookup(k->s->host->ctx, k->env, f->u.attribute.value->u.name.id);
+        if (g.kind != SPEC_G_MODULE)
+            return false;
+        char q[256];
+        snprintf(q, sizeof q, "%s.%s", g.qualname, f->u.attribute.attr);
+        return sp_kernel_only_name(q);
+    } else {
+        return false;
+    }
+    switch (g.kind) {
+    case SPEC_G_FUNC: return sp_kernel_only_name(g.qualname);
+    case SPEC_G_JIT:
+        return !g.host_fn || sp_needs_kernel_def(k->s, g.def, g.env, k->depth + 1);
+    case SPEC_G_UNDEFINED:
+    case SPEC_G_CONST:
+    case SPEC_G_MODULE:
+    case SPEC_G_OTHER:
+        break;
+    }
+    return false;
+}
+
+static bool sp_needs_kernel_def(spec *s, const ast_node *def, void *env, int depth)
+{
+    if (depth > 8)          /* deep (or recursive) helpers: compile them in */
+        return true;
+    sp_kernel_scan k = {.s = s, .env = env, .depth = depth};
+    return ast_any(def, sp_calls_kernel_code, &k);
+}
+
+/* A plain Python function called with constants under the interpreter
+ * (spec_host.interpret): the host runs it now, once, and its result is a
+ * constant. */
+static bool sp_call_host(spec *s, sval fn, const sp_args *a, const ast_node *e, sval *out)
+{
+    if (!s->host->call)
+        return sp_error(s, e, "'%s' is a Python function, which this kernel cannot call "
+                        "here", fn.def->u.funcdef.name);
+    spec_const *argv = arena_alloc(s->a, (size_t)(a->argc + 1) * sizeof *argv);
+    spec_const *kwv = arena_alloc(s->a, (size_t)(a->nkw + 1) * sizeof *kwv);
+    for (int i = 0; i < a->argc; i++)
+        sp_const_tuple(s->a, a->argv[i], &argv[i]);
+    for (int i = 0; i < a->nkw; i++)
+        sp_const_tuple(s->a, a->kwv[i], &kwv[i]);
+    char err[512];
+    spec_const r;
+    if (!s->host->call(s->host->ctx, fn.env, a->argc, argv, a->nkw, a->kwnames, kwv, &r, err,
+                       sizeof err))
+        return sp_error(s, e, "%s", err);
+    *out = sv_const(r);
+    return true;
+}
+
 static bool sp_call(spec *s, const ast_node *e, sval *out)
 {
     sval fn;
@@ -709,6 +809,9 @@ static bool sp_call(spec *s, const ast_node *e, sval *out)
     case SV_FUNC:
         return sp_call_builtin(s, fn.name, &ca, e, out);
     case SV_JIT:
+        if (fn.host_fn && sp_all_const(s, argv, argc) && sp_all_const(s, kwv, kws->len) &&
+            !sp_needs_kernel_def(s, fn.def, fn.env, 0))
+            return sp_call_host(s, fn, &ca, e, out);
         return sp_call_jit(s, fn, argc, argv, kws->len, kwnames, kwv, e, out);
     case SV_METHOD:
         return sp_call_method(s, fn, &ca, e, out);

@@ -19,7 +19,8 @@ typedef enum sv_kind {
     SV_TUPLE,    /* a tuple of svals (items, n), e.g. a helper's return */
     SV_MODULE,   /* a module (name: its qualified name) */
     SV_FUNC,     /* a built-in function (name: its qualified name) */
-    SV_JIT,      /* a @triton.jit function (def, file, env) */
+    SV_JIT,      /* a @triton.jit function (def, file, env), or with host_fn
+                    a plain Python function under the interpreter */
     SV_METHOD,   /* a tile's method (name) bound to the tile in slot */
     SV_FMT,      /* an f-string with tile fields (pieces, n) */
     SV_BLOCKPTR, /* a block pointer (block; items, n: its runtime scalars) */
@@ -50,6 +51,7 @@ struct sval {
     int n;
     const char *name;
     const ast_node *def;      /* SV_JIT */
+    bool host_fn;             /* SV_JIT: no @triton.jit (spec_host.interpret) */
     const sp_blockinfo *block; /* SV_BLOCKPTR */
     const src_file *file;
     void *env;

@@ -93,14 +93,48 @@ static bool sp_device_print_args(spec *s, const char *fname, sval prefix, const 
     return true;
 }
 
+/* print(...) under Triton's interpreter is Python's print: any values,
+ * strings and f-strings with tile fields among them, joined by sep (a
+ * constant string); end may only be the newline. */
+static bool sp_python_print(spec *s, const sval *p, const ast_node *call)
+{
+    spec_const sep = {.kind = SC_STR};
+    sep.u.str.s = " ";
+    sep.u.str.len = 1;
+    if (!sv_is_none(p[1])) {
+        if (p[1].kind != SV_CONST || p[1].c.kind != SC_STR)
+            return sp_error(s, call, "print(sep=...) in a kernel takes a constant string");
+        sep = p[1].c;
+    }
+    if (!sv_is_none(p[2]) &&
+        (p[2].kind != SV_CONST || p[2].c.kind != SC_STR || p[2].c.u.str.len != 1 ||
+         p[2].c.u.str.s[0] != '\n'))
+        return sp_error(s, call, "print(end=...) in a kernel can only be the newline: "
+                        "each program's print is a line of its own");
+    ir_fmt_piece *pieces = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < p[0].n; i++)
+        if ((i && !sp_print_piece(s, sv_const(sep), call, &pieces, &n, &cap)) ||
+            !sp_print_piece(s, p[0].items[i], call, &pieces, &n, &cap))
+            return free(pieces), false;
+    ir_print pr = sp_print_finish(s, IR_PRINT_TEXT, pieces, n);
+    sp_emit(s, IR_PRINT, 0, -1, -1, -1, -1, sp_print_desc(s, pr), call);
+    return true;
+}
+
 /* print(...) in a kernel is Triton's tl.device_print, so it takes the same
  * arguments; tritsim prints them as Triton's interpreter does (tiles as
- * numpy arrays, separated by spaces). */
+ * numpy arrays, separated by spaces).  Under the interpreter itself
+ * (spec_host.interpret) it is Python's print. */
 bool sp_builtin_print(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     sval p[3];
     if (!SP_BIND(s, "builtins.print", "*values, sep=, end=", a, call, p))
         return false;
+    if (s->host->interpret) {
+        *out = sv_none();
+        return sp_python_print(s, p, call);
+    }
     if (!sv_is_none(p[1]) || !sv_is_none(p[2]))
         return sp_error(s, call, "print(%s=...) is not supported in kernels: there print is "
                         "tl.device_print, which has no %s argument",

@@ -428,6 +428,7 @@ static const struct sp_builtin {
     {"builtins.print", sp_builtin_print, SPEC_FX_PRINTS},
     {"builtins.breakpoint", sp_builtin_breakpoint, SPEC_FX_STOPS},
     {"pdb.set_trace", sp_builtin_breakpoint, SPEC_FX_STOPS},
+    {"IPython.core.debugger.set_trace", sp_builtin_breakpoint, SPEC_FX_STOPS},
     {"builtins.min", sp_builtin_min, SPEC_FX_NONE},
     {"builtins.max", sp_builtin_max, SPEC_FX_NONE},
     {"builtins.len", sp_builtin_len, SPEC_FX_NONE},

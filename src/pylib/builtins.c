@@ -410,6 +410,20 @@ BUILTIN_FN(builtin_setattr)
     return host_setattr(h, argv[0], name, argv[2], at) ? val_none() : val_err();
 }
 
+/* eval(expression): a string, evaluated in the caller's scope.  The
+ * globals and locals arguments are not supported. */
+BUILTIN_FN(builtin_eval)
+{
+    (void)self;
+    if (!builtin_nargs(h, "eval", argc, kw, 1, 1, at))
+        return val_err();
+    if (argv[0].kind != VAL_STR)
+        return host_raise(h, HOST_EXC_TYPE, at, "eval() arg 1 must be a string, not %s "
+                          "(tritsim evaluates only source text)", val_type_name(argv[0]));
+    const val_str *s = val_as_str(argv[0]);
+    return host_eval_string(h, s->s, s->len, at);
+}
+
 BUILTIN_FN(builtin_not_supported)
 {
     UNUSED_ARGS;
@@ -1108,7 +1122,7 @@ void builtin_init(host *h)
         {"hasattr", builtin_hasattr}, {"getattr", builtin_getattr},
         {"setattr", builtin_setattr}, {"exit", builtin_sys_exit}, {"quit", builtin_sys_exit},
         {"open", builtin_not_supported}, {"input", builtin_not_supported},
-        {"eval", builtin_not_supported}, {"exec", builtin_not_supported},
+        {"eval", builtin_eval}, {"exec", builtin_not_supported},
         {"compile", builtin_not_supported}, {"set", builtin_set},
         {"frozenset", builtin_set},
     };

@@ -15,6 +15,7 @@ void builtin_math_init(host *h);
 void builtin_functools_init(host *h);
 void builtin_itertools_init(host *h);
 void builtin_os_init(host *h);
+void builtin_urllib_init(host *h);
 void builtin_sys_init(host *h);
 void builtin_typing_init(host *h);
 void builtin_time_init(host *h);

@@ -1,6 +1,7 @@
 /* osmod.c - the os module (environ as a live mapping of the process
  * environment, getenv, getcwd, cpu_count, makedirs) and os.path (exists,
- * isfile, isdir, join, basename, dirname, splitext, abspath). */
+ * isfile, isdir, join, basename, dirname, splitext, abspath), and
+ * urllib.request.urlretrieve, which refuses: tritsim reads no network. */
 #define _DEFAULT_SOURCE   /* setenv, unsetenv, environ */
 #include "builtins_impl.h"
 
@@ -437,4 +438,40 @@ void builtin_os_init(host *h)
     val_object_set(os, "path", val_ref(path));
     host_register_module(h, "os", os);
     host_register_module(h, "os.path", path);
+}
+
+/* urllib.request.urlretrieve(url, filename=None): tritsim reads no network
+ * (the lecture downloads its photo only when the file is missing), so it
+ * raises OSError, naming the file to put in place. */
+BUILTIN_FN(builtin_urlretrieve)
+{
+    (void)self;
+    val p[4];
+    if (!host_args(h, at, "urlretrieve", "url, filename=, reporthook=, data=", argc, argv, kw, p))
+        return val_err();
+    val name = p[1].kind == VAL_MISSING || p[1].kind == VAL_NONE ? val_none() : host_str(h, p[1]);
+    if (name.kind == VAL_ERR)
+        return name;
+    val u = host_str(h, p[0]);
+    if (u.kind == VAL_ERR) {
+        val_unref(name);
+        return u;
+    }
+    host_raise(h, HOST_EXC_OS, at, "urlretrieve: tritsim does not download (no network "
+               "access): fetch %s yourself%s%s", val_as_str(u)->s,
+               name.kind == VAL_STR ? " and save it as " : "",
+               name.kind == VAL_STR ? val_as_str(name)->s : "");
+    val_unref(u);
+    val_unref(name);
+    return val_err();
+}
+
+void builtin_urllib_init(host *h)
+{
+    val urllib = val_module_new("urllib");
+    val request = val_module_new("urllib.request");
+    host_def(request, "urllib.request.urlretrieve", builtin_urlretrieve);
+    val_object_set(urllib, "request", val_ref(request));
+    host_register_module(h, "urllib", urllib);
+    host_register_module(h, "urllib.request", request);
 }

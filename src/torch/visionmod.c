@@ -10,7 +10,8 @@
  *
  * Differences from torchvision: write_png also takes 2- and 4-channel
  * images, and compression_level is checked but libpng's default level is
- * used.  Other torchvision parts (transforms, models) are not provided. */
+ * used.  transforms.functional.resize is in visiontransforms.c; other
+ * torchvision parts (models, the other transforms) are not provided. */
 #define _POSIX_C_SOURCE 200809L
 #include "visionmod.h"
 
@@ -335,6 +336,7 @@ void vision_init(host *h)
     val_object_set(io, "ImageReadMode", make_read_mode());
     val_object_set(tv, "__version__", val_str_cstr("0.16.0+tritsim"));
     val_object_set(tv, "io", val_ref(io));
+    vision_transforms_add(h, tv);
     host_register_module(h, "torchvision.io", io);
     host_register_module(h, "torchvision", tv);
 }

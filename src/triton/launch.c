@@ -38,6 +38,7 @@ typedef struct launch_kernel {
     val_obj h;
     val fn;                 /* the VAL_FUNC of the def */
     uint64_t no_spec;       /* bit i: do_not_specialize names parameter i */
+    bool interpret;         /* made while TRITON_INTERPRET=1 (launch_interpreting) */
     launch_spec *cache;
 } launch_kernel;
 
@@ -353,11 +354,18 @@ static const val_type launch_kernel_type = {
     .attr_names = launch_kernel_attrs,
 };
 
+bool launch_interpreting(void)
+{
+    const char *v = getenv("TRITON_INTERPRET");
+    return v && !strcmp(v, "1");
+}
+
 val launch_kernel_new(val fn, uint64_t no_spec)
 {
     launch_kernel *k = val_obj_new(sizeof *k, VAL_KERNEL, &launch_kernel_type);
     k->fn = val_ref(fn);
     k->no_spec = no_spec;
+    k->interpret = launch_interpreting();
     return val_of(k);
 }
 
@@ -408,6 +416,7 @@ static bool launch_const(val v, arena *a, spec_const *out)
 typedef struct launch_lookup_ctx {
     host *h;
     arena *consts;          /* where constants found by name are copied */
+    bool interpret;         /* the kernel runs under TRITON_INTERPRET=1 */
 } launch_lookup_ctx;
 
 static const char *launch_describe(val v)
@@ -415,7 +424,8 @@ static const char *launch_describe(val v)
     switch (v.kind) {
     case VAL_TENSOR: return "a tensor";
     case VAL_FUNC: return "a host function (only @triton.jit functions can be called "
-                          "from kernels)";
+                          "from kernels; under Triton's interpreter, TRITON_INTERPRET=1, "
+                          "plain Python functions too)";
     case VAL_LIST: return "a list";
     case VAL_DICT: return "a dict";
     default: return "a host value";
@@ -454,6 +464,19 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
         g.env = k->fn.u.o;
         return g;
     }
+    case VAL_FUNC: {
+        /* Triton's interpreter runs kernels as Python: they may call any
+         * function (the lecture's print_if); compiled, only jit ones. */
+        const val_func *f = (const val_func *)v.u.o;
+        if (!c->interpret || f->node->kind != AST_FUNCDEF)
+            break;
+        g.kind = SPEC_G_JIT;
+        g.host_fn = true;
+        g.def = f->node;
+        g.file = f->file;
+        g.env = v.u.o;
+        return g;
+    }
     default:
         break;
     }
@@ -464,6 +487,81 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
     g.kind = SPEC_G_OTHER;
     g.what = launch_describe(v);
     return g;
+}
+
+/* c as a host value: a new reference, or VAL_MISSING for a pointer type. */
+static val launch_const_val(const spec_const *c)
+{
+    switch (c->kind) {
+    case SC_NONE: return val_none();
+    case SC_BOOL: return val_bool(c->u.b);
+    case SC_INT: return val_int(c->u.i);
+    case SC_FLOAT: return val_float(c->u.f);
+    case SC_STR: return val_str_new(c->u.str.s, c->u.str.len);
+    case SC_DTYPE:
+        return dtype_tl_name(c->u.dt) ? val_tl_dtype(c->u.dt) : val_missing();
+    case SC_TUPLE: {
+        val t = val_tuple_new((size_t)c->u.tuple.n);
+        for (int i = 0; i < c->u.tuple.n; i++) {
+            val x = launch_const_val(&c->u.tuple.items[i]);
+            if (x.kind == VAL_MISSING) {
+                val_unref(t);
+                return x;
+            }
+            val_seq_set(t, (size_t)i, x);
+        }
+        return t;
+    }
+    }
+    return val_missing();
+}
+
+/* spec_host.call: a plain Python function called from a kernel under the
+ * interpreter with constant arguments runs here, while the kernel
+ * compiles; an exception it raises becomes the compile error's text. */
+static bool launch_call_host(void *ctx, void *fn, int argc, const spec_const *argv, int nkw,
+                             const char *const *kwnames, const spec_const *kwv,
+                             spec_const *out, char *err, size_t errlen)
+{
+    launch_lookup_ctx *c = ctx;
+    host *h = c->h;
+    val f = val_of(fn);
+    const char *name = ((const val_func *)fn)->name;
+    val *vals = xcalloc((size_t)(argc + nkw) + 1, sizeof *vals);
+    bool ok = true;
+    for (int i = 0; ok && i < argc + nkw; i++) {
+        vals[i] = launch_const_val(i < argc ? &argv[i] : &kwv[i - argc]);
+        if (vals[i].kind == VAL_MISSING) {
+            vals[i] = val_none();
+            ok = false;
+            snprintf(err, errlen, "%s() cannot be given a pointer type", name);
+        }
+    }
+    val_kwargs kw = {.n = nkw, .names = kwnames, .values = vals + argc};
+    val r = ok ? host_call(h, f, argc, vals, nkw ? &kw : NULL, ((const val_func *)fn)->node->span)
+               : val_none();
+    for (int i = 0; i < argc + nkw; i++)
+        val_unref(vals[i]);
+    free(vals);
+    if (ok && r.kind == VAL_ERR) {
+        ok = false;
+        val e = host_exc_take(h);
+        val m = e.kind == VAL_NONE ? val_str_cstr("the run stopped") : host_str(h, e);
+        snprintf(err, errlen, "%s() raised %s%s%s while the kernel compiled (under "
+                 "TRITON_INTERPRET=1 a Python function called with constants runs then)",
+                 name, e.kind == VAL_NONE ? "" : val_type_name(e), e.kind == VAL_NONE ? "" : ": ",
+                 m.kind == VAL_STR ? val_as_str(m)->s : "?");
+        val_unref(m);
+        val_unref(e);
+        return false;
+    }
+    if (ok && !launch_const(r, c->consts, out)) {
+        ok = false;
+        snprintf(err, errlen, "%s() returned %s, which a kernel cannot use as a constant",
+                 name, launch_describe(r));
+    }
+    val_unref(r);
+    return ok;
 }
 
 /* ---- a launch ------------------------------------------------------------ */
@@ -812,13 +910,14 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     /* The lookups stay usable as long as the kernel: the debugger compiles
      * expressions through them (spec_dbg_eval). */
     launch_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
-    *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem};
+    *ctx = (launch_lookup_ctx){.h = h, .consts = &s->mem, .interpret = k->interpret};
     bool dumping = h->dump_ir && (!*h->dump_ir || !strcmp(h->dump_ir, f->name));
     /* The debugger's tables cost time and memory: only for a debugger (which
      * a program has from its start, or never) and for --dump-ir, which lists
      * the statements. */
     spec_host sh = {.lookup = launch_lookup, .ctx = ctx,
-                    .debug_info = h->debugger != NULL || dumping};
+                    .debug_info = h->debugger != NULL || dumping,
+                    .interpret = k->interpret, .call = launch_call_host};
     fflush(stdout);
     s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
     if (!s->ir) {
@@ -840,11 +939,15 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
 
 /* Triton launches on GPU memory only: a tensor argument made without
  * device="cuda" (or moved there) is refused with Triton's own message,
- * after the kernel compiled, as there.
+ * after the kernel compiled, as there.  Its interpreter (a kernel made
+ * while TRITON_INTERPRET=1) runs on the CPU and takes CPU tensors too.
  * tritsim keeps every tensor in host memory; this keeps the programs it
  * accepts valid on a GPU. */
-static bool launch_on_device(host *h, const val_func *f, const val *bound, src_span at)
+static bool launch_on_device(host *h, const launch_kernel *k, const val *bound, src_span at)
 {
+    const val_func *f = launch_func(k);
+    if (k->interpret)
+        return true;
     int n = f->node->u.funcdef.params.len;
     for (int i = 0; i < n; i++)
         if (bound[i].kind == VAL_TENSOR && !tensor_of(bound[i])->cuda) {
@@ -883,7 +986,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
               (launch_is_param(f, "num_stages") ||
                launch_int_option(h, kw, "num_stages", 3, at, &stages)) &&
               (s = launch_specialize(h, k, bound, at)) != NULL &&
-              launch_on_device(h, f, bound, at) &&
+              launch_on_device(h, k, bound, at) &&
               (compiled = launch_compile(h, s, f, at)) != NULL;
     if (ok)
         launch_dump_cuda(h, f, s, warps);

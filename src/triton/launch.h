@@ -15,6 +15,13 @@
  * (@triton.jit(do_not_specialize=...)). */
 val launch_kernel_new(val fn, uint64_t no_spec);
 
+/* Is TRITON_INTERPRET=1 in the environment now (set before the program
+ * started, or through os.environ)?  A kernel decides when @triton.jit
+ * makes it, as Triton does: made then, it runs as Triton's interpreter
+ * runs it (launch.c, spec_host.interpret); check_tensors_gpu_ready asks
+ * at its call. */
+bool launch_interpreting(void);
+
 /* The VAL_FUNC of a kernel (borrowed), or VAL_MISSING if v is none. */
 val launch_kernel_func(val kernel);
 

@@ -315,8 +315,7 @@ static val util_check_tensors_gpu_ready(host *h, val self, int argc, const val *
     if (kw && kw->n)
         return host_raise(h, HOST_EXC_TYPE, at,
                           "check_tensors_gpu_ready() takes no keyword arguments");
-    const char *interp = getenv("TRITON_INTERPRET");
-    bool interpreted = interp && !strcmp(interp, "1");
+    bool interpreted = launch_interpreting();
     for (int i = 0; i < argc; i++) {
         if (argv[i].kind != VAL_TENSOR)
             return host_error(h, at, "check_tensors_gpu_ready() takes tensors, not %s",
@@ -401,8 +400,9 @@ static val util_breakpoint_if(host *h, val self, int argc, const val *argv,
     return val_none();
 }
 
-/* pdb.set_trace() in host code: tritsim debugs kernels, not the host
- * program, so say so and go on (in a kernel it is a breakpoint). */
+/* pdb.set_trace() in host code (and IPython's, which the lecture's
+ * notebook imports): tritsim debugs kernels, not the host program, so say
+ * so and go on (in a kernel it is a breakpoint). */
 static val util_pdb_set_trace(host *h, val self, int argc, const val *argv,
                               const val_kwargs *kw, src_span at)
 {
@@ -411,7 +411,7 @@ static val util_pdb_set_trace(host *h, val self, int argc, const val *argv,
     if (!host_args(h, at, "set_trace", "", argc, argv, kw, p))
         return val_err();
     diag_report(h->diag, DIAG_WARNING, h->file, at,
-                "pdb.set_trace() outside a kernel does nothing in tritsim: its debugger "
+                "set_trace() outside a kernel does nothing in tritsim: its debugger "
                 "stops in kernels (use it inside a @triton.jit function, or `tritsim debug`)");
     return val_none();
 }
@@ -529,4 +529,14 @@ void tritonmod_pdb_init(host *h)
     val pdb = val_module_new("pdb");
     host_def(pdb, "pdb.set_trace", util_pdb_set_trace);
     host_register_module(h, "pdb", pdb);
+    /* IPython.core.debugger.set_trace, the notebook's pdb.set_trace */
+    val ipython = val_module_new("IPython");
+    val core = val_module_new("IPython.core");
+    val debugger = val_module_new("IPython.core.debugger");
+    host_def(debugger, "IPython.core.debugger.set_trace", util_pdb_set_trace);
+    val_object_set(core, "debugger", val_ref(debugger));
+    val_object_set(ipython, "core", val_ref(core));
+    host_register_module(h, "IPython", ipython);
+    host_register_module(h, "IPython.core", core);
+    host_register_module(h, "IPython.core.debugger", debugger);
 }
