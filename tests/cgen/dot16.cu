@@ -199,7 +199,7 @@ __syncthreads();
   for (int r = 0; r < 8; r++) {
   const int e = ((((r) / 8) * 32 + tk_tid) * 8 + (r) % 8); (void)e;
   {
-((unsigned short *)(tk_smem + 768))[((e) % 16) * 24 + (e) / 16] = ((tk_u16)(tk_f32_to_f16(s15[r])));
+((unsigned short *)(tk_smem + 768))[((e) / 16) * 24 + (e) % 16] = ((tk_u16)(tk_f32_to_f16(s15[r])));
   }
 }}
 __syncthreads();
@@ -212,28 +212,24 @@ __syncthreads();
 s18[r] = (float)((0x0p+0f));
   }
 }}
-const unsigned *tk_A = (const unsigned *)tk_smem;
-const unsigned *tk_B = (const unsigned *)(tk_smem + 768);
-const int tk_w = tk_tid >> 5, tk_g = (tk_tid & 31) >> 2, tk_t = tk_tid & 3;
-const int tk_r0 = tk_w / 1 * 16 + tk_g, tk_c0 = tk_w % 1 * 16 + tk_g;
+const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_smem);
+const int tk_w = tk_tid >> 5, tk_l = tk_tid & 31;
+const int tk_wr = tk_w / 1 * 16, tk_wc = tk_w % 1 * 16;
+const unsigned tk_pa = tk_sa + (unsigned)(((tk_wr + (tk_l & 15)) * 24 + (tk_l >> 4) * 8) * 2);
+const unsigned tk_pb = tk_sa + 768u + (unsigned)(((tk_l & 15) * 24 + tk_wc + (tk_l >> 4) * 8) * 2);
 #pragma unroll 2
 for (int k0 = 0; k0 < 16; k0 += 16) {
   unsigned tk_fa[1][4], tk_fb[2][2];
-  const int kw = (k0 >> 1) + tk_t;
 #pragma unroll
-  for (int i = 0; i < 1; i++) {
-    const int row = (tk_r0 + i * 16) * 12;
-    tk_fa[i][0] = tk_A[row + kw];
-    tk_fa[i][1] = tk_A[row + 96 + kw];
-    tk_fa[i][2] = tk_A[row + kw + 4];
-    tk_fa[i][3] = tk_A[row + 96 + kw + 4];
-  }
+  for (int i = 0; i < 1; i++)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+      : "=r"(tk_fa[i][0]), "=r"(tk_fa[i][1]), "=r"(tk_fa[i][2]), "=r"(tk_fa[i][3])
+      : "r"(tk_pa + (unsigned)((i * 16 * 24 + k0) * 2)));
 #pragma unroll
-  for (int j = 0; j < 2; j++) {
-    const int col = (tk_c0 + j * 8) * 12;
-    tk_fb[j][0] = tk_B[col + kw];
-    tk_fb[j][1] = tk_B[col + kw + 4];
-  }
+  for (int j = 0; j < 2; j += 2)
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+      : "=r"(tk_fb[j][0]), "=r"(tk_fb[j][1]), "=r"(tk_fb[j + 1][0]), "=r"(tk_fb[j + 1][1])
+      : "r"(tk_pb + (unsigned)((k0 * 24 + j * 8) * 2)));
 #pragma unroll
   for (int i = 0; i < 1; i++)
 #pragma unroll

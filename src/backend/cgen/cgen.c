@@ -538,7 +538,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.moved = calloc(nc, 1);
     g.pipe_head = malloc(nc * sizeof *g.pipe_head);
     g.pf_dot = malloc(nc * sizeof *g.pf_dot);
-    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot ||
+    g.hoist_head = malloc(nc * sizeof *g.hoist_head);
+    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
@@ -552,9 +553,10 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         goto done;
     }
     for (size_t i = 0; i < nc; i++)
-        g.fuse_into[i] = g.fuse_first[i] = g.inplace[i] = g.pipe_head[i] = g.pf_dot[i] = -1;
+        g.fuse_into[i] = g.fuse_first[i] = g.inplace[i] = g.pipe_head[i] = g.pf_dot[i] = g.hoist_head[i] = -1;
     cg_find_fused_loads(&g);
     cg_find_pipelined(&g);
+    cg_find_hoisted(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -572,6 +574,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     for (int32_t pc = 0; pc < k->ncode && !g.failed; pc++) {
         const ir_inst *in = &k->code[pc];
         if (g.label[pc]) {
+            cg_emit_hoisted(&g, pc);
             cg_printf(&g, "L%d:;\n", pc);
             g.stored |= g.land_stored[pc] != 0;
         }
@@ -621,5 +624,6 @@ done:
     free(g.moved);
     free(g.pipe_head);
     free(g.pf_dot);
+    free(g.hoist_head);
     return !g.failed;
 }

@@ -23,8 +23,8 @@ typedef struct dotdims {
 } dotdims;
 
 /* Where DOT in's operands wait in shared memory: A row-major in rows of
- * lda elements, B after it at byte offb (transposed, rows of lda, on the
- * tensor-core path).
+ * lda elements, B after it at byte offb (on the tensor-core path
+ * row-major too, in rows of ldb: ldmatrix transposes it on the way).
  *
  * The FMA path's common case (fma_rows) keeps A k-major instead: a thread
  * of the accumulator's FLAT layout holds rows q, q + R, q + 2R, ... (C of
@@ -40,7 +40,7 @@ typedef struct dot_stage {
     bool mma;
     bool kmajor;            /* A as above; R, C its row groups */
     bool swz;               /* and its words swizzled */
-    int64_t M, N, K, batch, lda, R, C;
+    int64_t M, N, K, batch, lda, ldb, R, C;
     size_t offb, esz;
     const char *et;         /* the element type there */
     bool tf32;
@@ -78,7 +78,10 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
         st.batch *= td->shape[i];
     st.mma = g->lay[in->dst].kind == CGEN_MMA;
     if (st.mma) {
+        /* rows padded by 16 bytes: the 8 rows one ldmatrix reads fall in 8
+         * different bank groups */
         st.lda = st.K + 8;
+        st.ldb = st.N + 8;
         st.esz = 2;
         st.et = "unsigned short";
     } else {
@@ -123,11 +126,27 @@ void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const ch
         cg_printf(g, "((%s *)tk_smem)[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
                   st.et, e, st.K, st.lda, e, st.K, strbuf_cstr(&val));
     else if (st.mma)
-        cg_printf(g, "((%s *)(tk_smem + %zu))[((%s) %% %" PRId64 ") * %" PRId64 " + (%s) / %" PRId64 "] = %s;\n",
-                  st.et, st.offb, e, st.N, st.lda, e, st.N, strbuf_cstr(&val));
+        cg_printf(g, "((%s *)(tk_smem + %zu))[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
+                  st.et, st.offb, e, st.N, st.ldb, e, st.N, strbuf_cstr(&val));
     else
         cg_printf(g, "((%s *)(tk_smem + %zu))[%s] = %s;\n", st.et, st.offb, e, strbuf_cstr(&val));
     strbuf_free(&val);
+}
+
+bool cgen_dot_stage_chunk(cg *g, const ir_inst *in, int which, dtype loaded, int V)
+{
+    dot_stage st = stage_of(g, in);
+    if (!st.mma || loaded != st.adt || V != 8)
+        return false;
+    /* a row of A or B holds the chunk's 8 elements side by side (K and N
+     * multiples of 8, so each row's bytes a multiple of 16) */
+    if (which == 0)
+        cg_printf(g, "  *(uint4 *)((unsigned short *)tk_smem + ((e0) / %" PRId64 ") * %" PRId64
+                  " + (e0) %% %" PRId64 ") = tk_w;\n", st.K, st.lda, st.K);
+    else
+        cg_printf(g, "  *(uint4 *)((unsigned short *)(tk_smem + %zu) + ((e0) / %" PRId64 ") * %"
+                  PRId64 " + (e0) %% %" PRId64 ") = tk_w;\n", st.offb, st.N, st.ldb, st.N);
+    return true;
 }
 
 /* Write operand `which` of DOT in (slot s) to its staging area. */
@@ -248,9 +267,10 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     const ir_type *ta = cg_type(g, in->a);
     dtype adt = ta->dt;
     int M = Ld->M, N = Ld->N, K = ta->shape[1];
-    int S = K + 8;                  /* row stride in 16-bit elements */
-    size_t offb = ((size_t)M * S * 2 + 15) & ~(size_t)15;
-    cg_need_smem(g, offb + (size_t)N * S * 2);
+    dot_stage st = stage_of(g, in);
+    int S = (int)st.lda, SB = (int)st.ldb;     /* row strides in 16-bit elements */
+    size_t offb = st.offb;
+    cg_need_smem(g, offb + (size_t)K * SB * 2);
     strbuf ba = {0}, bb = {0};
     if (!cgen_bitcast(&ba, DTYPE_UINT16, adt, "s_a") ||
         !cgen_bitcast(&bb, DTYPE_UINT16, adt, "s_b")) {
@@ -280,24 +300,28 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
         }
         cg_loop_end(g);
     }
-    cg_printf(g, "const unsigned *tk_A = (const unsigned *)tk_smem;\n");
-    cg_printf(g, "const unsigned *tk_B = (const unsigned *)(tk_smem + %zu);\n", offb);
-    cg_printf(g, "const int tk_w = tk_tid >> 5, tk_g = (tk_tid & 31) >> 2, tk_t = tk_tid & 3;\n");
-    cg_printf(g, "const int tk_r0 = tk_w / %d * %d + tk_g, tk_c0 = tk_w %% %d * %d + tk_g;\n",
-              Ld->wn, WM, Ld->wn, WN);
+    /* Fragments come through ldmatrix: lane l names row l % 16 of a
+     * 16 x 16 piece, at column 8 * (l / 16); A's four 8 x 8 matrices are
+     * m16n8k16's a0..a3, and B's, read transposed from its k rows, the b0,
+     * b1 of two n8 tiles. */
+    cg_printf(g, "const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_smem);\n");
+    cg_printf(g, "const int tk_w = tk_tid >> 5, tk_l = tk_tid & 31;\n");
+    cg_printf(g, "const int tk_wr = tk_w / %d * %d, tk_wc = tk_w %% %d * %d;\n", Ld->wn, WM,
+              Ld->wn, WN);
+    cg_printf(g, "const unsigned tk_pa = tk_sa + (unsigned)(((tk_wr + (tk_l & 15)) * %d + "
+              "(tk_l >> 4) * 8) * 2);\n", S);
+    cg_printf(g, "const unsigned tk_pb = tk_sa + %zuu + (unsigned)(((tk_l & 15) * %d + tk_wc + "
+              "(tk_l >> 4) * 8) * 2);\n", offb, SB);
     cg_printf(g, "#pragma unroll 2\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n", K / 2 * 2);
-    cg_printf(g, "  unsigned tk_fa[%d][4], tk_fb[%d][2];\n", MT, NT);
-    cg_printf(g, "  const int kw = (k0 >> 1) + tk_t;\n");
-    cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++) {\n", MT);
-    cg_printf(g, "    const int row = (tk_r0 + i * 16) * %d;\n", S / 2);
-    cg_printf(g, "    tk_fa[i][0] = tk_A[row + kw];\n");
-    cg_printf(g, "    tk_fa[i][1] = tk_A[row + %d + kw];\n", 8 * S / 2);
-    cg_printf(g, "    tk_fa[i][2] = tk_A[row + kw + 4];\n");
-    cg_printf(g, "    tk_fa[i][3] = tk_A[row + %d + kw + 4];\n  }\n", 8 * S / 2);
-    cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
-    cg_printf(g, "    const int col = (tk_c0 + j * 8) * %d;\n", S / 2);
-    cg_printf(g, "    tk_fb[j][0] = tk_B[col + kw];\n");
-    cg_printf(g, "    tk_fb[j][1] = tk_B[col + kw + 4];\n  }\n");
+    cg_printf(g, "  unsigned tk_fa[%d][4], tk_fb[%d][2];\n", MT, NT + (NT & 1));
+    cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
+    cg_printf(g, "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%%0,%%1,%%2,%%3}, [%%4];\"\n"
+              "      : \"=r\"(tk_fa[i][0]), \"=r\"(tk_fa[i][1]), \"=r\"(tk_fa[i][2]), \"=r\"(tk_fa[i][3])\n"
+              "      : \"r\"(tk_pa + (unsigned)((i * 16 * %d + k0) * 2)));\n", S);
+    cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j += 2)\n", NT);
+    cg_printf(g, "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%%0,%%1,%%2,%%3}, [%%4];\"\n"
+              "      : \"=r\"(tk_fb[j][0]), \"=r\"(tk_fb[j][1]), \"=r\"(tk_fb[j + 1][0]), \"=r\"(tk_fb[j + 1][1])\n"
+              "      : \"r\"(tk_pb + (unsigned)((k0 * %d + j * 8) * 2)));\n", SB);
     cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
     cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
     cg_printf(g, "    float *d = &s%d[(i * %d + j) * 4];\n", home, NT);

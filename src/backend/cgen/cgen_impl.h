@@ -83,6 +83,12 @@ typedef struct cg {
                                in place only in the loop's first round: the
                                DOT's pc, else -1 */
     uint8_t *moved;         /* per pc: emitted early, with such a DOT */
+    int32_t *hoist_head;    /* per pc: a LOAD in a loop whose pointer tile
+                               is a loop-invariant base plus a uniform step
+                               (cg_find_affine): the loop head before which
+                               its chunks' base addresses and whether each
+                               chunk is consecutive are computed once
+                               (tk_cb<pc>, tk_cc<pc>), else -1 */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -169,9 +175,17 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
 /* A DOT's operands into shared memory, between barriers (the DOT then
  * skips that part). */
 void cgen_dot_stage_operands(cg *g, int32_t pc);
+/* A LOAD's chunk of V elements of `loaded`, held as the bits of tk_w (a
+ * uint4) from element e0 on, straight into DOT in's staging area for
+ * operand `which` when it keeps those bits as they are (tensor cores);
+ * false, emitting nothing, otherwise. */
+bool cgen_dot_stage_chunk(cg *g, const ir_inst *in, int which, dtype loaded, int V);
 /* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
 void cg_find_pipelined(cg *g);
 bool cg_emit_pipelined_dot(cg *g, int32_t pc);
+/* ---- cgen_mem.c: chunk tables computed before a loop ---- */
+void cg_find_hoisted(cg *g);
+void cg_emit_hoisted(cg *g, int32_t head);
 /* ---- cgen.c: one instruction at its place in the walk ---- */
 bool cg_emit_at(cg *g, int32_t pc);
 /* LOADs whose tile only a DOT right after them reads: they write it

@@ -112,6 +112,16 @@ static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
     return bytes;
 }
 
+/* Are a chunk's V addresses consecutive by construction: it lies in one
+ * row, along which the pointer grows by one element? */
+static bool chunks_consecutive(const cg *g, const ir_inst *in, int32_t shape, int V)
+{
+    int64_t st;
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    const ir_type *ts = cg_type(g, shape);
+    return cg_last_stride(g, in->a, &st) && st == esz && ts->shape[ts->ndim - 1] % V == 0;
+}
+
 /* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
  * goes as one access; r0 its first register. */
 static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes,
@@ -126,18 +136,22 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     cg_printf(g, "{\n#pragma unroll%s\nfor (int c = 0; c < %d; c++) {\n", rolled ? " 4" : "",
               L.regs / V);
     cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
+    int32_t pc = (int32_t)(in - g->k->code);
+    bool table = in->op == IR_LOAD && g->hoist_head[pc] >= 0;
     strbuf pa0 = {0};
-    cg_operand_at(g, &pa0, in->a, "r0", "e0");
+    if (table)
+        strbuf_printf(&pa0, "tk_cb%d[c] + (tk_u64)s%d_d", pc, in->a);
+    else
+        cg_operand_at(g, &pa0, in->a, "r0", "e0");
     cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
     strbuf_free(&pa0);
     cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
     /* consecutive by construction: a chunk lies in one row, along which the
      * pointer grows by one element */
-    int64_t st;
-    const ir_type *ts = cg_type(g, shape);
-    bool known = cg_last_stride(g, in->a, &st) && st == esz &&
-                 ts->shape[ts->ndim - 1] % V == 0;
-    for (int v = 1; v < V && !known; v++) {
+    bool known = chunks_consecutive(g, in, shape, V);
+    if (table && !known)
+        cg_printf(g, " && tk_cc%d[c]", pc);
+    for (int v = 1; v < V && !known && !table; v++) {
         char rv[32], ev[32];
         snprintf(rv, sizeof rv, "r0 + %d", v);
         snprintf(ev, sizeof ev, "e0 + %d", v);
@@ -241,10 +255,13 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
     int bytes = vec_bytes(g, in, in->dst);
     if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
-        chunks_open(g, in, in->dst, in->b, bytes, dot >= 0 && lanes_free(g, in));
+        chunks_open(g, in, in->dst, in->b, bytes,
+                    dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
         cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n", vec_type(bytes),
                   vec_type(bytes));
-        for (int v = 0; v < V; v++) {
+        bool raw = dot >= 0 && bytes == 16 &&
+                   cgen_dot_stage_chunk(g, &g->k->code[dot], g->fuse_which[pc], dt, V);
+        for (int v = 0; v < V && !raw; v++) {
             strbuf bits = {0}, val = {0};
             vec_elem_bits(&bits, esz, v);
             cgen_bitcast(&val, dt, esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32
@@ -517,4 +534,108 @@ bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in)
         break;
     }
     return cg_fail(g, pc, "internal error: %s is not a memory access", ir_op_name((ir_opcode)in->op));
+}
+
+/* ---- chunk tables computed before a loop --------------------------------
+ * A LOAD in a loop through a pointer tile held as a loop-invariant base
+ * plus a uniform step (a GEMM's a_ptrs += BLOCK_K) finds its chunks'
+ * addresses and whether each chunk is consecutive (which the step does not
+ * change) once, before the loop, instead of in every round: where the base
+ * is costly (rows wrapped with % M), that was most of the loop's work. */
+
+/* Is every value pure slot s is computed from defined before pc head? */
+static bool ready_before(const cg *g, int32_t s, int32_t head, int depth)
+{
+    int32_t d = g->def[s];
+    if (d < 0 || d >= head || depth > 64)
+        return false;
+    if (cg_scalar(g, s))
+        return true;
+    int32_t rd[IR_MAX_READS];
+    int n = ir_reads(&g->k->code[d], rd);
+    for (int i = 0; i < n; i++)
+        if (!ready_before(g, rd[i], head, depth + 1))
+            return false;
+    return true;
+}
+
+/* What pure slot s costs to recompute, roughly in instructions: integer
+ * division and remainder weigh as the dozens they are. */
+static int pure_cost(const cg *g, int32_t s, int depth)
+{
+    int32_t d = g->def[s];
+    if (d < 0 || cg_scalar(g, s) || depth > 64)
+        return 0;
+    const ir_inst *in = &g->k->code[d];
+    int cost = in->op == IR_BINARY && (in->sub == IR_DIV || in->sub == IR_FLOORDIV ||
+                                       in->sub == IR_MOD) ? 20 : 1;
+    int32_t rd[IR_MAX_READS];
+    int n = ir_reads(in, rd);
+    for (int i = 0; i < n; i++)
+        cost += pure_cost(g, rd[i], depth + 1);
+    return cost;
+}
+
+void cg_find_hoisted(cg *g)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t p = 0; p < k->ncode; p++) {
+        const ir_inst *in = &k->code[p];
+        if (in->op != IR_LOAD || cg_scalar(g, in->dst) || g->abase[in->a] < 0)
+            continue;
+        int bytes = vec_bytes(g, in, in->dst);
+        cgen_layout L = cg_layout(g, in->dst);
+        /* worth its registers where a chunk's consecutiveness must be
+         * tested or its address is costly (rows wrapped with % M) */
+        if (!bytes || L.regs / L.vec > 16 ||
+            (chunks_consecutive(g, in, in->dst, L.vec) && pure_cost(g, g->abase[in->a], 0) < 20))
+            continue;
+        /* the innermost loop around it: a jump back over it */
+        int32_t head = -1, tail = k->ncode;
+        for (int32_t j = p + 1; j < k->ncode; j++) {
+            const ir_inst *jt = &k->code[j];
+            if (jt->op == IR_JUMP && jt->imm <= p && j < tail && jt->imm > head) {
+                head = (int32_t)jt->imm;
+                tail = j;
+            }
+        }
+        if (head >= 0 && ready_before(g, g->abase[in->a], head, 0))
+            g->hoist_head[p] = head;
+    }
+}
+
+void cg_emit_hoisted(cg *g, int32_t head)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t p = 0; p < k->ncode; p++) {
+        if (g->hoist_head[p] != head)
+            continue;
+        const ir_inst *in = &k->code[p];
+        cgen_layout L = cg_layout(g, in->dst);
+        int V = L.vec, C = L.regs / V, esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+        int32_t base = g->abase[in->a];
+        cg_printf(g, "/* %d: load's chunks, before its loop */\n", p);
+        bool known = chunks_consecutive(g, in, in->dst, V);
+        cg_printf(g, "tk_u64 tk_cb%d[%d];%s", p, C, known ? "\n" : "");
+        if (!known)
+            cg_printf(g, " bool tk_cc%d[%d];\n", p, C);
+        cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", C);
+        cg_printf(g, "const int e0 = (c * %d + tk_tid) * %d; (void)e0;\n", g->T, V);
+        strbuf a0 = {0};
+        cg_pure_expr(g, &a0, base, "e0", 0);
+        cg_printf(g, "const tk_u64 tk_a0 = (tk_u64)(%s);\ntk_cb%d[c] = tk_a0;\n",
+                  strbuf_cstr(&a0), p);
+        strbuf_free(&a0);
+        if (!known)
+            cg_printf(g, "tk_cc%d[c] = true", p);
+        for (int v = 1; v < V && !known; v++) {
+            char ev[32];
+            snprintf(ev, sizeof ev, "e0 + %d", v);
+            strbuf av = {0};
+            cg_pure_expr(g, &av, base, ev, 0);
+            cg_printf(g, " && (tk_u64)(%s) == tk_a0 + %d", strbuf_cstr(&av), v * esz);
+            strbuf_free(&av);
+        }
+        cg_printf(g, "%s}}\n", known ? "" : ";\n");
+    }
 }
