@@ -420,6 +420,8 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
 }
 #define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p); tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)
 #define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa, tk_farg, tk_fv); } while (0)
+__device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)
+{ asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned)__cvta_generic_to_shared(s)), "l"(a) : "memory"); }
 __device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,
     unsigned long long hi, unsigned int sz)
 { return a >= lo && a < hi && hi - a >= sz && ((a - lo) & (sz - 1)) == 0; }

@@ -224,7 +224,12 @@ static void emit_signature(cg *g)
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
     for (int32_t pc = 0; pc < k->ncode; pc++)
         if (g->pipe_head[pc] >= 0)
+        {
             cg_printf(g, "bool tk_pf%d = false;   /* its operands are loaded already */\n", pc);
+            if (g->pipe_async[pc])
+                cg_printf(g, "int tk_nb%d = 0, tk_cur%d = 0;   /* its shared-memory buffers */\n",
+                          pc, pc);
+        }
     if (g->o->checked)
         cg_printf(g, "unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; "
                   "long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;\n");
@@ -539,7 +544,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.pipe_head = malloc(nc * sizeof *g.pipe_head);
     g.pf_dot = malloc(nc * sizeof *g.pf_dot);
     g.hoist_head = malloc(nc * sizeof *g.hoist_head);
-    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head ||
+    g.pipe_async = calloc(nc, 1);
+    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
@@ -625,5 +631,6 @@ done:
     free(g.pipe_head);
     free(g.pf_dot);
     free(g.hoist_head);
+    free(g.pipe_async);
     return !g.failed;
 }

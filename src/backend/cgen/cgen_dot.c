@@ -102,9 +102,22 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
     return st;
 }
 
+/* Where DOT in's operands are written: its shared memory, or for a loop
+ * pipelined through cp.async (cgen_pipe.c) the buffer of the next round. */
+static const char *stage_smem(const cg *g, const ir_inst *in, char *buf, size_t n)
+{
+    int32_t pc = (int32_t)(in - g->k->code);
+    if (!g->pipe_async[pc])
+        return "tk_smem";
+    snprintf(buf, n, "(tk_smem + tk_nb%d)", pc);
+    return buf;
+}
+
 void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const char *v)
 {
     dot_stage st = stage_of(g, in);
+    char bb[48];
+    const char *sm = stage_smem(g, in, bb, sizeof bb);
     strbuf val = {0};
     if (st.mma)
         cgen_bitcast(&val, DTYPE_UINT16, st.adt, v);
@@ -113,40 +126,50 @@ void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const ch
     if (which == 0 && st.swz)
         cg_printf(g, "{ const int tk_k = (int)((%s) %% %" PRId64 "), tk_p = (int)(((%s) / %" PRId64
                   ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 ");\n"
-                  "  ((%s *)tk_smem)[tk_k * %" PRId64 " + (((tk_p >> 2) ^ ((tk_k >> 2) & 7)) << 2)"
+                  "  ((%s *)%s)[tk_k * %" PRId64 " + (((tk_p >> 2) ^ ((tk_k >> 2) & 7)) << 2)"
                   " + (tk_p & 3)] = %s; }\n",
-                  e, st.K, e, st.K, st.R, st.C, e, st.K * st.R, st.et, st.lda,
+                  e, st.K, e, st.K, st.R, st.C, e, st.K * st.R, st.et, sm, st.lda,
                   strbuf_cstr(&val));
     else if (which == 0 && st.kmajor)
-        cg_printf(g, "((%s *)tk_smem)[((%s) %% %" PRId64 ") * %" PRId64 " + ((%s) / %" PRId64
+        cg_printf(g, "((%s *)%s)[((%s) %% %" PRId64 ") * %" PRId64 " + ((%s) / %" PRId64
                   ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 "] = %s;\n",
-                  st.et, e, st.K, st.lda, e, st.K, st.R, st.C, e, st.K * st.R,
+                  st.et, sm, e, st.K, st.lda, e, st.K, st.R, st.C, e, st.K * st.R,
                   strbuf_cstr(&val));
     else if (which == 0)
-        cg_printf(g, "((%s *)tk_smem)[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
-                  st.et, e, st.K, st.lda, e, st.K, strbuf_cstr(&val));
+        cg_printf(g, "((%s *)%s)[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
+                  st.et, sm, e, st.K, st.lda, e, st.K, strbuf_cstr(&val));
     else if (st.mma)
-        cg_printf(g, "((%s *)(tk_smem + %zu))[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
-                  st.et, st.offb, e, st.N, st.ldb, e, st.N, strbuf_cstr(&val));
+        cg_printf(g, "((%s *)(%s + %zu))[((%s) / %" PRId64 ") * %" PRId64 " + (%s) %% %" PRId64 "] = %s;\n",
+                  st.et, sm, st.offb, e, st.N, st.ldb, e, st.N, strbuf_cstr(&val));
     else
-        cg_printf(g, "((%s *)(tk_smem + %zu))[%s] = %s;\n", st.et, st.offb, e, strbuf_cstr(&val));
+        cg_printf(g, "((%s *)(%s + %zu))[%s] = %s;\n", st.et, sm, st.offb, e, strbuf_cstr(&val));
     strbuf_free(&val);
 }
 
-bool cgen_dot_stage_chunk(cg *g, const ir_inst *in, int which, dtype loaded, int V)
+bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loaded, int V,
+                          strbuf *addr)
 {
     dot_stage st = stage_of(g, in);
     if (!st.mma || loaded != st.adt || V != 8)
         return false;
     /* a row of A or B holds the chunk's 8 elements side by side (K and N
      * multiples of 8, so each row's bytes a multiple of 16) */
+    char bb[48];
+    const char *sm = stage_smem(g, in, bb, sizeof bb);
     if (which == 0)
-        cg_printf(g, "  *(uint4 *)((unsigned short *)tk_smem + ((e0) / %" PRId64 ") * %" PRId64
-                  " + (e0) %% %" PRId64 ") = tk_w;\n", st.K, st.lda, st.K);
+        strbuf_printf(addr, "((unsigned short *)%s + ((e0) / %" PRId64 ") * %" PRId64
+                      " + (e0) %% %" PRId64 ")", sm, st.K, st.lda, st.K);
     else
-        cg_printf(g, "  *(uint4 *)((unsigned short *)(tk_smem + %zu) + ((e0) / %" PRId64 ") * %"
-                  PRId64 " + (e0) %% %" PRId64 ") = tk_w;\n", st.offb, st.N, st.ldb, st.N);
+        strbuf_printf(addr, "((unsigned short *)(%s + %zu) + ((e0) / %" PRId64 ") * %" PRId64
+                      " + (e0) %% %" PRId64 ")", sm, st.offb, st.N, st.ldb, st.N);
     return true;
+}
+
+size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in)
+{
+    dot_stage st = stage_of(g, in);
+    return (st.offb + (size_t)(st.mma ? st.K * st.ldb : st.batch * st.K * st.N) * st.esz + 15) &
+           ~(size_t)15;
 }
 
 /* Write operand `which` of DOT in (slot s) to its staging area. */
@@ -270,7 +293,8 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     dot_stage st = stage_of(g, in);
     int S = (int)st.lda, SB = (int)st.ldb;     /* row strides in 16-bit elements */
     size_t offb = st.offb;
-    cg_need_smem(g, offb + (size_t)K * SB * 2);
+    /* two buffers where the loop is pipelined through cp.async */
+    cg_need_smem(g, cgen_dot_stage_bytes(g, in) * (g->pipe_async[pc] ? 2 : 1));
     strbuf ba = {0}, bb = {0};
     if (!cgen_bitcast(&ba, DTYPE_UINT16, adt, "s_a") ||
         !cgen_bitcast(&bb, DTYPE_UINT16, adt, "s_b")) {
@@ -304,7 +328,10 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
      * 16 x 16 piece, at column 8 * (l / 16); A's four 8 x 8 matrices are
      * m16n8k16's a0..a3, and B's, read transposed from its k rows, the b0,
      * b1 of two n8 tiles. */
-    cg_printf(g, "const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_smem);\n");
+    if (g->pipe_async[pc])
+        cg_printf(g, "const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_smem + tk_cur%d);\n", pc);
+    else
+        cg_printf(g, "const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_smem);\n");
     cg_printf(g, "const int tk_w = tk_tid >> 5, tk_l = tk_tid & 31;\n");
     cg_printf(g, "const int tk_wr = tk_w / %d * %d, tk_wc = tk_w %% %d * %d;\n", Ld->wn, WM,
               Ld->wn, WN);

@@ -83,6 +83,10 @@ typedef struct cg {
                                in place only in the loop's first round: the
                                DOT's pc, else -1 */
     uint8_t *moved;         /* per pc: emitted early, with such a DOT */
+    uint8_t *pipe_async;    /* per pc: such a DOT on tensor cores whose
+                               operands go into a second buffer through
+                               cp.async (no registers), tk_nb<pc> the buffer
+                               being loaded, tk_cur<pc> the one computed */
     int32_t *hoist_head;    /* per pc: a LOAD in a loop whose pointer tile
                                is a loop-invariant base plus a uniform step
                                (cg_find_affine): the loop head before which
@@ -175,11 +179,14 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
 /* A DOT's operands into shared memory, between barriers (the DOT then
  * skips that part). */
 void cgen_dot_stage_operands(cg *g, int32_t pc);
-/* A LOAD's chunk of V elements of `loaded`, held as the bits of tk_w (a
- * uint4) from element e0 on, straight into DOT in's staging area for
- * operand `which` when it keeps those bits as they are (tensor cores);
- * false, emitting nothing, otherwise. */
-bool cgen_dot_stage_chunk(cg *g, const ir_inst *in, int which, dtype loaded, int V);
+/* Where a LOAD's chunk of V elements of `loaded` from element e0 on goes,
+ * as they are, in DOT in's staging area for operand `which` (tensor cores
+ * keep the bits): its address into addr; false, with nothing written,
+ * where the staging area keeps them otherwise. */
+bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loaded, int V,
+                          strbuf *addr);
+/* The smem bytes one stage of DOT in's operands takes. */
+size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in);
 /* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
 void cg_find_pipelined(cg *g);
 bool cg_emit_pipelined_dot(cg *g, int32_t pc);

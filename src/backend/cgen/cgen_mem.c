@@ -249,18 +249,27 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
     int32_t dot = g->fuse_into[pc];
-    /* the first LOAD into a DOT's shared memory waits for its last readers */
-    if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc))
+    /* the first LOAD into a DOT's shared memory waits for its last readers
+     * (with two buffers, cgen_pipe.c, the DOT's own barrier saw to that) */
+    if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc && !g->pipe_async[dot]))
         cg_barrier(g);
     int bytes = vec_bytes(g, in, in->dst);
     if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->dst, in->b, bytes,
                     dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
-        cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n", vec_type(bytes),
-                  vec_type(bytes));
+        strbuf place = {0};
         bool raw = dot >= 0 && bytes == 16 &&
-                   cgen_dot_stage_chunk(g, &g->k->code[dot], g->fuse_which[pc], dt, V);
+                   cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], dt, V, &place);
+        if (raw && g->pipe_async[dot])
+            cg_printf(g, "if (tk_v) {\n  tk_cp_async(%s, tk_a0);\n", strbuf_cstr(&place));
+        else if (raw)
+            cg_printf(g, "if (tk_v) {\n  *(uint4 *)%s = *(const uint4 *)tk_a0;\n",
+                      strbuf_cstr(&place));
+        else
+            cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n",
+                      vec_type(bytes), vec_type(bytes));
+        strbuf_free(&place);
         for (int v = 0; v < V && !raw; v++) {
             strbuf bits = {0}, val = {0};
             vec_elem_bits(&bits, esz, v);

@@ -14,7 +14,11 @@
  * says whether the operands are there already).  Nothing that can be
  * observed moves: the loop holds no store, print or other side effect, and
  * a failed check of a next round's load stops the program before anything
- * after the DOT could have shown its result. */
+ * after the DOT could have shown its result.
+ *
+ * On tensor cores, where the operands' loads write shared memory directly
+ * (cg_find_fused_loads), the next round's go through cp.async into a second
+ * buffer instead (pipe_async): no registers held, so large tiles qualify. */
 #include "cgen_impl.h"
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -58,8 +62,8 @@ static int64_t regs_of(const cg *g, int32_t s)
 }
 
 /* Can DOT d's loop be pipelined: its head, else -1.  loads[]: the operand
- * LOADs (one when a and b are one tile). */
-static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads)
+ * LOADs (one when a and b are one tile); *async: through cp.async. */
+static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads, bool *async)
 {
     const ir_kernel *k = g->k;
     const ir_inst *in = &k->code[d];
@@ -113,6 +117,11 @@ static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads
                 return -1;
         }
     }
+    /* tensor cores with both operands loaded straight into shared memory */
+    *async = g->lay[in->dst].kind == CGEN_MMA && g->o->target.arch >= 80 &&
+             (g->fused[d] & 3) == 3 && in->a != in->b;
+    if (*async)
+        return H;
     /* the next round's operands wait in registers beside the accumulator:
      * only where they leave room (a large tile would spill) */
     int64_t regs = regs_of(g, in->dst) + regs_of(g, in->a) + (in->b != in->a ? regs_of(g, in->b) : 0);
@@ -129,16 +138,21 @@ void cg_find_pipelined(cg *g)
             continue;
         int32_t loads[2];
         int n = 0;
-        int32_t H = pipelinable(g, d, loads, &n);
+        bool async = false;
+        int32_t H = pipelinable(g, d, loads, &n, &async);
         if (H < 0)
             continue;
         g->pipe_head[d] = H;
-        /* the operands go through registers: not loaded into shared memory
-         * in place (cg_find_fused_loads) */
-        g->fused[d] = 0;
-        g->fuse_first[d] = -1;
+        g->pipe_async[d] = async;
+        /* through registers, the operands are not loaded into shared
+         * memory in place (cg_find_fused_loads) */
+        if (!async) {
+            g->fused[d] = 0;
+            g->fuse_first[d] = -1;
+        }
         for (int i = 0; i < n; i++) {
-            g->fuse_into[loads[i]] = -1;
+            if (!async)
+                g->fuse_into[loads[i]] = -1;
             g->pf_dot[loads[i]] = d;
         }
         for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
@@ -153,7 +167,18 @@ bool cg_emit_pipelined_dot(cg *g, int32_t d)
     int32_t H = g->pipe_head[d];
     cg_printf(g, "/* %d: dot, pipelined (cgen_pipe.c): its operands into shared memory, the "
               "loop's tail, the next round's loads, then the arithmetic */\n", d);
-    cgen_dot_stage_operands(g, d);
+    if (g->pipe_async[d]) {
+        /* this round's operands are in buffer tk_nb; the next round's go
+         * into the other one, which the last round's arithmetic, before
+         * this barrier, was the last to read */
+        cg_printf(g, "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n__syncthreads();\n");
+        cg_printf(g, "tk_cur%d = tk_nb%d;\ntk_nb%d ^= %zu;\n", d, d, d,
+                  cgen_dot_stage_bytes(g, &k->code[d]));
+        g->staged[d] = 1;
+        g->stored = false;
+    } else {
+        cgen_dot_stage_operands(g, d);
+    }
     for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
         if (g->moved[x] && !cg_emit_at(g, x))
             return false;

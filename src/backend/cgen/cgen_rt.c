@@ -53,6 +53,12 @@ void cgen_rt_prelude(cg *g)
         " tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)\n"
         "#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa,"
         " tk_farg, tk_fv); } while (0)\n");
+    /* 16 bytes from global memory into shared memory without registers
+     * (sm_80 on; only pipelined tensor-core loops call it) */
+    cg_printf(g,
+        "__device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)\n"
+        "{ asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\" :: "
+        "\"r\"((unsigned)__cvta_generic_to_shared(s)), \"l\"(a) : \"memory\"); }\n");
     /* Does [a, a + sz) lie in [lo, hi), at a multiple of sz from lo? */
     cg_printf(g,
         "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"
