@@ -217,7 +217,7 @@ const int tk_w = tk_tid >> 5, tk_l = tk_tid & 31;
 const int tk_wr = tk_w / 1 * 16, tk_wc = tk_w % 1 * 16;
 const unsigned tk_pa = tk_sa + (unsigned)(((tk_wr + (tk_l & 15)) * 24 + (tk_l >> 4) * 8) * 2);
 const unsigned tk_pb = tk_sa + 768u + (unsigned)(((tk_l & 15) * 24 + tk_wc + (tk_l >> 4) * 8) * 2);
-#pragma unroll 2
+#pragma unroll 1
 for (int k0 = 0; k0 < 16; k0 += 16) {
   unsigned tk_fa[1][4], tk_fb[2][2];
 #pragma unroll
@@ -235,7 +235,7 @@ for (int k0 = 0; k0 < 16; k0 += 16) {
 #pragma unroll
   for (int j = 0; j < 2; j++) {
     float *d = &s18[(i * 2 + j) * 4];
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(tk_fa[i][0]), "r"(tk_fa[i][1]), "r"(tk_fa[i][2]), "r"(tk_fa[i][3]), "r"(tk_fb[j][0]), "r"(tk_fb[j][1]));
   }

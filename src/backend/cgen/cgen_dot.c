@@ -339,7 +339,10 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
               "(tk_l >> 4) * 8) * 2);\n", S);
     cg_printf(g, "const unsigned tk_pb = tk_sa + %zuu + (unsigned)(((tk_l & 15) * %d + tk_wc + "
               "(tk_l >> 4) * 8) * 2);\n", offb, SB);
-    cg_printf(g, "#pragma unroll 2\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n", K / 2 * 2);
+    /* unrolled whole up to four steps, so that the next step's fragments
+     * load during this step's MMAs */
+    cg_printf(g, "#pragma unroll %d\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n",
+              K / 16 <= 4 ? K / 16 : 2, K / 2 * 2);
     cg_printf(g, "  unsigned tk_fa[%d][4], tk_fb[%d][2];\n", MT, NT + (NT & 1));
     cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
     cg_printf(g, "    asm volatile(\"ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%%0,%%1,%%2,%%3}, [%%4];\"\n"
@@ -352,7 +355,9 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     cg_printf(g, "#pragma unroll\n  for (int i = 0; i < %d; i++)\n", MT);
     cg_printf(g, "#pragma unroll\n  for (int j = 0; j < %d; j++) {\n", NT);
     cg_printf(g, "    float *d = &s%d[(i * %d + j) * 4];\n", home, NT);
-    cg_printf(g, "    asm volatile(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 "
+    /* (no side effect beyond its outputs: the compiler may schedule it
+     * between the fragment loads, which stay in order with the barriers) */
+    cg_printf(g, "    asm(\"mma.sync.aligned.m16n8k16.row.col.f32.%s.%s.f32 "
               "{%%0,%%1,%%2,%%3}, {%%4,%%5,%%6,%%7}, {%%8,%%9}, {%%0,%%1,%%2,%%3};\"\n",
               adt == DTYPE_BF16 ? "bf16" : "f16", adt == DTYPE_BF16 ? "bf16" : "f16");
     cg_printf(g, "      : \"+f\"(d[0]), \"+f\"(d[1]), \"+f\"(d[2]), \"+f\"(d[3])\n");
