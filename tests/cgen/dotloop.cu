@@ -224,6 +224,24 @@ s26_d = 0;
 s27_d = 0;
 /* 28: copy */
 { const int r = 0, e = 0; (void)r; (void)e; s28 = s23; }
+/* 31: load's chunks, before its loop */
+tk_u64 tk_cb31[2];
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int e0 = (c * 64 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = (tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull));
+tk_cb31[c] = tk_a0;
+}}
+/* 32: load's chunks, before its loop */
+tk_u64 tk_cb32[2];
+{
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+const int e0 = (c * 64 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = (tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull));
+tk_cb32[c] = tk_a0;
+}}
 L29:;
 /* 29: cmp */
 { const int r = 0, e = 0; (void)r; (void)e; s29 = ((s28) < (s3)); }
@@ -235,7 +253,7 @@ if (!tk_pf34) {
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)s26_d);
+const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
@@ -262,7 +280,7 @@ if (!tk_pf34) {
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull)) + (tk_u64)s27_d);
+const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
@@ -326,7 +344,7 @@ if (tk_pf34) {
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)s26_d);
+const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
@@ -351,7 +369,7 @@ if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull)) + (tk_u64)s27_d);
+const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
