@@ -17,6 +17,8 @@
 static const teach_exercise teach_table[] = {
     {"copy", "copy a vector block by block; mask the last block (the lecture's first kernel)"},
     {"grayscale", "turn a colour image grey with a 2-D grid of programs"},
+    {"matmul", "multiply matrices, one block of the product per program"},
+    {"matmul-grouped", "the same product with programs grouped (swizzled) for the cache"},
     {NULL, NULL},
 };
 

@@ -321,7 +321,8 @@ static bool ck_stride(ck_state *s, const char *name, const tensor *got, const te
         strbuf_puts(b, " to ");
         ck_elem(b, name, got, el2);
         strbuf_printf(b, ": one lane further along axis %d of the block moves %" PRId64
-                      " elements, and should move %" PRId64 ".", d, got_step, want_step);
+                      " element%s, and should move %" PRId64 ".", d, got_step,
+                      got_step == 1 || got_step == -1 ? "" : "s", want_step);
         for (int k2 = 0; k2 < want->ndim; k2++)
             if (want->shape[k2] > 1 && want->strides[k2] == want_step) {
                 strbuf_printf(b, " %" PRId64 " is the stride of %s's dimension %d "
@@ -441,10 +442,18 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
                       " elements.", name, nbad, numel);
     else
         strbuf_printf(&b, "%s has the right values, but its programs did not compute the "
-                      "blocks this exercise asks of them.", name);
+                      "blocks this exercise asks of them: each program must compute the "
+                      "block the order described at the top of the exercise gives it.", name);
     ck_say(s, &b);
     if (L->launches == 0) {
         strbuf_puts(&b, "No kernel was launched: call the kernel from the host function.");
+        ck_say(s, &b);
+        strbuf_free(&b);
+        return;
+    }
+    if (L->n == 0 && nbad) {
+        strbuf_puts(&b, "Your kernel stores nothing yet: write its body (the TODO in the "
+                    "starting file), ending in a tl.store.");
         ck_say(s, &b);
         strbuf_free(&b);
         return;
@@ -600,8 +609,13 @@ static void ck_explain_outside(ck_state *s)
     strbuf_printf(&b, " %s %s %s (%s element %" PRId64, s->nout == 1 ? "is" : "are",
                   before ? "before the start of" : "past the end of", arg,
                   o->is_store ? "writing" : "reading", o->elem);
-    if (s->nout > 1)
-        strbuf_printf(&b, " .. element %" PRId64, s->out[s->nout - 1].elem);
+    int64_t lo = o->elem, hi = o->elem;
+    for (size_t i = 1; i < s->nout; i++) {
+        lo = s->out[i].elem < lo ? s->out[i].elem : lo;
+        hi = s->out[i].elem > hi ? s->out[i].elem : hi;
+    }
+    if (hi > lo)
+        strbuf_printf(&b, " .. element %" PRId64, before ? lo : hi);
     strbuf_printf(&b, " of %s; %s has %" PRId64 " elements)", arg, arg, o->numel);
     if (before)
         strbuf_puts(&b, ": an offset is negative; check how the offsets are computed.");
