@@ -44,6 +44,7 @@ typedef struct ck_store {
     int64_t lane[3];        /* the lane's coordinates in its tile */
     int64_t shape[3];       /* the tile's shape (1 past its rank) */
     int lrank;
+    size_t seq;             /* its place in the order of the stores */
 } ck_store;
 
 /* The stores of one role's launches in the current case. */
@@ -128,7 +129,8 @@ static void ck_store_lane(void *ctx, const backend_trace_lane *l, uint64_t addr,
             g->cap = g->cap ? 2 * g->cap : 256;
             g->v = xrealloc(g->v, g->cap * sizeof *g->v);
         }
-        ck_store *st = &g->v[g->n++];
+        ck_store *st = &g->v[g->n];
+        st->seq = g->n++;
         st->addr = addr;
         memcpy(st->coord, l->coord, sizeof st->coord);
         st->lrank = ck_lane_coords(l, st->lane, st->shape);
@@ -276,16 +278,67 @@ static void ck_map(const ck_log *g, const tensor *t, ck_who *who)
     }
 }
 
-/* Element program c's lane l stored into t (its first store there), or -1. */
+/* The order of a sorted log: by program in launch order (axis 0
+ * fastest), then lane, then the order of the stores. */
+static int ck_key(const int64_t ca[3], const int64_t la[3], const int64_t cb[3],
+                  const int64_t lb[3])
+{
+    for (int d = 2; d >= 0; d--)
+        if (ca[d] != cb[d])
+            return ca[d] < cb[d] ? -1 : 1;
+    for (int d = 0; d < 3; d++)
+        if (la[d] != lb[d])
+            return la[d] < lb[d] ? -1 : 1;
+    return 0;
+}
+
+static int ck_store_cmp(const void *pa, const void *pb)
+{
+    const ck_store *a = pa, *b = pb;
+    int k = ck_key(a->coord, a->lane, b->coord, b->lane);
+    return k ? k : (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Sort a log (ck_key), for the searches below. */
+static void ck_sort(ck_log *g)
+{
+    if (g->n > 1)
+        qsort(g->v, g->n, sizeof *g->v, ck_store_cmp);
+}
+
+/* The first store of sorted log g at or after (c, l) in its order. */
+static size_t ck_lower(const ck_log *g, const int64_t c[3], const int64_t l[3])
+{
+    size_t lo = 0, hi = g->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (ck_key(g->v[mid].coord, g->v[mid].lane, c, l) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Does sorted log g have a store of program c? */
+static bool ck_has_program(const ck_log *g, const int64_t c[3])
+{
+    static const int64_t first[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+    size_t k = ck_lower(g, c, first);
+    return k < g->n && !memcmp(g->v[k].coord, c, sizeof g->v[k].coord);
+}
+
+/* Element program c's lane l stored into t (its first store there), or -1;
+ * g sorted. */
 static int64_t ck_lane_elem(const ck_log *g, const tensor *t, const int64_t c[3],
                             const int64_t l[3])
 {
     uint64_t base = (uint64_t)(uintptr_t)tensor_addr(t);
     int64_t esz = dtype_size(t->type), numel = tensor_numel(t);
-    for (size_t k = 0; k < g->n; k++) {
+    for (size_t k = ck_lower(g, c, l); k < g->n; k++) {
         const ck_store *st = &g->v[k];
-        if (memcmp(st->coord, c, sizeof st->coord) || memcmp(st->lane, l, sizeof st->lane))
-            continue;
+        if (ck_key(st->coord, st->lane, c, l))
+            break;
         int64_t d = (int64_t)(st->addr - base);
         if (d >= 0 && d % esz == 0 && d / esz < numel)
             return d / esz;
@@ -343,23 +396,17 @@ static bool ck_compare_program(ck_state *s, const char *name, const tensor *got,
                                const tensor *want, const int64_t c[3], int rank, strbuf *b)
 {
     const ck_log *L = &s->log[CK_LEARNER], *R = &s->log[CK_REFERENCE];
-    bool any = false;
-    for (size_t k = 0; k < L->n && !any; k++)
-        any = !memcmp(L->v[k].coord, c, sizeof L->v[k].coord);
+    bool any = ck_has_program(L, c);
+    static const int64_t first[3] = {INT64_MIN, INT64_MIN, INT64_MIN};
+    size_t from = ck_lower(R, c, first);
     /* the program's steps between lanes, from its first lane */
-    for (size_t k = 0; k < R->n && any; k++) {
-        const ck_store *r = &R->v[k];
-        if (memcmp(r->coord, c, sizeof r->coord))
-            continue;
-        if (ck_stride(s, name, got, want, c, rank, r, b))
-            return true;
-        break;
-    }
+    if (any && from < R->n && ck_stride(s, name, got, want, c, rank, &R->v[from], b))
+        return true;
     /* the reference's lanes of c, in order */
-    for (size_t k = 0; k < R->n; k++) {
+    for (size_t k = from; k < R->n; k++) {
         const ck_store *r = &R->v[k];
         if (memcmp(r->coord, c, sizeof r->coord))
-            continue;
+            break;
         int64_t er = ck_lane_elem(R, want, c, r->lane);
         int64_t el = ck_lane_elem(L, got, c, r->lane);
         if (er == el)
@@ -481,9 +528,7 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
     /* the first program that stores unlike the reference's */
     bool told = false;
     for (size_t k = 0; k < R->n && !told; k++) {
-        bool seen = false;
-        for (size_t j = 0; j < k && !seen; j++)
-            seen = !memcmp(R->v[j].coord, R->v[k].coord, sizeof R->v[k].coord);
+        bool seen = k > 0 && !memcmp(R->v[k - 1].coord, R->v[k].coord, sizeof R->v[k].coord);
         const int64_t *c = R->v[k].coord;
         bool in_grid = c[0] < L->grid[0] && c[1] < L->grid[1] && c[2] < L->grid[2];
         if (!seen && in_grid)
@@ -737,6 +782,8 @@ static val ck_fn_compare(host *h, val self, int argc, const val *argv, const val
         bad[i] = !same;
         nbad += !same;
     }
+    ck_sort(&s->log[CK_LEARNER]);
+    ck_sort(&s->log[CK_REFERENCE]);
     bool order_bad = false;
     if (order && !nbad) {
         /* every program stores where the reference's of its id does */
