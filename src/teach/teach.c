@@ -19,6 +19,9 @@ static const teach_exercise teach_table[] = {
     {"grayscale", "turn a colour image grey with a 2-D grid of programs"},
     {"matmul", "multiply matrices, one block of the product per program"},
     {"matmul-grouped", "the same product with programs grouped (swizzled) for the cache"},
+    {"outer", "the outer product of two vectors: broadcasting a column by a row"},
+    {"rowsum", "the sum of each row: a loop over blocks and tl.sum"},
+    {"softmax", "the softmax of each row, a row in one block: max, exp, sum"},
     {NULL, NULL},
 };
 

@@ -225,7 +225,11 @@ static void ck_elems(strbuf *b, const char *name, const tensor *t, const int64_t
 
 static void ck_num(strbuf *b, double v, bool is_float)
 {
-    if (!is_float)
+    if (isnan(v))
+        strbuf_puts(b, "nan");
+    else if (isinf(v))
+        strbuf_puts(b, v < 0 ? "-inf" : "inf");
+    else if (!is_float)
         strbuf_printf(b, "%.0f", v);
     else if (v == floor(v) && fabs(v) < 1e15)
         strbuf_printf(b, "%.1f", v);
@@ -590,7 +594,11 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
                     match = j;
                     nmatch++;
                 }
-            if (nmatch == 1 && match != i) {
+            if (!isfinite(gv[i]) && isfinite(wv[i])) {
+                strbuf_puts(&b, " A nan or inf where a finite value belongs often comes from "
+                            "an overflow (exp of a large value is inf: subtract the row's "
+                            "max first) or from a division by zero.");
+            } else if (nmatch == 1 && match != i) {
                 strbuf_puts(&b, " That is the value of ");
                 ck_elem(&b, name, want, match);
                 strbuf_puts(&b, ": the program stores to the right place but loaded from the "
