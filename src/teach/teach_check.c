@@ -75,6 +75,7 @@ typedef struct ck_state {
     size_t nout, capout;
     int64_t out_coord[3];   /* the program the outside lanes belong to */
     char desc[256];         /* the current case */
+    int lines;              /* the learner's file's lines: the grader's follow */
     int cases, passed;
     bool explained;         /* a failure has been explained */
     FILE *o;
@@ -640,7 +641,8 @@ static void ck_explain_outside(ck_state *s)
     const ck_outside *o = &s->out[0];
     strbuf b = {0};
     ck_fail_line(s);
-    fprintf(s->o, "    tritsim stopped the launch: the error above.\n");
+    fprintf(s->o, "    tritsim stopped the launch: the error above (its lines past %d are "
+            "the grader's, which calls your code).\n", s->lines);
     bool before = o->elem < 0;
     size_t show = s->nout > 4 ? 3 : s->nout;
     strbuf_puts(&b, s->nout == 1 ? "Lane " : "Lanes ");
@@ -730,6 +732,31 @@ static val ck_fn_trace(host *h, val self, int argc, const val *argv, const val_k
 }
 
 /* Raise SystemExit(1): the case failed, stop grading. */
+static val ck_stop(host *h, src_span at);
+
+/* requires(name, call): the learner's file must still define the host
+ * function the grader calls (call shows how, "copy(x, bs)"). */
+static val ck_fn_requires(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    (void)self;
+    val a[2];
+    const char *name, *call;
+    if (!host_args(h, at, "requires", "name, call", argc, argv, kw, a) ||
+        !host_to_str(h, a[0], at, "requires() argument 1", &name) ||
+        !host_to_str(h, a[1], at, "requires() argument 2", &call))
+        return val_err();
+    val f = val_dict_get_str(h->main_globals, name);
+    if (f.kind == VAL_FUNC)
+        return val_none();
+    ck_state *s = ck_cur;
+    fprintf(s->o, "  FAIL before the first case\n");
+    fprintf(s->o, "    %s has no function %s: the grader calls %s, the host function of "
+            "the starting file. Keep its name and parameters.\n", h->file->name, name, call);
+    s->explained = true;
+    return ck_stop(h, at);
+}
+
 static val ck_stop(host *h, src_span at)
 {
     val e = exc_new(h, HOST_EXC_SYSTEM_EXIT, val_tuple_of(1, (val[]){val_int(1)}));
@@ -842,6 +869,7 @@ static const char *ck_image(void)
 static void ck_register(host *h)
 {
     val m = val_module_new("tritsim_check");
+    host_def(m, "tritsim_check.requires", ck_fn_requires);
     host_def(m, "tritsim_check.case", ck_fn_case);
     host_def(m, "tritsim_check.trace", ck_fn_trace);
     host_def(m, "tritsim_check.compare", ck_fn_compare);
@@ -865,6 +893,9 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
     }
     /* One program: the learner's text, then the grader's.  The learner's
      * lines keep their numbers in every message; the grader's follow. */
+    int lines = lf->nlines;
+    if (lf->len && lf->text[lf->len - 1] == '\n' && lines > 0)
+        lines--;    /* the line table counts the empty line after the last newline */
     strbuf text = {0};
     strbuf_putn(&text, lf->text, lf->len);
     if (lf->len && lf->text[lf->len - 1] != '\n')
@@ -887,7 +918,7 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
         src_free(f);
         return 1;
     }
-    ck_state s = {.role = -1, .o = out};
+    ck_state s = {.role = -1, .o = out, .lines = lines};
     pthread_mutex_init(&s.lock, NULL);
     ck_cur = &s;
     backend_trace tr = {.ctx = &s, .begin = ck_begin, .store = ck_store_lane,
@@ -909,11 +940,17 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
     } else if (st != 0 && !s.explained) {
         if (s.cases)
             ck_fail_line(&s);
-        fprintf(out, "    Your code stopped with the error above.\n");
+        else
+            fprintf(out, "  FAIL before the first case\n");
+        fprintf(out, "    Your code stopped with the error above (its lines past %d are the "
+                "grader's, which calls your code).\n", s.lines);
     }
     if (st == 0 && s.passed == s.cases && s.cases > 0) {
         fprintf(out, "passed: %d of %d cases\n", s.passed, s.cases);
         status = 0;
+    } else if (s.cases == 0) {
+        fprintf(out, "failed before the first case; `tritsim check --hint %s` gives a hint\n",
+                path);
     } else {
         fprintf(out, "failed: case %d of the exercise's checks; `tritsim check --hint %s` "
                 "gives a hint\n", s.passed + 1, path);
