@@ -15,6 +15,8 @@
 #include "teach_impl.h"
 
 static const teach_exercise teach_table[] = {
+    {"copy-one", "copy a vector, one element per program (the first step to copy)"},
+    {"copy-block", "copy a vector, a block per program, n a multiple of the block"},
     {"copy", "copy a vector block by block; mask the last block (the lecture's first kernel)"},
     {"grayscale", "turn a colour image grey with a 2-D grid of programs"},
     {"matmul", "multiply matrices, one block of the product per program"},
