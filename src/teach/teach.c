@@ -24,6 +24,7 @@ static const teach_exercise teach_table[] = {
     {"outer", "the outer product of two vectors: broadcasting a column by a row"},
     {"rowsum", "the sum of each row: a loop over blocks and tl.sum"},
     {"softmax", "the softmax of each row, a row in one block: max, exp, sum"},
+    {"softmax-online", "the softmax of rows longer than a block: a running max and sum"},
     {NULL, NULL},
 };
 
