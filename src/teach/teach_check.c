@@ -482,16 +482,21 @@ static void ck_fail_line(ck_state *s)
 /* Explain got != want (bad[i] for the wrong elements; nbad of them, maybe
  * 0 when only the order is wrong). */
 static void ck_explain(ck_state *s, const char *name, const tensor *got, const tensor *want,
-                       const double *gv, const double *wv, const bool *bad, int64_t nbad)
+                       const double *gv, const double *wv, const bool *bad, int64_t nbad,
+                       int64_t nvalue)
 {
     int64_t numel = tensor_numel(want);
     bool is_float = dtype_is_float(want->type);
     const ck_log *L = &s->log[CK_LEARNER], *R = &s->log[CK_REFERENCE];
     strbuf b = {0};
     ck_fail_line(s);
-    if (nbad)
+    if (nvalue)
         strbuf_printf(&b, "%s is wrong in %" PRId64 " of its %" PRId64
-                      " elements.", name, nbad, numel);
+                      " elements.", name, nvalue, numel);
+    else if (nbad)
+        strbuf_printf(&b, "%s holds the right values, but your kernel did not write %" PRId64
+                      " of its %" PRId64 " elements (they held the right value already).",
+                      name, nbad, numel);
     else
         strbuf_printf(&b, "%s has the right values, but its programs did not compute the "
                       "blocks this exercise asks of them: each program must compute the "
@@ -516,6 +521,20 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
     int64_t *list = xcalloc((size_t)numel + 1, sizeof *list);
     ck_map(L, got, lw);
     ck_map(R, want, rw);
+    bool landed = false;
+    for (int64_t i = 0; i < numel && !landed; i++)
+        landed = lw[i].n > 0;
+    if (!landed) {
+        strbuf_printf(&b, "None of your kernel's stores landed in %s, the tensor the host "
+                      "function returns: does it return the tensor the kernel writes, and "
+                      "does the kernel store through that tensor's pointer?", name);
+        ck_say(s, &b);
+        free(lw);
+        free(rw);
+        free(list);
+        strbuf_free(&b);
+        return;
+    }
 
     /* a grid that differs from the reference's */
     if (memcmp(L->grid, R->grid, sizeof L->grid)) {
@@ -817,8 +836,26 @@ static val ck_fn_compare(host *h, val self, int argc, const val *argv, const val
         bad[i] = !same;
         nbad += !same;
     }
+    int64_t nvalue = nbad;      /* wrong values; nbad adds unwritten elements */
     ck_sort(&s->log[CK_LEARNER]);
     ck_sort(&s->log[CK_REFERENCE]);
+    bool contiguous = tensor_is_contiguous(got) && tensor_is_contiguous(want);
+    if (contiguous) {
+        /* An element the reference writes and the learner's kernel does
+         * not is wrong even when it holds the right value already (a zero
+         * pixel, or the host function returning its input). */
+        ck_who *lw = xcalloc((size_t)n + 1, sizeof *lw);
+        ck_who *rw = xcalloc((size_t)n + 1, sizeof *rw);
+        ck_map(&s->log[CK_LEARNER], got, lw);
+        ck_map(&s->log[CK_REFERENCE], want, rw);
+        for (int64_t i = 0; i < n; i++)
+            if (!bad[i] && rw[i].n && !lw[i].n) {
+                bad[i] = true;
+                nbad++;
+            }
+        free(lw);
+        free(rw);
+    }
     bool order_bad = false;
     if (order && !nbad) {
         /* every program stores where the reference's of its id does */
@@ -827,10 +864,9 @@ static val ck_fn_compare(host *h, val self, int argc, const val *argv, const val
             order_bad = ck_lane_elem(L, got, R->v[k].coord, R->v[k].lane) !=
                         ck_lane_elem(R, want, R->v[k].coord, R->v[k].lane);
     }
-    bool contiguous = tensor_is_contiguous(got) && tensor_is_contiguous(want);
     if (nbad || order_bad) {
         if (contiguous)
-            ck_explain(s, name, got, want, gv, wv, bad, nbad);
+            ck_explain(s, name, got, want, gv, wv, bad, nbad, nvalue);
         else {
             ck_fail_line(s);
             fprintf(s->o, "    %s is wrong in %" PRId64 " elements.\n", name, nbad);
