@@ -131,12 +131,13 @@ typedef enum backend_breaks {
 
 /* ---- a record of a launch's memory accesses (tritsim check, teach/) -------
  * A launch that carries a trace reports to it every active lane of every
- * STORE (not ATOMICs: programs may share their elements), and, when an access fails its bounds check, every
- * active lane of that access that is outside its tensor (the error itself
- * names only the first).  Only the CPU backend honours it (and runs the
- * traced launch without its memory fast paths, lane by lane); the others
- * ignore it.  The calls come from the pool's worker threads: the callee
- * locks what it shares. */
+ * STORE (not ATOMICs: programs may share their elements), and, when an
+ * access fails its bounds check, every active lane of that access that is
+ * outside its tensor (the error itself names only the first).  Only the
+ * CPU backend honours it (and runs the traced launch without its memory
+ * fast paths or lazy slots, lane by lane); the others ignore it.  The
+ * calls come from the pool's worker threads: the callee locks what it
+ * shares. */
 typedef struct backend_trace_lane {
     const int64_t *coord;   /* the program, 3 coordinates */
     int64_t lane;           /* the lane, row-major in shape */
