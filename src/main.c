@@ -22,6 +22,7 @@
 #include "lex.h"
 #include "modules.h"
 #include "parse.h"
+#include "teach.h"
 #include "val.h"
 
 #ifndef PACKAGE_VERSION
@@ -38,6 +39,11 @@ static const char main_usage[] =
     "  run FILE [-- ARGS]   run a program\n"
     "  debug FILE [-- ARGS] run a program under the kernel debugger (type `help`)\n"
     "  parse FILE           check a program's syntax\n"
+    "  exercises            list the exercises, with your progress in this folder\n"
+    "  exercise NAME        write the exercise's starting file NAME.tk here (never\n"
+    "                       over an existing file)\n"
+    "  check FILE           grade an exercise: its kernel against a reference on\n"
+    "                       several sizes, blocks and grids, and what went wrong\n"
     "\n"
     "Options of run and debug:\n"
     "  -t, --threads N      run programs of a launch on N threads (default: cores)\n"
@@ -63,6 +69,10 @@ static const char main_usage[] =
     "                       kernel (or KERNEL's only) on stderr, at its first\n"
     "                       launch with each num_warps, on any backend\n"
     "\n"
+    "Options of check:\n"
+    "      --hint           show the next hint instead (one more each time;\n"
+    "                       progress is kept in .tritsim-progress beside FILE)\n"
+    "\n"
     "Options of parse:\n"
     "      --ast            print the syntax tree as an S-expression\n"
     "      --spans          with --ast, show each node's line:col span\n"
@@ -71,7 +81,8 @@ static const char main_usage[] =
     "  -h, --help           show this help and exit\n"
     "  -V, --version        show the version and exit\n"
     "\n"
-    "Exit status: 0 success, 1 the program or a kernel failed, 2 usage error.\n"
+    "Exit status: 0 success, 1 the program or a kernel failed (check: the\n"
+    "exercise is not solved yet), 2 usage error.\n"
     "Set NO_COLOR to turn colour off in messages.\n";
 
 /* Print a usage error, point at --help, and return the usage status. */
@@ -328,6 +339,31 @@ static int main_run(int argc, char **argv, bool debugging)
     return status;
 }
 
+/* tritsim check [--hint] FILE */
+static int main_check(int argc, char **argv)
+{
+    enum { OPT_HINT = 256 };
+    static const struct option opts[] = {
+        {"hint", no_argument, NULL, OPT_HINT},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool hint = false;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_HINT: hint = true; break;
+        case 'h': fputs(main_usage, stdout); return 0;
+        default: return main_bad_option();
+        }
+    }
+    if (optind >= argc)
+        return main_usage_error("check: %s", "missing FILE");
+    if (optind + 1 < argc)
+        return main_usage_error("check: unexpected argument '%s'", argv[optind + 1]);
+    return teach_check(argv[optind], hint, modules_init, stdout);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -357,7 +393,26 @@ int main(int argc, char **argv)
         argv[1] = parse_name;
         return main_parse(argc - 1, argv + 1);
     }
+    if (!strcmp(cmd, "check")) {
+        static char check_name[] = "tritsim check";
+        argv[1] = check_name;
+        return main_check(argc - 1, argv + 1);
+    }
+    if (!strcmp(cmd, "exercises")) {
+        if (argc > 2)
+            return main_usage_error("exercises: unexpected argument '%s'", argv[2]);
+        return teach_list(stdout);
+    }
+    if (!strcmp(cmd, "exercise")) {
+        if (argc < 3)
+            return main_usage_error("exercise: %s", "missing NAME (tritsim exercises lists "
+                                    "them)");
+        if (argc > 3)
+            return main_usage_error("exercise: unexpected argument '%s'", argv[3]);
+        return teach_start(argv[2], stdout);
+    }
     if (cmd[0] == '-')
         return main_usage_error("unknown option '%s'", cmd);
-    return main_usage_error("unknown command '%s' (commands: run, debug, parse)", cmd);
+    return main_usage_error("unknown command '%s' (commands: run, debug, parse, exercises, "
+                            "exercise, check)", cmd);
 }

@@ -307,8 +307,13 @@ void host_def(val module, const char *qualname, val_cfunc fn)
 
 int host_run_file(host *h, const ast_node *module, int argc, char **argv)
 {
+    return host_run_as(h, module, "__main__", argc, argv);
+}
+
+int host_run_as(host *h, const ast_node *module, const char *name, int argc, char **argv)
+{
     val g = h->main_globals;
-    val_dict_set_str(g, "__name__", val_str_cstr("__main__"));
+    val_dict_set_str(g, "__name__", val_str_cstr(name));
     /* absolute, as Python 3.9+ makes a script's __file__ */
     char *abs = pathname_abspath(h->file->name);
     val_dict_set_str(g, "__file__", val_str_cstr(abs ? abs : h->file->name));

@@ -65,6 +65,7 @@
 
 typedef struct host_frame host_frame;
 struct backend_dev;
+struct backend_trace;
 typedef struct host_scope host_scope;
 
 /* The built-in exception classes, in the order of their hierarchy (each
@@ -147,6 +148,9 @@ struct host {
     const char *dump_cuda;      /* --dump-cuda[=KERNEL]: the same for the CUDA
                                    source the GPU backends would compile */
     int cuda_dumped;
+    /* tritsim check (teach/): every launch reports its stores and failed
+     * accesses here (backend.h's backend_trace), on the CPU; NULL else */
+    const struct backend_trace *trace;
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */
@@ -240,6 +244,10 @@ val host_eval_string(host *h, const char *text, size_t len, src_span at);
  * (argv[0] the file).  Returns the exit status: 0, 1 after an error, or
  * what sys.exit() asked for. */
 int host_run_file(host *h, const ast_node *module, int argc, char **argv);
+/* The same with __name__ = name: tritsim check (teach/) runs the learner's
+ * file with its grader appended as "__check__", so that the learner's
+ * `if __name__ == "__main__":` part stays out. */
+int host_run_as(host *h, const ast_node *module, const char *name, int argc, char **argv);
 
 /* ---- errors ------------------------------------------------------------- */
 

@@ -1054,7 +1054,10 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     backend_launch L = {.file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = stdout, .diag = h->diag,
-                        .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT};
+                        .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
+                        .trace = h->trace};
+    if (h->trace && h->trace->begin)
+        h->trace->begin(h->trace->ctx, f->name, g, rank);
     backend_dev *dev = launch_context(h)->dev;
     bool killed = false;
     bool run_ok;

@@ -53,6 +53,8 @@ typedef struct exec_launch {
     bool keep_lanes;        /* every slot's lanes in its register file after
                                each instruction: no lazy slots, no fused
                                instructions (fastpath.h); for a debugger */
+    const backend_trace *trace; /* NULL, or what stores and failed accesses
+                               are reported to, lane by lane (backend.h) */
 } exec_launch;
 
 /* Run the launch.  Returns false when a program failed; the error has been

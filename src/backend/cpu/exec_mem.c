@@ -129,6 +129,44 @@ static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int6
                      ln, verb[ac->kind], elem, (int64_t)(e->bytes / (uint64_t)esz), ts);
 }
 
+/* A traced launch (exec_launch.trace): report every active lane of the
+ * failed access ac that lies outside argument arg. */
+static void trace_outside(exec_prog *P, const ir_inst *in, const access *ac, int arg)
+{
+    const exec_ctx *x = P->x;
+    const backend_trace *t = x->L->trace;
+    if (!t->outside)
+        return;
+    int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
+    uint64_t base = x->L->args[arg].value.u;
+    backend_trace_lane l = {.coord = P->coord, .shape = exec_lane_type(P, in)};
+    for (int64_t i = 0; i < ac->n; i++) {
+        uint64_t ad = ac->ptr[i * ac->sp];
+        if ((ac->mask && !ac->mask[i * ac->sm]) || in_arg(x, arg, ad, ac->esz))
+            continue;
+        int64_t diff = (int64_t)(ad - base);
+        l.lane = i;
+        t->outside(t->ctx, &l, ac->kind != ACC_LOAD, arg_name(x, arg),
+                   diff >= 0 ? diff / esz : -((-diff + esz - 1) / esz),
+                   (int64_t)x->L->args[arg].numel);
+    }
+}
+
+/* A traced launch: report every active lane of the store ac (checked). */
+static void trace_store(exec_prog *P, const ir_inst *in, const access *ac)
+{
+    const backend_trace *t = P->x->L->trace;
+    if (!t->store)
+        return;
+    backend_trace_lane l = {.coord = P->coord, .shape = exec_lane_type(P, in)};
+    for (int64_t i = 0; i < ac->n; i++) {
+        if (ac->mask && !ac->mask[i * ac->sm])
+            continue;
+        l.lane = i;
+        t->store(t->ctx, &l, ac->ptr[i * ac->sp], ac->esz);
+    }
+}
+
 /* Every active lane inside its tensor and aligned: first the cheap test
  * (the range of the addresses against the tensor), then, only if that
  * fails, a search for the first bad lane in row-major order. */
@@ -182,8 +220,11 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         for (int64_t i = 0; i < ac->n; i++) {
             uint64_t ad = ac->ptr[i * ac->sp];
             if ((!ac->mask || ac->mask[i * ac->sm]) &&
-                (!in_arg(x, arg, ad, ac->esz) || (ad & amask)))
+                (!in_arg(x, arg, ad, ac->esz) || (ad & amask))) {
+                if (x->L->trace)
+                    trace_outside(P, in, ac, arg);
                 return access_error(P, in, ac, i, arg);
+            }
         }
         return true;
     }
@@ -481,7 +522,7 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
     if (IFLAGS(P, in) & FASTPATH_LOAD_VIEW)
         REC(P, in->dst)->valid = false;     /* lanes, unless mem_fast says */
     if (IFLAGS(P, in) & FASTPATH_MEMORY) {
-        if (mem_fast(P, in))
+        if (!P->x->L->trace && mem_fast(P, in))
             return true;
         exec_slot_sync(P, in->a);
         exec_slot_sync(P, in->b);
@@ -529,8 +570,9 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
 
 bool exec_op_store(exec_prog *P, const ir_inst *in)
 {
+    bool traced = P->x->L->trace != NULL;
     if (IFLAGS(P, in) & FASTPATH_MEMORY) {
-        if (mem_fast(P, in))
+        if (!traced && mem_fast(P, in))
             return true;
         exec_slot_sync(P, in->a);
         exec_slot_sync(P, in->c);
@@ -548,6 +590,8 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
     };
     if (!check_access(P, in, &ac))
         return false;
+    if (traced)
+        trace_store(P, in, &ac);
     const void *V = SLOT(P, in->b);
     int64_t sv = STRIDE(P, in->b);
     if (same_repr(t) || t == DTYPE_INT1) {   /* int1 lanes are already 0/1 */
