@@ -139,6 +139,9 @@ typedef struct backend_launch {
     FILE *out;              /* program output (prints), in program-id order */
     diag_sink *diag;        /* errors */
     backend_breaks breaks;
+    /* tritsim run --viz: record every lane's access here (trace.h); NULL
+     * (no cost) otherwise.  Backends that cannot record leave it alone. */
+    struct backend_trace *trace;
 } backend_launch;
 
 /* ---- the table -------------------------------------------------------------- */

@@ -53,6 +53,9 @@ typedef struct exec_launch {
     bool keep_lanes;        /* every slot's lanes in its register file after
                                each instruction: no lazy slots, no fused
                                instructions (fastpath.h); for a debugger */
+    struct backend_trace *trace;    /* record every memory lane (trace.h):
+                               the plain path of every LOAD and STORE, no
+                               lazy slots; NULL (no cost) otherwise */
 } exec_launch;
 
 /* Run the launch.  Returns false when a program failed; the error has been

@@ -5,6 +5,10 @@
  * address range and the data moves by rows, and anything doubtful goes
  * the lane-by-lane way, which reports the exact failing lane.
  *
+ * Under --viz (exec_launch.trace) every lane of every access, the lanes
+ * that failed the check included, is also recorded (trace_access); the
+ * plan then sends every access down the plain path (exec.c).
+ *
  * ATOMIC lanes run one at a time, in lane order, each a real atomic
  * (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
  * masked lanes return 0. */
@@ -25,6 +29,7 @@
 
 #include "addrmap.h"
 #include "fault.h"
+#include "trace.h"
 
 /* A value missing from a switch over an enum is an error here (ir.h) */
 #pragma GCC diagnostic error "-Wswitch"
@@ -232,6 +237,58 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         ac->sp = 1;
     }
     return true;
+}
+
+/* --viz: record the lanes of an access (trace.h), after its check and
+ * whatever the check said, so that a picture shows the out-of-bounds lane
+ * that stopped the launch too. */
+static void trace_access(exec_prog *P, const access *ac)
+{
+    const exec_ctx *x = P->x;
+    backend_trace *t = x->L->trace;
+    int sarg = x->k->slots[ac->pslot].ptr_arg;
+    uint8_t kind = ac->kind == ACC_LOAD ? TRACE_LOAD
+                   : ac->kind == ACC_STORE ? TRACE_STORE : TRACE_ATOMIC;
+    int32_t pid = P->pid > INT32_MAX ? INT32_MAX : (int32_t)P->pid;
+    enum { BATCH = 256 };
+    trace_event buf[BATCH];
+    int nb = 0;
+    int64_t unplaced = 0;
+    for (int64_t i = 0; i < ac->n; i++) {
+        uint64_t ad = ac->ptr[i * ac->sp];
+        bool on = !ac->mask || ac->mask[i * ac->sm];
+        int arg = sarg;
+        if (arg < 0) {
+            if (x->plan.int_ptrs)
+                ad = addrmap_untag(ad);
+            for (int j = 0; j < x->k->nparams && arg < 0; j++)
+                if (dtype_is_ptr(x->k->params[j].dt) && in_arg(x, j, ad, 1))
+                    arg = j;
+        }
+        if (arg < 0 || !t->want[arg]) {
+            unplaced += arg < 0 && on;
+            continue;
+        }
+        int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
+        int64_t diff = (int64_t)(ad - x->L->args[arg].value.u);
+        uint8_t what = kind;
+        if (!on)
+            what |= TRACE_MASKED;
+        else if (!in_arg(x, arg, ad, ac->esz))
+            what |= TRACE_OOB;
+        buf[nb++] = (trace_event){
+            .elem = diff >= 0 ? diff / esz : -((esz - 1 - diff) / esz),
+            .pid = pid, .arg = (int16_t)arg, .what = what,
+        };
+        if (nb == BATCH) {
+            trace_add(t, buf, nb);
+            nb = 0;
+        }
+    }
+    if (nb)
+        trace_add(t, buf, nb);
+    if (unplaced)
+        trace_unplaced(t, unplaced);
 }
 
 static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; }
@@ -493,7 +550,10 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
         .sp = STRIDE(P, in->a), .mask = in->b >= 0 ? SLOT(P, in->b) : NULL,
         .sm = in->b >= 0 ? STRIDE(P, in->b) : 0, .n = n, .esz = dtype_size(t),
     };
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->trace)
+        trace_access(P, &ac);
+    if (!checked)
         return false;
     void *D = SLOT(P, in->dst);
     const void *O = in->c >= 0 ? SLOT(P, in->c) : NULL;
@@ -546,7 +606,10 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
         .sp = STRIDE(P, in->a), .mask = in->c >= 0 ? SLOT(P, in->c) : NULL,
         .sm = in->c >= 0 ? STRIDE(P, in->c) : 0, .n = n, .esz = dtype_size(t),
     };
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->trace)
+        trace_access(P, &ac);
+    if (!checked)
         return false;
     const void *V = SLOT(P, in->b);
     int64_t sv = STRIDE(P, in->b);
@@ -701,7 +764,10 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
     if (dtype_is_fp8(t))
         return exec_fail(P, in, NULL, "atomics on %s tensors are not supported",
                          dtype_name(t));
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->trace)
+        trace_access(P, &ac);
+    if (!checked)
         return false;
     const void *V = SLOT(P, vslot);
     int64_t sv = STRIDE(P, vslot);
