@@ -95,12 +95,18 @@ backend_trace *viz_launch_begin(viz *v, const char *kernel, const int64_t grid[3
     for (int d = 0; d < 3; d++)
         l->grid[d] = grid[d];
     l->nprog = grid[0] * grid[1] * grid[2];
-    trace_init(&v->trace, nparams, VIZ_MAX_EVENTS);
+    trace_init(&v->trace, nparams, grid, VIZ_MAX_EVENTS);
     v->args = xcalloc((size_t)nparams + 1, sizeof *v->args);
     memcpy(v->args, args, (size_t)nparams * sizeof *args);
     v->nparams = nparams;
-    for (int i = 0; i < nparams; i++)
-        v->trace.want[i] = args[i].tensor && args[i].extent > 0;
+    int64_t mapped = 0;
+    for (int i = 0; i < nparams; i++) {
+        if (!args[i].tensor || args[i].extent <= 0)
+            continue;
+        bool map = args[i].extent <= VIZ_MAX_MAPPED - mapped;
+        mapped += map ? args[i].extent : 0;
+        trace_want(&v->trace, i, args[i].extent, map);
+    }
     v->active = true;
     return &v->trace;
 }
@@ -208,12 +214,6 @@ static bool viz_inside(const viz_tensor *t, int64_t er, int64_t ec)
 
 /* ---- filling the cells ------------------------------------------------------- */
 
-int64_t viz_prog_number(const int64_t g[3], int64_t pid)
-{
-    int64_t c0 = pid % g[0], c1 = pid / g[0] % g[1], c2 = pid / (g[0] * g[1]);
-    return (c0 * g[1] + c1) * g[2] + c2;
-}
-
 /* The cell of element e of t, or -1 when it is not drawn. */
 static int64_t viz_cell(const viz_tensor *t, int64_t e)
 {
@@ -225,6 +225,8 @@ static int64_t viz_cell(const viz_tensor *t, int64_t e)
     return cr * t->cols + cc;
 }
 
+/* Program n loaded (or stored) a cell: who keeps the lowest, many is set
+ * when there were two. */
 static void viz_mark(int32_t *who, uint8_t *flags, uint8_t many, int32_t n)
 {
     if (*who < 0) {
@@ -234,6 +236,19 @@ static void viz_mark(int32_t *who, uint8_t *flags, uint8_t many, int32_t n)
         if (n < *who)
             *who = n;
     }
+}
+
+/* Element e's summary (trace_map) into its cell c. */
+static void viz_merge(viz_tensor *t, int64_t c, const trace_map *m, int64_t e)
+{
+    uint8_t f = m->flags[e], *cf = &t->flags[c];
+    *cf |= (f & TRACE_M_LMANY ? VIZ_LMANY : 0) | (f & TRACE_M_SMANY ? VIZ_SMANY : 0) |
+           (f & TRACE_M_LMASK ? VIZ_LMASK : 0) | (f & TRACE_M_SMASK ? VIZ_SMASK : 0) |
+           (f & TRACE_M_OOB ? VIZ_OOB : 0) | (f & TRACE_M_ATOMIC ? VIZ_ATOMIC : 0);
+    if (m->load[e] >= 0)
+        viz_mark(&t->load[c], cf, VIZ_LMANY, m->load[e]);
+    if (m->store[e] >= 0)
+        viz_mark(&t->store[c], cf, VIZ_SMANY, m->store[e]);
 }
 
 static int viz_entry_cmp(const void *pa, const void *pb)
@@ -248,10 +263,10 @@ static int viz_entry_cmp(const void *pa, const void *pb)
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-/* Tensor i of l from the recorded events: rows outside, cells, entries
- * (appended to *ent). */
-static void viz_fill(viz_launch *l, viz_tensor *t, int ti, const backend_trace *tr,
-                     viz_entry **ent, int64_t *nent, int64_t *cap)
+/* Tensor ti from the recorder: the rows outside it, its cells, and each
+ * program's entries (appended to *ent, unless events were dropped). */
+static void viz_fill(viz_tensor *t, int ti, const backend_trace *tr, viz_entry **ent,
+                     int64_t *nent, int64_t *cap)
 {
     /* how many cell rows outside the tensor to draw */
     int64_t lo = 0, hi = t->rows;
@@ -277,6 +292,12 @@ static void viz_fill(viz_launch *l, viz_tensor *t, int ti, const backend_trace *
         if (viz_inside(t, cr * t->fr, cc * t->fc))
             t->flags[c] = VIZ_INSIDE;
     }
+    /* the tensor's elements from the map, when there is one; the rest
+     * (and everything, without a map) from the events */
+    const trace_map *m = &tr->map[t->arg];
+    for (int64_t e = 0; e < m->numel; e++)
+        if (m->load[e] >= 0 || m->store[e] >= 0 || m->flags[e])
+            viz_merge(t, viz_cell(t, e), m, e);
     for (int64_t i = 0; i < tr->n; i++) {
         const trace_event *e = &tr->ev[i];
         if (e->arg != t->arg)
@@ -286,12 +307,15 @@ static void viz_fill(viz_launch *l, viz_tensor *t, int ti, const backend_trace *
             t->outside++;
             continue;
         }
-        int32_t n = (int32_t)viz_prog_number(l->grid, e->pid);
+        int32_t n = e->pid;
         bool load = e->what & TRACE_LOAD;
+        bool mapped = e->elem >= 0 && e->elem < m->numel;
         uint8_t kind = load ? VIZ_K_LOAD : VIZ_K_STORE;
         if (e->what & TRACE_MASKED) {
             t->flags[c] |= load ? VIZ_LMASK : VIZ_SMASK;
             kind |= VIZ_K_MASKED;
+        } else if (mapped) {
+            kind |= e->what & TRACE_OOB ? VIZ_K_OOB : 0;
         } else {
             if (e->what & TRACE_OOB) {
                 t->flags[c] |= VIZ_OOB;
@@ -304,6 +328,8 @@ static void viz_fill(viz_launch *l, viz_tensor *t, int ti, const backend_trace *
             else
                 viz_mark(&t->store[c], &t->flags[c], VIZ_SMANY, n);
         }
+        if (tr->dropped)
+            continue;           /* no stepping through programs: no entries */
         if (*nent == *cap) {
             *cap = *cap ? 2 * *cap : 1024;
             *ent = xrealloc(*ent, (size_t)*cap * sizeof **ent);
@@ -413,10 +439,16 @@ void viz_launch_end(viz *v, bool ok)
     if (!ok)
         strbuf_printf(&l->notes, "A program failed and the launch stopped: red cells "
                       "show lanes outside a tensor.\n");
+    bool partial = false;       /* a tensor drawn from the events kept only */
+    for (int i = 0; i < v->nparams; i++)
+        partial |= tr->want[i] && !tr->map[i].numel;
     if (tr->dropped)
-        strbuf_printf(&l->notes, "Only %lld of the launch's %lld lane accesses were "
-                      "recorded (the limit is %d).\n", (long long)tr->n,
-                      (long long)(tr->n + tr->dropped), VIZ_MAX_EVENTS);
+        strbuf_printf(&l->notes, "The launch made %lld lane accesses, more than the %d a "
+                      "launch keeps: the page does not step through its programs%s.\n",
+                      (long long)(tr->n + tr->dropped), VIZ_MAX_EVENTS,
+                      partial ? ", and tensors too large to map in full, and lanes outside "
+                      "a tensor, are drawn from the accesses kept"
+                      : ", and lanes outside a tensor are drawn from the accesses kept");
     if (tr->unplaced)
         strbuf_printf(&l->notes, "%lld active lanes pointed into no tensor argument; they "
                       "are not drawn.\n", (long long)tr->unplaced);
@@ -431,7 +463,7 @@ void viz_launch_end(viz *v, bool ok)
         snprintf(t->name, sizeof t->name, "%s", v->args[i].name ? v->args[i].name : "?");
         viz_layout(t, &v->args[i]);
         viz_describe(t, &v->args[i]);
-        viz_fill(l, t, l->ntensors, tr, &ent, &nent, &cap);
+        viz_fill(t, l->ntensors, tr, &ent, &nent, &cap);
         if (t->outside)
             strbuf_printf(&l->notes, "%s: %lld lane accesses lie more than %d rows outside "
                           "the tensor and are not drawn.\n", t->name, (long long)t->outside,
@@ -445,7 +477,11 @@ void viz_launch_end(viz *v, bool ok)
     for (int64_t i = 0; i < nent; i++)
         if (!k || viz_entry_cmp(&ent[k - 1], &ent[i]))
             ent[k++] = ent[i];
-    if (v->entries + k > VIZ_MAX_ENTRIES) {
+    if (tr->dropped) {
+        free(ent);
+        ent = NULL;
+        k = 0;
+    } else if (v->entries + k > VIZ_MAX_ENTRIES) {
         strbuf_printf(&l->notes, "The page does not step through this launch's programs: "
                       "they touch %lld cells, more than the page's limit of %d in all.\n",
                       (long long)k, VIZ_MAX_ENTRIES);

@@ -33,8 +33,13 @@
  * between two.
  *
  * Limits (never a crash, always a note in the page): the first
- * VIZ_MAX_LAUNCHES launches of a run are recorded, the rest counted; a
- * launch keeps VIZ_MAX_EVENTS lane accesses; a tensor wider or taller
+ * VIZ_MAX_LAUNCHES launches of a run are recorded, the rest counted; the
+ * tensors of a launch are mapped element by element (trace.h) up to
+ * VIZ_MAX_MAPPED elements in all, so their pictures are complete; a
+ * launch keeps VIZ_MAX_EVENTS lane accesses, from which the page steps
+ * through the programs (none when there were more), and from which lanes
+ * outside a tensor and tensors past the mapped budget are drawn; a
+ * tensor wider or taller
  * than VIZ_MAX_SIDE cells is downsampled (a cell then stands for a block
  * of elements); accesses more than VIZ_MAX_OUTSIDE cell rows outside a
  * tensor are counted, not drawn; the page holds at most VIZ_MAX_ENTRIES
@@ -51,6 +56,7 @@
 enum {
     VIZ_MAX_LAUNCHES = 32,
     VIZ_MAX_EVENTS = 4 << 20,
+    VIZ_MAX_MAPPED = 8 << 20,   /* elements of a launch's tensors mapped */
     VIZ_MAX_SIDE = 256,
     VIZ_MAX_OUTSIDE = 64,
     VIZ_MAX_ENTRIES = 400000,

@@ -179,10 +179,12 @@ static const char viz_body[] =
     "</table>\n<p>Programs are numbered row-major over the grid, as the lecture numbers "
     "blocks: (pid0 &times; G1 + pid1) &times; G2 + pid2. A 1-d tensor is drawn as a strip "
     "wrapped into rows of up to 64 elements, a 2-d one in its shape, a larger one as its "
-    "2-d slices one below the other. Limits: the first 32 launches of a run are recorded, "
-    "4194304 lane accesses per launch, 256 cells across and down (a cell of a larger "
-    "tensor stands for a block of elements), 64 rows outside a tensor; the notes say "
-    "when one was reached.</p>\n</div>\n";
+    "2-d slices one below the other. Limits: the first 32 launches of a run are recorded; "
+    "their tensors are drawn in full up to 8388608 elements in all per launch; the page "
+    "steps through the programs of a launch of up to 4194304 lane accesses (and 400000 "
+    "cells touched in all); pictures have at most 256 cells across and down (a cell of a "
+    "larger tensor stands for a block of elements) and 64 rows outside a tensor; the notes "
+    "say when a limit was reached.</p>\n</div>\n";
 
 static const char viz_script[] =
     "var L=0,P=0,canv=[];\n"

@@ -89,8 +89,6 @@ struct viz {
     int nparams;
 };
 
-/* The program number of the backend's linear id pid in grid g. */
-int64_t viz_prog_number(const int64_t g[3], int64_t pid);
 /* The colour of program number n (n < 0: none), as 0xRRGGBB. */
 uint32_t viz_colour(int64_t n);
 /* Draw t as a PNG: write dir/t->file and keep its bytes in t->png

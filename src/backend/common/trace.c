@@ -1,5 +1,5 @@
 /* trace.c - the access recorder of a launch (trace.h): a growing array of
- * events under a lock, capped. */
+ * events under a lock, capped, and the per-element maps. */
 #include "trace.h"
 
 #include <stdlib.h>
@@ -7,42 +7,105 @@
 
 #include "arena.h"
 
-void trace_init(backend_trace *t, int nparams, int64_t max_events)
+void trace_init(backend_trace *t, int nparams, const int64_t grid[3], int64_t max_events)
 {
     memset(t, 0, sizeof *t);
     t->nparams = nparams;
     t->want = xcalloc((size_t)nparams + 1, sizeof *t->want);
+    t->map = xcalloc((size_t)nparams + 1, sizeof *t->map);
+    for (int d = 0; d < 3; d++)
+        t->grid[d] = grid[d];
     t->max_events = max_events;
     pthread_mutex_init(&t->lock, NULL);
 }
 
+void trace_want(backend_trace *t, int i, int64_t numel, bool map)
+{
+    t->want[i] = true;
+    if (!map || numel <= 0)
+        return;
+    trace_map *m = &t->map[i];
+    m->numel = numel;
+    m->load = xcalloc((size_t)numel, sizeof *m->load);
+    m->store = xcalloc((size_t)numel, sizeof *m->store);
+    m->flags = xcalloc((size_t)numel, 1);
+    memset(m->load, 0xff, (size_t)numel * sizeof *m->load);      /* -1: none */
+    memset(m->store, 0xff, (size_t)numel * sizeof *m->store);
+}
+
 void trace_free(backend_trace *t)
 {
+    for (int i = 0; i < t->nparams; i++) {
+        free(t->map[i].load);
+        free(t->map[i].store);
+        free(t->map[i].flags);
+    }
+    free(t->map);
     free(t->want);
     free(t->ev);
     pthread_mutex_destroy(&t->lock);
     memset(t, 0, sizeof *t);
 }
 
-void trace_add(backend_trace *t, const trace_event *ev, int64_t n)
+int64_t trace_prog_number(const backend_trace *t, int64_t pid)
+{
+    const int64_t *g = t->grid;
+    int64_t c0 = pid % g[0], c1 = pid / g[0] % g[1], c2 = pid / (g[0] * g[1]);
+    return (c0 * g[1] + c1) * g[2] + c2;
+}
+
+/* *who = the lowest of the programs so far, many set when there are two. */
+static void trace_mark(int32_t *who, uint8_t *flags, uint8_t many, int32_t n)
+{
+    if (*who < 0) {
+        *who = n;
+    } else if (*who != n) {
+        *flags |= many;
+        if (n < *who)
+            *who = n;
+    }
+}
+
+/* Event e (its pid a program number) into its argument's map. */
+static void trace_map_add(trace_map *m, const trace_event *e)
+{
+    uint8_t *f = &m->flags[e->elem];
+    bool load = e->what & TRACE_LOAD;
+    if (e->what & TRACE_MASKED) {
+        *f |= load ? TRACE_M_LMASK : TRACE_M_SMASK;
+        return;
+    }
+    if (e->what & TRACE_OOB)
+        *f |= TRACE_M_OOB;
+    if (e->what & TRACE_ATOMIC)
+        *f |= TRACE_M_ATOMIC;
+    if (load)
+        trace_mark(&m->load[e->elem], f, TRACE_M_LMANY, e->pid);
+    else
+        trace_mark(&m->store[e->elem], f, TRACE_M_SMANY, e->pid);
+}
+
+void trace_add(backend_trace *t, const trace_event *in, int64_t n)
 {
     pthread_mutex_lock(&t->lock);
-    int64_t room = t->max_events - t->n;
-    int64_t take = n < room ? n : room < 0 ? 0 : room;
-    if (take > 0) {
-        if (t->n + take > t->cap) {
-            int64_t cap = t->cap ? t->cap : 1024;
-            while (cap < t->n + take)
-                cap *= 2;
-            if (cap > t->max_events)
-                cap = t->max_events;
-            t->ev = xrealloc(t->ev, (size_t)cap * sizeof *t->ev);
-            t->cap = cap;
+    for (int64_t i = 0; i < n; i++) {
+        trace_event e = in[i];
+        int64_t num = trace_prog_number(t, e.pid);
+        e.pid = num > INT32_MAX ? INT32_MAX : (int32_t)num;
+        trace_map *m = &t->map[e.arg];
+        if (m->numel && e.elem >= 0 && e.elem < m->numel)
+            trace_map_add(m, &e);
+        if (t->n == t->max_events) {
+            t->dropped++;
+            continue;
         }
-        memcpy(t->ev + t->n, ev, (size_t)take * sizeof *ev);
-        t->n += take;
+        if (t->n == t->cap) {
+            int64_t cap = t->cap ? 2 * t->cap : 1024;
+            t->cap = cap < t->max_events ? cap : t->max_events;
+            t->ev = xrealloc(t->ev, (size_t)t->cap * sizeof *t->ev);
+        }
+        t->ev[t->n++] = e;
     }
-    t->dropped += n - take;
     pthread_mutex_unlock(&t->lock);
 }
 

@@ -4,12 +4,17 @@
  * cpu/exec_mem.c) appends one event per lane of each LOAD, STORE and
  * ATOMIC when backend_launch.trace is set, and nothing at all otherwise.
  *
- * Bounded: at most max_events events are kept per launch; the rest are
- * only counted (dropped), so a huge launch costs memory up to the cap and
- * time, never more.  Thread-safe: programs of a launch run on several
- * threads and append under the recorder's lock, a batch (one instruction's
- * lanes) at a time.  The order of the events is the order the threads
- * appended them in; readers must not depend on it.
+ * Two records.  The events: one per lane, at most max_events per launch,
+ * the rest only counted (dropped).  The maps: for the arguments given one
+ * (trace_want), a summary per element of the tensor (the lowest program
+ * that loaded it, that stored it, and flags), complete however many
+ * events were dropped, and the same whatever the order the programs ran
+ * in; lanes outside the tensor are only in the events.  Memory is
+ * bounded by the cap and by the maps the caller asks for.  Thread-safe:
+ * programs of a launch run on several threads and append under the
+ * recorder's lock, a batch (one instruction's lanes) at a time.  The
+ * order of the events is the order the threads appended them in; readers
+ * must not depend on it.
  *
  * Who fills what: the caller (viz/, through the launcher) sets want and
  * max_events with trace_init, the backend appends with trace_add, the
@@ -38,15 +43,38 @@ typedef struct trace_event {
                                (in its parameter's element type; may be
                                negative or past the end with TRACE_OOB or
                                TRACE_MASKED) */
-    int32_t pid;            /* the program: the backend's linear id
-                               (x fastest: x + gx * (y + gy * z)) */
+    int32_t pid;            /* the program: given to trace_add as the
+                               backend's linear id (x fastest: x + gx *
+                               (y + gy * z)), kept as its number, row-major
+                               as the lecture counts blocks:
+                               (pid0 * gy + pid1) * gz + pid2 */
     int16_t arg;            /* ir_kernel.params index of the pointer */
     uint8_t what;           /* TRACE_* bits */
 } trace_event;
 
+/* A map's flags per element. */
+enum {
+    TRACE_M_LMANY = 1,      /* loaded by several programs */
+    TRACE_M_SMANY = 2,      /* stored by several programs */
+    TRACE_M_LMASK = 4,      /* a masked-off load lane pointed here */
+    TRACE_M_SMASK = 8,      /* a masked-off store lane pointed here */
+    TRACE_M_OOB = 16,       /* an active lane here failed its check
+                               (misaligned) */
+    TRACE_M_ATOMIC = 32,    /* stored by an atomic update */
+};
+
+/* The summary of every element of one argument. */
+typedef struct trace_map {
+    int64_t numel;          /* 0: no map */
+    int32_t *load, *store;  /* the lowest program number, -1 none */
+    uint8_t *flags;         /* TRACE_M_* */
+} trace_map;
+
 typedef struct backend_trace {
     bool *want;             /* per parameter: record accesses through it */
+    trace_map *map;         /* per parameter */
     int nparams;
+    int64_t grid[3];
     int64_t max_events;
     pthread_mutex_t lock;   /* guards what follows */
     trace_event *ev;
@@ -55,11 +83,17 @@ typedef struct backend_trace {
     int64_t unplaced;       /* lanes that pointed into no recorded argument */
 } backend_trace;
 
-/* A recorder for a kernel of nparams parameters, recording none of them
- * until want[i] is set. */
-void trace_init(backend_trace *t, int nparams, int64_t max_events);
+/* A recorder for a launch of grid of a kernel of nparams parameters,
+ * recording none of them until trace_want. */
+void trace_init(backend_trace *t, int nparams, const int64_t grid[3], int64_t max_events);
+/* Record the accesses through parameter i, with a map of its numel
+ * elements when map is set. */
+void trace_want(backend_trace *t, int i, int64_t numel, bool map);
 void trace_free(backend_trace *t);
-/* Append n events (under the lock); those past the cap are counted. */
+/* The program number (trace_event.pid) of the backend's linear id pid. */
+int64_t trace_prog_number(const backend_trace *t, int64_t pid);
+/* Append n events (under the lock), their pid the backend's linear id;
+ * update the maps; those past the cap are counted. */
 void trace_add(backend_trace *t, const trace_event *ev, int64_t n);
 /* Count n lanes that pointed into no recorded argument. */
 void trace_unplaced(backend_trace *t, int64_t n);
