@@ -24,6 +24,7 @@
 #include "parse.h"
 #include "teach.h"
 #include "val.h"
+#include "viz.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "0.0-dev"
@@ -68,6 +69,11 @@ static const char main_usage[] =
     "                       print the CUDA C++ the GPU backends make of each\n"
     "                       kernel (or KERNEL's only) on stderr, at its first\n"
     "                       launch with each num_warps, on any backend\n"
+    "      --viz[=DIR]      run only: draw which program loaded and stored each\n"
+    "                       element of each tensor argument of each launch: a\n"
+    "                       PNG per tensor, a text map per launch and a page to\n"
+    "                       step through the programs, DIR/index.html (DIR is\n"
+    "                       FILE's name without .tk, plus -viz, by default)\n"
     "\n"
     "Options of check:\n"
     "      --hint           show the next hint instead (one more each time;\n"
@@ -181,6 +187,7 @@ typedef struct main_prog {
     bool unchecked;
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
     const char *dump_cuda;  /* --dump-cuda: the same */
+    const char *viz_dir;    /* --viz: the pictures' folder, or NULL */
 } main_prog;
 
 /* Run the program once on a fresh host; its exit status. */
@@ -199,7 +206,15 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->dump_ir = p->dump_ir;
     h->dump_cuda = p->dump_cuda;
     modules_init(h);
+    if (p->viz_dir && !(h->viz = viz_open(p->viz_dir, p->f->name))) {
+        host_free(h);
+        return EXIT_USAGE;
+    }
     int status = host_run_file(h, p->m, argc, argv);
+    /* the pictures of a failed run too: an out-of-bounds lane is a lesson */
+    if (!viz_close(h->viz) && status == 0)
+        status = EXIT_PROGRAM;
+    h->viz = NULL;
     /* Which kernels run can depend on the program's input, so a name that
      * matched nothing is a warning, not a failure of the run. */
     if (status == 0 && p->dump_ir && *p->dump_ir && h->ir_dumped == 0)
@@ -212,7 +227,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 static int main_run(int argc, char **argv, bool debugging)
 {
     enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA,
-           OPT_UNCHECKED };
+           OPT_UNCHECKED, OPT_VIZ };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
@@ -222,12 +237,15 @@ static int main_run(int argc, char **argv, bool debugging)
         {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
         {"dump-cuda", optional_argument, NULL, OPT_DUMP_CUDA},
         {"unchecked", no_argument, NULL, OPT_UNCHECKED},
+        {"viz", optional_argument, NULL, OPT_VIZ},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     main_prog prog = {.backend = "cpu", .target = HOST_TARGET_H100};
     const char *breaks[64];
     int nbreaks = 0;
+    bool viz = false;
+    const char *viz_dir = NULL;
     int c;
     while ((c = getopt_long(argc, argv, "t:b:h", opts, NULL)) != -1) {
         switch (c) {
@@ -282,12 +300,35 @@ static int main_run(int argc, char **argv, bool debugging)
                 return main_usage_error("run: %s", "--dump-cuda= wants a kernel's name");
             prog.dump_cuda = optarg ? optarg : "";
             break;
+        case OPT_VIZ:
+            if (optarg && !*optarg)
+                return main_usage_error("run: %s", "--viz= wants a folder");
+            viz = true;
+            viz_dir = optarg;
+            break;
         case 'h': fputs(main_usage, stdout); return 0;
         default: return main_bad_option();
         }
     }
     if (optind >= argc)
         return main_usage_error("%s", debugging ? "debug: missing FILE" : "run: missing FILE");
+    if (viz && debugging)
+        return main_usage_error("debug: %s", "--viz goes with run, not debug");
+    if (viz && strcmp(prog.backend, "cpu"))
+        return main_usage_error("run: --viz records the CPU backend's launches, not "
+                                "--backend %s's", prog.backend);
+    char viz_default[4096];
+    if (viz && !viz_dir) {
+        /* FILE's name without its folder and .tk, plus -viz, here */
+        const char *base = strrchr(argv[optind], '/');
+        base = base ? base + 1 : argv[optind];
+        size_t n = strlen(base);
+        if (n > 3 && !strcmp(base + n - 3, ".tk"))
+            n -= 3;
+        snprintf(viz_default, sizeof viz_default, "%.*s-viz", (int)(n < 4000 ? n : 4000), base);
+        viz_dir = viz_default;
+    }
+    prog.viz_dir = viz_dir;
     /* The debugger steps the CPU executor itself (backend.h). */
     bool on_cpu = !strcmp(prog.backend, "cpu");
     if (!on_cpu && (debugging || nbreaks)) {

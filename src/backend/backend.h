@@ -169,6 +169,9 @@ typedef struct backend_launch {
     diag_sink *diag;        /* errors */
     backend_breaks breaks;
     const backend_trace *trace; /* NULL, or what to report accesses to (above) */
+    /* tritsim run --viz: record every lane's access here (alog.h); NULL
+     * (no cost) otherwise.  Backends that cannot record leave it alone. */
+    struct access_log *log;
 } backend_launch;
 
 /* ---- the table -------------------------------------------------------------- */

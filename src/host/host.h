@@ -140,6 +140,8 @@ struct host {
                                    backend_find (backend.h) knows; "cpu" */
     host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
+    struct viz *viz;            /* --viz: launches are recorded and drawn
+                                   (viz.h), or NULL */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     bool unchecked;             /* --unchecked: GPU kernels without bounds checks */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,

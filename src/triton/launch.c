@@ -21,6 +21,7 @@
 #include "strbuf.h"
 #include "tensor.h"
 #include "tritontools.h"
+#include "viz.h"
 
 /* One specialization: the parameters it was made for, its IR, and the
  * backend's kernel object compiled from it. */
@@ -967,6 +968,22 @@ static bool launch_int_option(host *h, const val_kwargs *kw, const char *name, i
                               src_span at, int64_t *out);
 static bool launch_is_param(const val_func *f, const char *name);
 
+/* --viz: what the pictures need to know of tensor t, passed as name. */
+static void launch_viz_arg(viz_arg *va, const char *name, const tensor *t)
+{
+    va->name = name;
+    va->tensor = true;
+    va->dt = tensor_dtype(t);
+    va->ndim = t->ndim < VIZ_MAX_DIMS ? t->ndim : VIZ_MAX_DIMS;
+    for (int d = 0; d < va->ndim; d++) {
+        va->shape[d] = t->shape[d];
+        va->strides[d] = t->strides[d];
+    }
+    if (t->ndim > VIZ_MAX_DIMS)
+        va->ndim = 0;           /* drawn as a strip of its elements */
+    va->extent = tensor_extent(t);
+}
+
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -997,6 +1014,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     /* The runtime arguments, in the order of ir_kernel.params. */
     const ir_kernel *ir = s->ir;
     backend_arg *args = xcalloc((size_t)(ir->nparams + 1), sizeof *args);
+    viz_arg *vargs = h->viz ? xcalloc((size_t)(ir->nparams + 1), sizeof *vargs) : NULL;
     int r = 0;
     for (int i = 0; i < n; i++) {
         if (s->params[i].is_const)
@@ -1009,6 +1027,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                                      &d)) {
                 free(bound);
                 free(args);
+                free(vargs);
                 return val_err();
             }
             backend_arg *ea = &args[r];
@@ -1016,6 +1035,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             ea->value.u = (uint64_t)(uintptr_t)tensor_addr(d.base);
             ea->numel = (size_t)tensor_extent(d.base);
             ea->buffer = tensor_buffer(d.base);
+            if (vargs)
+                launch_viz_arg(&vargs[r], ea->name, d.base);
             r++;
             for (int k = 0; k < 2 * d.nd; k++, r++) {
                 args[r].name = ir->params[r].name;
@@ -1032,6 +1053,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             ea->value.u = (uint64_t)(uintptr_t)tensor_addr(t);
             ea->numel = (size_t)tensor_extent(t);
             ea->buffer = tensor_buffer(t);
+            if (vargs)
+                launch_viz_arg(&vargs[r - 1], ea->name, t);
             break;
         }
         case VAL_BOOL: ea->value.u = v.u.b; break;
@@ -1043,11 +1066,13 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     free(bound);
     if (g[0] * g[1] * g[2] == 0) {
         free(args);
+        free(vargs);
         return val_none();
     }
     val scratch;
     if (!launch_scratch(h, ir, g, at, &scratch)) {
         free(args);
+        free(vargs);
         return val_err();
     }
     fflush(stdout);
@@ -1066,16 +1091,21 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     } else {
         launch_quiet q;
         L.diag = launch_quiet_begin(h, &q);
+        L.log = vargs ? viz_launch_begin(h->viz, f->name, g, ir->nparams, vargs) : NULL;
         run_ok = backend_run(dev, compiled, &L);
+        if (L.log)
+            viz_launch_end(h->viz, run_ok);
         fflush(stdout);
         if (!launch_quiet_end(h, &q, L.diag, run_ok, at)) {
             free(args);
+            free(vargs);
             val_unref(scratch);
             return val_err();
         }
     }
     fflush(stdout);
     free(args);
+    free(vargs);
     val_unref(scratch);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;

@@ -352,7 +352,10 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
         }
     }
     pl->scratchbytes = align64(pl->scratchbytes);
-    fastpath_analyse(k, pl->numel, !L->keep_lanes, pl->sflags, pl->iflags);
+    fastpath_analyse(k, pl->numel, !L->keep_lanes && !L->log, pl->sflags, pl->iflags);
+    if (L->log)            /* every lane through exec_mem.c's access log */
+        for (int32_t pc = 0; pc < k->ncode; pc++)
+            pl->iflags[pc] &= (uint8_t)~(FASTPATH_MEMORY | FASTPATH_LOAD_VIEW);
     return true;
 }
 

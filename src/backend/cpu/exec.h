@@ -55,6 +55,9 @@ typedef struct exec_launch {
                                instructions (fastpath.h); for a debugger */
     const backend_trace *trace; /* NULL, or what stores and failed accesses
                                are reported to, lane by lane (backend.h) */
+    struct access_log *log;     /* record every memory lane (alog.h): the
+                               plain path of every LOAD and STORE, no lazy
+                               slots; NULL (no cost) otherwise */
 } exec_launch;
 
 /* Run the launch.  Returns false when a program failed; the error has been

@@ -5,6 +5,10 @@
  * address range and the data moves by rows, and anything doubtful goes
  * the lane-by-lane way, which reports the exact failing lane.
  *
+ * Under --viz (exec_launch.log) every lane of every access, the lanes
+ * that failed the check included, is also recorded (alog_access); the
+ * plan then sends every access down the plain path (exec.c).
+ *
  * ATOMIC lanes run one at a time, in lane order, each a real atomic
  * (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
  * masked lanes return 0. */
@@ -25,6 +29,7 @@
 
 #include "addrmap.h"
 #include "fault.h"
+#include "alog.h"
 
 /* A value missing from a switch over an enum is an error here (ir.h) */
 #pragma GCC diagnostic error "-Wswitch"
@@ -273,6 +278,58 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         ac->sp = 1;
     }
     return true;
+}
+
+/* --viz: record the lanes of an access (alog.h), after its check and
+ * whatever the check said, so that a picture shows the out-of-bounds lane
+ * that stopped the launch too. */
+static void alog_access(exec_prog *P, const access *ac)
+{
+    const exec_ctx *x = P->x;
+    access_log *t = x->L->log;
+    int sarg = x->k->slots[ac->pslot].ptr_arg;
+    uint8_t kind = ac->kind == ACC_LOAD ? ALOG_LOAD
+                   : ac->kind == ACC_STORE ? ALOG_STORE : ALOG_ATOMIC;
+    int32_t pid = P->pid > INT32_MAX ? INT32_MAX : (int32_t)P->pid;
+    enum { BATCH = 256 };
+    alog_event buf[BATCH];
+    int nb = 0;
+    int64_t unplaced = 0;
+    for (int64_t i = 0; i < ac->n; i++) {
+        uint64_t ad = ac->ptr[i * ac->sp];
+        bool on = !ac->mask || ac->mask[i * ac->sm];
+        int arg = sarg;
+        if (arg < 0) {
+            if (x->plan.int_ptrs)
+                ad = addrmap_untag(ad);
+            for (int j = 0; j < x->k->nparams && arg < 0; j++)
+                if (dtype_is_ptr(x->k->params[j].dt) && in_arg(x, j, ad, 1))
+                    arg = j;
+        }
+        if (arg < 0 || !t->want[arg]) {
+            unplaced += arg < 0 && on;
+            continue;
+        }
+        int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
+        int64_t diff = (int64_t)(ad - x->L->args[arg].value.u);
+        uint8_t what = kind;
+        if (!on)
+            what |= ALOG_MASKED;
+        else if (!in_arg(x, arg, ad, ac->esz))
+            what |= ALOG_OOB;
+        buf[nb++] = (alog_event){
+            .elem = diff >= 0 ? diff / esz : -((esz - 1 - diff) / esz),
+            .pid = pid, .arg = (int16_t)arg, .what = what,
+        };
+        if (nb == BATCH) {
+            alog_add(t, buf, nb);
+            nb = 0;
+        }
+    }
+    if (nb)
+        alog_add(t, buf, nb);
+    if (unplaced)
+        alog_unplaced(t, unplaced);
 }
 
 static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; }
@@ -534,7 +591,10 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
         .sp = STRIDE(P, in->a), .mask = in->b >= 0 ? SLOT(P, in->b) : NULL,
         .sm = in->b >= 0 ? STRIDE(P, in->b) : 0, .n = n, .esz = dtype_size(t),
     };
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->log)
+        alog_access(P, &ac);
+    if (!checked)
         return false;
     void *D = SLOT(P, in->dst);
     const void *O = in->c >= 0 ? SLOT(P, in->c) : NULL;
@@ -588,7 +648,10 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
         .sp = STRIDE(P, in->a), .mask = in->c >= 0 ? SLOT(P, in->c) : NULL,
         .sm = in->c >= 0 ? STRIDE(P, in->c) : 0, .n = n, .esz = dtype_size(t),
     };
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->log)
+        alog_access(P, &ac);
+    if (!checked)
         return false;
     if (traced)
         trace_store(P, in, &ac);
@@ -745,7 +808,10 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
     if (dtype_is_fp8(t))
         return exec_fail(P, in, NULL, "atomics on %s tensors are not supported",
                          dtype_name(t));
-    if (!check_access(P, in, &ac))
+    bool checked = check_access(P, in, &ac);
+    if (P->x->L->log)
+        alog_access(P, &ac);
+    if (!checked)
         return false;
     const void *V = SLOT(P, vslot);
     int64_t sv = STRIDE(P, vslot);
