@@ -25,6 +25,7 @@ static const teach_exercise teach_table[] = {
     {"rowsum", "the sum of each row: a loop over blocks and tl.sum"},
     {"softmax", "the softmax of each row, a row in one block: max, exp, sum"},
     {"softmax-online", "the softmax of rows longer than a block: a running max and sum"},
+    {"matmul-leaky", "matmul + bias + leaky_relu in one kernel: a fused epilogue"},
     {NULL, NULL},
 };
 
