@@ -26,6 +26,7 @@ static const teach_exercise teach_table[] = {
     {"softmax", "the softmax of each row, a row in one block: max, exp, sum"},
     {"softmax-online", "the softmax of rows longer than a block: a running max and sum"},
     {"matmul-leaky", "matmul + bias + leaky_relu in one kernel: a fused epilogue"},
+    {"conv1d", "a 1-D convolution: k taps over a signal, masks at both edges"},
     {NULL, NULL},
 };
 
