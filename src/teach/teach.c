@@ -28,6 +28,7 @@ static const teach_exercise teach_table[] = {
     {"matmul-leaky", "matmul + bias + leaky_relu in one kernel: a fused epilogue"},
     {"conv1d", "a 1-D convolution: k taps over a signal, masks at both edges"},
     {"qmatmul", "an int8 matmul with a scale per group of 32: tl.dot in int32, then scale"},
+    {"flash-attention", "attention forward for one head: online softmax over blocks of keys"},
     {NULL, NULL},
 };
 
