@@ -27,7 +27,7 @@ static const teach_exercise teach_table[] = {
     {"softmax-online", "the softmax of rows longer than a block: a running max and sum"},
     {"matmul-leaky", "matmul + bias + leaky_relu in one kernel: a fused epilogue"},
     {"conv1d", "a 1-D convolution: k taps over a signal, masks at both edges"},
-    {"qmatmul", "an int8 matmul with a scale per group of 32: tl.dot in int32, then scale"},
+    {"qmatmul", "an int8 matmul with an fp32 scale per group of 32 along k"},
     {"flash-attention", "attention forward for one head: online softmax over blocks of keys"},
     {NULL, NULL},
 };
