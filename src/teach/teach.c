@@ -25,6 +25,10 @@ static const teach_exercise teach_table[] = {
     {"rowsum", "the sum of each row: a loop over blocks and tl.sum"},
     {"softmax", "the softmax of each row, a row in one block: max, exp, sum"},
     {"softmax-online", "the softmax of rows longer than a block: a running max and sum"},
+    {"matmul-leaky", "matmul + bias + leaky_relu in one kernel: a fused epilogue"},
+    {"conv1d", "a 1-D convolution: k taps over a signal, masks at both edges"},
+    {"qmatmul", "an int8 matmul with an fp32 scale per group of 32 along k"},
+    {"flash-attention", "attention forward for one head: online softmax over blocks of keys"},
     {NULL, NULL},
 };
 
