@@ -4,9 +4,10 @@
  * (doc/ir.md 3.9): a barrier comes between a STORE or ATOMIC and the next
  * LOAD or ATOMIC.  A lane that fails its check notes the failure in its
  * thread's registers (TK_NOTE), skips the access, and the block stops after
- * the instruction, reporting it (TK_REPORT, tk_fault).  Atomics run on the owners of the lanes; when other
- * threads hold replicas of the result, it reaches them through shared
- * memory. */
+ * the instruction, reporting it (TK_REPORT, tk_fault).  Atomics run on
+ * the owners of the lanes; when other threads hold replicas of the result,
+ * it reaches them through shared memory.  A LOAD in a loop may find its
+ * chunks' addresses once before the loop (cg_find_hoisted). */
 #include "cgen_impl.h"
 
 #include <inttypes.h>
@@ -122,6 +123,28 @@ static bool chunks_consecutive(const cg *g, const ir_inst *in, int32_t shape, in
     return cg_last_stride(g, in->a, &st) && st == esz && ts->shape[ts->ndim - 1] % V == 0;
 }
 
+/* " && addr(e0 + v) == tk_a0 + v * esz" for v = 1 .. V - 1: the chunk's
+ * addresses consecutive, computed from pointer slot s (its registers or
+ * index expression) or, with pure, from index expression slot s alone. */
+static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
+{
+    for (int v = 1; v < V; v++) {
+        char rv[32], ev[32];
+        snprintf(rv, sizeof rv, "r0 + %d", v);
+        snprintf(ev, sizeof ev, "e0 + %d", v);
+        strbuf pv = {0}, ex = {0};
+        if (pure) {
+            cg_pure_expr(g, &ex, s, ev, 0);
+            strbuf_printf(&pv, "(tk_u64)(%s)", strbuf_cstr(&ex));
+        } else {
+            cg_operand_at(g, &pv, s, rv, ev);
+        }
+        cg_printf(g, " && %s == tk_a0 + %d", strbuf_cstr(&pv), v * esz);
+        strbuf_free(&pv);
+        strbuf_free(&ex);
+    }
+}
+
 /* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
  * goes as one access; r0 its first register. */
 static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes,
@@ -151,15 +174,8 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     bool known = chunks_consecutive(g, in, shape, V);
     if (table && !known)
         cg_printf(g, " && tk_cc%d[c]", pc);
-    for (int v = 1; v < V && !known && !table; v++) {
-        char rv[32], ev[32];
-        snprintf(rv, sizeof rv, "r0 + %d", v);
-        snprintf(ev, sizeof ev, "e0 + %d", v);
-        strbuf pv = {0};
-        cg_operand_at(g, &pv, in->a, rv, ev);
-        cg_printf(g, " && %s == tk_a0 + %d", strbuf_cstr(&pv), v * esz);
-        strbuf_free(&pv);
-    }
+    if (!known && !table)
+        chunk_consecutive_test(g, in->a, false, V, esz);
     if (mask >= 0 && !cg_scalar(g, mask)) {
         for (int v = 0; v < V; v++) {
             char rv[32], ev[32];
@@ -608,15 +624,11 @@ void cg_find_hoisted(cg *g)
             (chunks_consecutive(g, in, in->dst, L.vec) && pure_cost(g, g->abase[in->a], 0) < 20 &&
              !room))
             continue;
-        /* the innermost loop around it: a jump back over it */
-        int32_t head = -1, tail = k->ncode;
-        for (int32_t j = p + 1; j < k->ncode; j++) {
-            const ir_inst *jt = &k->code[j];
-            if (jt->op == IR_JUMP && jt->imm <= p && j < tail && jt->imm > head) {
-                head = (int32_t)jt->imm;
-                tail = j;
-            }
-        }
+        /* the innermost loop around it: the first jump back over it */
+        int32_t head = -1;
+        for (int32_t j = p + 1; j < k->ncode && head < 0; j++)
+            if (k->code[j].op == IR_JUMP && k->code[j].imm >= 0 && k->code[j].imm <= p)
+                head = (int32_t)k->code[j].imm;
         if (head >= 0 && ready_before(g, g->abase[in->a], head, 0))
             g->hoist_head[p] = head;
     }
@@ -644,16 +656,11 @@ void cg_emit_hoisted(cg *g, int32_t head)
         cg_printf(g, "const tk_u64 tk_a0 = (tk_u64)(%s);\ntk_cb%d[c] = tk_a0;\n",
                   strbuf_cstr(&a0), p);
         strbuf_free(&a0);
-        if (!known)
+        if (!known) {
             cg_printf(g, "tk_cc%d[c] = true", p);
-        for (int v = 1; v < V && !known; v++) {
-            char ev[32];
-            snprintf(ev, sizeof ev, "e0 + %d", v);
-            strbuf av = {0};
-            cg_pure_expr(g, &av, base, ev, 0);
-            cg_printf(g, " && (tk_u64)(%s) == tk_a0 + %d", strbuf_cstr(&av), v * esz);
-            strbuf_free(&av);
+            chunk_consecutive_test(g, base, true, V, esz);
+            cg_printf(g, ";\n");
         }
-        cg_printf(g, "%s}}\n", known ? "" : ";\n");
+        cg_printf(g, "}}\n");
     }
 }

@@ -171,11 +171,11 @@ bool cg_emit_pipelined_dot(cg *g, int32_t d)
         /* this round's operands are in buffer tk_nb; the next round's go
          * into the other one, which the last round's arithmetic, before
          * this barrier, was the last to read */
-        cg_printf(g, "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n__syncthreads();\n");
+        cg_printf(g, "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n");
+        cg_barrier(g);
         cg_printf(g, "tk_cur%d = tk_nb%d;\ntk_nb%d ^= %zu;\n", d, d, d,
                   cgen_dot_stage_bytes(g, &k->code[d]));
         g->staged[d] = 1;
-        g->stored = false;
     } else {
         cgen_dot_stage_operands(g, d);
     }
