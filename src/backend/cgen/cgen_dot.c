@@ -382,11 +382,10 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     dtype adt = cg_dt(g, in->a), ddt = cg_dt(g, in->dst);
     bool f64 = adt == DTYPE_FP64, i8 = adt == DTYPE_INT8;
     const char *et = f64 ? "double" : i8 ? "int" : "float";
-    size_t esz = f64 ? 8 : 4;
     dot_stage st = stage_of(g, in);
     int64_t lda = st.lda;
     size_t offb = st.offb;
-    cg_need_smem(g, offb + (size_t)(D.batch * D.K * D.N) * esz);
+    cg_need_smem(g, cgen_dot_stage_bytes(g, in));
 
     cgen_layout Ld = cg_layout(g, in->dst);
     if (!g->staged[pc])
