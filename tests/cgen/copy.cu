@@ -135,11 +135,12 @@ TK_FN tk_u16 tk_d2f16(double d) { return (tk_u16)tk_fmt_from_d(d, 10, 5); }
 TK_FN tk_u16 tk_d2bf16(double d) { return (tk_u16)tk_fmt_from_d(d, 7, 8); }
 TK_FN tk_u16 tk_f32_to_f16(float x)
 {
+#ifdef __CUDA_ARCH__
+    unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    return (tk_u16)h;
+#else
     tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;
     int e = (int)((u >> 23) & 0xff) - 127;
-#ifdef __CUDA_ARCH__
-    if (e != 128) { unsigned short h; asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x)); return (tk_u16)h; }
-#endif
     if (e == 128)
         return (tk_u16)(sign | 0x7c00u | (frac ? 0x200u | (frac >> 13) : 0u));
     if (e < -14 || e > 15)
@@ -147,14 +148,16 @@ TK_FN tk_u16 tk_f32_to_f16(float x)
     tk_u32 q = frac >> 13, rem = frac & 0x1fffu;
     q += rem > 0x1000u || (rem == 0x1000u && (q & 1u));
     return (tk_u16)(sign | (((tk_u32)(e + 15) << 10) + q));
+#endif
 }
 TK_FN tk_u16 tk_f32_to_bf16(float x)
 {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+    return (tk_u16)h;
+#else
     tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;
     int e = (int)((u >> 23) & 0xff) - 127;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    if (e != 128) { unsigned short h; asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(x)); return (tk_u16)h; }
-#endif
     if (e == 128)
         return (tk_u16)(sign | 0x7f80u | (frac ? 0x40u | (frac >> 16) : 0u));
     if (e < -126)
@@ -162,13 +165,15 @@ TK_FN tk_u16 tk_f32_to_bf16(float x)
     tk_u32 q = frac >> 16, rem = frac & 0xffffu;
     q += rem > 0x8000u || (rem == 0x8000u && (q & 1u));
     return (tk_u16)(sign | (((tk_u32)(e + 127) << 7) + q));
+#endif
 }
 TK_FN float tk_f16_to_f32(tk_u16 h)
 {
-    tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
 #ifdef __CUDA_ARCH__
-    if (e != 0x1f) { float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h)); return f; }
-#endif
+    float f; asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"((unsigned short)h));
+    return f;
+#else
+    tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
     if (e == 0x1f)
         return tk_u2f(sign | 0x7f800000u | (m << 13));
     if (e == 0) {
@@ -176,6 +181,7 @@ TK_FN float tk_f16_to_f32(tk_u16 h)
         return sign ? -v : v;
     }
     return tk_u2f(sign | ((e + 112) << 23) | (m << 13));
+#endif
 }
 TK_FN float tk_bf16_to_f32(tk_u16 b) { return tk_u2f((tk_u32)b << 16); }
 /* A value rounded to fp16 / bf16, in its register form (a float). */
@@ -512,19 +518,26 @@ s10[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk
 }}
 /* 11: load */
 {
+bool tk_vs[2];
+{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
 bool tk_v = (tk_a0 & 15ull) == 0 && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 0))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 1))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 2))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 3))))))) < (s2)) && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
-if (tk_v) {
-  const uint4 tk_w = *(const uint4 *)tk_a0;
+uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
+if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s11[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s11[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s11[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-} else {
-#pragma unroll 
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+#pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);

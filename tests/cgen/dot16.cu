@@ -110,13 +110,15 @@ s12[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 }}
 /* 13: load */
 {
+bool tk_vs[1];
+{
 #pragma unroll
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 1ull) == 0;
-if (tk_v) {
-  const uint4 tk_w = *(const uint4 *)tk_a0;
+uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
+if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
   s13[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
   s13[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
@@ -125,8 +127,13 @@ if (tk_v) {
   s13[r0 + 5] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 16) & 0xffffu))));
   s13[r0 + 6] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 0) & 0xffffu))));
   s13[r0 + 7] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 16) & 0xffffu))));
-} else {
-#pragma unroll 
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
+#pragma unroll
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
@@ -148,13 +155,15 @@ s14[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 }}
 /* 15: load */
 {
+bool tk_vs[1];
+{
 #pragma unroll
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 1ull) == 0;
-if (tk_v) {
-  const uint4 tk_w = *(const uint4 *)tk_a0;
+uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
+if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
   s15[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
   s15[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
@@ -163,8 +172,13 @@ if (tk_v) {
   s15[r0 + 5] = tk_f16_to_f32(((tk_u16)(((tk_w.z >> 16) & 0xffffu))));
   s15[r0 + 6] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 0) & 0xffffu))));
   s15[r0 + 7] = tk_f16_to_f32(((tk_u16)(((tk_w.w >> 16) & 0xffffu))));
-} else {
-#pragma unroll 
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
+#pragma unroll
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
@@ -270,7 +284,7 @@ bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
   TK_NOTE(1, 21, e, tk_a, 2, 0); tk_m = false;
 }
-if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s20[r]); }
+if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
   }
 }}
 if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }

@@ -117,19 +117,26 @@ s13[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 }}
 /* 14: load */
 {
+bool tk_vs[2];
+{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
-if (tk_v) {
-  const uint4 tk_w = *(const uint4 *)tk_a0;
+uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
+if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s14[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s14[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s14[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-} else {
-#pragma unroll 
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 2; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
+#pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);

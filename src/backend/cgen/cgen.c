@@ -243,6 +243,9 @@ static void emit_signature(cg *g)
             cg_printf(g, "%s s%d;\n", cg_ctype(g, s), s);
         else if (g->abase[s] >= 0)
             cg_printf(g, "tk_i64 s%d_d;   /* base: s%d */\n", s, g->abase[s]);
+        else if (g->packed[s])
+            cg_printf(g, "tk_u32 s%d[%d];   /* %s bits, two a register */\n", s,
+                      cg_layout(g, s).regs / 2, dtype_name(cg_dt(g, s)));
         else
             cg_printf(g, "%s s%d[%d];\n", cg_ctype(g, s), s, cg_layout(g, s).regs);
     }
@@ -545,7 +548,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.pf_dot = malloc(nc * sizeof *g.pf_dot);
     g.hoist_head = malloc(nc * sizeof *g.hoist_head);
     g.pipe_async = calloc(nc, 1);
-    if (!g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
+    g.packed = calloc(ns, 1);
+    if (!g.packed || !g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
@@ -563,6 +567,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     cg_find_fused_loads(&g);
     cg_find_pipelined(&g);
     cg_find_hoisted(&g);
+    cg_find_packed(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -632,5 +637,6 @@ done:
     free(g.pf_dot);
     free(g.hoist_head);
     free(g.pipe_async);
+    free(g.packed);
     return !g.failed;
 }

@@ -174,15 +174,17 @@ static const char prelude_text[] =
     "TK_FN tk_u16 tk_d2bf16(double d) { return (tk_u16)tk_fmt_from_d(d, 7, 8); }\n"
     "TK_FN tk_u16 tk_f32_to_f16(float x)\n"
     "{\n"
+    /* on the device: the conversion instruction, which rounds to nearest
+     * even (subnormals and overflow included) as the code below does; it
+     * gives every NaN as one canonical NaN, where the code below keeps the
+     * sign and the top of the payload: a NaN's sign and payload are not
+     * part of the contract (doc/ir.md 3.5) */
+    "#ifdef __CUDA_ARCH__\n"
+    "    unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n"
+    "    return (tk_u16)h;\n"
+    "#else\n"
     "    tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;\n"
     "    int e = (int)((u >> 23) & 0xff) - 127;\n"
-    /* on the device: the conversion instruction rounds to nearest even
-     * (subnormals and overflow included) as the code below does; NaN keeps
-     * the code below, which keeps the payload's high bits */
-    "#ifdef __CUDA_ARCH__\n"
-    "    if (e != 128) { unsigned short h; asm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));"
-    " return (tk_u16)h; }\n"
-    "#endif\n"
     "    if (e == 128)\n"
     "        return (tk_u16)(sign | 0x7c00u | (frac ? 0x200u | (frac >> 13) : 0u));\n"
     "    if (e < -14 || e > 15)\n"
@@ -190,15 +192,16 @@ static const char prelude_text[] =
     "    tk_u32 q = frac >> 13, rem = frac & 0x1fffu;\n"
     "    q += rem > 0x1000u || (rem == 0x1000u && (q & 1u));\n"
     "    return (tk_u16)(sign | (((tk_u32)(e + 15) << 10) + q));\n"
+    "#endif\n"
     "}\n"
     "TK_FN tk_u16 tk_f32_to_bf16(float x)\n"
     "{\n"
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
+    "    unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n"
+    "    return (tk_u16)h;\n"
+    "#else\n"
     "    tk_u32 u = tk_f2u(x), sign = (u >> 16) & 0x8000u, frac = u & 0x7fffffu;\n"
     "    int e = (int)((u >> 23) & 0xff) - 127;\n"
-    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800\n"
-    "    if (e != 128) { unsigned short h; asm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));"
-    " return (tk_u16)h; }\n"
-    "#endif\n"
     "    if (e == 128)\n"
     "        return (tk_u16)(sign | 0x7f80u | (frac ? 0x40u | (frac >> 16) : 0u));\n"
     "    if (e < -126)\n"
@@ -206,17 +209,17 @@ static const char prelude_text[] =
     "    tk_u32 q = frac >> 16, rem = frac & 0xffffu;\n"
     "    q += rem > 0x8000u || (rem == 0x8000u && (q & 1u));\n"
     "    return (tk_u16)(sign | (((tk_u32)(e + 127) << 7) + q));\n"
+    "#endif\n"
     "}\n"
     "TK_FN float tk_f16_to_f32(tk_u16 h)\n"
     "{\n"
-    "    tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
-    /* on the device: the widening instruction is exact for every finite
-     * value and infinity; NaN keeps the code below, which keeps its payload
-     * bits as they are */
+    /* on the device: the widening instruction, exact for every finite
+     * value and infinity (a NaN comes out canonical, as above) */
     "#ifdef __CUDA_ARCH__\n"
-    "    if (e != 0x1f) { float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"((unsigned short)h));"
-    " return f; }\n"
-    "#endif\n"
+    "    float f; asm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(f) : \"h\"((unsigned short)h));\n"
+    "    return f;\n"
+    "#else\n"
+    "    tk_u32 sign = (tk_u32)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;\n"
     "    if (e == 0x1f)\n"
     "        return tk_u2f(sign | 0x7f800000u | (m << 13));\n"
     "    if (e == 0) {\n"
@@ -224,6 +227,7 @@ static const char prelude_text[] =
     "        return sign ? -v : v;\n"
     "    }\n"
     "    return tk_u2f(sign | ((e + 112) << 23) | (m << 13));\n"
+    "#endif\n"
     "}\n"
     "TK_FN float tk_bf16_to_f32(tk_u16 b) { return tk_u2f((tk_u32)b << 16); }\n"
     "/* A value rounded to fp16 / bf16, in its register form (a float). */\n"

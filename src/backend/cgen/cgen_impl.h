@@ -93,6 +93,12 @@ typedef struct cg {
                                its chunks' base addresses and whether each
                                chunk is consecutive are computed once
                                (tk_cb<pc>, tk_cc<pc>), else -1 */
+    uint8_t *packed;        /* per slot: an fp16 or bf16 tile that one LOAD
+                               writes and only elementwise code and STOREs
+                               read (cg_find_packed): held as the bits in
+                               memory, two elements to a 32-bit register
+                               (element r in half r & 1 of s<slot>[r >> 1]),
+                               widened where it is read */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -193,6 +199,10 @@ bool cg_emit_pipelined_dot(cg *g, int32_t pc);
 /* ---- cgen_mem.c: chunk tables computed before a loop ---- */
 void cg_find_hoisted(cg *g);
 void cg_emit_hoisted(cg *g, int32_t head);
+/* ---- cgen_mem.c: tiles held as their memory bits ---- */
+void cg_find_packed(cg *g);
+/* The 16 bits of register r (an expression) of a packed slot. */
+void cg_packed_bits(strbuf *sb, int32_t slot, const char *r);
 /* ---- cgen.c: one instruction at its place in the walk ---- */
 bool cg_emit_at(cg *g, int32_t pc);
 /* LOADs whose tile only a DOT right after them reads: they write it

@@ -364,6 +364,13 @@ void cg_operand_at(const cg *g, strbuf *sb, int32_t slot, const char *r, const c
          * pointers beside its accumulator) */
     } else if (cg_scalar(g, slot)) {
         strbuf_printf(sb, "s%d", slot);
+    } else if (g->packed && g->packed[slot]) {
+        strbuf bits = {0};
+        cg_packed_bits(&bits, slot, r);
+        strbuf_printf(sb, "%s(%s)", cg_dt(g, slot) == DTYPE_FP16 ? "tk_f16_to_f32"
+                                                                  : "tk_bf16_to_f32",
+                      strbuf_cstr(&bits));
+        strbuf_free(&bits);
     } else {
         strbuf_printf(sb, "s%d[%s]", slot, r);
     }

@@ -248,7 +248,18 @@ static void load_lane(cg *g, int32_t pc, const ir_inst *in)
         cg_operand(g, &other, in->c);
     else
         cgen_literal(&other, dt, 0, 0.0);
-    if (g->fuse_into[pc] >= 0) {
+    if (g->packed[in->dst]) {
+        /* the lane's bits into its half of the register; the other value
+         * (an fp16/bf16 value in its register form) as bits */
+        strbuf ob = {0};
+        cgen_bitcast(&ob, DTYPE_UINT16, dt, strbuf_cstr(&other));
+        cg_printf(g, "{ const tk_u32 tk_h = tk_m ? *(const tk_u16 *)(tk_a) : %s;\n",
+                  strbuf_cstr(&ob));
+        cg_printf(g, "  const int tk_sh = (r & 1) * 16;\n");
+        cg_printf(g, "  s%d[r >> 1] = (s%d[r >> 1] & ~(0xffffu << tk_sh)) | (tk_h << tk_sh); }\n",
+                  in->dst, in->dst);
+        strbuf_free(&ob);
+    } else if (g->fuse_into[pc] >= 0) {
         cg_printf(g, "%s tk_lv;\nif (tk_m) tk_lv = %s; else tk_lv = %s;\n", cg_ctype(g, in->dst),
                   strbuf_cstr(&ld), strbuf_cstr(&other));
         cgen_dot_stage(g, &g->k->code[g->fuse_into[pc]], g->fuse_which[pc], "e", "tk_lv");
@@ -261,6 +272,61 @@ static void load_lane(cg *g, int32_t pc, const ir_inst *in)
     strbuf_free(&other);
 }
 
+/* A LOAD's values from the chunk tk_w of V elements of esz bytes, into
+ * their registers (or a DOT's staging area). */
+static void chunk_values(cg *g, int32_t pc, const ir_inst *in, int V, int esz)
+{
+    dtype dt = cg_dt(g, in->dst);
+    int32_t dot = g->fuse_into[pc];
+    for (int v = 0; v < V; v++) {
+        strbuf bits = {0}, val = {0};
+        vec_elem_bits(&bits, esz, v);
+        cgen_bitcast(&val, dt, esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32
+                                                                  : DTYPE_UINT64,
+                     strbuf_cstr(&bits));
+        if (dot >= 0) {
+            char ev[32];
+            snprintf(ev, sizeof ev, "e0 + %d", v);
+            cgen_dot_stage(g, &g->k->code[dot], g->fuse_which[pc], ev, strbuf_cstr(&val));
+        } else {
+            cg_printf(g, "  s%d[r0 + %d] = %s;\n", in->dst, v, strbuf_cstr(&val));
+        }
+        strbuf_free(&bits);
+        strbuf_free(&val);
+    }
+}
+
+/* A LOAD into registers by chunks, in two passes.  The first is
+ * straight-line code: every chunk's one access, predicated on tk_v, so
+ * that the compiler can have all of them in flight at once (a branch
+ * between them would make each wait for the one before).  The second
+ * does, lane by lane, the chunks that could not go whole. */
+static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
+{
+    dtype dt = cg_dt(g, in->dst);
+    cgen_layout L = cg_layout(g, in->dst);
+    int esz = (int)dtype_size(dt), V = bytes / esz;
+    cg_printf(g, "{\nbool tk_vs[%d];\n", L.regs / V);
+    chunks_open(g, in, in->dst, in->b, bytes, false);
+    cg_printf(g, "%s tk_w = make_%s(%s);\n", vec_type(bytes), vec_type(bytes),
+              bytes == 16 ? "0u, 0u, 0u, 0u" : "0u, 0u");
+    cg_printf(g, "if (tk_v) tk_w = *(const %s *)tk_a0;\n", vec_type(bytes));
+    if (g->packed[in->dst])
+        for (int i = 0; i < bytes / 4; i++)
+            cg_printf(g, "s%d[r0 / 2 + %d] = tk_w.%c;\n", in->dst, i, "xyzw"[i]);
+    else
+        chunk_values(g, pc, in, V, esz);
+    cg_printf(g, "tk_vs[c] = tk_v;\n}\n");
+    cg_printf(g, "#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
+    cg_printf(g, "if (tk_vs[c]) continue;\n");
+    cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
+    cg_printf(g, "#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
+    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+    lane_head(g, pc, in, in->b);
+    load_lane(g, pc, in);
+    cg_printf(g, "}}}}\n");
+}
+
 static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
@@ -270,7 +336,9 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
     if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc && !g->pipe_async[dot]))
         cg_barrier(g);
     int bytes = vec_bytes(g, in, in->dst);
-    if (bytes) {
+    if (bytes && dot < 0) {
+        load_chunks(g, pc, in, bytes);
+    } else if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->dst, in->b, bytes,
                     dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
@@ -286,22 +354,8 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
             cg_printf(g, "if (tk_v) {\n  const %s tk_w = *(const %s *)tk_a0;\n",
                       vec_type(bytes), vec_type(bytes));
         strbuf_free(&place);
-        for (int v = 0; v < V && !raw; v++) {
-            strbuf bits = {0}, val = {0};
-            vec_elem_bits(&bits, esz, v);
-            cgen_bitcast(&val, dt, esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32
-                                                                      : DTYPE_UINT64,
-                         strbuf_cstr(&bits));
-            if (dot >= 0) {
-                char ev[32];
-                snprintf(ev, sizeof ev, "e0 + %d", v);
-                cgen_dot_stage(g, &g->k->code[dot], g->fuse_which[pc], ev, strbuf_cstr(&val));
-            } else {
-                cg_printf(g, "  s%d[r0 + %d] = %s;\n", in->dst, v, strbuf_cstr(&val));
-            }
-            strbuf_free(&bits);
-            strbuf_free(&val);
-        }
+        if (!raw)
+            chunk_values(g, pc, in, V, esz);
         /* the lane-by-lane way: rare, so kept out of the registers'
          * way when nothing it reads is held per register (a load into a
          * DOT's shared memory through a computable pointer) */
@@ -320,16 +374,49 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
     return true;
 }
 
-/* STORE: *a = b where mask c. */
-static void store_lane(cg *g, const ir_inst *in)
+/* STORE: *a = b where mask c (b's value read from slot value). */
+static void store_lane(cg *g, const ir_inst *in, int32_t value)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
     strbuf v = {0}, st = {0};
-    cg_operand(g, &v, in->b);
+    if (g->packed[value]) {
+        cg_packed_bits(&v, value, "r");
+        cg_printf(g, "if (tk_m) { *(tk_u16 *)(tk_a) = %s; }\n", strbuf_cstr(&v));
+        strbuf_free(&v);
+        return;
+    }
+    cg_operand(g, &v, value);
     cgen_store_stmt(&st, dt, "tk_a", strbuf_cstr(&v));
     cg_printf(g, "if (tk_m) { %s }\n", strbuf_cstr(&st));
     strbuf_free(&v);
     strbuf_free(&st);
+}
+
+/* The slot whose value a STORE at pc writes.  A tile that a CAST from
+ * fp32 to fp16 or bf16 made just before (y = x.to(tl.float16); the store
+ * of y, with nothing between that jumps, lands or writes x) is stored from
+ * x: the store's conversion rounds x exactly as the cast did, and the cast
+ * result's widening and second rounding are dropped. */
+static int32_t store_source(const cg *g, int32_t pc, const ir_inst *in)
+{
+    int32_t v = in->b, def = v >= 0 ? g->def[v] : -1;
+    if (def < 0 || def >= pc || cg_scalar(g, v) || g->alias[v])
+        return v;
+    const ir_inst *cast = &g->k->code[def];
+    dtype to = cg_dt(g, v);
+    if (cast->op != IR_CAST || cast->sub != IR_CAST_PLAIN || cast->a < 0 ||
+        (to != DTYPE_FP16 && to != DTYPE_BF16) || cg_dt(g, cast->a) != DTYPE_FP32 ||
+        cg_scalar(g, cast->a) || g->alias[cast->a])
+        return v;
+    cgen_layout lv = cg_layout(g, v), lx = cg_layout(g, cast->a);
+    if (!cg_same_layout(&lv, &lx))
+        return v;
+    for (int32_t p = def + 1; p <= pc; p++) {
+        const ir_inst *q = &g->k->code[p];
+        if (g->label[p] || q->op == IR_JUMP || q->op == IR_BRANCH || q->dst == cast->a)
+            return v;
+    }
+    return cast->a;
 }
 
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
@@ -337,6 +424,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
     dtype dt = dtype_elem(cg_dt(g, in->a));
     int32_t shape = g->work >= 0 && !cg_scalar(g, g->work) ? g->work : in->a;
     int bytes = shape == in->a ? vec_bytes(g, in, in->a) : 0;
+    int32_t value = store_source(g, pc, in);
     if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->a, in->c, bytes, false);
@@ -349,8 +437,12 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
             snprintf(rv, sizeof rv, "r0 + %d", v);
             snprintf(ev, sizeof ev, "e0 + %d", v);
             strbuf src = {0};
-            cg_operand_at(g, &src, in->b, rv, ev);
-            cgen_bitcast(&val[v], bd, dt, strbuf_cstr(&src));
+            if (g->packed[value]) {
+                cg_packed_bits(&val[v], value, rv);
+            } else {
+                cg_operand_at(g, &src, value, rv, ev);
+                cgen_bitcast(&val[v], bd, dt, strbuf_cstr(&src));
+            }
             strbuf_free(&src);
         }
         for (int i = 0; i < bytes / 4; i++) {
@@ -369,11 +461,11 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
         cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
         lane_head(g, pc, in, in->c);
-        store_lane(g, in);
+        store_lane(g, in, value);
         cg_printf(g, "}}}}\n");
     } else {
         lanes_open(g, pc, in, shape, in->c, true);
-        store_lane(g, in);
+        store_lane(g, in, value);
         cg_loop_end(g);
     }
     g->stored = true;
@@ -662,5 +754,72 @@ void cg_emit_hoisted(cg *g, int32_t head)
             cg_printf(g, ";\n");
         }
         cg_printf(g, "}}\n");
+    }
+}
+
+/* ---- tiles held as their memory bits ------------------------------------
+ * An fp16 or bf16 tile that a LOAD brings in is held as it was in memory,
+ * two elements to a register, and widened to its register form (a float)
+ * where an elementwise instruction reads it: half the registers of the
+ * float form, and a STORE of it writes the bits it read.  Only for a tile
+ * that the LOAD alone writes, by chunks, and that only instructions whose
+ * lanes go through cg_operand_at in the tile's own layout read. */
+
+void cg_packed_bits(strbuf *sb, int32_t slot, const char *r)
+{
+    strbuf_printf(sb, "((tk_u16)(s%d[(%s) >> 1] >> (((%s) & 1) * 16)))", slot, r, r);
+}
+
+/* Does instruction in read slot s only as a lane of its own layout L? */
+static bool reads_lanewise(const cg *g, const ir_inst *in, int32_t s, const cgen_layout *L)
+{
+    int32_t work = -1;
+    switch ((ir_opcode)in->op) {
+    case IR_BINARY: case IR_UNARY: case IR_CMP: case IR_CAST: case IR_WHERE: case IR_COPY:
+        work = in->dst;
+        break;
+    case IR_STORE:
+        if (in->a == s || in->c == s || in->b != s ||
+            dtype_elem(cg_dt(g, in->a)) != cg_dt(g, s))
+            return false;
+        work = in->a;
+        break;
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP: case IR_CONCAT:
+    case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST: case IR_MATH:
+    case IR_PTR_ADD: case IR_LOAD: case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN:
+    case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH:
+    case IR_RETURN: case IR_NOP:
+        return false;
+    }
+    if (work < 0 || cg_scalar(g, work))
+        return false;
+    cgen_layout W = cg_layout(g, work);
+    return cg_same_layout(&W, L);
+}
+
+void cg_find_packed(cg *g)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        const ir_inst *in = &k->code[pc];
+        int32_t s = in->dst;
+        if (in->op != IR_LOAD || s < 0 || g->def[s] != pc || g->fuse_into[pc] >= 0 ||
+            g->pf_dot[pc] >= 0 || cg_scalar(g, s))
+            continue;
+        dtype dt = cg_dt(g, s);
+        cgen_layout L = cg_layout(g, s);
+        if ((dt != DTYPE_FP16 && dt != DTYPE_BF16) || L.kind != CGEN_FLAT || L.repl ||
+            L.vec % 2 != 0 || vec_bytes(g, in, s) == 0)
+            continue;
+        bool ok = true;
+        for (int32_t q = 0; q < k->ncode && ok; q++) {
+            int32_t rd[IR_MAX_READS];
+            int n = ir_reads(&k->code[q], rd);
+            for (int i = 0; i < n && ok; i++)
+                if (rd[i] == s)
+                    ok = reads_lanewise(g, &k->code[q], s, &L);
+        }
+        g->packed[s] = ok;
     }
 }
