@@ -426,6 +426,7 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
 }
 #define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p); tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)
 #define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa, tk_farg, tk_fv); } while (0)
+#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = 0x7fffffff; __syncthreads(); if (tk_bad) atomicMin(&tk_fmin, tk_fpc); __syncthreads(); if (tk_bad && tk_fpc != tk_fmin) tk_bad = 0; } while (0)
 __device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)
 { asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned)__cvta_generic_to_shared(s)), "l"(a) : "memory"); }
 __device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,
@@ -444,6 +445,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, 
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
 unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
@@ -524,7 +526,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 0))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 1))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 2))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 3))))))) < (s2)) && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -547,14 +549,13 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
 }
 if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 12: store */
 {
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 0))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 1))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 2))))))) < (s2)) && ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0 + 3))))))) < (s2)) && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s11[r0 + 0]))));
@@ -573,8 +574,8 @@ if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
 }
 if (tk_m) { *(float *)(tk_a) = (s11[r]); }
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 13: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
 // ---- end (32 threads, 0 bytes of shared memory)

@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
 unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
@@ -143,7 +144,6 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
 }
 if (tk_m) s13[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s13[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 14: ptr_add */
 {
 #pragma unroll
@@ -188,7 +188,6 @@ if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
 }
 if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 16: const */
 {
 #pragma unroll
@@ -287,8 +286,8 @@ if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
 if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 22: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
 // ---- end (32 threads, 1536 bytes of shared memory)

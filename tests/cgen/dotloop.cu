@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
 bool tk_pf34 = false;   /* its operands are loaded already */
 unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
@@ -279,7 +280,6 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
 }
 if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 }
 if (!tk_pf34) {
 /* 32: load */
@@ -313,7 +313,6 @@ if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
 }
 if (tk_m) s31[r] = (*(const float *)(tk_a)); else s31[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 }
 /* 34: dot, pipelined (cgen_pipe.c): its operands into shared memory, the loop's tail, the next round's loads, then the arithmetic */
 __syncthreads();
@@ -384,7 +383,6 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
 }
 if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 32: load */
 {
 bool tk_vs[2];
@@ -416,7 +414,6 @@ if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
 }
 if (tk_m) s31[r] = (*(const float *)(tk_a)); else s31[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 }
 /* 34: dot */
 {
@@ -451,6 +448,7 @@ for (int k = 0; k < 16; k++) {
 }
 }
 /* 43: jump */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 goto L29;
 L44:;
 /* 44: reshape */
@@ -535,8 +533,8 @@ if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
 }
 if (tk_m) { *(float *)(tk_a) = (s25[r]); }
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 53: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
 // ---- end (64 threads, 4096 bytes of shared memory)

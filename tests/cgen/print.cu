@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, tk_u64 tk_lo0, tk_u64 tk_hi0)
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
 unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 tk_u64 s0;
@@ -46,8 +47,8 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
 if (tk_m) s4[r] = ((tk_i32)(*(const tk_u32 *)(tk_a))); else s4[r] = ((tk_i32)0ll);
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 5: print */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 if (true) {
 if (tk_tid == 0) {
   const unsigned long long tk_o = atomicAdd(&tk_rt_p->print_used, 48ull);
@@ -94,7 +95,7 @@ s6[r] = ((s4[r]) < (s5));
 if (!(s6[r])) TK_NOTE(2, 8, e, 0, -1, 0);
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 /* 9: return */
 return;
 }

@@ -5,6 +5,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
 unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
 (void)tk_lo0; (void)tk_hi0;
 (void)tk_lo1; (void)tk_hi1;
@@ -143,7 +144,6 @@ if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
 }
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
 }}}}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 15: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -219,7 +219,6 @@ if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
 if (tk_m) { *(float *)(tk_a) = (s17[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 19: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 16));
   (void)r; (void)e;
@@ -303,7 +302,6 @@ if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
 if (tk_m) { *(float *)(tk_a) = (s20[r]); }
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 23: reshape */
 {
 #pragma unroll
@@ -385,8 +383,8 @@ if (tk_m && !tk_in(tk_a, tk_lo3, tk_hi3, 4)) {
 if (tk_m) { *(tk_u32 *)(tk_a) = ((tk_u32)(s22)); }
   }
 }}
-if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }
 /* 26: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
 // ---- end (32 threads, 128 bytes of shared memory)

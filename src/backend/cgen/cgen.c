@@ -91,11 +91,17 @@ void cg_barrier(cg *g)
     g->stored = false;
 }
 
+void cg_check_pending(cg *g)
+{
+    g->pending = g->o->checked;
+}
+
 void cg_check_stop(cg *g)
 {
-    if (g->o->checked) {
-        cg_printf(g, "if (__syncthreads_or(tk_bad)) { TK_REPORT(); return; }\n");
+    if (g->pending) {
+        cg_printf(g, "if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }\n");
         g->stored = false;      /* a barrier too */
+        g->pending = false;
     }
 }
 
@@ -172,9 +178,7 @@ static void analyse(cg *g)
     int32_t *count = malloc(((size_t)k->ncode + 1) * sizeof *count);
     for (int32_t pc = 0; count && pc <= k->ncode; pc++) {
         count[pc] = before;
-        /* (checked, each is followed by cg_check_stop's barrier) */
-        if (pc < k->ncode && (k->code[pc].op == IR_STORE || k->code[pc].op == IR_ATOMIC) &&
-            !g->o->checked)
+        if (pc < k->ncode && (k->code[pc].op == IR_STORE || k->code[pc].op == IR_ATOMIC))
             before++;
     }
     for (int32_t pc = 0; pc < k->ncode; pc++) {
@@ -222,6 +226,8 @@ static void emit_signature(cg *g)
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
+    if (g->o->checked)
+        cg_printf(g, "__shared__ int tk_fmin;   /* TK_FIRST */\n");
     for (int32_t pc = 0; pc < k->ncode; pc++)
         if (g->pipe_head[pc] >= 0)
         {
@@ -430,6 +436,17 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
 
 static bool emit_inst(cg *g, int32_t pc);
 
+/* Before a JUMP or BRANCH: a jump back (a loop's next round) stops the
+ * block where a failure can be pending; a forward one takes it along to
+ * its label. */
+static void jump_stop(cg *g, int32_t pc, const ir_inst *in)
+{
+    if (in->imm <= pc)
+        cg_check_stop(g);
+    else if (in->imm <= g->k->ncode)
+        g->pend_at[in->imm] |= g->pending;
+}
+
 bool cg_emit_at(cg *g, int32_t pc)
 {
     const ir_inst *in = &g->k->code[pc];
@@ -496,16 +513,22 @@ static bool emit_inst(cg *g, int32_t pc)
         return cgen_emit_reduce(g, pc, in);
     case IR_PRINT:
     case IR_BREAKPOINT:
+        cg_check_stop(g);
         return cgen_emit_print(g, pc, in);
     case IR_ASSERT:
+        cg_check_stop(g);
         return emit_assert(g, pc, in);
     case IR_JUMP:
+        jump_stop(g, pc, in);
         cg_printf(g, "goto L%" PRId64 ";\n", in->imm);
+        g->pending = false;     /* what follows is reached by a jump */
         return true;
     case IR_BRANCH:
+        jump_stop(g, pc, in);
         cg_printf(g, "if (!(s%d)) goto L%" PRId64 ";\n", in->a, in->imm);
         return true;
     case IR_RETURN:
+        cg_check_stop(g);
         cg_printf(g, "return;\n");
         return true;
     case IR_NOP:
@@ -549,7 +572,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.hoist_head = malloc(nc * sizeof *g.hoist_head);
     g.pipe_async = calloc(nc, 1);
     g.packed = calloc(ns, 1);
-    if (!g.packed || !g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
+    g.pend_at = calloc(nc, 1);
+    if (!g.packed || !g.pend_at || !g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
@@ -588,6 +612,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
             cg_emit_hoisted(&g, pc);
             cg_printf(&g, "L%d:;\n", pc);
             g.stored |= g.land_stored[pc] != 0;
+            g.pending |= g.pend_at[pc] != 0;
         }
         if (in->op == IR_NOP || g.skip[pc] || g.moved[pc])
             continue;
@@ -607,6 +632,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     if (!g.failed) {
         if (g.label[k->ncode])
             cg_printf(&g, "L%d:;\n", k->ncode);
+        g.pending |= g.pend_at[k->ncode] != 0;
+        cg_check_stop(&g);
         cg_printf(&g, "}\n");
         info->threads = g.T;
         info->smem_bytes = g.smem;
@@ -638,5 +665,6 @@ done:
     free(g.hoist_head);
     free(g.pipe_async);
     free(g.packed);
+    free(g.pend_at);
     return !g.failed;
 }

@@ -64,6 +64,10 @@ typedef struct cg {
                                tk_cv<slot> during this instruction */
     size_t smem;            /* dynamic shared memory needed, bytes */
     bool stored;            /* a STORE or ATOMIC since the last barrier */
+    bool pending;           /* a check can have failed since the last stop
+                               (cg_check_stop) */
+    uint8_t *pend_at;       /* per pc: a forward jump to here can come with
+                               a failure pending */
     bool open_conv;         /* cg_convert_begin opened a block */
     int32_t *fuse_into;     /* per pc: a LOAD that feeds a DOT directly: the
                                DOT's pc, else -1 (cg_find_fused_loads) */
@@ -116,7 +120,17 @@ size_t cg_reg_size(dtype dt);
 /* Shared memory: ask for bytes; a barrier that the block passes together. */
 void cg_need_smem(cg *g, size_t bytes);
 void cg_barrier(cg *g);
-/* After code that may have failed a check: the block stops together. */
+/* Checks (cgen_options.checked).  A lane that fails one notes it in its
+ * thread's registers and goes on with the access skipped; the failure is
+ * pending until the block's next stop, where the block stops together and
+ * reports the first failing instruction's lowest lane.  The stops come
+ * before what a failure must not let happen: a print, a breakpoint or an
+ * assertion (the text before an error is all that shows), a jump back (a
+ * round of a loop) and the end; memory a failing program writes after
+ * its failure is not part of the contract (doc/ir.md 3.14).
+ * cg_check_pending: code that may have failed a check was emitted;
+ * cg_check_stop: the stop, when a failure can be pending. */
+void cg_check_pending(cg *g);
 void cg_check_stop(cg *g);
 
 /* ---- cgen_layout.c ---- */

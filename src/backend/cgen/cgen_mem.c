@@ -3,8 +3,8 @@
  * memory and load `other` or 0.  A program's accesses keep their order
  * (doc/ir.md 3.9): a barrier comes between a STORE or ATOMIC and the next
  * LOAD or ATOMIC.  A lane that fails its check notes the failure in its
- * thread's registers (TK_NOTE), skips the access, and the block stops after
- * the instruction, reporting it (TK_REPORT, tk_fault).  Atomics run on
+ * thread's registers (TK_NOTE) and skips the access; the block reports it
+ * at its next stop (cg_check_stop).  Atomics run on
  * the owners of the lanes; when other threads hold replicas of the result,
  * it reaches them through shared memory.  A LOAD in a loop may find its
  * chunks' addresses once before the loop (cg_find_hoisted). */
@@ -145,6 +145,41 @@ static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
     }
 }
 
+/* A mask `idx < n` (or `<=`) of a signed index that grows by one along
+ * the chunk, with n a scalar: is the whole chunk active?  One test of its
+ * last lane, in 64 bits (a chunk whose index would wrap goes lane by lane):
+ * appended to sb as " && ...", or false. */
+static bool chunk_mask_test(const cg *g, strbuf *sb, int32_t pc, int32_t mask, int V)
+{
+    int32_t def = g->def[mask];
+    /* (not for a pipelined loop's loads, which run out of order) */
+    if (def < 0 || def >= pc || g->pf_dot[pc] >= 0 || g->moved[pc])
+        return false;
+    const ir_inst *cmp = &g->k->code[def];
+    int64_t st;
+    if (cmp->op != IR_CMP || (cmp->sub != IR_LT && cmp->sub != IR_LE) || cmp->a < 0 ||
+        cmp->b < 0 || cg_scalar(g, cmp->a) || !cg_scalar(g, cmp->b) || g->def[cmp->b] < 0 ||
+        g->alias[cmp->a] || g->alias[cmp->b])
+        return false;
+    dtype dt = cg_dt(g, cmp->a);
+    const ir_type *t = cg_type(g, mask);
+    if ((dt != DTYPE_INT32 && dt != DTYPE_INT64) || cg_dt(g, cmp->b) != dt ||
+        !cg_last_stride(g, cmp->a, &st) || st != 1 || t->shape[t->ndim - 1] % V != 0)
+        return false;
+    /* the operands must hold at the access what they held at the CMP */
+    for (int32_t p = def + 1; p <= pc; p++) {
+        const ir_inst *q = &g->k->code[p];
+        if (g->label[p] || (p < pc && (q->dst == cmp->a || q->dst == cmp->b)))
+            return false;
+    }
+    strbuf i0 = {0};
+    cg_operand_at(g, &i0, cmp->a, "r0", "e0");
+    strbuf_printf(sb, " && (tk_i64)(%s) + %d %s (tk_i64)s%d", strbuf_cstr(&i0), V - 1,
+                  cmp->sub == IR_LT ? "<" : "<=", cmp->b);
+    strbuf_free(&i0);
+    return true;
+}
+
 /* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
  * goes as one access; r0 its first register. */
 static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, int bytes,
@@ -176,7 +211,10 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
         cg_printf(g, " && tk_cc%d[c]", pc);
     if (!known && !table)
         chunk_consecutive_test(g, in->a, false, V, esz);
-    if (mask >= 0 && !cg_scalar(g, mask)) {
+    strbuf mt = {0};
+    if (mask >= 0 && !cg_scalar(g, mask) && chunk_mask_test(g, &mt, pc, mask, V)) {
+        cg_printf(g, "%s", strbuf_cstr(&mt));
+    } else if (mask >= 0 && !cg_scalar(g, mask)) {
         for (int v = 0; v < V; v++) {
             char rv[32], ev[32];
             snprintf(rv, sizeof rv, "r0 + %d", v);
@@ -189,6 +227,7 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     } else if (mask >= 0) {
         cg_printf(g, " && s%d", mask);
     }
+    strbuf_free(&mt);
     if (g->o->checked) {
         int32_t pa = g->k->slots[in->a].ptr_arg;
         cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && ((tk_a0 - tk_lo%d) & %dull) == 0",
@@ -370,7 +409,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         load_lane(g, pc, in);
         cg_loop_end(g);
     }
-    cg_check_stop(g);
+    cg_check_pending(g);
     return true;
 }
 
@@ -469,7 +508,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         cg_loop_end(g);
     }
     g->stored = true;
-    cg_check_stop(g);
+    cg_check_pending(g);
     return true;
 }
 
@@ -610,7 +649,7 @@ static bool emit_atomic(cg *g, int32_t pc, const ir_inst *in)
     }
     cg_loop_end(g);
     g->stored = true;
-    cg_check_stop(g);
+    cg_check_pending(g);
     if (share) {
         int64_t n = ir_type_numel(cg_type(g, in->dst));
         cg_need_smem(g, (size_t)n * cg_reg_size(dt));

@@ -152,7 +152,7 @@ static bool emit_gather(cg *g, int32_t pc, const ir_inst *in)
     cg_printf(g, "  s%d[r] = ((const %s *)tk_smem)[%s];\n}\n", in->dst, cg_ctype(g, in->dst),
               strbuf_cstr(&map));
     cg_loop_end(g);
-    cg_check_stop(g);
+    cg_check_pending(g);
     strbuf_free(&map);
     strbuf_free(&ix);
     return true;

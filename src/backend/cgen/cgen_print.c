@@ -161,6 +161,7 @@ bool cgen_emit_print(cg *g, int32_t pc, const ir_inst *in)
         /* after the lanes' checks: the block stops together, writing the
          * values of the message first */
         if (!assert_records(g, in)) {
+            cg_check_pending(g);
             cg_check_stop(g);
             return true;
         }

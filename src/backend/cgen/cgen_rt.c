@@ -53,6 +53,14 @@ void cgen_rt_prelude(cg *g)
         " tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)\n"
         "#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa,"
         " tk_farg, tk_fv); } while (0)\n");
+    /* Failures wait for the block's next stop (cg_check_stop), so threads
+     * can have noted different instructions: the first one in the program
+     * (the lowest pc: between two stops the code runs forward) is the one
+     * the CPU, which stops at it, reports; the others drop theirs. */
+    cg_printf(g,
+        "#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = 0x7fffffff; __syncthreads();"
+        " if (tk_bad) atomicMin(&tk_fmin, tk_fpc); __syncthreads();"
+        " if (tk_bad && tk_fpc != tk_fmin) tk_bad = 0; } while (0)\n");
     /* 16 bytes from global memory into shared memory without registers
      * (sm_80 on; only pipelined tensor-core loops call it) */
     cg_printf(g,
