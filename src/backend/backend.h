@@ -172,7 +172,26 @@ typedef struct backend_launch {
     /* tritsim run --viz: record every lane's access here (alog.h); NULL
      * (no cost) otherwise.  Backends that cannot record leave it alone. */
     struct access_log *log;
+    /* Pointers made from integers, on a backend whose kernels do not run
+     * at the host's addresses (host_addresses false), when the kernel
+     * makes some (a CAST from an integer to a pointer): the device side of
+     * every live storage whose address the program took (data_ptr(), a
+     * TensorDescriptor, the allocator's scratch: addrmap.h), by increasing
+     * host address (buffer->host), nrevealed of them, at most
+     * BACKEND_MAX_REVEALED (the launcher refuses more).  The backend gives
+     * the kernel a device copy of each, made and uploaded as for a pointer
+     * argument, turns each host address the kernel makes a pointer from
+     * into its copy's (an access through it checked against that storage,
+     * as the CPU checks it), and treats each as written by the launch
+     * (dev_dirty).  NULL and 0 otherwise. */
+    backend_buffer *const *revealed;
+    int nrevealed;
 } backend_launch;
+
+/* The most storages a launch passes in backend_launch.revealed: a GPU
+ * kernel gets a table of them (cgen_abi.h: tk_amap), one per ring slot of
+ * launches in flight, so it is kept well below addrmap.h's 65535 tags. */
+enum { BACKEND_MAX_REVEALED = 4096 };
 
 /* ---- the table -------------------------------------------------------------- */
 
@@ -210,7 +229,8 @@ struct backend {
     const char *name;       /* as --backend names it: "cpu" */
     /* Kernels run on the host's memory, at the host's addresses: a pointer
      * made from an integer (a data_ptr() address) reaches its tensor.
-     * Only the CPU; the launcher refuses such kernels elsewhere. */
+     * Only the CPU; the others get the storages such a pointer may reach
+     * with the launch (backend_launch.revealed) and translate. */
     bool host_addresses;
     /* Can it run here?  When not, false with a reason in why for a person:
      * what is missing and what to install or do. */

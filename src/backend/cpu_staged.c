@@ -5,6 +5,9 @@
  *    first time a launch uses it, uploading the host bytes;
  *  - uploads again before a launch when host_dirty is set;
  *  - passes the kernel the copy's addresses instead of the host's;
+ *  - gives a kernel that makes pointers from integers the copies of the
+ *    storages such pointers may reach (backend_launch.revealed), the CPU
+ *    executor translating their tagged addresses (exec_launch.reloc);
  *  - sets dev_dirty on every buffer of a launch after it;
  *  - downloads (download hook) when the host side asks.
  * To make a hole in the protocol show, it also spoils the host bytes of
@@ -38,6 +41,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "addrmap.h"
 #include "arena.h"
 #include "cgen.h"
 #include "cpu_backend.h"
@@ -67,6 +71,7 @@ typedef struct staged_dev {
 typedef struct staged_kernel {
     backend_kernel base;
     backend_kernel *cpu;
+    const ir_kernel *ir;
     int32_t nparams;        /* the IR's runtime arguments: the launch's args */
     bool prints;            /* it has a PRINT or a BREAKPOINT: never deferred */
 } staged_kernel;
@@ -162,6 +167,7 @@ static backend_kernel *staged_compile(backend_dev *dev, const ir_kernel *ir,
         return NULL;
     staged_kernel *k = xcalloc(1, sizeof *k);
     k->cpu = cpu;
+    k->ir = ir;
     k->nparams = ir->nparams;
     for (int32_t pc = 0; pc < ir->ncode; pc++)
         if (ir->code[pc].op == IR_PRINT || ir->code[pc].op == IR_BREAKPOINT)
@@ -191,6 +197,14 @@ static bool staged_download(backend_buffer *b, strbuf *why)
     return true;
 }
 
+/* Report a buffer whose host and device sides both changed. */
+static void staged_hole(const backend_launch *L, const char *what)
+{
+    fflush(L->out);
+    fprintf(stderr, "tritsim: cpu-staged: the host and the device copy of %s have both "
+            "changed since they last agreed (a hole in the coherence protocol)\n", what);
+}
+
 /* b's copy, made (and uploaded) now or brought up to date; false when both
  * sides changed. */
 static bool staged_upload(backend_buffer *b)
@@ -213,10 +227,29 @@ static bool staged_upload(backend_buffer *b)
     return true;
 }
 
+/* Run S on the CPU executor, the storages that pointers made from
+ * integers reach at their copies (reloc, nreloc of them). */
+static bool staged_exec(staged_dev *d, staged_kernel *k, const backend_launch *S,
+                        const exec_reloc *reloc, int nreloc)
+{
+    exec_launch E;
+    cpu_backend_exec_launch(d->cpu, k->ir, S, &E);
+    E.reloc = reloc;
+    E.nreloc = nreloc;
+    return exec_run(&E);
+}
+
+static int staged_reloc_cmp(const void *a, const void *b)
+{
+    int x = ((const exec_reloc *)a)->tag, y = ((const exec_reloc *)b)->tag;
+    return (x > y) - (x < y);
+}
+
 /* Run S now with its output and messages captured, the first failure kept
  * for the check; true unless the pending launches had to be checked
  * first (the ring is full) and one had failed. */
-static bool staged_run_deferred(staged_dev *d, staged_kernel *k, const backend_launch *S)
+static bool staged_run_deferred(staged_dev *d, staged_kernel *k, const backend_launch *S,
+                                const exec_reloc *reloc, int nreloc)
 {
     if (d->npending == STAGED_RING && !staged_check(d))
         return false;
@@ -230,7 +263,7 @@ static bool staged_run_deferred(staged_dev *d, staged_kernel *k, const backend_l
     backend_launch C = *S;
     C.out = out;
     C.diag = &sink;
-    bool ok = backend_run(d->cpu, k->cpu, &C);
+    bool ok = staged_exec(d, k, &C, reloc, nreloc);
     fclose(out);
     fclose(sink.out);
     f.nerrors = sink.nerrors;
@@ -255,32 +288,47 @@ static bool staged_launch(backend_dev *dev, backend_kernel *kernel, const backen
         if (!b)
             continue;
         if (!staged_upload(b)) {
-            fflush(L->out);
-            fprintf(stderr, "tritsim: cpu-staged: the host and the device copy of argument "
-                    "'%s' have both changed since they last agreed (a hole in the coherence "
-                    "protocol)\n", args[i].name ? args[i].name : "?");
+            char what[160];
+            snprintf(what, sizeof what, "argument '%s'", args[i].name ? args[i].name : "?");
+            staged_hole(L, what);
             free(args);
             return false;
         }
         args[i].value.u = args[i].value.u - (uint64_t)(uintptr_t)b->host +
                           (uint64_t)(uintptr_t)b->copy;
     }
+    /* the storages pointers made from integers may reach, at their copies,
+     * as a GPU backend's table gives them (cgen_abi.h: tk_amap) */
+    exec_reloc *reloc = xcalloc((size_t)L->nrevealed + 1, sizeof *reloc);
+    for (int i = 0; i < L->nrevealed; i++) {
+        backend_buffer *b = L->revealed[i];
+        if (!staged_upload(b)) {
+            staged_hole(L, "a tensor whose data_ptr() the program took");
+            free(args);
+            free(reloc);
+            return false;
+        }
+        reloc[i].tag = addrmap_find((uint64_t)(uintptr_t)b->host);
+        reloc[i].delta = (int64_t)((uint64_t)(uintptr_t)b->copy - (uint64_t)(uintptr_t)b->host);
+    }
+    qsort(reloc, (size_t)L->nrevealed, sizeof *reloc, staged_reloc_cmp);
     backend_launch S = *L;
     S.args = args;
     bool ok;
     if (d->deferred && !k->prints) {
-        ok = staged_run_deferred(d, k, &S);
+        ok = staged_run_deferred(d, k, &S, reloc, L->nrevealed);
     } else {
-        ok = staged_check(d) && backend_run(d->cpu, k->cpu, &S);
+        ok = staged_check(d) && staged_exec(d, k, &S, reloc, L->nrevealed);
     }
-    for (int32_t i = 0; i < k->nparams; i++) {
-        backend_buffer *b = args[i].buffer;
+    for (int32_t i = 0; i < k->nparams + L->nrevealed; i++) {
+        backend_buffer *b = i < k->nparams ? args[i].buffer : L->revealed[i - k->nparams];
         if (b && !b->dev_dirty) {
             b->dev_dirty = true;
             memset(b->host, STAGED_POISON, b->size);
         }
     }
     free(args);
+    free(reloc);
     return ok;
 }
 

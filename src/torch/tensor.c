@@ -55,7 +55,7 @@ bool tensor_reveal(const tensor *t, uint64_t *addr, char *err)
     tensor_storage *s = t->storage;
     *addr = (uint64_t)(uintptr_t)tensor_addr(t);
     if (s->addr_tag == 0 && s->size > 0) {
-        s->addr_tag = addrmap_add(s->data, s->size);
+        s->addr_tag = addrmap_add(s->data, s->size, &s->dev);
         if (s->addr_tag == 0 && addrmap_count() >= ADDRMAP_MAX_TAGS) {
             tensor_err(err, "tritsim keeps the addresses of at most %d live tensor "
                        "storages (data_ptr()); free some tensors first", ADDRMAP_MAX_TAGS);
@@ -63,6 +63,14 @@ bool tensor_reveal(const tensor *t, uint64_t *addr, char *err)
         }
     }
     return true;
+}
+
+int tensor_revealed_buffers(backend_buffer **out, int max)
+{
+    int n = addrmap_count();
+    for (int i = 0; i < n && i < max; i++)
+        out[i] = addrmap_nth(i)->owner;     /* tensor_reveal's &s->dev */
+    return n;
 }
 
 int64_t tensor_numel(const tensor *t)

@@ -186,6 +186,10 @@ static inline void *tensor_data(const tensor *t)
  * gives its address too but registers nothing.  false (with a message in
  * err) when the registry is full. */
 bool tensor_reveal(const tensor *t, uint64_t *addr, char *err);
+/* The device sides of the storages whose address the program took
+ * (tensor_reveal), by increasing address, into out (room for max): how
+ * many there are (backend_launch.revealed). */
+int tensor_revealed_buffers(backend_buffer **out, int max);
 /* The device side of t's storage, passed to backends with a pointer
  * argument (backend_arg.buffer). */
 static inline backend_buffer *tensor_buffer(const tensor *t) { return &t->storage->dev; }

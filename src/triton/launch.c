@@ -107,28 +107,37 @@ backend_dev *launch_kernel_device(host *h, bool open, src_span at)
     return launch_device(h, at);
 }
 
-/* A backend whose kernels do not see the host's addresses cannot follow a
- * pointer made from an integer (a data_ptr() address, addrmap.h): false
- * after reporting where ir makes one. */
-static bool launch_int_ptrs_ok(host *h, const backend *be, const ir_kernel *ir,
-                               const val_func *f, src_span at)
+/* A kernel that makes pointers from integers (data_ptr() addresses,
+ * addrmap.h), on a backend whose kernels do not see the host's addresses:
+ * the storages such a pointer may reach, for backend_launch.revealed
+ * (*out malloc'd, *n of them; NULL and 0 for any other kernel or
+ * backend).  false after reporting more than the backends take. */
+static bool launch_revealed(host *h, const backend *be, const ir_kernel *ir,
+                            const val_func *f, src_span at, backend_buffer ***out, int *n)
 {
+    *out = NULL;
+    *n = 0;
     if (be->host_addresses)
         return true;
-    for (int32_t pc = 0; pc < ir->ncode; pc++) {
+    bool int_ptrs = false;
+    for (int32_t pc = 0; pc < ir->ncode && !int_ptrs; pc++) {
         const ir_inst *in = &ir->code[pc];
-        if (in->op != IR_CAST || !dtype_is_ptr(ir->slots[in->dst].type.dt) ||
-            dtype_is_ptr(ir->slots[in->a].type.dt))
-            continue;
-        const src_file *file = in->frame >= 0 ? ir->frames[in->frame].file : f->file;
-        diag_report(h->diag, DIAG_ERROR, file, in->at ? in->at->span : at,
-                    "the %s backend cannot run a kernel that makes a pointer from an integer "
-                    "(an address from data_ptr()): its kernels do not see the host's "
-                    "addresses; pass the tensor itself, or run on --backend cpu", be->name);
-        diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
-        host_fail(h);
+        int_ptrs = in->op == IR_CAST && dtype_is_ptr(ir->slots[in->dst].type.dt) &&
+                   !dtype_is_ptr(ir->slots[in->a].type.dt);
+    }
+    if (!int_ptrs)
+        return true;
+    int count = tensor_revealed_buffers(NULL, 0);
+    if (count > BACKEND_MAX_REVEALED) {
+        host_error(h, at, "the %s backend gives a kernel that makes pointers from integers "
+                   "a copy of every live tensor whose data_ptr() the program took, at most "
+                   "%d of them, and there are %d: let go of the tensors no longer needed "
+                   "(del) before the launch of '%s'", be->name, BACKEND_MAX_REVEALED, count,
+                   f->name);
         return false;
     }
+    *out = xcalloc((size_t)count + 1, sizeof **out);
+    *n = tensor_revealed_buffers(*out, count);
     return true;
 }
 
@@ -211,7 +220,7 @@ static backend_kernel *launch_compile(host *h, launch_spec *s, const val_func *f
     if (s->compiled)
         return s->compiled;
     backend_dev *d = launch_device(h, at);
-    if (!d || !launch_int_ptrs_ok(h, d->be, s->ir, f, at))
+    if (!d)
         return NULL;
     fflush(stdout);
     launch_quiet q;
@@ -1075,15 +1084,23 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         free(vargs);
         return val_err();
     }
+    backend_dev *dev = launch_context(h)->dev;
+    backend_buffer **revealed;
+    int nrevealed;
+    if (!launch_revealed(h, dev->be, ir, f, at, &revealed, &nrevealed)) {
+        free(args);
+        free(vargs);
+        val_unref(scratch);
+        return val_err();
+    }
     fflush(stdout);
     backend_launch L = {.file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
-                        .trace = h->trace};
+                        .trace = h->trace, .revealed = revealed, .nrevealed = nrevealed};
     if (h->trace && h->trace->begin)
         h->trace->begin(h->trace->ctx, f->name, g, rank);
-    backend_dev *dev = launch_context(h)->dev;
     bool killed = false;
     bool run_ok;
     if (h->debugger && debug_wants(h->debugger, ir)) {
@@ -1099,6 +1116,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         if (!launch_quiet_end(h, &q, L.diag, run_ok, at)) {
             free(args);
             free(vargs);
+            free(revealed);
             val_unref(scratch);
             return val_err();
         }
@@ -1106,6 +1124,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     fflush(stdout);
     free(args);
     free(vargs);
+    free(revealed);
     val_unref(scratch);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;

@@ -30,7 +30,7 @@ static int upper(uint64_t addr)
     return lo;
 }
 
-int addrmap_add(const void *base, size_t bytes)
+int addrmap_add(const void *base, size_t bytes, void *owner)
 {
     uint64_t b = (uint64_t)(uintptr_t)base;
     const uint64_t limit = (uint64_t)1 << (ADDRMAP_TAG_SHIFT - 1);
@@ -56,6 +56,7 @@ int addrmap_add(const void *base, size_t bytes)
     }
     entries[tag].base = b;
     entries[tag].bytes = bytes;
+    entries[tag].owner = owner;
     int at = upper(b);
     memmove(by_base + at + 1, by_base + at, (size_t)(nsorted - at) * sizeof *by_base);
     by_base[at] = tag;
@@ -76,6 +77,7 @@ void addrmap_remove(int tag)
     }
     entries[tag].bytes = 0;
     entries[tag].base = 0;
+    entries[tag].owner = NULL;
     free_tags[nfree++] = tag;
     if (nsorted == 0) {              /* the last one: give the memory back */
         free(entries);
@@ -112,4 +114,9 @@ int addrmap_lane_tag(uint64_t lane)
 int addrmap_count(void)
 {
     return nsorted;
+}
+
+const addrmap_entry *addrmap_nth(int i)
+{
+    return i >= 0 && i < nsorted ? &entries[by_base[i]] : NULL;
 }

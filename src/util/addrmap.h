@@ -37,15 +37,20 @@ enum {
     ADDRMAP_MAX_TAGS = 65535,
 };
 
-/* One registered storage: its first byte and how many bytes it holds. */
+/* One registered storage: its first byte, how many bytes it holds, and
+ * what its registrant asked to keep with it (the tensor layer: the
+ * storage's backend_buffer, so that a GPU launch can give the kernel a
+ * device copy of every registered storage). */
 typedef struct addrmap_entry {
     uint64_t base;
     uint64_t bytes;
+    void *owner;
 } addrmap_entry;
 
-/* Register [base, base + bytes); returns its tag, or 0 when the range is
- * empty, outside the taggable addresses, or every tag is taken. */
-int addrmap_add(const void *base, size_t bytes);
+/* Register [base, base + bytes) with its owner; returns its tag, or 0 when
+ * the range is empty, outside the taggable addresses, or every tag is
+ * taken. */
+int addrmap_add(const void *base, size_t bytes, void *owner);
 /* Forget a registered storage (tag from addrmap_add; 0 does nothing). */
 void addrmap_remove(int tag);
 /* The tag of the storage that holds addr (its one-past-the-end address
@@ -55,6 +60,9 @@ int addrmap_find(uint64_t addr);
 const addrmap_entry *addrmap_get(int tag);
 /* How many storages are registered. */
 int addrmap_count(void);
+/* The i-th registered storage by increasing base address (0 <= i <
+ * addrmap_count()), for walking them all in that order. */
+const addrmap_entry *addrmap_nth(int i);
 
 /* The tag a lane's top bits name (not necessarily one in use). */
 static inline int addrmap_raw_tag(uint64_t lane)

@@ -162,9 +162,13 @@ double mathfn_lgamma(double x)
 
 /* 0.5 erfc(t), t = -x / sqrt 2 carried to twice double's precision
  * (t + lo) and erfc's slope applied to lo: the rounding of t alone would
- * cost 2 t^2 ulps (a hundred at x = -10). */
+ * cost 2 t^2 ulps (a hundred at x = -10).  The infinities are the limits,
+ * 1 and 0, as libdevice's normcdf gives them (the correction term would
+ * be inf - inf there). */
 double mathfn_normcdf(double x)
 {
+    if (isinf(x))
+        return x > 0 ? 1.0 : 0.0;
     const double c_hi = 0.70710678118654757, c_lo = -4.8336466567264567e-17;
     double t = -x * c_hi;
     double lo = fma(-x, c_hi, -t) - x * c_lo;

@@ -11,17 +11,24 @@ int main(void)
     static char mem[4096];
     uint64_t base = (uint64_t)(uintptr_t)mem;
     TAP_OK(addrmap_find(base) == 0 && addrmap_count() == 0, "an empty map finds nothing");
-    int a = addrmap_add(mem, 100), b = addrmap_add(mem + 100, 50), c = addrmap_add(mem + 1000, 8);
+    static int owner_b;
+    int c = addrmap_add(mem + 1000, 8, NULL), a = addrmap_add(mem, 100, NULL);
+    int b = addrmap_add(mem + 100, 50, &owner_b);
     TAP_OK(a > 0 && b > 0 && c > 0 && a != b && b != c && a != c, "three storages, three tags");
     TAP_OK(addrmap_count() == 3, "three registered");
+    TAP_OK(addrmap_nth(0) == addrmap_get(a) && addrmap_nth(1) == addrmap_get(b) &&
+           addrmap_nth(2) == addrmap_get(c) && addrmap_nth(3) == NULL && addrmap_nth(-1) == NULL,
+           "walked in address order, whatever the order they came in");
+    TAP_OK(addrmap_get(b)->owner == &owner_b && addrmap_get(a)->owner == NULL,
+           "each keeps its owner");
     TAP_OK(addrmap_find(base) == a && addrmap_find(base + 99) == a, "the first and last byte of a");
     TAP_OK(addrmap_find(base + 100) == b, "where b starts, b (not one past a's end)");
     TAP_OK(addrmap_find(base + 150) == b, "one past b's end still finds b");
     TAP_OK(addrmap_find(base + 151) == 0 && addrmap_find(base + 999) == 0,
            "the gap between b and c is in no storage");
     TAP_OK(addrmap_find(base + 1003) == c && addrmap_find(base - 1) == 0, "inside c; before a");
-    TAP_OK(addrmap_add(mem, 0) == 0, "an empty range gets no tag");
-    TAP_OK(addrmap_add((void *)(uintptr_t)((uint64_t)1 << 47), 16) == 0,
+    TAP_OK(addrmap_add(mem, 0, NULL) == 0, "an empty range gets no tag");
+    TAP_OK(addrmap_add((void *)(uintptr_t)((uint64_t)1 << 47), 16, NULL) == 0,
            "an address of 2^47 or more gets no tag");
 
     /* tagged lanes: the tag survives pointer arithmetic either way */
@@ -46,7 +53,7 @@ int main(void)
     TAP_OK(addrmap_find(base + 120) == 0 && addrmap_get(b) == NULL && addrmap_lane_tag(lane) == 0,
            "a freed storage is gone, and so is its tag");
     TAP_OK(addrmap_find(base + 50) == a && addrmap_find(base + 1000) == c, "the others stay");
-    int d = addrmap_add(mem + 2000, 16);
+    int d = addrmap_add(mem + 2000, 16, NULL);
     TAP_OK(d == b && addrmap_find(base + 2010) == d, "the freed tag is used again");
     addrmap_remove(a);
     addrmap_remove(c);
@@ -59,7 +66,7 @@ int main(void)
     static char big[N * 16];
     int tags[N];
     for (int i = N - 1; i >= 0; i--)
-        tags[i] = addrmap_add(big + i * 16, 8);
+        tags[i] = addrmap_add(big + i * 16, 8, NULL);
     bool ok = true;
     for (int i = 0; i < N; i++)
         ok &= addrmap_find((uint64_t)(uintptr_t)(big + i * 16 + 3)) == tags[i] &&

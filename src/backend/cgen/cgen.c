@@ -54,6 +54,11 @@ bool cg_scalar(const cg *g, int32_t slot)
     return g->k->slots[slot].type.ndim == 0;
 }
 
+bool cg_tagged(const cg *g, int32_t slot)
+{
+    return g->int_ptrs && dtype_is_ptr(cg_dt(g, slot)) && g->k->slots[slot].ptr_arg < 0;
+}
+
 const char *cg_ctype(const cg *g, int32_t slot)
 {
     return cgen_ctype(cg_dt(g, slot));
@@ -167,6 +172,8 @@ static void analyse(cg *g)
         if (in->op == IR_JUMP || in->op == IR_BRANCH)
             if (in->imm >= 0 && in->imm < k->ncode)
                 g->label[in->imm] = 1;
+        if (in->op == IR_CAST && dtype_is_ptr(cg_dt(g, in->dst)) && !dtype_is_ptr(cg_dt(g, in->a)))
+            g->int_ptrs = true;
     }
     for (int32_t s = 0; s < k->nslots; s++)
         if (g->writes[s] != 1)
@@ -222,6 +229,8 @@ static void emit_signature(cg *g)
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
             cg_printf(g, ", tk_u64 tk_lo%d, tk_u64 tk_hi%d", i, i);
+    if (g->int_ptrs)
+        cg_printf(g, ", const tk_amap *__restrict__ tk_am, unsigned long long tk_nam");
     cg_printf(g, ")\n{\n");
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
@@ -242,6 +251,8 @@ static void emit_signature(cg *g)
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
             cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d;\n", i, i);
+    if (g->int_ptrs)
+        cg_printf(g, "(void)tk_am; (void)tk_nam;\n");
     for (int32_t s = 0; s < k->nslots; s++) {
         if (!g->writes[s])
             continue;
@@ -318,9 +329,25 @@ static bool lane_cmp(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
     return cgen_cmp(out, (ir_cmp)in->sub, cg_dt(g, in->a), ops[0], ops[1]);
 }
 
+/* Between a pointer and an integer, in a kernel that makes pointers from
+ * integers: the address looked up in the storages' table and tagged with
+ * its entry, or the tag removed (cgen_abi.h). */
 static bool lane_cast(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
 {
-    return cgen_cast(out, (ir_cast_kind)in->sub, cg_dt(g, in->dst), cg_dt(g, in->a), ops[0]);
+    dtype to = cg_dt(g, in->dst), from = cg_dt(g, in->a);
+    if (!g->int_ptrs || dtype_is_ptr(to) == dtype_is_ptr(from))
+        return cgen_cast(out, (ir_cast_kind)in->sub, to, from, ops[0]);
+    strbuf ex = {0};
+    bool ok;
+    if (dtype_is_ptr(to)) {
+        ok = cgen_cast(&ex, (ir_cast_kind)in->sub, to, from, ops[0]);
+        strbuf_printf(out, "tk_i2p(%s, tk_am, tk_nam)", strbuf_cstr(&ex));
+    } else {
+        strbuf_printf(&ex, "tk_p2i(%s, tk_nam)", ops[0]);
+        ok = cgen_cast(out, (ir_cast_kind)in->sub, to, from, strbuf_cstr(&ex));
+    }
+    strbuf_free(&ex);
+    return ok;
 }
 
 static bool lane_bitcast(cg *g, const ir_inst *in, strbuf *out, const char *ops[4])
@@ -637,6 +664,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         cg_printf(&g, "}\n");
         info->threads = g.T;
         info->smem_bytes = g.smem;
+        info->int_ptrs = g.int_ptrs;
         if (o->max_smem && g.smem > o->max_smem) {
             cg_fail(&g, -1, "the kernel needs %zu bytes of shared memory per program, more than "
                     "the %zu the GPU has: use smaller blocks", g.smem, o->max_smem);

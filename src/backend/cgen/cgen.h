@@ -22,8 +22,12 @@
  *  - Registers hold values as the CPU executor's slots do (exec.h): fp8,
  *    fp16 and bf16 as a float holding the exact value, rounded after each
  *    operation; int1 as bool; pointers as 64-bit byte addresses.
+ *  - Pointers made from integers keep the host's addresses, tagged with
+ *    the storage they lie in, and are translated at each access through
+ *    a table the launch passes (cgen_abi.h).
  *  - Checks (cgen_options.checked): every active lane of a LOAD, STORE or
- *    ATOMIC is checked against the arguments it may point into; the first
+ *    ATOMIC is checked against the arguments it may point into (or the
+ *    storage its pointer was made from an integer in); the first
  *    failure is recorded in the runtime block (cgen_abi.h) and the program
  *    stops at once, the block together.
  *
@@ -62,6 +66,8 @@ typedef struct cgen_info {
     size_t smem_bytes;      /* dynamic shared memory per block */
     bool has_prints;        /* it writes print records */
     bool uses_atomics;
+    bool int_ptrs;          /* it makes pointers from integers: it takes the
+                               table of cgen_abi.h's tk_amap */
 } cgen_info;
 
 /* Why emission failed: the instruction (pc >= 0, else -1) and a reason

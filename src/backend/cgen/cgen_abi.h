@@ -31,7 +31,30 @@
  *    first failing instruction, and in it the lowest lane).  The program
  *    stopped there; other programs may have run on.
  *  - print records (below) from print_buf[0 .. min(print_used,
- *    print_cap)); print_used > print_cap means records were lost. */
+ *    print_cap)); print_used > print_cap means records were lost.
+ *
+ * Pointers made from integers.  A kernel with a CAST from an integer to a
+ * pointer (cgen_info.int_ptrs) takes two more parameters, after the
+ * bounds:
+ *
+ *     const tk_amap *tk_am, unsigned long long tk_nam
+ *
+ * the table of the storages such a pointer may reach (backend.h:
+ * backend_launch.revealed), tk_nam entries by increasing host address, in
+ * device memory.  The kernel keeps such pointers at the host's addresses,
+ * as the CPU does (addrmap.h), so that casting one back to an integer or
+ * printing it shows what the CPU shows: the cast looks the address up (the
+ * last entry whose [host, host + bytes] holds it, one past its end
+ * included) and keeps that entry's number i + 1 in the lane's top 16 bits,
+ * lane = address + ((i + 1) << 48), decoded as the nearest multiple of
+ * 2^48 (so pointer arithmetic below the storage keeps it); an address in
+ * no entry stays as it is (a device address, from a pointer argument cast
+ * to an integer and back: under unified addressing the device's
+ * allocations and the host's never overlap).  A LOAD, STORE or ATOMIC lane
+ * with such a number checks its host address against the entry (checked
+ * kernels: TK_ERR_TAGGED) and moves the bytes at dev + (address - host);
+ * a cast back to an integer or a print removes the number.  At most
+ * TK_AMAP_MAX entries. */
 #ifndef TRITSIM_CGEN_ABI_H
 #define TRITSIM_CGEN_ABI_H
 
@@ -49,6 +72,10 @@ typedef enum tk_err_kind {
     TK_ERR_GATHER = 3,      /* a GATHER index out of its axis: value */
     TK_ERR_TRAP = 4,        /* anything else the emitted code detects: value
                                is a code the emitter documents */
+    TK_ERR_TAGGED = 5,      /* a LOAD, STORE or ATOMIC lane through a pointer
+                               made from an integer outside the storage it
+                               was made from, or misaligned: addr (the host
+                               address it reached), value (the tk_amap entry) */
 } tk_err_kind;
 
 typedef struct tk_err {
@@ -76,6 +103,20 @@ typedef struct tk_rt {
     unsigned int pad;
     tk_err err;
 } tk_rt;
+
+/* One storage a pointer made from an integer may reach: its host bytes
+ * [host, host + bytes) and the device address of its copy. */
+typedef struct tk_amap {
+    uint64_t host;
+    uint64_t bytes;
+    uint64_t dev;
+} tk_amap;
+
+enum {
+    TK_AMAP_SHIFT = 48,     /* where an entry's number sits in a lane */
+    TK_AMAP_MAX = 65535,    /* the numbers 16 bits hold (backend.h keeps
+                               launches well below: BACKEND_MAX_REVEALED) */
+};
 
 /* A print record in print_buf (8-byte aligned, little-endian):
  *     uint32 bytes      the record's size, header included, a multiple of 8

@@ -103,6 +103,8 @@ typedef struct cg {
                                memory, two elements to a 32-bit register
                                (element r in half r & 1 of s<slot>[r >> 1]),
                                widened where it is read */
+    bool int_ptrs;          /* the kernel makes pointers from integers
+                               (cgen_abi.h: they carry a tk_amap number) */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -115,6 +117,9 @@ bool cg_fail(cg *g, int32_t pc, const char *fmt, ...) __attribute__((format(prin
 const ir_type *cg_type(const cg *g, int32_t slot);
 dtype cg_dt(const cg *g, int32_t slot);
 bool cg_scalar(const cg *g, int32_t slot);
+/* May slot's lanes be pointers made from integers, which carry a tk_amap
+ * number (cgen_abi.h) and are translated at each access? */
+bool cg_tagged(const cg *g, int32_t slot);
 /* Bytes of a dtype's register form (shared memory holds that form). */
 size_t cg_reg_size(dtype dt);
 /* Shared memory: ask for bytes; a barrier that the block passes together. */

@@ -44,29 +44,57 @@ static void check_exprs(cg *g, int32_t p, int esz, strbuf *ok, strbuf *arg)
     strbuf_puts(arg, "-1)");
 }
 
+/* A lane whose pointer may have been made from an integer (cg_tagged),
+ * after lane_head's names: when it carries a tk_amap number (cgen_abi.h),
+ * its host address is checked against that storage (as the CPU's
+ * check_access does) and tk_a becomes the device address; `untagged` is
+ * the code for the other lanes (their check, or nothing). */
+static void lane_translate(cg *g, int32_t pc, int esz, const char *untagged)
+{
+    cg_printf(g, "const unsigned int tk_t = tk_tag(tk_a, tk_nam);\nif (tk_t) {\n");
+    cg_printf(g, "  const tk_amap *tk_e = &tk_am[tk_t - 1u];\n");
+    cg_printf(g, "  const tk_u64 tk_h = tk_a - ((tk_u64)tk_t << %d), tk_b = tk_e->host;\n",
+              TK_AMAP_SHIFT);
+    if (g->o->checked) {
+        cg_printf(g, "  const tk_u64 tk_n = tk_e->bytes;\n");
+        cg_printf(g, "  if (tk_m && (tk_n < %dull || tk_h - tk_b > tk_n - %dull || "
+                  "(tk_h & %dull) != 0)) {\n", esz, esz, esz - 1);
+        cg_printf(g, "    TK_NOTE(%d, %d, e, tk_h, -1, (long long)tk_t - 1); tk_m = false;\n  }\n",
+                  TK_ERR_TAGGED, pc);
+    }
+    cg_printf(g, "  tk_a = tk_e->dev + (tk_h - tk_b);\n}%s%s\n", *untagged ? " else " : "",
+              untagged);
+}
+
 /* One lane's head, with r and e in scope: tk_a the lane's address, tk_m
  * its mask, and the check done: a failing lane is recorded and masked
  * off. */
 static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
 {
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
-    strbuf p = {0}, m = {0};
+    bool tagged = cg_tagged(g, in->a);
+    strbuf p = {0}, m = {0}, check = {0};
     cg_operand(g, &p, in->a);
     if (mask >= 0)
         cg_operand(g, &m, mask);
-    cg_printf(g, "const tk_u64 tk_a = %s;\n", strbuf_cstr(&p));
+    cg_printf(g, "%stk_u64 tk_a = %s;\n", tagged ? "" : "const ", strbuf_cstr(&p));
     cg_printf(g, "bool tk_m = %s; (void)tk_m;\n", mask >= 0 ? strbuf_cstr(&m) : "true");
     if (g->o->checked) {
         strbuf ok = {0}, arg = {0};
         check_exprs(g, in->a, esz, &ok, &arg);
-        cg_printf(g, "if (tk_m && !%s) {\n", strbuf_cstr(&ok));
-        cg_printf(g, "  TK_NOTE(%d, %d, e, tk_a, %s, 0); tk_m = false;\n}\n",
-                  TK_ERR_ACCESS, pc, strbuf_cstr(&arg));
+        strbuf_printf(&check, "if (tk_m && !%s) {\n", strbuf_cstr(&ok));
+        strbuf_printf(&check, "  TK_NOTE(%d, %d, e, tk_a, %s, 0); tk_m = false;\n}",
+                      TK_ERR_ACCESS, pc, strbuf_cstr(&arg));
         strbuf_free(&ok);
         strbuf_free(&arg);
     }
+    if (tagged)
+        lane_translate(g, pc, esz, strbuf_cstr(&check));
+    else if (check.len)
+        cg_printf(g, "%s\n", strbuf_cstr(&check));
     strbuf_free(&p);
     strbuf_free(&m);
+    strbuf_free(&check);
 }
 
 /* Open the lanes of a memory instruction over the shape of slot `shape`
@@ -106,9 +134,10 @@ static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
         return 0;
     if (dt == DTYPE_FP8E4NV || dt == DTYPE_FP8E5 || dtype_is_ptr(dt))
         return 0;
-    /* checked: only through a pointer of a known argument */
+    /* checked: only through a pointer of a known argument; never through
+     * one that may have been made from an integer (each lane translates) */
     int32_t pa = g->k->slots[in->a].ptr_arg;
-    if (g->o->checked && (pa < 0 || pa >= g->k->nparams))
+    if ((g->o->checked && (pa < 0 || pa >= g->k->nparams)) || cg_tagged(g, in->a))
         return 0;
     return bytes;
 }

@@ -74,12 +74,19 @@ static void pid_cond(strbuf *sb, const ir_print *pr)
 }
 
 /* The store of element expression `val` of dtype dt at byte offset expr
- * `at` of the record (tk_p). */
+ * `at` of the record (tk_p).  A pointer shows its address without the
+ * number a pointer made from an integer carries (cgen_abi.h), as the
+ * CPU's prints show it without addrmap.h's tag. */
 static void store(cg *g, dtype dt, const char *at, const char *val)
 {
-    strbuf addr = {0}, st = {0};
+    strbuf addr = {0}, st = {0}, v = {0};
     strbuf_printf(&addr, "tk_p + %s", at);
-    cgen_store_stmt(&st, dt, strbuf_cstr(&addr), val);
+    if (dtype_is_ptr(dt) && g->int_ptrs)
+        strbuf_printf(&v, "tk_p2i(%s, tk_nam)", val);
+    else
+        strbuf_puts(&v, val);
+    cgen_store_stmt(&st, dt, strbuf_cstr(&addr), strbuf_cstr(&v));
+    strbuf_free(&v);
     cg_printf(g, "%s\n", strbuf_cstr(&st));
     strbuf_free(&addr);
     strbuf_free(&st);

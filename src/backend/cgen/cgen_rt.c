@@ -8,6 +8,42 @@
 
 #include "cgen_abi.h"
 
+/* Pointers made from integers (cgen_abi.h): the table's entries, the
+ * number a lane carries (0: none; the nearest multiple of 2^48, as
+ * addrmap.h decodes it), the cast from an integer (a binary search for the
+ * last entry whose base is at or below the address) and back. */
+static void amap_prelude(cg *g)
+{
+    cg_printf(g, "/* ---- pointers made from integers (cgen_abi.h: tk_amap) ---- */\n");
+    cg_printf(g,
+        "struct tk_amap { unsigned long long host, bytes, dev; };\n"
+        "static_assert(sizeof(tk_amap) == %zu, \"tk_amap\");\n", sizeof(tk_amap));
+    cg_printf(g,
+        "__device__ __forceinline__ unsigned int tk_tag(unsigned long long a,\n"
+        "    unsigned long long n)\n"
+        "{\n"
+        "  const unsigned int t = (unsigned int)(((a + (1ull << %d)) >> %d) & 0xffffu);\n"
+        "  return t != 0u && t <= n ? t : 0u;\n"
+        "}\n", TK_AMAP_SHIFT - 1, TK_AMAP_SHIFT);
+    cg_printf(g,
+        "__device__ __forceinline__ unsigned long long tk_p2i(unsigned long long a,\n"
+        "    unsigned long long n)\n"
+        "{ return a - ((unsigned long long)tk_tag(a, n) << %d); }\n", TK_AMAP_SHIFT);
+    cg_printf(g,
+        "__device__ __noinline__ unsigned long long tk_i2p(unsigned long long a,\n"
+        "    const tk_amap *am, unsigned long long n)\n"
+        "{\n"
+        "  unsigned long long lo = 0, hi = n;\n"
+        "  while (lo < hi) {\n"
+        "    const unsigned long long mid = lo + (hi - lo) / 2;\n"
+        "    if (am[mid].host <= a) lo = mid + 1; else hi = mid;\n"
+        "  }\n"
+        "  if (lo == 0 || a - am[lo - 1].host > am[lo - 1].bytes) return a;\n"
+        "  return a + (lo << %d);\n"
+        "}\n", TK_AMAP_SHIFT);
+    cg_printf(g, "/* ---- end of pointers made from integers ---- */\n");
+}
+
 void cgen_rt_prelude(cg *g)
 {
     cg_printf(g,
@@ -72,6 +108,8 @@ void cgen_rt_prelude(cg *g)
         "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"
         "    unsigned long long hi, unsigned int sz)\n"
         "{ return a >= lo && a < hi && hi - a >= sz && ((a - lo) & (sz - 1)) == 0; }\n");
+    if (g->int_ptrs)
+        amap_prelude(g);
     /* fp32 -> tf32, to nearest even; infinities and NaN unchanged (the
      * CPU's round_tf32) */
     cg_printf(g,

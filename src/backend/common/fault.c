@@ -57,6 +57,37 @@ void backend_fault_access(const backend_access_fault *f, strbuf *msg, strbuf *no
                   c[0], c[1], c[2], f->lane, verb[k], elem, f->arg_numel);
 }
 
+void backend_fault_tagged(backend_access_kind kind, const int64_t coord[3], const char *lane,
+                          uint64_t addr, uint64_t base, uint64_t bytes, int esz,
+                          dtype ptr_type, strbuf *msg, strbuf *note)
+{
+    static const char *const what[] = {"load", "store", "atomic update"};
+    static const char *const verb[] = {"reads", "writes", "updates"};
+    const int64_t *c = coord;
+    int k = (int)kind;
+    int64_t diff = (int64_t)(addr - base);
+    if (diff >= 0 && bytes >= (uint64_t)esz && (uint64_t)diff <= bytes - (uint64_t)esz &&
+        diff % esz) {
+        strbuf_puts(note, "offsets count elements, not bytes");
+        strbuf_printf(msg, "misaligned %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): "
+                      "%s %s byte %" PRId64 " of the tensor storage its pointer was made from "
+                      "(an integer cast to %s), not a multiple of the element size (%d bytes)",
+                      what[k], c[0], c[1], c[2], lane, verb[k], diff, dtype_name(ptr_type), esz);
+        return;
+    }
+    /* rounded down; unsigned, as -diff overflows for the lowest address */
+    uint64_t below = (0 - (uint64_t)diff + (uint64_t)esz - 1) / (uint64_t)esz;
+    int64_t elem = diff >= 0 ? diff / esz : -1 - (int64_t)(below - 1);
+    strbuf_puts(note, elem < 0 ? "the offset is negative here; check the offsets added to the "
+                "pointer made from an integer"
+                : "mask the lanes past the end, or check the sizes and strides used with the "
+                "pointer made from an integer");
+    strbuf_printf(msg, "out-of-bounds %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): "
+                  "%s %s element %" PRId64 " of the %" PRId64 "-element tensor storage its "
+                  "pointer was made from (an integer cast to %s)", what[k], c[0], c[1], c[2],
+                  lane, verb[k], elem, (int64_t)(bytes / (uint64_t)esz), dtype_name(ptr_type));
+}
+
 void backend_fault_gather(const int64_t coord[3], const char *lane, bool negative,
                           uint64_t magnitude, int ax, int64_t axis_size, strbuf *msg,
                           strbuf *note)

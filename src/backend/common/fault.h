@@ -50,6 +50,17 @@ typedef struct backend_access_fault {
  * pointer ...", and the hint that goes with it. */
 void backend_fault_access(const backend_access_fault *f, strbuf *msg, strbuf *note);
 
+/* A lane through a pointer made from an integer (a data_ptr() address)
+ * that lies outside the tensor storage the address was in, or misaligned
+ * in it: "out-of-bounds load in program (0, 0, 0): lane 3 reads element 12
+ * of the 12-element tensor storage its pointer was made from (an integer
+ * cast to pointer<fp16>)".  addr is the lane's host address, base and
+ * bytes the storage's, esz the bytes the lane touches, ptr_type the
+ * pointer's dtype. */
+void backend_fault_tagged(backend_access_kind kind, const int64_t coord[3], const char *lane,
+                          uint64_t addr, uint64_t base, uint64_t bytes, int esz,
+                          dtype ptr_type, strbuf *msg, strbuf *note);
+
 /* A tl.gather index outside its axis: index (negative: -magnitude) of
  * lane, axis ax of axis_size elements. */
 void backend_fault_gather(const int64_t coord[3], const char *lane, bool negative,

@@ -58,7 +58,19 @@ typedef struct exec_launch {
     struct access_log *log;     /* record every memory lane (alog.h): the
                                plain path of every LOAD and STORE, no lazy
                                slots; NULL (no cost) otherwise */
+    /* Where the storages that pointers made from integers reach lie, when
+     * not at the host's addresses (cpu_staged.c, the test double of a GPU
+     * backend, runs on copies): nreloc entries by increasing tag; an
+     * access through a pointer tagged t (addrmap.h) moves the bytes at its
+     * address + delta.  NULL: at the host's addresses. */
+    const struct exec_reloc *reloc;
+    int nreloc;
 } exec_launch;
+
+typedef struct exec_reloc {
+    int tag;                /* addrmap.h's */
+    int64_t delta;          /* the copy's address minus the storage's */
+} exec_reloc;
 
 /* Run the launch.  Returns false when a program failed; the error has been
  * reported to L->diag after the output of the programs before it. */

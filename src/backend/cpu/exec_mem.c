@@ -101,37 +101,22 @@ static bool access_error(exec_prog *P, const ir_inst *in, const access *ac,
 }
 
 /* Report the failing lane of an access through a pointer made from an
- * integer, tagged with storage e (addrmap.h); real is its address. */
+ * integer, tagged with storage e (addrmap.h); real is its address.  The
+ * words are every backend's (fault.h). */
 static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int64_t lane,
                          const addrmap_entry *e, uint64_t real)
 {
-    static const char *const what[] = {"load", "store", "atomic update"};
-    static const char *const verb[] = {"reads", "writes", "updates"};
     char ln[64];
     exec_lane_name(ln, sizeof ln, exec_lane_type(P, in), lane);
-    const int64_t *c = P->coord;
-    int64_t esz = ac->esz;
-    int64_t diff = (int64_t)(real - e->base);
-    char ts[32];
-    snprintf(ts, sizeof ts, "%s", dtype_name(DT(P, ac->pslot)));
-    if (diff >= 0 && (uint64_t)diff <= e->bytes - (uint64_t)esz && diff % esz)
-        return exec_fail(P, in, "offsets count elements, not bytes",
-                         "misaligned %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s "
-                         "%s byte %" PRId64 " of the tensor storage its pointer was made from "
-                         "(an integer cast to %s), not a multiple of the element size (%" PRId64
-                         " bytes)", what[ac->kind], c[0], c[1], c[2], ln, verb[ac->kind], diff, ts,
-                         esz);
-    /* rounded down; unsigned, as -diff overflows for the lowest address */
-    uint64_t below = (0 - (uint64_t)diff + (uint64_t)esz - 1) / (uint64_t)esz;
-    int64_t elem = diff >= 0 ? diff / esz : -1 - (int64_t)(below - 1);
-    return exec_fail(P, in, elem < 0 ? "the offset is negative here; check the offsets added to "
-                     "the pointer made from an integer"
-                     : "mask the lanes past the end, or check the sizes and strides used with "
-                     "the pointer made from an integer",
-                     "out-of-bounds %s in program (%" PRId64 ", %" PRId64 ", %" PRId64 "): %s %s "
-                     "element %" PRId64 " of the %" PRId64 "-element tensor storage its pointer "
-                     "was made from (an integer cast to %s)", what[ac->kind], c[0], c[1], c[2],
-                     ln, verb[ac->kind], elem, (int64_t)(e->bytes / (uint64_t)esz), ts);
+    strbuf msg = {0}, note = {0};
+    backend_fault_tagged(ac->kind == ACC_LOAD ? BACKEND_ACCESS_LOAD
+                         : ac->kind == ACC_STORE ? BACKEND_ACCESS_STORE : BACKEND_ACCESS_ATOMIC,
+                         P->coord, ln, real, e->base, e->bytes, ac->esz, DT(P, ac->pslot),
+                         &msg, &note);
+    exec_fail(P, in, strbuf_cstr(&note), "%s", strbuf_cstr(&msg));
+    strbuf_free(&msg);
+    strbuf_free(&note);
+    return false;
 }
 
 /* A traced launch (exec_launch.trace): report every active lane of the
@@ -170,6 +155,21 @@ static void trace_store(exec_prog *P, const ir_inst *in, const access *ac)
         l.lane = i;
         t->store(t->ctx, &l, ac->ptr[i * ac->sp], ac->esz);
     }
+}
+
+/* The distance from the storage tagged tag to the bytes the launch runs
+ * on (exec_launch.reloc): 0 at the host's addresses. */
+static uint64_t reloc_of(const exec_launch *L, int tag)
+{
+    int lo = 0, hi = L->nreloc;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (L->reloc[mid].tag < tag)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < L->nreloc && L->reloc[lo].tag == tag ? (uint64_t)L->reloc[lo].delta : 0;
 }
 
 /* Every active lane inside its tensor and aligned: first the cheap test
@@ -240,6 +240,7 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
     uint64_t *clean = x->plan.int_ptrs ? (uint64_t *)(void *)P->w->scratch : NULL;
     int last = -1, raw = 0, tag = 0;
     const addrmap_entry *e = NULL;
+    uint64_t delta = 0;     /* where the tagged storage lies (exec_launch.reloc) */
     for (int64_t i = 0; i < ac->n; i++) {
         if (ac->mask && !ac->mask[i * ac->sm]) {
             if (clean)
@@ -251,13 +252,14 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
             raw = addrmap_raw_tag(ad);
             tag = addrmap_lane_tag(ad);
             e = tag ? addrmap_get(tag) : NULL;
+            delta = tag ? reloc_of(x->L, tag) : 0;
         }
         if (clean && tag) {
             uint64_t real = addrmap_untag_as(ad, tag);
             if (e->bytes < (uint64_t)ac->esz || real - e->base > e->bytes - (uint64_t)ac->esz ||
                 (real & amask))
                 return tagged_error(P, in, ac, i, e, real);
-            clean[i] = real;
+            clean[i] = real + delta;
             continue;
         }
         if (last < 0 || !in_arg(x, last, ad, ac->esz)) {

@@ -39,6 +39,7 @@ static const cuda_sym cuda_driver_syms[] = {
     DRV(cuMemFree, "cuMemFree_v2"),
     DRV(cuMemcpyHtoD, "cuMemcpyHtoD_v2"),
     DRV(cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
+    DRV(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"),
     DRV(cuMemsetD8, "cuMemsetD8_v2"),
     DRV(cuMemsetD32Async, "cuMemsetD32Async"),
     DRV(cuMemHostAlloc, "cuMemHostAlloc"),

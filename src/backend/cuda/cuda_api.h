@@ -88,6 +88,8 @@ typedef struct cuda_driver {
     CUresult (*cuMemFree)(CUdeviceptr p);                                    /* _v2 */
     CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes); /* _v2 */
     CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);      /* _v2 */
+    CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes,
+                                  CUstream s);                               /* _v2 */
     CUresult (*cuMemsetD8)(CUdeviceptr dst, unsigned char v, size_t n);      /* _v2 */
     CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned v, size_t n, CUstream s);
     /* pinned host memory the device reaches (CU_MEMHOSTALLOC_DEVICEMAP) */

@@ -10,6 +10,7 @@
 
 #include "backend.h"
 #include "cgen.h"
+#include "cgen_abi.h"
 #include "cuda_api.h"
 #include "cuda_backend.h"
 
@@ -34,6 +35,12 @@ typedef struct cuda_slot {
     uint64_t *vals;             /* [room]: each parameter's bytes */
     void **params;              /* [room + 1]: cuLaunchKernel's parameter list */
     backend_arg *args;          /* [room]: the launch's arguments (a copy) */
+    /* a kernel that makes pointers from integers: its table of storages
+     * (cgen_abi.h: tk_amap), namap entries written here (pinned, amap_room
+     * of them) and copied to amap_dev on the stream before the launch */
+    tk_amap *amap;
+    CUdeviceptr amap_dev;
+    uint64_t namap;
     /* the launch that used it, while its check is pending */
     cuda_kernel *k;
     backend_launch L;           /* L.args is args */
@@ -61,6 +68,12 @@ typedef struct cuda_dev {
     cuda_slot ring[CUDA_RING];
     void *ring_host;
     size_t rt_nparams;          /* the arg arrays' room */
+    /* the slots' tables of storages (cuda_mem_amap): amap_room entries
+     * each, one pinned and one device allocation for the ring (NULL and 0
+     * until a kernel that makes pointers from integers is launched) */
+    void *amap_host;
+    CUdeviceptr amap_dev;
+    size_t amap_room;
     bool deferred;              /* the deferred mode is on */
     int npending;               /* ring[0 .. npending) wait for their checks */
     /* the print buffer, in device memory (only launches checked at once
@@ -81,8 +94,21 @@ bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why);
  * and uploaded as needed); false with why. */
 bool cuda_mem_arg(cuda_dev *d, const backend_arg *a, CUdeviceptr *out, strbuf *why);
 
-/* Mark every pointer argument's buffer as written on the device. */
-void cuda_mem_written(cuda_dev *d, const ir_kernel *k, const backend_arg *args);
+/* Mark every pointer argument's buffer, and every storage of the
+ * launch's revealed table (backend_launch.revealed), as written on the
+ * device. */
+void cuda_mem_written(cuda_dev *d, const ir_kernel *k, const backend_launch *L);
+
+/* Slot s's table of the storages a pointer made from an integer may reach
+ * (cgen_abi.h: tk_amap), from L->revealed: each one's device copy made
+ * and uploaded as needed, the entries written in s->amap (s->namap of
+ * them) and copied to s->amap_dev on the stream; false with why.  The
+ * tables must have room (cuda_mem_amap). */
+bool cuda_mem_amap_fill(cuda_dev *d, cuda_slot *s, const backend_launch *L, strbuf *why);
+
+/* Room for n entries in every slot's table, allocated or grown; false
+ * with why.  No launch may be pending when they must grow. */
+bool cuda_mem_amap(cuda_dev *d, size_t n, strbuf *why);
 
 /* Download every dirty copy, then free every copy (close). */
 void cuda_mem_close(cuda_dev *d);

@@ -7,7 +7,9 @@
  * (4) is built at compile time, so that emission errors surface there,
  * others at their first launch.
  *
- * Launch: the arguments' device copies (cuda_mem.c), the runtime block
+ * Launch: the arguments' device copies (cuda_mem.c; for a kernel that
+ * makes pointers from integers also those of the storages such pointers
+ * may reach, with their table, cgen_abi.h: tk_amap), the runtime block
  * (cgen_abi.h: each pointer argument's byte range, the error record
  * cleared; pinned host memory the device reaches, so plain stores),
  * cuLaunchKernel, then the stream synchronised, the runtime block read
@@ -233,8 +235,9 @@ backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_fi
  * uses for it: an access or a gather's index (a failed ASSERT is worded
  * by cgen_out_write, from its record). */
 static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, const tk_err *e,
-                              const CUdeviceptr *dptr)
+                              const cuda_slot *s)
 {
+    const CUdeviceptr *dptr = s->dptr;
     const ir_kernel *ir = k->ir;
     const ir_inst *in = e->pc >= 0 && e->pc < ir->ncode ? &ir->code[e->pc] : NULL;
     strbuf msg = {0}, note = {0};
@@ -263,6 +266,14 @@ static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, con
             f.arg = -1;
         }
         backend_fault_access(&f, &msg, &note);
+    } else if (e->kind == TK_ERR_TAGGED && in && e->value >= 0 &&
+               (uint64_t)e->value < s->namap) {
+        const tk_amap *m = &s->amap[e->value];
+        dtype pt = ir->slots[in->a].type.dt;
+        backend_fault_tagged(in->op == IR_LOAD ? BACKEND_ACCESS_LOAD
+                             : in->op == IR_STORE ? BACKEND_ACCESS_STORE : BACKEND_ACCESS_ATOMIC,
+                             c, ln, e->addr, m->host, m->bytes, dtype_size(dtype_elem(pt)), pt,
+                             &msg, &note);
     } else if (e->kind == TK_ERR_GATHER && in) {
         const ir_type *ta = &ir->slots[in->a].type;
         int ax = (int)in->imm;
@@ -345,7 +356,7 @@ static bool cuda_slot_report(cuda_kernel *k, const backend_launch *L, const cuda
                           f.note[0] ? f.note : NULL);
         ok = false;
     } else if (failed) {
-        cuda_report_fault(k, L, &rt.err, s->dptr);
+        cuda_report_fault(k, L, &rt.err, s);
         ok = false;
     }
     free(buf);
@@ -437,12 +448,14 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
      * launch checked at once first checks the pending ones, and so does
      * one that finds the ring full or the blocks too small. */
     bool deferred = d->deferred && !v->info.has_prints;
-    if (d->npending && (!deferred || d->npending == CUDA_RING || np > d->rt_nparams) &&
+    size_t namap = v->info.int_ptrs ? (size_t)L->nrevealed : 0;
+    if (d->npending && (!deferred || d->npending == CUDA_RING || np > d->rt_nparams ||
+                        (v->info.int_ptrs && namap > d->amap_room)) &&
         !cuda_pending_check(d))
         return false;
     strbuf why = {0};
     if (!cuda_ok(d, d->cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) ||
-        !cuda_mem_rt(d, np, &why)) {
+        !cuda_mem_rt(d, np, &why) || (v->info.int_ptrs && !cuda_mem_amap(d, namap, &why))) {
         cuda_launch_fail(k, L, strbuf_cstr(&why));
         strbuf_free(&why);
         return false;
@@ -464,6 +477,9 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
         cuda_param_value(dt, &L->args[i], s->dptr[i], &s->vals[i]);
         s->params[i + 1] = &s->vals[i];
     }
+    /* pointers made from integers: the storages they may reach */
+    if (ok && v->info.int_ptrs)
+        ok = cuda_mem_amap_fill(d, s, L, &why);
     tk_rt rt = {
         .arg_lo = (uint64_t *)(uintptr_t)(s->dev + sizeof(tk_rt)),
         .arg_hi = (uint64_t *)(uintptr_t)(s->dev + sizeof(tk_rt) + room * sizeof(uint64_t)),
@@ -483,6 +499,10 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
             s->params[extra++] = &lo[i];
             s->params[extra++] = &hi[i];
         }
+    if (v->info.int_ptrs) {
+        s->params[extra++] = &s->amap_dev;
+        s->params[extra++] = &s->namap;
+    }
     CUresult r = !ok ? CUDA_SUCCESS
                  : d->cu->cuLaunchKernel(v->fn, (unsigned)L->grid[0], (unsigned)L->grid[1],
                                          (unsigned)L->grid[2], (unsigned)v->info.threads, 1, 1,
@@ -496,13 +516,16 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
         return false;
     }
     strbuf_free(&why);
-    /* stores may have written any pointer argument */
-    cuda_mem_written(d, ir, L->args);
+    /* stores may have written any pointer argument, and any storage a
+     * pointer made from an integer reaches */
+    cuda_mem_written(d, ir, L);
     if (deferred) {
         memcpy(s->args, L->args, np * sizeof *s->args);
         s->k = k;
         s->L = *L;
         s->L.args = s->args;
+        s->L.revealed = NULL;       /* the launcher's; its check needs s->amap */
+        s->L.nrevealed = 0;
         d->npending++;
         return true;
     }

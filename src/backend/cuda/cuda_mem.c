@@ -3,8 +3,10 @@
  * made at first use, uploaded when the host bytes changed, downloaded on
  * request or at close), the runtime blocks launches pass (cgen_abi.h:
  * tk_rt, then arg_lo[] and arg_hi[], in pinned host memory the device
- * reaches; the print buffer in device memory), and the scratch that
- * clear_cache overwrites. */
+ * reaches; the print buffer in device memory), the tables of storages
+ * that kernels making pointers from integers get (cgen_abi.h: tk_amap,
+ * one per slot, written in pinned memory and copied to device memory on
+ * the stream), and the scratch that clear_cache overwrites. */
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
@@ -128,12 +130,34 @@ bool cuda_mem_arg(cuda_dev *d, const backend_arg *a, CUdeviceptr *out, strbuf *w
     return true;
 }
 
-void cuda_mem_written(cuda_dev *d, const ir_kernel *k, const backend_arg *args)
+void cuda_mem_written(cuda_dev *d, const ir_kernel *k, const backend_launch *L)
 {
     (void)d;
+    const backend_arg *args = L->args;
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt) && args[i].buffer && args[i].buffer->copy)
             args[i].buffer->dev_dirty = true;
+    for (int i = 0; i < L->nrevealed; i++)
+        if (L->revealed[i]->copy)
+            L->revealed[i]->dev_dirty = true;
+}
+
+bool cuda_mem_amap_fill(cuda_dev *d, cuda_slot *s, const backend_launch *L, strbuf *why)
+{
+    s->namap = 0;
+    for (int i = 0; i < L->nrevealed; i++) {
+        backend_buffer *b = L->revealed[i];
+        cuda_copy *c = cuda_copy_of(d, b, why);
+        if (!c)
+            return false;
+        s->amap[s->namap++] = (tk_amap){.host = (uint64_t)(uintptr_t)b->host,
+                                        .bytes = b->size, .dev = c->ptr};
+    }
+    /* from pinned memory that stays as it is until the launch is checked */
+    return s->namap == 0 ||
+           cuda_ok(d, d->cu->cuMemcpyHtoDAsync(s->amap_dev, s->amap,
+                                               (size_t)s->namap * sizeof(tk_amap), d->stream),
+                   "cuMemcpyHtoDAsync", why);
 }
 
 void cuda_mem_close(cuda_dev *d)
@@ -175,6 +199,56 @@ static void cuda_ring_free(cuda_dev *d)
     d->rt_nparams = 0;
 }
 
+/* Each slot's part of the tables (after either allocation changes). */
+static void cuda_amap_place(cuda_dev *d)
+{
+    size_t bytes = d->amap_room * sizeof(tk_amap);
+    for (int i = 0; i < CUDA_RING; i++) {
+        cuda_slot *s = &d->ring[i];
+        s->amap = d->amap_host ? (tk_amap *)(void *)((unsigned char *)d->amap_host +
+                                                     (size_t)i * bytes) : NULL;
+        s->amap_dev = d->amap_host ? d->amap_dev + (CUdeviceptr)i * bytes : 0;
+        s->namap = 0;
+    }
+}
+
+static void cuda_amap_free(cuda_dev *d)
+{
+    if (d->amap_host)
+        d->cu->cuMemFreeHost(d->amap_host);
+    if (d->amap_dev)
+        d->cu->cuMemFree(d->amap_dev);
+    d->amap_host = NULL;
+    d->amap_dev = 0;
+    d->amap_room = 0;
+    cuda_amap_place(d);
+}
+
+bool cuda_mem_amap(cuda_dev *d, size_t n, strbuf *why)
+{
+    if (n <= d->amap_room && d->ring[0].amap)
+        return true;
+    cuda_amap_free(d);
+    size_t room = 16;
+    while (room < n)
+        room *= 2;
+    size_t bytes = room * sizeof(tk_amap);
+    void *host = NULL;
+    CUdeviceptr dev = 0;
+    const cuda_driver *cu = d->cu;
+    if (!cuda_ok(d, cu->cuMemHostAlloc(&host, bytes * CUDA_RING, 0), "cuMemHostAlloc", why))
+        return false;
+    if (!cuda_ok(d, cu->cuMemAlloc(&dev, bytes * CUDA_RING), "cuMemAlloc", why)) {
+        cu->cuMemFreeHost(host);
+        return false;
+    }
+    d->amap_host = host;
+    d->amap_dev = dev;
+    d->amap_room = room;
+    cuda_amap_place(d);
+    return true;
+}
+
 bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
 {
     const cuda_driver *cu = d->cu;
@@ -207,15 +281,18 @@ bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
         s->dev = dev + (CUdeviceptr)i * bytes;
         s->dptr = xcalloc(room, sizeof *s->dptr);
         s->vals = xcalloc(room, sizeof *s->vals);
-        /* the runtime block, the parameters, each pointer's bounds (cgen_abi.h) */
-        s->params = xcalloc(3 * room + 1, sizeof *s->params);
+        /* the runtime block, the parameters, each pointer's bounds, the
+         * table of storages and its size (cgen_abi.h) */
+        s->params = xcalloc(3 * room + 3, sizeof *s->params);
         s->args = xcalloc(room, sizeof *s->args);
     }
+    cuda_amap_place(d);     /* the tables stay; the slots are new */
     return true;
 }
 
 void cuda_mem_rt_free(cuda_dev *d)
 {
+    cuda_amap_free(d);
     cuda_ring_free(d);
     if (d->print_buf)
         d->cu->cuMemFree(d->print_buf);

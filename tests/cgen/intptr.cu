@@ -1,0 +1,205 @@
+// ---- tritsim: CUDA source of scale (num_warps 1)
+/* ---- pointers made from integers (cgen_abi.h: tk_amap) ---- */
+struct tk_amap { unsigned long long host, bytes, dev; };
+static_assert(sizeof(tk_amap) == 24, "tk_amap");
+__device__ __forceinline__ unsigned int tk_tag(unsigned long long a,
+    unsigned long long n)
+{
+  const unsigned int t = (unsigned int)(((a + (1ull << 47)) >> 48) & 0xffffu);
+  return t != 0u && t <= n ? t : 0u;
+}
+__device__ __forceinline__ unsigned long long tk_p2i(unsigned long long a,
+    unsigned long long n)
+{ return a - ((unsigned long long)tk_tag(a, n) << 48); }
+__device__ __noinline__ unsigned long long tk_i2p(unsigned long long a,
+    const tk_amap *am, unsigned long long n)
+{
+  unsigned long long lo = 0, hi = n;
+  while (lo < hi) {
+    const unsigned long long mid = lo + (hi - lo) / 2;
+    if (am[mid].host <= a) lo = mid + 1; else hi = mid;
+  }
+  if (lo == 0 || a - am[lo - 1].host > am[lo - 1].bytes) return a;
+  return a + (lo << 48);
+}
+/* ---- end of pointers made from integers ---- */
+extern "C" __global__ void __launch_bounds__(32)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, const tk_amap *__restrict__ tk_am, unsigned long long tk_nam)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+__shared__ int tk_fmin;   /* TK_FIRST */
+unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
+(void)tk_lo0; (void)tk_hi0;
+(void)tk_lo1; (void)tk_hi1;
+(void)tk_am; (void)tk_nam;
+tk_u64 s0;
+tk_u64 s1;
+tk_i32 s2;
+tk_i32 s3;
+tk_u64 s4;
+tk_i64 s5;
+tk_u64 s6;
+tk_i32 s7[1];
+tk_u64 s8[1];
+bool s9[1];
+float s10;
+float s11[1];
+tk_u64 s12[1];
+float s13;
+float s14[1];
+bool s15[1];
+tk_u64 s16;
+tk_i64 s17;
+tk_u64 s18;
+tk_i64 s19;
+tk_i64 s20;
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_i32)p2;
+/* 3: program_id */
+s3 = (tk_i32)blockIdx.x;
+/* 4: ptr_add */
+{ const int r = 0, e = 0; (void)r; (void)e; s4 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(s3) * 8ull); }
+/* 5: load */
+{ { const int r = 0, e = 0; (void)r; (void)e;
+  {
+const tk_u64 tk_a = s4;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 8)) {
+  TK_NOTE(1, 5, e, tk_a, 0, 0); tk_m = false;
+}
+if (tk_m) s5 = ((tk_i64)(*(const tk_u64 *)(tk_a))); else s5 = ((tk_i64)0ll);
+  }
+}}
+/* 6: cast */
+{ const int r = 0, e = 0; (void)r; (void)e; s6 = tk_i2p(((tk_u64)(s5)), tk_am, tk_nam); }
+/* 7: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s7[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 8: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s8[r] = ((tk_u64)(s6) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 9: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s9[r] = ((((tk_i32)(0 + (e)))) < (s2));
+  }
+}}
+/* 10: const */
+s10 = (0x0p+0f);
+/* 11: load */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+tk_u64 tk_a = ((tk_u64)(s6) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s2)); (void)tk_m;
+const unsigned int tk_t = tk_tag(tk_a, tk_nam);
+if (tk_t) {
+  const tk_amap *tk_e = &tk_am[tk_t - 1u];
+  const tk_u64 tk_h = tk_a - ((tk_u64)tk_t << 48), tk_b = tk_e->host;
+  const tk_u64 tk_n = tk_e->bytes;
+  if (tk_m && (tk_n < 4ull || tk_h - tk_b > tk_n - 4ull || (tk_h & 3ull) != 0)) {
+    TK_NOTE(5, 11, e, tk_h, -1, (long long)tk_t - 1); tk_m = false;
+  }
+  tk_a = tk_e->dev + (tk_h - tk_b);
+} else if (tk_m && !(false || tk_in(tk_a, tk_lo0, tk_hi0, 4) || tk_in(tk_a, tk_lo1, tk_hi1, 4))) {
+  TK_NOTE(1, 11, e, tk_a, (tk_a >= tk_lo0 && tk_a < tk_hi0 ? 0 : tk_a >= tk_lo1 && tk_a < tk_hi1 ? 1 : -1), 0); tk_m = false;
+}
+if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = s10;
+  }
+}}
+/* 12: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s12[r] = ((tk_u64)(s6) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+  }
+}}
+/* 13: const */
+s13 = (0x1p+1f);
+/* 14: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s14[r] = __fmul_rn(s11[r], s13);
+  }
+}}
+/* 15: cmp */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s15[r] = ((((tk_i32)(0 + (e)))) < (s2));
+  }
+}}
+/* 16: store */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  if (tk_tid < 8)
+  {
+tk_u64 tk_a = ((tk_u64)(s6) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s2)); (void)tk_m;
+const unsigned int tk_t = tk_tag(tk_a, tk_nam);
+if (tk_t) {
+  const tk_amap *tk_e = &tk_am[tk_t - 1u];
+  const tk_u64 tk_h = tk_a - ((tk_u64)tk_t << 48), tk_b = tk_e->host;
+  const tk_u64 tk_n = tk_e->bytes;
+  if (tk_m && (tk_n < 4ull || tk_h - tk_b > tk_n - 4ull || (tk_h & 3ull) != 0)) {
+    TK_NOTE(5, 16, e, tk_h, -1, (long long)tk_t - 1); tk_m = false;
+  }
+  tk_a = tk_e->dev + (tk_h - tk_b);
+} else if (tk_m && !(false || tk_in(tk_a, tk_lo0, tk_hi0, 4) || tk_in(tk_a, tk_lo1, tk_hi1, 4))) {
+  TK_NOTE(1, 16, e, tk_a, (tk_a >= tk_lo0 && tk_a < tk_hi0 ? 0 : tk_a >= tk_lo1 && tk_a < tk_hi1 ? 1 : -1), 0); tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s14[r]); }
+  }
+}}
+/* 17: ptr_add */
+{ const int r = 0, e = 0; (void)r; (void)e; s16 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(s3) * 8ull); }
+/* 18: cast */
+{ const int r = 0, e = 0; (void)r; (void)e; s17 = ((tk_i64)(tk_p2i(s6, tk_nam))); }
+/* 19: ptr_add */
+{ const int r = 0, e = 0; (void)r; (void)e; s18 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(s3) * 8ull); }
+/* 20: load */
+__syncthreads();
+{ { const int r = 0, e = 0; (void)r; (void)e;
+  {
+const tk_u64 tk_a = s18;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 8)) {
+  TK_NOTE(1, 20, e, tk_a, 0, 0); tk_m = false;
+}
+if (tk_m) s19 = ((tk_i64)(*(const tk_u64 *)(tk_a))); else s19 = ((tk_i64)0ll);
+  }
+}}
+/* 21: binary */
+{ const int r = 0, e = 0; (void)r; (void)e; s20 = ((tk_i64)((tk_u64)(s17) - (tk_u64)(s19))); }
+/* 22: store */
+{ { const int r = 0, e = 0; (void)r; (void)e;
+  if (tk_tid == 0) {
+const tk_u64 tk_a = s16;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 8)) {
+  TK_NOTE(1, 22, e, tk_a, 1, 0); tk_m = false;
+}
+if (tk_m) { *(tk_u64 *)(tk_a) = ((tk_u64)(s20)); }
+  }
+}}
+/* 23: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
+return;
+}
+// ---- end (32 threads, 0 bytes of shared memory)
