@@ -1,6 +1,7 @@
 /* teach_check.c - the grader behind `tritsim check`: runs the learner's
  * file and the exercise's grader (NAME.check.tk) in one host, records
- * which program stored which element (the launches' backend_trace) for
+ * which program stored which element (the launches' access records,
+ * alog.h, through the host's recorder) for
  * the learner's kernel and for the reference, and turns a difference into
  * words a learner can act on: a missing mask, a wrong stride, an offset
  * that forgets the program id, a grid too small, elements no program
@@ -25,10 +26,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alog.h"
 #include "arena.h"
 #include "backend.h"
 #include "diag.h"
@@ -72,7 +73,6 @@ typedef struct ck_outside {
 } ck_outside;
 
 typedef struct ck_state {
-    pthread_mutex_t lock;
     int role;               /* CK_LEARNER, CK_REFERENCE, or -1 */
     ck_log log[CK_ROLES];
     ck_outside *out;
@@ -85,87 +85,121 @@ typedef struct ck_state {
     char halo[4][64];       /* tensors read past both ends on purpose */
     int nhalo;
     FILE *o;
+    access_log rec;         /* the launch being recorded */
+    alog_arg *args;         /* its parameters */
 } ck_state;
 
 static ck_state *ck_cur;   /* the grading in progress (one at a time) */
 
-/* ---- the trace ------------------------------------------------------------- */
+/* ---- the record ------------------------------------------------------------ */
 
-static int ck_lane_coords(const backend_trace_lane *l, int64_t out[3], int64_t shape[3])
+/* The lane's coordinates in its tile (out, shape: 1 past the tile's rank,
+ * at most 3 axes); the tile's rank, 1 for a scalar or an unnamed shape. */
+static int ck_lane_coords(const access_log *t, const alog_event *e, int64_t out[3],
+                          int64_t shape[3])
 {
-    int nd = l->shape->ndim > 3 ? 3 : l->shape->ndim;
-    int64_t rest = l->lane;
+    const alog_shape *sh = e->shape < t->nshapes ? &t->shapes[e->shape] : NULL;
+    int nd = !sh ? 0 : sh->ndim > 3 ? 3 : sh->ndim;
+    int64_t rest = e->lane;
     out[0] = out[1] = out[2] = 0;
     shape[0] = shape[1] = shape[2] = 1;
     for (int d = 0; d < nd; d++)
-        shape[d] = l->shape->shape[d];
+        shape[d] = sh->dims[d];
     if (nd == 0) {
         out[0] = rest;
         return 1;
     }
     for (int d = nd - 1; d >= 0; d--) {
-        int64_t s = l->shape->shape[d] > 0 ? l->shape->shape[d] : 1;
-        out[d] = rest % s;
-        rest /= s;
+        int64_t n = sh->dims[d] > 0 ? sh->dims[d] : 1;
+        out[d] = rest % n;
+        rest /= n;
     }
     return nd;
 }
 
-static void ck_begin(void *ctx, const char *kernel, const int64_t grid[3], int rank)
+/* The host's recorder (host.h): every launch is recorded, the grader's
+ * own included (its failed accesses are explained too). */
+static access_log *ck_rec_begin(void *ctx, const char *kernel, const int64_t grid[3],
+                                int rank, int nparams, const alog_arg *args)
 {
     ck_state *s = ctx;
     (void)kernel;
-    pthread_mutex_lock(&s->lock);
     if (s->role >= 0) {
         ck_log *g = &s->log[s->role];
         g->launches++;
         memcpy(g->grid, grid, sizeof g->grid);
         g->rank = rank;
     }
-    pthread_mutex_unlock(&s->lock);
+    alog_init(&s->rec, nparams, grid, -1);
+    s->args = xcalloc((size_t)nparams + 1, sizeof *s->args);
+    memcpy(s->args, args, (size_t)nparams * sizeof *args);
+    for (int i = 0; i < nparams; i++)
+        if (args[i].tensor)
+            alog_want(&s->rec, i, 0, false);
+    return &s->rec;
 }
 
-static void ck_store_lane(void *ctx, const backend_trace_lane *l, uint64_t addr, int esz)
+/* An active lane stored (role >= 0: it is kept). */
+static void ck_store_lane(ck_state *s, const access_log *t, const alog_event *e,
+                          const int64_t coord[3])
 {
-    ck_state *s = ctx;
-    (void)esz;
-    pthread_mutex_lock(&s->lock);
-    if (s->role >= 0) {
-        ck_log *g = &s->log[s->role];
-        if (g->n == g->cap) {
-            g->cap = g->cap ? 2 * g->cap : 256;
-            g->v = xrealloc(g->v, g->cap * sizeof *g->v);
-        }
-        ck_store *st = &g->v[g->n];
-        st->seq = g->n++;
-        st->addr = addr;
-        memcpy(st->coord, l->coord, sizeof st->coord);
-        st->lrank = ck_lane_coords(l, st->lane, st->shape);
+    ck_log *g = &s->log[s->role];
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 256;
+        g->v = xrealloc(g->v, g->cap * sizeof *g->v);
     }
-    pthread_mutex_unlock(&s->lock);
+    const alog_arg *a = &s->args[e->arg];
+    ck_store *st = &g->v[g->n];
+    st->seq = g->n++;
+    st->addr = a->addr + (uint64_t)(e->elem * (int64_t)dtype_size(a->dt));
+    memcpy(st->coord, coord, sizeof st->coord);
+    st->lrank = ck_lane_coords(t, e, st->lane, st->shape);
 }
 
-static void ck_outside_lane(void *ctx, const backend_trace_lane *l, bool is_store,
-                            const char *arg, int64_t elem, int64_t numel)
+/* An active lane of a failed access outside its tensor: only the first
+ * failed access's (its program is the one reported). */
+static void ck_outside_lane(ck_state *s, const access_log *t, const alog_event *e,
+                            const int64_t coord[3])
+{
+    if (s->nout && memcmp(s->out_coord, coord, sizeof s->out_coord))
+        return;
+    memcpy(s->out_coord, coord, sizeof s->out_coord);
+    if (s->nout == s->capout) {
+        s->capout = s->capout ? 2 * s->capout : 64;
+        s->out = xrealloc(s->out, s->capout * sizeof *s->out);
+    }
+    const alog_arg *a = &s->args[e->arg];
+    ck_outside *o = &s->out[s->nout++];
+    memcpy(o->coord, coord, sizeof o->coord);
+    o->lrank = ck_lane_coords(t, e, o->lane, o->shape);
+    o->is_store = !(e->what & ALOG_LOAD);
+    snprintf(o->arg, sizeof o->arg, "%s", a->name ? a->name : "?");
+    o->elem = e->elem;
+    o->numel = a->extent;
+}
+
+/* The launch has ended: its record, in the order the programs made it
+ * (the grader runs on one thread), into the role's stores and the
+ * outside lanes. */
+static void ck_rec_end(void *ctx, access_log *t, bool ok)
 {
     ck_state *s = ctx;
-    pthread_mutex_lock(&s->lock);
-    /* only the first failed access (its program is the one reported) */
-    if (s->nout == 0 || !memcmp(s->out_coord, l->coord, sizeof s->out_coord)) {
-        memcpy(s->out_coord, l->coord, sizeof s->out_coord);
-        if (s->nout == s->capout) {
-            s->capout = s->capout ? 2 * s->capout : 64;
-            s->out = xrealloc(s->out, s->capout * sizeof *s->out);
-        }
-        ck_outside *o = &s->out[s->nout++];
-        memcpy(o->coord, l->coord, sizeof o->coord);
-        o->lrank = ck_lane_coords(l, o->lane, o->shape);
-        o->is_store = is_store;
-        snprintf(o->arg, sizeof o->arg, "%s", arg);
-        o->elem = elem;
-        o->numel = numel;
+    (void)ok;
+    const int64_t *g = t->grid;
+    for (int64_t i = 0; i < t->n; i++) {
+        const alog_event *e = &t->ev[i];
+        if (e->what & ALOG_MASKED)
+            continue;
+        /* the program number (alog.h) back into coordinates */
+        int64_t coord[3] = {e->pid / (g[1] * g[2]), e->pid / g[2] % g[1], e->pid % g[2]};
+        if (e->what & ALOG_OOB)
+            ck_outside_lane(s, t, e, coord);
+        else if (s->role >= 0 && (e->what & ALOG_STORE) && !(e->what & ALOG_FAILED))
+            ck_store_lane(s, t, e, coord);
     }
-    pthread_mutex_unlock(&s->lock);
+    alog_free(t);
+    free(s->args);
+    s->args = NULL;
 }
 
 /* ---- words ----------------------------------------------------------------- */
@@ -736,7 +770,6 @@ static val ck_fn_case(host *h, val self, int argc, const val *argv, const val_kw
         !host_to_str(h, a[0], at, "case() argument", &desc))
         return val_err();
     ck_state *s = ck_cur;
-    pthread_mutex_lock(&s->lock);
     snprintf(s->desc, sizeof s->desc, "%s", desc);
     for (int r = 0; r < CK_ROLES; r++) {
         s->log[r].n = 0;
@@ -746,7 +779,6 @@ static val ck_fn_case(host *h, val self, int argc, const val *argv, const val_kw
     s->nout = 0;
     s->role = -1;
     s->cases++;
-    pthread_mutex_unlock(&s->lock);
     return val_none();
 }
 
@@ -764,9 +796,7 @@ static val ck_fn_trace(host *h, val self, int argc, const val *argv, const val_k
             return val_err();
         role = !strcmp(r, "learner") ? CK_LEARNER : CK_REFERENCE;
     }
-    pthread_mutex_lock(&ck_cur->lock);
     ck_cur->role = role;
-    pthread_mutex_unlock(&ck_cur->lock);
     return val_none();
 }
 
@@ -783,10 +813,8 @@ static val ck_fn_halo(host *h, val self, int argc, const val *argv, const val_kw
         !host_to_str(h, a[0], at, "halo() argument", &name))
         return val_err();
     ck_state *s = ck_cur;
-    pthread_mutex_lock(&s->lock);
     if (s->nhalo < (int)(sizeof s->halo / sizeof s->halo[0]))
         snprintf(s->halo[s->nhalo++], sizeof s->halo[0], "%s", name);
-    pthread_mutex_unlock(&s->lock);
     return val_none();
 }
 
@@ -996,14 +1024,12 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
         return 1;
     }
     ck_state s = {.role = -1, .o = out, .lines = lines};
-    pthread_mutex_init(&s.lock, NULL);
     ck_cur = &s;
-    backend_trace tr = {.ctx = &s, .begin = ck_begin, .store = ck_store_lane,
-                        .outside = ck_outside_lane};
+    host_recorder rec = {.ctx = &s, .begin = ck_rec_begin, .end = ck_rec_end};
     host *h = host_new(&d, f);
     h->threads = 1;
     h->no_break = true;
-    h->trace = &tr;
+    h->recorder = &rec;
     init(h);
     ck_register(h);
     char *argv[] = {(char *)path, NULL};
@@ -1033,14 +1059,13 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
                 "gives a hint\n", s.passed + 1, path);
     }
     fflush(out);
-    h->trace = NULL;
+    h->recorder = NULL;
     host_free(h);
     val_free_all();
     ck_cur = NULL;
     for (int r = 0; r < CK_ROLES; r++)
         free(s.log[r].v);
     free(s.out);
-    pthread_mutex_destroy(&s.lock);
     arena_free(&a);
     src_free(f);
     return status;
