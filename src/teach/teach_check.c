@@ -1,11 +1,12 @@
 /* teach_check.c - the grader behind `tritsim check`: runs the learner's
  * file and the exercise's grader (NAME.check.tk) in one host, records
- * which program stored which element (the launches' access records,
- * alog.h, through the host's recorder) for
- * the learner's kernel and for the reference, and turns a difference into
+ * which program wrote which element, by a store or an atomic update (the
+ * launches' access records, alog.h, through the host's recorder), for the
+ * learner's kernel and for the reference, and turns a difference into
  * words a learner can act on: a missing mask, a wrong stride, an offset
  * that forgets the program id, a grid too small, elements no program
- * wrote, two programs writing one element.
+ * wrote, two programs racing for one element (a plain store and another
+ * program's write; atomic updates of several programs are no race).
  *
  * The learner's file and the grader (NAME.check.tk) are one program: the
  * grader's text is appended to the learner's, so that every message about
@@ -42,9 +43,10 @@
 
 enum { CK_LEARNER, CK_REFERENCE, CK_ROLES };
 
-/* One active lane of a STORE. */
+/* One active lane of a STORE or an ATOMIC (both write their element). */
 typedef struct ck_store {
     uint64_t addr;
+    bool atomic;            /* an atomic update: programs may share it */
     int64_t coord[3];
     int64_t lane[3];        /* the lane's coordinates in its tile */
     int64_t shape[3];       /* the tile's shape (1 past its rank) */
@@ -139,7 +141,7 @@ static access_log *ck_rec_begin(void *ctx, const char *kernel, const int64_t gri
     return &s->rec;
 }
 
-/* An active lane stored (role >= 0: it is kept). */
+/* An active lane stored or updated atomically (role >= 0: it is kept). */
 static void ck_store_lane(ck_state *s, const access_log *t, const alog_event *e,
                           const int64_t coord[3])
 {
@@ -151,6 +153,7 @@ static void ck_store_lane(ck_state *s, const access_log *t, const alog_event *e,
     const alog_arg *a = &s->args[e->arg];
     ck_store *st = &g->v[g->n];
     st->seq = g->n++;
+    st->atomic = e->what & ALOG_ATOMIC;
     st->addr = a->addr + (uint64_t)(e->elem * (int64_t)dtype_size(a->dt));
     memcpy(st->coord, coord, sizeof st->coord);
     st->lrank = ck_lane_coords(t, e, st->lane, st->shape);
@@ -194,7 +197,8 @@ static void ck_rec_end(void *ctx, access_log *t, bool ok)
         int64_t coord[3] = {e->pid / (g[1] * g[2]), e->pid / g[2] % g[1], e->pid % g[2]};
         if (e->what & ALOG_OOB)
             ck_outside_lane(s, t, e, coord);
-        else if (s->role >= 0 && (e->what & ALOG_STORE) && !(e->what & ALOG_FAILED))
+        else if (s->role >= 0 && (e->what & (ALOG_STORE | ALOG_ATOMIC)) &&
+                 !(e->what & ALOG_FAILED))
             ck_store_lane(s, t, e, coord);
     }
     alog_free(t);
@@ -287,17 +291,51 @@ static void ck_say(ck_state *s, strbuf *b)
 
 /* ---- the elements each program stored -------------------------------------- */
 
-/* Who stored element i of a tensor: the first store's program and lane,
- * and whether another program stored it too. */
+/* Who wrote element i of a tensor (stores and atomic updates): the first
+ * write's program and lane, and whether two programs race for it: one
+ * stored it with a plain store and another wrote it too.  Atomic updates
+ * of several programs on one element are not a race. */
 typedef struct ck_who {
-    int n;                  /* stores */
-    bool shared;            /* by more than one program */
-    int64_t coord[3], other[3];
+    int n;                  /* writes */
+    bool shared;            /* raced for, by programs racer and other */
+    int64_t coord[3];
+    int64_t racer[3], other[3];
     int64_t lane[3];
     int lrank;
+    bool plain, two;        /* a plain store seen; a second writer seen */
+    int64_t store[3];       /* plain: the first plain store's program */
+    int64_t second[3];      /* two: a program other than coord's */
 } ck_who;
 
-/* Map log g's stores into tensor t (contiguous): who[i] for each element. */
+/* Element w's writes so far, and one more by program c (a plain store
+ * unless atomic): a race, its two programs in w, when the new write
+ * meets another program's write and one of the two is a plain store. */
+static void ck_who_add(ck_who *w, const int64_t c[3], bool atomic)
+{
+    size_t cs = 3 * sizeof *c;
+    const int64_t *rival = NULL;
+    if (!atomic && memcmp(w->coord, c, cs))
+        rival = w->coord;
+    else if (!atomic && w->two && memcmp(w->second, c, cs))
+        rival = w->second;
+    else if (w->plain && memcmp(w->store, c, cs))
+        rival = w->store;
+    if (rival && !w->shared) {
+        w->shared = true;
+        memcpy(w->racer, rival, cs);
+        memcpy(w->other, c, cs);
+    }
+    if (!w->two && memcmp(w->coord, c, cs)) {
+        w->two = true;
+        memcpy(w->second, c, cs);
+    }
+    if (!atomic && !w->plain) {
+        w->plain = true;
+        memcpy(w->store, c, cs);
+    }
+}
+
+/* Map log g's writes into tensor t (contiguous): who[i] for each element. */
 static void ck_map(const ck_log *g, const tensor *t, ck_who *who)
 {
     int64_t numel = tensor_numel(t);
@@ -315,10 +353,8 @@ static void ck_map(const ck_log *g, const tensor *t, ck_who *who)
             memcpy(w->coord, st->coord, sizeof w->coord);
             memcpy(w->lane, st->lane, sizeof w->lane);
             w->lrank = st->lrank;
-        } else if (!w->shared && memcmp(w->coord, st->coord, sizeof w->coord)) {
-            w->shared = true;
-            memcpy(w->other, st->coord, sizeof w->other);
         }
+        ck_who_add(w, st->coord, st->atomic);
         w->n++;
     }
 }
@@ -623,7 +659,7 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
         const ck_who *w = &lw[first_shared];
         ck_elem(&b, name, got, first_shared);
         strbuf_puts(&b, " was written by ");
-        ck_prog(&b, w->coord, rank);
+        ck_prog(&b, w->racer, rank);
         strbuf_puts(&b, " and by ");
         ck_prog(&b, w->other, rank);
         strbuf_printf(&b, " (%zu element%s had more than one writer): the blocks of the "
