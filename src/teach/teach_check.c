@@ -54,10 +54,25 @@ typedef struct ck_store {
     size_t seq;             /* its place in the order of the stores */
 } ck_store;
 
-/* The stores of one role's launches in the current case. */
+/* One active lane of a LOAD inside its tensor (the reference's). */
+typedef struct ck_read {
+    uint64_t base;          /* the tensor: its pointer argument's address */
+    int launch;             /* the role's launch (1 for the first) */
+    int64_t nth;            /* which load of the tensor in its program
+                               (ck_nth_of) */
+    int64_t elem;
+    int64_t coord[3];
+    int64_t lane[3];
+    int64_t shape[3];
+} ck_read;
+
+/* The writes of one role's launches in the current case (and, for the
+ * reference, its loads). */
 typedef struct ck_log {
     ck_store *v;
     size_t n, cap;
+    ck_read *reads;
+    size_t nreads, capreads;
     int launches;
     int64_t grid[3];        /* of the last launch */
     int rank;
@@ -71,6 +86,10 @@ typedef struct ck_outside {
     int lrank;
     bool is_store;
     char arg[64];
+    uint64_t base;          /* the tensor: its pointer argument's address */
+    int launch;             /* the role's launch, -1 outside a role's */
+    int64_t nth;            /* a load: which of the tensor's in its program
+                               (ck_nth_of), else -1 */
     int64_t elem, numel;
 } ck_outside;
 
@@ -159,10 +178,62 @@ static void ck_store_lane(ck_state *s, const access_log *t, const alog_event *e,
     st->lrank = ck_lane_coords(t, e, st->lane, st->shape);
 }
 
+/* Which of its program's loads of one tensor with one tile shape a load
+ * is: the n-th (from 0) of them, so that the learner's and the
+ * reference's loads of a tensor can be paired in the order they come. */
+typedef struct ck_nth {
+    int16_t arg;
+    uint8_t shape;
+    uint32_t access;        /* the last such load's alog_event.access */
+    int64_t n;              /* its number among them */
+} ck_nth;
+
+/* The number of load e among its program's loads through the same
+ * argument with the same tile shape; tab (*n entries, *cap allocated)
+ * holds the program's loads so far. */
+static int64_t ck_nth_of(ck_nth **tab, int *n, int *cap, const alog_event *e)
+{
+    for (int i = 0; i < *n; i++) {
+        ck_nth *c = &(*tab)[i];
+        if (c->arg != e->arg || c->shape != e->shape)
+            continue;
+        if (c->access != e->access) {
+            c->access = e->access;
+            c->n++;
+        }
+        return c->n;
+    }
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *tab = xrealloc(*tab, (size_t)*cap * sizeof **tab);
+    }
+    (*tab)[(*n)++] = (ck_nth){.arg = e->arg, .shape = e->shape, .access = e->access};
+    return 0;
+}
+
+/* An active lane of the reference's loads, inside its tensor: the nth
+ * load of its kind in its program, in the role's launch-th launch. */
+static void ck_read_lane(ck_state *s, const access_log *t, const alog_event *e,
+                         const int64_t coord[3], int launch, int64_t nth)
+{
+    ck_log *g = &s->log[CK_REFERENCE];
+    if (g->nreads == g->capreads) {
+        g->capreads = g->capreads ? 2 * g->capreads : 256;
+        g->reads = xrealloc(g->reads, g->capreads * sizeof *g->reads);
+    }
+    ck_read *r = &g->reads[g->nreads++];
+    r->base = s->args[e->arg].addr;
+    r->elem = e->elem;
+    r->launch = launch;
+    r->nth = nth;
+    memcpy(r->coord, coord, sizeof r->coord);
+    ck_lane_coords(t, e, r->lane, r->shape);
+}
+
 /* An active lane of a failed access outside its tensor: only the first
  * failed access's (its program is the one reported). */
 static void ck_outside_lane(ck_state *s, const access_log *t, const alog_event *e,
-                            const int64_t coord[3])
+                            const int64_t coord[3], int launch, int64_t nth)
 {
     if (s->nout && memcmp(s->out_coord, coord, sizeof s->out_coord))
         return;
@@ -177,6 +248,9 @@ static void ck_outside_lane(ck_state *s, const access_log *t, const alog_event *
     o->lrank = ck_lane_coords(t, e, o->lane, o->shape);
     o->is_store = !(e->what & ALOG_LOAD);
     snprintf(o->arg, sizeof o->arg, "%s", a->name ? a->name : "?");
+    o->base = a->addr;
+    o->launch = launch;
+    o->nth = nth;
     o->elem = e->elem;
     o->numel = a->extent;
 }
@@ -189,18 +263,30 @@ static void ck_rec_end(void *ctx, access_log *t, bool ok)
     ck_state *s = ctx;
     (void)ok;
     const int64_t *g = t->grid;
+    int launch = s->role >= 0 ? s->log[s->role].launches : -1;
+    ck_nth *nth = NULL;
+    int nnth = 0, cap = 0;
+    int32_t pid = -1;
     for (int64_t i = 0; i < t->n; i++) {
         const alog_event *e = &t->ev[i];
+        if (e->pid != pid) {        /* one program's events follow each other */
+            pid = e->pid;
+            nnth = 0;
+        }
+        int64_t n = (e->what & ALOG_LOAD) ? ck_nth_of(&nth, &nnth, &cap, e) : -1;
         if (e->what & ALOG_MASKED)
             continue;
         /* the program number (alog.h) back into coordinates */
         int64_t coord[3] = {e->pid / (g[1] * g[2]), e->pid / g[2] % g[1], e->pid % g[2]};
         if (e->what & ALOG_OOB)
-            ck_outside_lane(s, t, e, coord);
+            ck_outside_lane(s, t, e, coord, launch, n);
         else if (s->role >= 0 && (e->what & (ALOG_STORE | ALOG_ATOMIC)) &&
                  !(e->what & ALOG_FAILED))
             ck_store_lane(s, t, e, coord);
+        else if (s->role == CK_REFERENCE && (e->what & ALOG_LOAD) && !(e->what & ALOG_FAILED))
+            ck_read_lane(s, t, e, coord, launch, n);
     }
+    free(nth);
     alog_free(t);
     free(s->args);
     s->args = NULL;
@@ -727,6 +813,31 @@ static bool ck_ref_uses(const ck_state *s, const ck_outside *o)
     return false;
 }
 
+/* Does the reference's program of o, in its load of o's tensor that
+ * pairs with o's (the same launch, the same tile shape, as many such
+ * loads before it), read it with o's lane, inside the tensor?  Then the
+ * lane stands for a real element and o's offsets are wrong.  The element
+ * it reads there widens [*lo, *hi]. */
+static bool ck_ref_reads(const ck_state *s, const ck_outside *o, int64_t *lo, int64_t *hi)
+{
+    const ck_log *R = &s->log[CK_REFERENCE];
+    bool found = false;
+    if (o->launch < 0 || o->nth < 0)
+        return false;
+    for (size_t k = 0; k < R->nreads; k++) {
+        const ck_read *r = &R->reads[k];
+        if (r->base == o->base && r->launch == o->launch && r->nth == o->nth &&
+            !memcmp(r->coord, o->coord, sizeof r->coord) &&
+            !memcmp(r->shape, o->shape, sizeof r->shape) &&
+            !memcmp(r->lane, o->lane, sizeof r->lane)) {
+            *lo = r->elem < *lo ? r->elem : *lo;
+            *hi = r->elem > *hi ? r->elem : *hi;
+            found = true;
+        }
+    }
+    return found;
+}
+
 /* Whether the grader declared tensor name a halo (tritsim_check.halo). */
 static bool ck_is_halo(const ck_state *s, const char *name)
 {
@@ -736,8 +847,22 @@ static bool ck_is_halo(const ck_state *s, const char *name)
     return false;
 }
 
+/* ck_ref_reads for every outside lane: [*lo, *hi] the elements the
+ * reference reads with them. */
+static bool ck_ref_reads_all(const ck_state *s, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (size_t i = 0; i < s->nout; i++)
+        if (!ck_ref_reads(s, &s->out[i], lo, hi))
+            return false;
+    return s->nout > 0;
+}
+
 /* After a launch stopped with an out-of-bounds access: say which lanes of
- * which program were outside, and what to do. */
+ * which program were outside, and what to do: a mask, unless the
+ * reference uses those lanes for real elements (then the offsets are
+ * wrong). */
 static void ck_explain_outside(ck_state *s)
 {
     const ck_log *L = &s->log[CK_LEARNER], *R = &s->log[CK_REFERENCE];
@@ -748,6 +873,7 @@ static void ck_explain_outside(ck_state *s)
     fprintf(s->o, "    tritsim stopped the launch: the error above (its lines past %d are "
             "the grader's, which calls your code).\n", s->lines);
     bool before = o->elem < 0;
+    int64_t rlo, rhi;
     size_t show = s->nout > 4 ? 3 : s->nout;
     strbuf_puts(&b, s->nout == 1 ? "Lane " : "Lanes ");
     for (size_t i = 0; i < show; i++) {
@@ -787,7 +913,17 @@ static void ck_explain_outside(ck_state *s)
         strbuf_puts(&b, ". That lane stands for a real element (the reference's program "
                     "stores with it), so masking it would hide the bug: the offsets of this "
                     "access are wrong.");
-    else
+    else if (!o->is_store && ck_ref_reads_all(s, &rlo, &rhi)) {
+        strbuf_printf(&b, ". The reference's ");
+        ck_prog(&b, o->coord, rank);
+        strbuf_printf(&b, " reads %s with %s too, inside it (element %" PRId64, arg,
+                      s->nout == 1 ? "that lane" : "these lanes", rlo);
+        if (rhi > rlo)
+            strbuf_printf(&b, " .. element %" PRId64, rhi);
+        strbuf_printf(&b, "): %s for real elements, so masking %s would hide the bug: the "
+                      "offsets of this load are wrong.", s->nout == 1 ? "it stands" : "they stand",
+                      s->nout == 1 ? "it" : "them");
+    } else
         strbuf_puts(&b, ": mask them (tl.load and tl.store take mask=..., true for the "
                     "lanes inside the tensor, e.g. offs < n).");
     ck_say(s, &b);
@@ -809,6 +945,7 @@ static val ck_fn_case(host *h, val self, int argc, const val *argv, const val_kw
     snprintf(s->desc, sizeof s->desc, "%s", desc);
     for (int r = 0; r < CK_ROLES; r++) {
         s->log[r].n = 0;
+        s->log[r].nreads = 0;
         s->log[r].launches = 0;
         memset(s->log[r].grid, 0, sizeof s->log[r].grid);
     }
@@ -1099,8 +1236,10 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
     host_free(h);
     val_free_all();
     ck_cur = NULL;
-    for (int r = 0; r < CK_ROLES; r++)
+    for (int r = 0; r < CK_ROLES; r++) {
         free(s.log[r].v);
+        free(s.log[r].reads);
+    }
     free(s.out);
     arena_free(&a);
     src_free(f);

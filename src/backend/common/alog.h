@@ -83,6 +83,10 @@ typedef struct alog_event {
                                as the lecture counts blocks:
                                (pid0 * gy + pid1) * gz + pid2 */
     int32_t lane;           /* the lane, row-major in its tile */
+    uint32_t access;        /* the access: its program's memory instructions
+                               recorded before it (0 for the first), so
+                               that the n-th access of two programs' runs
+                               can be compared */
     int16_t arg;            /* ir_kernel.params index of the pointer */
     uint8_t what;           /* ALOG_* bits */
     uint8_t shape;          /* the tile: access_log.shapes[shape], or

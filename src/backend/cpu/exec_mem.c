@@ -255,6 +255,7 @@ static void alog_access(exec_prog *P, const ir_inst *in, const access *ac, bool 
         kind |= ALOG_FAILED;
     const ir_type *tile = exec_lane_type(P, in);
     uint8_t shape = alog_shape_of(t, tile->ndim, tile->shape);
+    uint32_t access = P->naccess++;
     int32_t pid = P->pid > INT32_MAX ? INT32_MAX : (int32_t)P->pid;
     enum { BATCH = 256 };
     alog_event buf[BATCH];
@@ -285,7 +286,7 @@ static void alog_access(exec_prog *P, const ir_inst *in, const access *ac, bool 
         buf[nb++] = (alog_event){
             .elem = diff >= 0 ? diff / esz : -((esz - 1 - diff) / esz),
             .pid = pid, .lane = i > INT32_MAX ? INT32_MAX : (int32_t)i,
-            .arg = (int16_t)arg, .what = what, .shape = shape,
+            .arg = (int16_t)arg, .what = what, .shape = shape, .access = access,
         };
         if (nb == BATCH) {
             alog_add(t, buf, nb);
