@@ -190,6 +190,20 @@ typedef struct main_prog {
     const char *viz_dir;    /* --viz: the pictures' folder, or NULL */
 } main_prog;
 
+/* --viz: the host's recorder (host.h) draws each launch (viz.h). */
+static access_log *main_viz_begin(void *ctx, const char *kernel, const int64_t grid[3],
+                                  int rank, int nparams, const alog_arg *args)
+{
+    (void)rank;
+    return viz_launch_begin(ctx, kernel, grid, nparams, args);
+}
+
+static void main_viz_end(void *ctx, access_log *log, bool ok)
+{
+    (void)log;
+    viz_launch_end(ctx, ok);
+}
+
 /* Run the program once on a fresh host; its exit status. */
 static int main_exec(void *ctx, debug *g, int argc, char **argv)
 {
@@ -206,15 +220,19 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->dump_ir = p->dump_ir;
     h->dump_cuda = p->dump_cuda;
     modules_init(h);
-    if (p->viz_dir && !(h->viz = viz_open(p->viz_dir, p->f->name))) {
+    viz *v = NULL;
+    if (p->viz_dir && !(v = viz_open(p->viz_dir, p->f->name))) {
         host_free(h);
         return EXIT_USAGE;
     }
+    host_recorder rec = {.ctx = v, .begin = main_viz_begin, .end = main_viz_end};
+    if (v)
+        h->recorder = &rec;
     int status = host_run_file(h, p->m, argc, argv);
     /* the pictures of a failed run too: an out-of-bounds lane is a lesson */
-    if (!viz_close(h->viz) && status == 0)
+    if (!viz_close(v) && status == 0)
         status = EXIT_PROGRAM;
-    h->viz = NULL;
+    h->recorder = NULL;
     /* Which kernels run can depend on the program's input, so a name that
      * matched nothing is a warning, not a failure of the run. */
     if (status == 0 && p->dump_ir && *p->dump_ir && h->ir_dumped == 0)

@@ -129,35 +129,6 @@ typedef enum backend_breaks {
                                would have stopped (no terminal to ask) */
 } backend_breaks;
 
-/* ---- a record of a launch's memory accesses (tritsim check, teach/) -------
- * A launch that carries a trace reports to it every active lane of every
- * STORE (not ATOMICs: programs may share their elements), and, when an
- * access fails its bounds check, every active lane of that access that is
- * outside its tensor (the error itself names only the first).  Only the
- * CPU backend honours it (and runs the traced launch without its memory
- * fast paths or lazy slots, lane by lane); the others ignore it.  The
- * calls come from the pool's worker threads: the callee locks what it
- * shares. */
-typedef struct backend_trace_lane {
-    const int64_t *coord;   /* the program, 3 coordinates */
-    int64_t lane;           /* the lane, row-major in shape */
-    const ir_type *shape;   /* the tile shape that names the lanes */
-} backend_trace_lane;
-
-typedef struct backend_trace {
-    void *ctx;
-    /* Called by the launcher (triton/launch.c) before each launch: the
-     * kernel's name, its grid and how many axes it was given with. */
-    void (*begin)(void *ctx, const char *kernel, const int64_t grid[3], int rank);
-    /* An active lane stored esz bytes at address addr. */
-    void (*store)(void *ctx, const backend_trace_lane *l, uint64_t addr, int esz);
-    /* An active lane of a failed access (is_store: a STORE or ATOMIC, else
-     * a LOAD) lies outside pointer argument arg_name: it reaches element
-     * elem (negative: before the first) of its numel elements. */
-    void (*outside)(void *ctx, const backend_trace_lane *l, bool is_store,
-                    const char *arg_name, int64_t elem, int64_t numel);
-} backend_trace;
-
 typedef struct backend_launch {
     const src_file *file;   /* the program, for error messages */
     int64_t grid[3];        /* programs along each axis, each >= 1 */
@@ -168,9 +139,12 @@ typedef struct backend_launch {
     FILE *out;              /* program output (prints), in program-id order */
     diag_sink *diag;        /* errors */
     backend_breaks breaks;
-    const backend_trace *trace; /* NULL, or what to report accesses to (above) */
-    /* tritsim run --viz: record every lane's access here (alog.h); NULL
-     * (no cost) otherwise.  Backends that cannot record leave it alone. */
+    /* The record of the launch's memory accesses (alog.h: tritsim run
+     * --viz draws it, tritsim check grades with it): every lane of every
+     * LOAD, STORE and ATOMIC, the failed access's included; NULL (no cost)
+     * otherwise.  Only the CPU backend records (and runs a recorded launch
+     * without its memory fast paths or lazy slots, lane by lane); the
+     * others leave it alone. */
     struct access_log *log;
     /* Pointers made from integers, on a backend whose kernels do not run
      * at the host's addresses (host_addresses false), when the kernel

@@ -65,7 +65,22 @@
 
 typedef struct host_frame host_frame;
 struct backend_dev;
-struct backend_trace;
+struct access_log;
+struct alog_arg;
+
+/* What records the memory accesses of a run's launches (alog.h): --viz's
+ * pictures (main.c, viz/) or `tritsim check`'s grader (teach/).  The
+ * launcher (triton/launch.c) calls begin before each launch of kernel
+ * (its grid, how many axes the grid was given with, its nparams
+ * parameters by ir_kernel.params index) and hands the backend the record
+ * it returns (NULL: this launch is not recorded); then end, the launch
+ * failed or not (ok), with that record. */
+typedef struct host_recorder {
+    void *ctx;
+    struct access_log *(*begin)(void *ctx, const char *kernel, const int64_t grid[3],
+                                int rank, int nparams, const struct alog_arg *args);
+    void (*end)(void *ctx, struct access_log *log, bool ok);
+} host_recorder;
 typedef struct host_scope host_scope;
 
 /* The built-in exception classes, in the order of their hierarchy (each
@@ -140,8 +155,8 @@ struct host {
                                    backend_find (backend.h) knows; "cpu" */
     host_target target;         /* --target: the GPU device queries describe */
     struct debug *debugger;     /* launches go through it when it wants them */
-    struct viz *viz;            /* --viz: launches are recorded and drawn
-                                   (viz.h), or NULL */
+    const host_recorder *recorder;  /* launches' accesses are recorded
+                                   (above), or NULL */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     bool unchecked;             /* --unchecked: GPU kernels without bounds checks */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
@@ -150,9 +165,6 @@ struct host {
     const char *dump_cuda;      /* --dump-cuda[=KERNEL]: the same for the CUDA
                                    source the GPU backends would compile */
     int cuda_dumped;
-    /* tritsim check (teach/): every launch reports its stores and failed
-     * accesses here (backend.h's backend_trace), on the CPU; NULL else */
-    const struct backend_trace *trace;
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;
     void (*kernel_ctx_free)(void *ctx);   /* called by host_free if set */

@@ -1,10 +1,12 @@
 /* teach_check.c - the grader behind `tritsim check`: runs the learner's
  * file and the exercise's grader (NAME.check.tk) in one host, records
- * which program stored which element (the launches' backend_trace) for
- * the learner's kernel and for the reference, and turns a difference into
+ * which program wrote which element, by a store or an atomic update (the
+ * launches' access records, alog.h, through the host's recorder), for the
+ * learner's kernel and for the reference, and turns a difference into
  * words a learner can act on: a missing mask, a wrong stride, an offset
  * that forgets the program id, a grid too small, elements no program
- * wrote, two programs writing one element.
+ * wrote, two programs racing for one element (a plain store and another
+ * program's write; atomic updates of several programs are no race).
  *
  * The learner's file and the grader (NAME.check.tk) are one program: the
  * grader's text is appended to the learner's, so that every message about
@@ -25,10 +27,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "alog.h"
 #include "arena.h"
 #include "backend.h"
 #include "diag.h"
@@ -41,9 +43,10 @@
 
 enum { CK_LEARNER, CK_REFERENCE, CK_ROLES };
 
-/* One active lane of a STORE. */
+/* One active lane of a STORE or an ATOMIC (both write their element). */
 typedef struct ck_store {
     uint64_t addr;
+    bool atomic;            /* an atomic update: programs may share it */
     int64_t coord[3];
     int64_t lane[3];        /* the lane's coordinates in its tile */
     int64_t shape[3];       /* the tile's shape (1 past its rank) */
@@ -51,10 +54,25 @@ typedef struct ck_store {
     size_t seq;             /* its place in the order of the stores */
 } ck_store;
 
-/* The stores of one role's launches in the current case. */
+/* One active lane of a LOAD inside its tensor (the reference's). */
+typedef struct ck_read {
+    uint64_t base;          /* the tensor: its pointer argument's address */
+    int launch;             /* the role's launch (1 for the first) */
+    int64_t nth;            /* which load of the tensor in its program
+                               (ck_nth_of) */
+    int64_t elem;
+    int64_t coord[3];
+    int64_t lane[3];
+    int64_t shape[3];
+} ck_read;
+
+/* The writes of one role's launches in the current case (and, for the
+ * reference, its loads). */
 typedef struct ck_log {
     ck_store *v;
     size_t n, cap;
+    ck_read *reads;
+    size_t nreads, capreads;
     int launches;
     int64_t grid[3];        /* of the last launch */
     int rank;
@@ -68,11 +86,14 @@ typedef struct ck_outside {
     int lrank;
     bool is_store;
     char arg[64];
+    uint64_t base;          /* the tensor: its pointer argument's address */
+    int launch;             /* the role's launch, -1 outside a role's */
+    int64_t nth;            /* a load: which of the tensor's in its program
+                               (ck_nth_of), else -1 */
     int64_t elem, numel;
 } ck_outside;
 
 typedef struct ck_state {
-    pthread_mutex_t lock;
     int role;               /* CK_LEARNER, CK_REFERENCE, or -1 */
     ck_log log[CK_ROLES];
     ck_outside *out;
@@ -85,87 +106,190 @@ typedef struct ck_state {
     char halo[4][64];       /* tensors read past both ends on purpose */
     int nhalo;
     FILE *o;
+    access_log rec;         /* the launch being recorded */
+    alog_arg *args;         /* its parameters */
 } ck_state;
 
 static ck_state *ck_cur;   /* the grading in progress (one at a time) */
 
-/* ---- the trace ------------------------------------------------------------- */
+/* ---- the record ------------------------------------------------------------ */
 
-static int ck_lane_coords(const backend_trace_lane *l, int64_t out[3], int64_t shape[3])
+/* The lane's coordinates in its tile (out, shape: 1 past the tile's rank,
+ * at most 3 axes); the tile's rank, 1 for a scalar or an unnamed shape. */
+static int ck_lane_coords(const access_log *t, const alog_event *e, int64_t out[3],
+                          int64_t shape[3])
 {
-    int nd = l->shape->ndim > 3 ? 3 : l->shape->ndim;
-    int64_t rest = l->lane;
+    const alog_shape *sh = e->shape < t->nshapes ? &t->shapes[e->shape] : NULL;
+    int nd = !sh ? 0 : sh->ndim > 3 ? 3 : sh->ndim;
+    int64_t rest = e->lane;
     out[0] = out[1] = out[2] = 0;
     shape[0] = shape[1] = shape[2] = 1;
     for (int d = 0; d < nd; d++)
-        shape[d] = l->shape->shape[d];
+        shape[d] = sh->dims[d];
     if (nd == 0) {
         out[0] = rest;
         return 1;
     }
     for (int d = nd - 1; d >= 0; d--) {
-        int64_t s = l->shape->shape[d] > 0 ? l->shape->shape[d] : 1;
-        out[d] = rest % s;
-        rest /= s;
+        int64_t n = sh->dims[d] > 0 ? sh->dims[d] : 1;
+        out[d] = rest % n;
+        rest /= n;
     }
     return nd;
 }
 
-static void ck_begin(void *ctx, const char *kernel, const int64_t grid[3], int rank)
+/* The host's recorder (host.h): every launch is recorded, the grader's
+ * own included (its failed accesses are explained too). */
+static access_log *ck_rec_begin(void *ctx, const char *kernel, const int64_t grid[3],
+                                int rank, int nparams, const alog_arg *args)
 {
     ck_state *s = ctx;
     (void)kernel;
-    pthread_mutex_lock(&s->lock);
     if (s->role >= 0) {
         ck_log *g = &s->log[s->role];
         g->launches++;
         memcpy(g->grid, grid, sizeof g->grid);
         g->rank = rank;
     }
-    pthread_mutex_unlock(&s->lock);
+    alog_init(&s->rec, nparams, grid, -1);
+    s->args = xcalloc((size_t)nparams + 1, sizeof *s->args);
+    memcpy(s->args, args, (size_t)nparams * sizeof *args);
+    for (int i = 0; i < nparams; i++)
+        if (args[i].tensor)
+            alog_want(&s->rec, i, 0, false);
+    return &s->rec;
 }
 
-static void ck_store_lane(void *ctx, const backend_trace_lane *l, uint64_t addr, int esz)
+/* An active lane stored or updated atomically (role >= 0: it is kept). */
+static void ck_store_lane(ck_state *s, const access_log *t, const alog_event *e,
+                          const int64_t coord[3])
 {
-    ck_state *s = ctx;
-    (void)esz;
-    pthread_mutex_lock(&s->lock);
-    if (s->role >= 0) {
-        ck_log *g = &s->log[s->role];
-        if (g->n == g->cap) {
-            g->cap = g->cap ? 2 * g->cap : 256;
-            g->v = xrealloc(g->v, g->cap * sizeof *g->v);
-        }
-        ck_store *st = &g->v[g->n];
-        st->seq = g->n++;
-        st->addr = addr;
-        memcpy(st->coord, l->coord, sizeof st->coord);
-        st->lrank = ck_lane_coords(l, st->lane, st->shape);
+    ck_log *g = &s->log[s->role];
+    if (g->n == g->cap) {
+        g->cap = g->cap ? 2 * g->cap : 256;
+        g->v = xrealloc(g->v, g->cap * sizeof *g->v);
     }
-    pthread_mutex_unlock(&s->lock);
+    const alog_arg *a = &s->args[e->arg];
+    ck_store *st = &g->v[g->n];
+    st->seq = g->n++;
+    st->atomic = e->what & ALOG_ATOMIC;
+    st->addr = a->addr + (uint64_t)(e->elem * (int64_t)dtype_size(a->dt));
+    memcpy(st->coord, coord, sizeof st->coord);
+    st->lrank = ck_lane_coords(t, e, st->lane, st->shape);
 }
 
-static void ck_outside_lane(void *ctx, const backend_trace_lane *l, bool is_store,
-                            const char *arg, int64_t elem, int64_t numel)
+/* Which of its program's loads of one tensor with one tile shape a load
+ * is: the n-th (from 0) of them, so that the learner's and the
+ * reference's loads of a tensor can be paired in the order they come. */
+typedef struct ck_nth {
+    int16_t arg;
+    uint8_t shape;
+    uint32_t access;        /* the last such load's alog_event.access */
+    int64_t n;              /* its number among them */
+} ck_nth;
+
+/* The number of load e among its program's loads through the same
+ * argument with the same tile shape; tab (*n entries, *cap allocated)
+ * holds the program's loads so far. */
+static int64_t ck_nth_of(ck_nth **tab, int *n, int *cap, const alog_event *e)
+{
+    for (int i = 0; i < *n; i++) {
+        ck_nth *c = &(*tab)[i];
+        if (c->arg != e->arg || c->shape != e->shape)
+            continue;
+        if (c->access != e->access) {
+            c->access = e->access;
+            c->n++;
+        }
+        return c->n;
+    }
+    if (*n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        *tab = xrealloc(*tab, (size_t)*cap * sizeof **tab);
+    }
+    (*tab)[(*n)++] = (ck_nth){.arg = e->arg, .shape = e->shape, .access = e->access};
+    return 0;
+}
+
+/* An active lane of the reference's loads, inside its tensor: the nth
+ * load of its kind in its program, in the role's launch-th launch. */
+static void ck_read_lane(ck_state *s, const access_log *t, const alog_event *e,
+                         const int64_t coord[3], int launch, int64_t nth)
+{
+    ck_log *g = &s->log[CK_REFERENCE];
+    if (g->nreads == g->capreads) {
+        g->capreads = g->capreads ? 2 * g->capreads : 256;
+        g->reads = xrealloc(g->reads, g->capreads * sizeof *g->reads);
+    }
+    ck_read *r = &g->reads[g->nreads++];
+    r->base = s->args[e->arg].addr;
+    r->elem = e->elem;
+    r->launch = launch;
+    r->nth = nth;
+    memcpy(r->coord, coord, sizeof r->coord);
+    ck_lane_coords(t, e, r->lane, r->shape);
+}
+
+/* An active lane of a failed access outside its tensor: only the first
+ * failed access's (its program is the one reported). */
+static void ck_outside_lane(ck_state *s, const access_log *t, const alog_event *e,
+                            const int64_t coord[3], int launch, int64_t nth)
+{
+    if (s->nout && memcmp(s->out_coord, coord, sizeof s->out_coord))
+        return;
+    memcpy(s->out_coord, coord, sizeof s->out_coord);
+    if (s->nout == s->capout) {
+        s->capout = s->capout ? 2 * s->capout : 64;
+        s->out = xrealloc(s->out, s->capout * sizeof *s->out);
+    }
+    const alog_arg *a = &s->args[e->arg];
+    ck_outside *o = &s->out[s->nout++];
+    memcpy(o->coord, coord, sizeof o->coord);
+    o->lrank = ck_lane_coords(t, e, o->lane, o->shape);
+    o->is_store = !(e->what & ALOG_LOAD);
+    snprintf(o->arg, sizeof o->arg, "%s", a->name ? a->name : "?");
+    o->base = a->addr;
+    o->launch = launch;
+    o->nth = nth;
+    o->elem = e->elem;
+    o->numel = a->extent;
+}
+
+/* The launch has ended: its record, in the order the programs made it
+ * (the grader runs on one thread), into the role's stores and the
+ * outside lanes. */
+static void ck_rec_end(void *ctx, access_log *t, bool ok)
 {
     ck_state *s = ctx;
-    pthread_mutex_lock(&s->lock);
-    /* only the first failed access (its program is the one reported) */
-    if (s->nout == 0 || !memcmp(s->out_coord, l->coord, sizeof s->out_coord)) {
-        memcpy(s->out_coord, l->coord, sizeof s->out_coord);
-        if (s->nout == s->capout) {
-            s->capout = s->capout ? 2 * s->capout : 64;
-            s->out = xrealloc(s->out, s->capout * sizeof *s->out);
+    (void)ok;
+    const int64_t *g = t->grid;
+    int launch = s->role >= 0 ? s->log[s->role].launches : -1;
+    ck_nth *nth = NULL;
+    int nnth = 0, cap = 0;
+    int32_t pid = -1;
+    for (int64_t i = 0; i < t->n; i++) {
+        const alog_event *e = &t->ev[i];
+        if (e->pid != pid) {        /* one program's events follow each other */
+            pid = e->pid;
+            nnth = 0;
         }
-        ck_outside *o = &s->out[s->nout++];
-        memcpy(o->coord, l->coord, sizeof o->coord);
-        o->lrank = ck_lane_coords(l, o->lane, o->shape);
-        o->is_store = is_store;
-        snprintf(o->arg, sizeof o->arg, "%s", arg);
-        o->elem = elem;
-        o->numel = numel;
+        int64_t n = (e->what & ALOG_LOAD) ? ck_nth_of(&nth, &nnth, &cap, e) : -1;
+        if (e->what & ALOG_MASKED)
+            continue;
+        /* the program number (alog.h) back into coordinates */
+        int64_t coord[3] = {e->pid / (g[1] * g[2]), e->pid / g[2] % g[1], e->pid % g[2]};
+        if (e->what & ALOG_OOB)
+            ck_outside_lane(s, t, e, coord, launch, n);
+        else if (s->role >= 0 && (e->what & (ALOG_STORE | ALOG_ATOMIC)) &&
+                 !(e->what & ALOG_FAILED))
+            ck_store_lane(s, t, e, coord);
+        else if (s->role == CK_REFERENCE && (e->what & ALOG_LOAD) && !(e->what & ALOG_FAILED))
+            ck_read_lane(s, t, e, coord, launch, n);
     }
-    pthread_mutex_unlock(&s->lock);
+    free(nth);
+    alog_free(t);
+    free(s->args);
+    s->args = NULL;
 }
 
 /* ---- words ----------------------------------------------------------------- */
@@ -253,17 +377,51 @@ static void ck_say(ck_state *s, strbuf *b)
 
 /* ---- the elements each program stored -------------------------------------- */
 
-/* Who stored element i of a tensor: the first store's program and lane,
- * and whether another program stored it too. */
+/* Who wrote element i of a tensor (stores and atomic updates): the first
+ * write's program and lane, and whether two programs race for it: one
+ * stored it with a plain store and another wrote it too.  Atomic updates
+ * of several programs on one element are not a race. */
 typedef struct ck_who {
-    int n;                  /* stores */
-    bool shared;            /* by more than one program */
-    int64_t coord[3], other[3];
+    int n;                  /* writes */
+    bool shared;            /* raced for, by programs racer and other */
+    int64_t coord[3];
+    int64_t racer[3], other[3];
     int64_t lane[3];
     int lrank;
+    bool plain, two;        /* a plain store seen; a second writer seen */
+    int64_t store[3];       /* plain: the first plain store's program */
+    int64_t second[3];      /* two: a program other than coord's */
 } ck_who;
 
-/* Map log g's stores into tensor t (contiguous): who[i] for each element. */
+/* Element w's writes so far, and one more by program c (a plain store
+ * unless atomic): a race, its two programs in w, when the new write
+ * meets another program's write and one of the two is a plain store. */
+static void ck_who_add(ck_who *w, const int64_t c[3], bool atomic)
+{
+    size_t cs = 3 * sizeof *c;
+    const int64_t *rival = NULL;
+    if (!atomic && memcmp(w->coord, c, cs))
+        rival = w->coord;
+    else if (!atomic && w->two && memcmp(w->second, c, cs))
+        rival = w->second;
+    else if (w->plain && memcmp(w->store, c, cs))
+        rival = w->store;
+    if (rival && !w->shared) {
+        w->shared = true;
+        memcpy(w->racer, rival, cs);
+        memcpy(w->other, c, cs);
+    }
+    if (!w->two && memcmp(w->coord, c, cs)) {
+        w->two = true;
+        memcpy(w->second, c, cs);
+    }
+    if (!atomic && !w->plain) {
+        w->plain = true;
+        memcpy(w->store, c, cs);
+    }
+}
+
+/* Map log g's writes into tensor t (contiguous): who[i] for each element. */
 static void ck_map(const ck_log *g, const tensor *t, ck_who *who)
 {
     int64_t numel = tensor_numel(t);
@@ -281,10 +439,8 @@ static void ck_map(const ck_log *g, const tensor *t, ck_who *who)
             memcpy(w->coord, st->coord, sizeof w->coord);
             memcpy(w->lane, st->lane, sizeof w->lane);
             w->lrank = st->lrank;
-        } else if (!w->shared && memcmp(w->coord, st->coord, sizeof w->coord)) {
-            w->shared = true;
-            memcpy(w->other, st->coord, sizeof w->other);
         }
+        ck_who_add(w, st->coord, st->atomic);
         w->n++;
     }
 }
@@ -589,7 +745,7 @@ static void ck_explain(ck_state *s, const char *name, const tensor *got, const t
         const ck_who *w = &lw[first_shared];
         ck_elem(&b, name, got, first_shared);
         strbuf_puts(&b, " was written by ");
-        ck_prog(&b, w->coord, rank);
+        ck_prog(&b, w->racer, rank);
         strbuf_puts(&b, " and by ");
         ck_prog(&b, w->other, rank);
         strbuf_printf(&b, " (%zu element%s had more than one writer): the blocks of the "
@@ -657,6 +813,31 @@ static bool ck_ref_uses(const ck_state *s, const ck_outside *o)
     return false;
 }
 
+/* Does the reference's program of o, in its load of o's tensor that
+ * pairs with o's (the same launch, the same tile shape, as many such
+ * loads before it), read it with o's lane, inside the tensor?  Then the
+ * lane stands for a real element and o's offsets are wrong.  The element
+ * it reads there widens [*lo, *hi]. */
+static bool ck_ref_reads(const ck_state *s, const ck_outside *o, int64_t *lo, int64_t *hi)
+{
+    const ck_log *R = &s->log[CK_REFERENCE];
+    bool found = false;
+    if (o->launch < 0 || o->nth < 0)
+        return false;
+    for (size_t k = 0; k < R->nreads; k++) {
+        const ck_read *r = &R->reads[k];
+        if (r->base == o->base && r->launch == o->launch && r->nth == o->nth &&
+            !memcmp(r->coord, o->coord, sizeof r->coord) &&
+            !memcmp(r->shape, o->shape, sizeof r->shape) &&
+            !memcmp(r->lane, o->lane, sizeof r->lane)) {
+            *lo = r->elem < *lo ? r->elem : *lo;
+            *hi = r->elem > *hi ? r->elem : *hi;
+            found = true;
+        }
+    }
+    return found;
+}
+
 /* Whether the grader declared tensor name a halo (tritsim_check.halo). */
 static bool ck_is_halo(const ck_state *s, const char *name)
 {
@@ -666,8 +847,22 @@ static bool ck_is_halo(const ck_state *s, const char *name)
     return false;
 }
 
+/* ck_ref_reads for every outside lane: [*lo, *hi] the elements the
+ * reference reads with them. */
+static bool ck_ref_reads_all(const ck_state *s, int64_t *lo, int64_t *hi)
+{
+    *lo = INT64_MAX;
+    *hi = INT64_MIN;
+    for (size_t i = 0; i < s->nout; i++)
+        if (!ck_ref_reads(s, &s->out[i], lo, hi))
+            return false;
+    return s->nout > 0;
+}
+
 /* After a launch stopped with an out-of-bounds access: say which lanes of
- * which program were outside, and what to do. */
+ * which program were outside, and what to do: a mask, unless the
+ * reference uses those lanes for real elements (then the offsets are
+ * wrong). */
 static void ck_explain_outside(ck_state *s)
 {
     const ck_log *L = &s->log[CK_LEARNER], *R = &s->log[CK_REFERENCE];
@@ -678,6 +873,7 @@ static void ck_explain_outside(ck_state *s)
     fprintf(s->o, "    tritsim stopped the launch: the error above (its lines past %d are "
             "the grader's, which calls your code).\n", s->lines);
     bool before = o->elem < 0;
+    int64_t rlo, rhi;
     size_t show = s->nout > 4 ? 3 : s->nout;
     strbuf_puts(&b, s->nout == 1 ? "Lane " : "Lanes ");
     for (size_t i = 0; i < show; i++) {
@@ -717,7 +913,17 @@ static void ck_explain_outside(ck_state *s)
         strbuf_puts(&b, ". That lane stands for a real element (the reference's program "
                     "stores with it), so masking it would hide the bug: the offsets of this "
                     "access are wrong.");
-    else
+    else if (!o->is_store && ck_ref_reads_all(s, &rlo, &rhi)) {
+        strbuf_printf(&b, ". The reference's ");
+        ck_prog(&b, o->coord, rank);
+        strbuf_printf(&b, " reads %s with %s too, inside it (element %" PRId64, arg,
+                      s->nout == 1 ? "that lane" : "these lanes", rlo);
+        if (rhi > rlo)
+            strbuf_printf(&b, " .. element %" PRId64, rhi);
+        strbuf_printf(&b, "): %s for real elements, so masking %s would hide the bug: the "
+                      "offsets of this load are wrong.", s->nout == 1 ? "it stands" : "they stand",
+                      s->nout == 1 ? "it" : "them");
+    } else
         strbuf_puts(&b, ": mask them (tl.load and tl.store take mask=..., true for the "
                     "lanes inside the tensor, e.g. offs < n).");
     ck_say(s, &b);
@@ -736,17 +942,16 @@ static val ck_fn_case(host *h, val self, int argc, const val *argv, const val_kw
         !host_to_str(h, a[0], at, "case() argument", &desc))
         return val_err();
     ck_state *s = ck_cur;
-    pthread_mutex_lock(&s->lock);
     snprintf(s->desc, sizeof s->desc, "%s", desc);
     for (int r = 0; r < CK_ROLES; r++) {
         s->log[r].n = 0;
+        s->log[r].nreads = 0;
         s->log[r].launches = 0;
         memset(s->log[r].grid, 0, sizeof s->log[r].grid);
     }
     s->nout = 0;
     s->role = -1;
     s->cases++;
-    pthread_mutex_unlock(&s->lock);
     return val_none();
 }
 
@@ -764,9 +969,7 @@ static val ck_fn_trace(host *h, val self, int argc, const val *argv, const val_k
             return val_err();
         role = !strcmp(r, "learner") ? CK_LEARNER : CK_REFERENCE;
     }
-    pthread_mutex_lock(&ck_cur->lock);
     ck_cur->role = role;
-    pthread_mutex_unlock(&ck_cur->lock);
     return val_none();
 }
 
@@ -783,10 +986,8 @@ static val ck_fn_halo(host *h, val self, int argc, const val *argv, const val_kw
         !host_to_str(h, a[0], at, "halo() argument", &name))
         return val_err();
     ck_state *s = ck_cur;
-    pthread_mutex_lock(&s->lock);
     if (s->nhalo < (int)(sizeof s->halo / sizeof s->halo[0]))
         snprintf(s->halo[s->nhalo++], sizeof s->halo[0], "%s", name);
-    pthread_mutex_unlock(&s->lock);
     return val_none();
 }
 
@@ -996,14 +1197,12 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
         return 1;
     }
     ck_state s = {.role = -1, .o = out, .lines = lines};
-    pthread_mutex_init(&s.lock, NULL);
     ck_cur = &s;
-    backend_trace tr = {.ctx = &s, .begin = ck_begin, .store = ck_store_lane,
-                        .outside = ck_outside_lane};
+    host_recorder rec = {.ctx = &s, .begin = ck_rec_begin, .end = ck_rec_end};
     host *h = host_new(&d, f);
     h->threads = 1;
     h->no_break = true;
-    h->trace = &tr;
+    h->recorder = &rec;
     init(h);
     ck_register(h);
     char *argv[] = {(char *)path, NULL};
@@ -1033,14 +1232,15 @@ int teach_grade(const teach_exercise *e, const char *path, teach_modules_fn init
                 "gives a hint\n", s.passed + 1, path);
     }
     fflush(out);
-    h->trace = NULL;
+    h->recorder = NULL;
     host_free(h);
     val_free_all();
     ck_cur = NULL;
-    for (int r = 0; r < CK_ROLES; r++)
+    for (int r = 0; r < CK_ROLES; r++) {
         free(s.log[r].v);
+        free(s.log[r].reads);
+    }
     free(s.out);
-    pthread_mutex_destroy(&s.lock);
     arena_free(&a);
     src_free(f);
     return status;

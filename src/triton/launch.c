@@ -21,7 +21,7 @@
 #include "strbuf.h"
 #include "tensor.h"
 #include "tritontools.h"
-#include "viz.h"
+#include "alog.h"
 
 /* One specialization: the parameters it was made for, its IR, and the
  * backend's kernel object compiled from it. */
@@ -977,20 +977,22 @@ static bool launch_int_option(host *h, const val_kwargs *kw, const char *name, i
                               src_span at, int64_t *out);
 static bool launch_is_param(const val_func *f, const char *name);
 
-/* --viz: what the pictures need to know of tensor t, passed as name. */
-static void launch_viz_arg(viz_arg *va, const char *name, const tensor *t)
+/* A recorded launch (host_recorder): what the record needs to know of
+ * tensor t, passed as name. */
+static void launch_alog_arg(alog_arg *va, const char *name, const tensor *t)
 {
     va->name = name;
     va->tensor = true;
     va->dt = tensor_dtype(t);
-    va->ndim = t->ndim < VIZ_MAX_DIMS ? t->ndim : VIZ_MAX_DIMS;
+    va->ndim = t->ndim < ALOG_MAX_DIMS ? t->ndim : ALOG_MAX_DIMS;
     for (int d = 0; d < va->ndim; d++) {
         va->shape[d] = t->shape[d];
         va->strides[d] = t->strides[d];
     }
-    if (t->ndim > VIZ_MAX_DIMS)
-        va->ndim = 0;           /* drawn as a strip of its elements */
+    if (t->ndim > ALOG_MAX_DIMS)
+        va->ndim = 0;           /* a strip of its elements */
     va->extent = tensor_extent(t);
+    va->addr = (uint64_t)(uintptr_t)tensor_addr(t);
 }
 
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
@@ -1023,7 +1025,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     /* The runtime arguments, in the order of ir_kernel.params. */
     const ir_kernel *ir = s->ir;
     backend_arg *args = xcalloc((size_t)(ir->nparams + 1), sizeof *args);
-    viz_arg *vargs = h->viz ? xcalloc((size_t)(ir->nparams + 1), sizeof *vargs) : NULL;
+    alog_arg *vargs = h->recorder ? xcalloc((size_t)(ir->nparams + 1), sizeof *vargs) : NULL;
     int r = 0;
     for (int i = 0; i < n; i++) {
         if (s->params[i].is_const)
@@ -1045,7 +1047,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             ea->numel = (size_t)tensor_extent(d.base);
             ea->buffer = tensor_buffer(d.base);
             if (vargs)
-                launch_viz_arg(&vargs[r], ea->name, d.base);
+                launch_alog_arg(&vargs[r], ea->name, d.base);
             r++;
             for (int k = 0; k < 2 * d.nd; k++, r++) {
                 args[r].name = ir->params[r].name;
@@ -1063,7 +1065,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             ea->numel = (size_t)tensor_extent(t);
             ea->buffer = tensor_buffer(t);
             if (vargs)
-                launch_viz_arg(&vargs[r - 1], ea->name, t);
+                launch_alog_arg(&vargs[r - 1], ea->name, t);
             break;
         }
         case VAL_BOOL: ea->value.u = v.u.b; break;
@@ -1098,20 +1100,21 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
-                        .trace = h->trace, .revealed = revealed, .nrevealed = nrevealed};
-    if (h->trace && h->trace->begin)
-        h->trace->begin(h->trace->ctx, f->name, g, rank);
+                        .revealed = revealed, .nrevealed = nrevealed};
+    if (vargs)
+        L.log = h->recorder->begin(h->recorder->ctx, f->name, g, rank, ir->nparams, vargs);
     bool killed = false;
     bool run_ok;
     if (h->debugger && debug_wants(h->debugger, ir)) {
         run_ok = debug_launch(h->debugger, h, dev, ir, &L, &killed);
+        if (L.log)
+            h->recorder->end(h->recorder->ctx, L.log, run_ok);
     } else {
         launch_quiet q;
         L.diag = launch_quiet_begin(h, &q);
-        L.log = vargs ? viz_launch_begin(h->viz, f->name, g, ir->nparams, vargs) : NULL;
         run_ok = backend_run(dev, compiled, &L);
         if (L.log)
-            viz_launch_end(h->viz, run_ok);
+            h->recorder->end(h->recorder->ctx, L.log, run_ok);
         fflush(stdout);
         if (!launch_quiet_end(h, &q, L.diag, run_ok, at)) {
             free(args);

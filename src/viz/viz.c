@@ -81,7 +81,7 @@ bool viz_close(viz *v)
 }
 
 access_log *viz_launch_begin(viz *v, const char *kernel, const int64_t grid[3],
-                                int nparams, const viz_arg *args)
+                                int nparams, const alog_arg *args)
 {
     if (v->nlaunches >= VIZ_MAX_LAUNCHES) {
         v->skipped++;
@@ -125,7 +125,7 @@ static int64_t ceildiv(int64_t a, int64_t b)
 }
 
 /* Lay out the elements of a as t's element grid. */
-static void viz_layout(viz_tensor *t, const viz_arg *a)
+static void viz_layout(viz_tensor *t, const alog_arg *a)
 {
     t->extent = a->extent;
     int64_t numel = 1;
@@ -190,7 +190,7 @@ static void viz_place(const viz_tensor *t, int64_t e, int64_t *er, int64_t *ec)
         *ec = d % t->w;
         return;
     }
-    int64_t coord[VIZ_MAX_DIMS] = {0}, rem = e;
+    int64_t coord[ALOG_MAX_DIMS] = {0}, rem = e;
     for (int i = 0; i < t->nd; i++) {
         coord[t->daxis[i]] = rem / t->dstride[i];
         rem %= t->dstride[i];
@@ -411,7 +411,7 @@ static bool viz_dump(const viz *v, const viz_launch *l)
 
 /* ---- the end of a launch ------------------------------------------------------- */
 
-static void viz_describe(viz_tensor *t, const viz_arg *a)
+static void viz_describe(viz_tensor *t, const alog_arg *a)
 {
     strbuf s = {0};
     strbuf_printf(&s, "%s, shape (", dtype_name(a->dt));

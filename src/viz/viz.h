@@ -4,8 +4,9 @@
  * self-contained HTML page per run in which the learner steps through the
  * programs of a launch.
  *
- * The launcher (triton/launch.c) asks for a recorder before each launch
- * (viz_launch_begin), hands it to the backend (backend_launch.trace: the
+ * The launcher (triton/launch.c, through the host's recorder that main.c
+ * makes of these functions, host.h) asks for a record before each launch
+ * (viz_launch_begin), hands it to the backend (backend_launch.log: the
  * CPU executor fills it, alog.h) and gives the launch back after it,
  * failed or not (viz_launch_end), which draws it.  viz_close writes the
  * page.  What DIR holds:
@@ -60,22 +61,10 @@ enum {
     VIZ_MAX_SIDE = 256,
     VIZ_MAX_OUTSIDE = 64,
     VIZ_MAX_ENTRIES = 400000,
-    VIZ_MAX_DIMS = 8,
     VIZ_TEXT_CELLS = 4096,  /* larger maps are left out of launchN.txt */
 };
 
 typedef struct viz viz;
-
-/* One parameter of a launch, by ir_kernel.params index. */
-typedef struct viz_arg {
-    const char *name;
-    bool tensor;            /* a pointer to a tensor's elements: recorded */
-    dtype dt;               /* the tensor's element type */
-    int ndim;
-    int64_t shape[VIZ_MAX_DIMS];
-    int64_t strides[VIZ_MAX_DIMS];  /* in elements */
-    int64_t extent;         /* elements reachable from the pointer */
-} viz_arg;
 
 /* A recorder writing into dir (made if missing); NULL after a message on
  * stderr when dir cannot be made.  program names the run in the page. */
@@ -83,7 +72,7 @@ viz *viz_open(const char *dir, const char *program);
 /* The recorder for the next launch, or NULL when it is not recorded (past
  * VIZ_MAX_LAUNCHES); then viz_launch_end must not be called. */
 access_log *viz_launch_begin(viz *v, const char *kernel, const int64_t grid[3],
-                                int nparams, const viz_arg *args);
+                                int nparams, const alog_arg *args);
 /* The launch has ended (ok false: a program failed): draw it. */
 void viz_launch_end(viz *v, bool ok);
 /* Write the page, say where on stderr, free v.  false when a file could

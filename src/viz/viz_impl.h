@@ -33,10 +33,10 @@ typedef struct viz_tensor {
     int64_t extent;
     int64_t w;              /* elements per row */
     int nd;                 /* dense: the shape's axes, largest stride first */
-    int64_t dshape[VIZ_MAX_DIMS], dstride[VIZ_MAX_DIMS];
-    int daxis[VIZ_MAX_DIMS];    /* dense: the original axis of each */
+    int64_t dshape[ALOG_MAX_DIMS], dstride[ALOG_MAX_DIMS];
+    int daxis[ALOG_MAX_DIMS];    /* dense: the original axis of each */
     int64_t ndims;          /* dense: the original rank */
-    int64_t shape[VIZ_MAX_DIMS];
+    int64_t shape[ALOG_MAX_DIMS];
     int64_t r;              /* dense: rows of a slice */
     int64_t erows;          /* element rows of the tensor (with gap rows) */
     /* cells */
@@ -85,7 +85,7 @@ struct viz {
     /* the launch being recorded */
     bool active;
     access_log trace;
-    viz_arg *args;
+    alog_arg *args;
     int nparams;
 };
 

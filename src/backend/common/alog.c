@@ -15,7 +15,7 @@ void alog_init(access_log *t, int nparams, const int64_t grid[3], int64_t max_ev
     t->map = xcalloc((size_t)nparams + 1, sizeof *t->map);
     for (int d = 0; d < 3; d++)
         t->grid[d] = grid[d];
-    t->max_events = max_events;
+    t->max_events = max_events < 0 ? INT64_MAX : max_events;
     pthread_mutex_init(&t->lock, NULL);
 }
 
@@ -83,6 +83,25 @@ static void alog_map_add(alog_map *m, const alog_event *e)
         trace_mark(&m->load[e->elem], f, ALOG_M_LMANY, e->pid);
     else
         trace_mark(&m->store[e->elem], f, ALOG_M_SMANY, e->pid);
+}
+
+uint8_t alog_shape_of(access_log *t, int ndim, const int32_t *dims)
+{
+    if (ndim < 0 || ndim > ALOG_MAX_DIMS)
+        return ALOG_NO_SHAPE;
+    pthread_mutex_lock(&t->lock);
+    int i = 0;
+    for (; i < t->nshapes; i++)
+        if (t->shapes[i].ndim == ndim &&
+            !memcmp(t->shapes[i].dims, dims, (size_t)ndim * sizeof *dims))
+            break;
+    if (i == t->nshapes && i < ALOG_MAX_SHAPES) {
+        t->shapes[i].ndim = ndim;
+        memcpy(t->shapes[i].dims, dims, (size_t)ndim * sizeof *dims);
+        t->nshapes++;
+    }
+    pthread_mutex_unlock(&t->lock);
+    return i < ALOG_MAX_SHAPES ? (uint8_t)i : ALOG_NO_SHAPE;
 }
 
 void alog_add(access_log *t, const alog_event *in, int64_t n)

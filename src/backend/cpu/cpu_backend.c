@@ -60,7 +60,7 @@ void cpu_backend_exec_launch(backend_dev *dev, const ir_kernel *ir, const backen
         .kernel = ir, .file = L->file, .grid = {L->grid[0], L->grid[1], L->grid[2]},
         .rank = L->rank, .args = L->args, .pool = d->pool, .out = L->out, .diag = L->diag,
         .breaks = L->breaks == BACKEND_BREAK_IGNORE ? EXEC_BREAK_IGNORE : EXEC_BREAK_REPORT,
-        .trace = L->trace, .keep_lanes = L->trace != NULL, .log = L->log,
+        .log = L->log,
     };
 }
 

@@ -53,11 +53,9 @@ typedef struct exec_launch {
     bool keep_lanes;        /* every slot's lanes in its register file after
                                each instruction: no lazy slots, no fused
                                instructions (fastpath.h); for a debugger */
-    const backend_trace *trace; /* NULL, or what stores and failed accesses
-                               are reported to, lane by lane (backend.h) */
     struct access_log *log;     /* record every memory lane (alog.h): the
-                               plain path of every LOAD and STORE, no lazy
-                               slots; NULL (no cost) otherwise */
+                               plain path of every LOAD, STORE and ATOMIC,
+                               no lazy slots; NULL (no cost) otherwise */
     /* Where the storages that pointers made from integers reach lie, when
      * not at the host's addresses (cpu_staged.c, the test double of a GPU
      * backend, runs on copies): nreloc entries by increasing tag; an

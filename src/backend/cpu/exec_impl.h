@@ -232,6 +232,8 @@ typedef struct exec_prog {
     unsigned char *regs;
     int64_t pid;
     int64_t coord[3];
+    uint32_t naccess;       /* its memory accesses recorded so far
+                               (alog_event.access) */
     const ir_inst *fail_at;
     char msg[640];
     char note[256];

@@ -5,9 +5,10 @@
  * address range and the data moves by rows, and anything doubtful goes
  * the lane-by-lane way, which reports the exact failing lane.
  *
- * Under --viz (exec_launch.log) every lane of every access, the lanes
- * that failed the check included, is also recorded (alog_access); the
- * plan then sends every access down the plain path (exec.c).
+ * A recorded launch (exec_launch.log: --viz, tritsim check) also records
+ * every lane of every access, the lanes that failed the check included
+ * (alog_access, alog.h); the plan then sends every access down the plain
+ * path (exec.c).
  *
  * ATOMIC lanes run one at a time, in lane order, each a real atomic
  * (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
@@ -119,44 +120,6 @@ static bool tagged_error(exec_prog *P, const ir_inst *in, const access *ac, int6
     return false;
 }
 
-/* A traced launch (exec_launch.trace): report every active lane of the
- * failed access ac that lies outside argument arg. */
-static void trace_outside(exec_prog *P, const ir_inst *in, const access *ac, int arg)
-{
-    const exec_ctx *x = P->x;
-    const backend_trace *t = x->L->trace;
-    if (!t->outside)
-        return;
-    int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
-    uint64_t base = x->L->args[arg].value.u;
-    backend_trace_lane l = {.coord = P->coord, .shape = exec_lane_type(P, in)};
-    for (int64_t i = 0; i < ac->n; i++) {
-        uint64_t ad = ac->ptr[i * ac->sp];
-        if ((ac->mask && !ac->mask[i * ac->sm]) || in_arg(x, arg, ad, ac->esz))
-            continue;
-        int64_t diff = (int64_t)(ad - base);
-        l.lane = i;
-        t->outside(t->ctx, &l, ac->kind != ACC_LOAD, arg_name(x, arg),
-                   diff >= 0 ? diff / esz : -((-diff + esz - 1) / esz),
-                   (int64_t)x->L->args[arg].numel);
-    }
-}
-
-/* A traced launch: report every active lane of the store ac (checked). */
-static void trace_store(exec_prog *P, const ir_inst *in, const access *ac)
-{
-    const backend_trace *t = P->x->L->trace;
-    if (!t->store)
-        return;
-    backend_trace_lane l = {.coord = P->coord, .shape = exec_lane_type(P, in)};
-    for (int64_t i = 0; i < ac->n; i++) {
-        if (ac->mask && !ac->mask[i * ac->sm])
-            continue;
-        l.lane = i;
-        t->store(t->ctx, &l, ac->ptr[i * ac->sp], ac->esz);
-    }
-}
-
 /* The distance from the storage tagged tag to the bytes the launch runs
  * on (exec_launch.reloc): 0 at the host's addresses. */
 static uint64_t reloc_of(const exec_launch *L, int tag)
@@ -225,11 +188,8 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
         for (int64_t i = 0; i < ac->n; i++) {
             uint64_t ad = ac->ptr[i * ac->sp];
             if ((!ac->mask || ac->mask[i * ac->sm]) &&
-                (!in_arg(x, arg, ad, ac->esz) || (ad & amask))) {
-                if (x->L->trace)
-                    trace_outside(P, in, ac, arg);
+                (!in_arg(x, arg, ad, ac->esz) || (ad & amask)))
                 return access_error(P, in, ac, i, arg);
-            }
         }
         return true;
     }
@@ -282,16 +242,22 @@ static bool check_access(exec_prog *P, const ir_inst *in, access *ac)
     return true;
 }
 
-/* --viz: record the lanes of an access (alog.h), after its check and
- * whatever the check said, so that a picture shows the out-of-bounds lane
- * that stopped the launch too. */
-static void alog_access(exec_prog *P, const access *ac)
+/* A recorded launch (exec_launch.log, alog.h: --viz draws it, `tritsim
+ * check` grades with it): record every lane of an access, after its check
+ * and whatever the check said (checked false: it failed), so that the
+ * out-of-bounds lane that stopped the launch is in the record too. */
+static void alog_access(exec_prog *P, const ir_inst *in, const access *ac, bool checked)
 {
     const exec_ctx *x = P->x;
     access_log *t = x->L->log;
     int sarg = x->k->slots[ac->pslot].ptr_arg;
     uint8_t kind = ac->kind == ACC_LOAD ? ALOG_LOAD
                    : ac->kind == ACC_STORE ? ALOG_STORE : ALOG_ATOMIC;
+    if (!checked)
+        kind |= ALOG_FAILED;
+    const ir_type *tile = exec_lane_type(P, in);
+    uint8_t shape = alog_shape_of(t, tile->ndim, tile->shape);
+    uint32_t access = P->naccess++;
     int32_t pid = P->pid > INT32_MAX ? INT32_MAX : (int32_t)P->pid;
     enum { BATCH = 256 };
     alog_event buf[BATCH];
@@ -321,7 +287,8 @@ static void alog_access(exec_prog *P, const access *ac)
             what |= ALOG_OOB;
         buf[nb++] = (alog_event){
             .elem = diff >= 0 ? diff / esz : -((esz - 1 - diff) / esz),
-            .pid = pid, .arg = (int16_t)arg, .what = what,
+            .pid = pid, .lane = i > INT32_MAX ? INT32_MAX : (int32_t)i,
+            .arg = (int16_t)arg, .what = what, .shape = shape, .access = access,
         };
         if (nb == BATCH) {
             alog_add(t, buf, nb);
@@ -581,7 +548,7 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
     if (IFLAGS(P, in) & FASTPATH_LOAD_VIEW)
         REC(P, in->dst)->valid = false;     /* lanes, unless mem_fast says */
     if (IFLAGS(P, in) & FASTPATH_MEMORY) {
-        if (!P->x->L->trace && mem_fast(P, in))
+        if (!P->x->L->log && mem_fast(P, in))
             return true;
         exec_slot_sync(P, in->a);
         exec_slot_sync(P, in->b);
@@ -595,7 +562,7 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
     };
     bool checked = check_access(P, in, &ac);
     if (P->x->L->log)
-        alog_access(P, &ac);
+        alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
     void *D = SLOT(P, in->dst);
@@ -632,9 +599,8 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
 
 bool exec_op_store(exec_prog *P, const ir_inst *in)
 {
-    bool traced = P->x->L->trace != NULL;
     if (IFLAGS(P, in) & FASTPATH_MEMORY) {
-        if (!traced && mem_fast(P, in))
+        if (!P->x->L->log && mem_fast(P, in))
             return true;
         exec_slot_sync(P, in->a);
         exec_slot_sync(P, in->c);
@@ -652,11 +618,9 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
     };
     bool checked = check_access(P, in, &ac);
     if (P->x->L->log)
-        alog_access(P, &ac);
+        alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
-    if (traced)
-        trace_store(P, in, &ac);
     const void *V = SLOT(P, in->b);
     int64_t sv = STRIDE(P, in->b);
     if (same_repr(t) || t == DTYPE_INT1) {   /* int1 lanes are already 0/1 */
@@ -812,7 +776,7 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
                          dtype_name(t));
     bool checked = check_access(P, in, &ac);
     if (P->x->L->log)
-        alog_access(P, &ac);
+        alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
     const void *V = SLOT(P, vslot);
