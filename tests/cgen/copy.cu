@@ -542,8 +542,8 @@ const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
-bool tk_m = ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2)); (void)tk_m;
+const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull)) + (tk_u64)v * 4ull;
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 11, e, tk_a, 0, 0); tk_m = false;
 }
@@ -567,8 +567,8 @@ if (tk_v) {
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
-bool tk_m = ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2)); (void)tk_m;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
   TK_NOTE(1, 12, e, tk_a, 1, 0); tk_m = false;
 }

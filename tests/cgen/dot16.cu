@@ -137,7 +137,7 @@ const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 #pragma unroll
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
   TK_NOTE(1, 13, e, tk_a, 0, 0); tk_m = false;
@@ -181,7 +181,7 @@ const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 #pragma unroll
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+const tk_u64 tk_a = (((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
   TK_NOTE(1, 15, e, tk_a, 1, 0); tk_m = false;

@@ -273,7 +273,7 @@ const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull)) + (tk_u64)s26_d);
+const tk_u64 tk_a = (tk_cb31[c] + (tk_u64)s26_d) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 31, e, tk_a, 0, 0); tk_m = false;
@@ -306,7 +306,7 @@ const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 4ull)) + (tk_u64)s27_d);
+const tk_u64 tk_a = (tk_cb32[c] + (tk_u64)s27_d) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
   TK_NOTE(1, 32, e, tk_a, 1, 0); tk_m = false;
@@ -376,7 +376,7 @@ const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull)) + (tk_u64)s26_d);
+const tk_u64 tk_a = (tk_cb31[c] + (tk_u64)s26_d) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 31, e, tk_a, 0, 0); tk_m = false;
@@ -407,7 +407,7 @@ const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 4ull)) + (tk_u64)s27_d);
+const tk_u64 tk_a = (tk_cb32[c] + (tk_u64)s27_d) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
   TK_NOTE(1, 32, e, tk_a, 1, 0); tk_m = false;
@@ -526,7 +526,7 @@ if (tk_v) {
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 4ull);
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
   TK_NOTE(1, 52, e, tk_a, 2, 0); tk_m = false;

@@ -137,7 +137,7 @@ const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull);
+const tk_u64 tk_a = (((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 14, e, tk_a, 0, 0); tk_m = false;

@@ -393,7 +393,7 @@ if (tk_v) {
 #pragma unroll
 for (int v = 0; v < 2; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
 bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u); (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
   TK_NOTE(1, 41, e, tk_a, 2, 0); tk_m = false;

@@ -69,13 +69,19 @@ static void lane_translate(cg *g, int32_t pc, int esz, const char *untagged)
 /* One lane's head, with r and e in scope: tk_a the lane's address, tk_m
  * its mask, and the check done: a failing lane is recorded and masked
  * off. */
-static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
+static void lane_head_at(cg *g, int32_t pc, const ir_inst *in, int32_t mask, const char *addr,
+                         const char *maskx)
 {
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
     bool tagged = cg_tagged(g, in->a);
     strbuf p = {0}, m = {0}, check = {0};
-    cg_operand(g, &p, in->a);
-    if (mask >= 0)
+    if (addr)
+        strbuf_puts(&p, addr);
+    else
+        cg_operand(g, &p, in->a);
+    if (maskx)
+        strbuf_puts(&m, maskx);
+    else if (mask >= 0)
         cg_operand(g, &m, mask);
     cg_printf(g, "%stk_u64 tk_a = %s;\n", tagged ? "" : "const ", strbuf_cstr(&p));
     cg_printf(g, "bool tk_m = %s; (void)tk_m;\n", mask >= 0 ? strbuf_cstr(&m) : "true");
@@ -95,6 +101,11 @@ static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
     strbuf_free(&p);
     strbuf_free(&m);
     strbuf_free(&check);
+}
+
+static void lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t mask)
+{
+    lane_head_at(g, pc, in, mask, NULL, NULL);
 }
 
 /* Open the lanes of a memory instruction over the shape of slot `shape`
@@ -175,38 +186,77 @@ static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
 }
 
 /* A mask `idx < n` (or `<=`) of a signed index that grows by one along
- * the chunk, with n a scalar: is the whole chunk active?  One test of its
- * last lane, in 64 bits (a chunk whose index would wrap goes lane by lane):
- * appended to sb as " && ...", or false. */
-static bool chunk_mask_test(const cg *g, strbuf *sb, int32_t pc, int32_t mask, int V)
+ * a chunk of V lanes, with n a scalar: the CMP, or NULL.  Lane v of a
+ * chunk is then active when idx(first lane) + v < n, in 64 bits (so the
+ * whole chunk when its last lane is; a chunk whose index would wrap goes
+ * lane by lane), and the mask's tile need not be held. */
+static const ir_inst *chunk_mask_cmp(const cg *g, int32_t pc, int32_t mask, int V)
 {
+    if (mask < 0 || cg_scalar(g, mask))
+        return NULL;
     int32_t def = g->def[mask];
     /* (not for a pipelined loop's loads, which run out of order) */
     if (def < 0 || def >= pc || g->pf_dot[pc] >= 0 || g->moved[pc])
-        return false;
+        return NULL;
     const ir_inst *cmp = &g->k->code[def];
     int64_t st;
     if (cmp->op != IR_CMP || (cmp->sub != IR_LT && cmp->sub != IR_LE) || cmp->a < 0 ||
         cmp->b < 0 || cg_scalar(g, cmp->a) || !cg_scalar(g, cmp->b) || g->def[cmp->b] < 0 ||
         g->alias[cmp->a] || g->alias[cmp->b])
-        return false;
+        return NULL;
     dtype dt = cg_dt(g, cmp->a);
     const ir_type *t = cg_type(g, mask);
     if ((dt != DTYPE_INT32 && dt != DTYPE_INT64) || cg_dt(g, cmp->b) != dt ||
         !cg_last_stride(g, cmp->a, &st) || st != 1 || t->shape[t->ndim - 1] % V != 0)
-        return false;
+        return NULL;
     /* the operands must hold at the access what they held at the CMP */
     for (int32_t p = def + 1; p <= pc; p++) {
         const ir_inst *q = &g->k->code[p];
         if (g->label[p] || (p < pc && (q->dst == cmp->a || q->dst == cmp->b)))
-            return false;
+            return NULL;
     }
-    strbuf i0 = {0};
-    cg_operand_at(g, &i0, cmp->a, "r0", "e0");
-    strbuf_printf(sb, " && (tk_i64)(%s) + %d %s (tk_i64)s%d", strbuf_cstr(&i0), V - 1,
-                  cmp->sub == IR_LT ? "<" : "<=", cmp->b);
-    strbuf_free(&i0);
-    return true;
+    return cmp;
+}
+
+/* The address of a chunk's first lane (r0, e0 and c in scope). */
+static void chunk_base(const cg *g, const ir_inst *in, strbuf *sb)
+{
+    int32_t pc = (int32_t)(in - g->k->code);
+    if (in->op == IR_LOAD && g->hoist_head[pc] >= 0)
+        strbuf_printf(sb, "tk_cb%d[c] + (tk_u64)s%d_d", pc, in->a);
+    else
+        cg_operand_at(g, sb, in->a, "r0", "e0");
+}
+
+/* The head of lane v of a chunk that goes lane by lane (r0, e0, c and v in
+ * scope; base: an expression of the chunk's first address, or NULL): the
+ * lane's address and mask follow from the chunk's first lane where they
+ * can (consecutive addresses; an `idx < n` mask), so that this rare path
+ * keeps neither the pointer's tile nor the mask's in registers. */
+static void chunk_lane_head(cg *g, int32_t pc, const ir_inst *in, int32_t shape, int32_t mask,
+                            int V, const char *base)
+{
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    strbuf a = {0}, m = {0}, x = {0};
+    if (chunks_consecutive(g, in, shape, V)) {
+        if (base)
+            strbuf_puts(&x, base);
+        else
+            chunk_base(g, in, &x);
+        strbuf_printf(&a, "(%s) + (tk_u64)v * %dull", strbuf_cstr(&x), esz);
+    }
+    const ir_inst *mcmp = chunk_mask_cmp(g, pc, mask, V);
+    if (mcmp) {
+        strbuf i0 = {0};
+        cg_operand_at(g, &i0, mcmp->a, "r0", "e0");
+        strbuf_printf(&m, "(tk_i64)(%s) + v %s (tk_i64)s%d", strbuf_cstr(&i0),
+                      mcmp->sub == IR_LT ? "<" : "<=", mcmp->b);
+        strbuf_free(&i0);
+    }
+    lane_head_at(g, pc, in, mask, a.len ? strbuf_cstr(&a) : NULL, m.len ? strbuf_cstr(&m) : NULL);
+    strbuf_free(&a);
+    strbuf_free(&m);
+    strbuf_free(&x);
 }
 
 /* Open the chunk loop: tk_a0 the chunk's first address, tk_v whether it
@@ -226,10 +276,7 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     int32_t pc = (int32_t)(in - g->k->code);
     bool table = in->op == IR_LOAD && g->hoist_head[pc] >= 0;
     strbuf pa0 = {0};
-    if (table)
-        strbuf_printf(&pa0, "tk_cb%d[c] + (tk_u64)s%d_d", pc, in->a);
-    else
-        cg_operand_at(g, &pa0, in->a, "r0", "e0");
+    chunk_base(g, in, &pa0);
     cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
     strbuf_free(&pa0);
     cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
@@ -240,9 +287,13 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
         cg_printf(g, " && tk_cc%d[c]", pc);
     if (!known && !table)
         chunk_consecutive_test(g, in->a, false, V, esz);
-    strbuf mt = {0};
-    if (mask >= 0 && !cg_scalar(g, mask) && chunk_mask_test(g, &mt, pc, mask, V)) {
-        cg_printf(g, "%s", strbuf_cstr(&mt));
+    const ir_inst *mcmp = chunk_mask_cmp(g, pc, mask, V);
+    if (mcmp) {
+        strbuf i0 = {0};
+        cg_operand_at(g, &i0, mcmp->a, "r0", "e0");
+        cg_printf(g, " && (tk_i64)(%s) + %d %s (tk_i64)s%d", strbuf_cstr(&i0), V - 1,
+                  mcmp->sub == IR_LT ? "<" : "<=", mcmp->b);
+        strbuf_free(&i0);
     } else if (mask >= 0 && !cg_scalar(g, mask)) {
         for (int v = 0; v < V; v++) {
             char rv[32], ev[32];
@@ -256,7 +307,6 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     } else if (mask >= 0) {
         cg_printf(g, " && s%d", mask);
     }
-    strbuf_free(&mt);
     if (g->o->checked) {
         int32_t pa = g->k->slots[in->a].ptr_arg;
         cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && ((tk_a0 - tk_lo%d) & %dull) == 0",
@@ -390,7 +440,7 @@ static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
     cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
     cg_printf(g, "#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
     cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
-    lane_head(g, pc, in, in->b);
+    chunk_lane_head(g, pc, in, in->dst, in->b, V, NULL);
     load_lane(g, pc, in);
     cg_printf(g, "}}}}\n");
 }
@@ -528,7 +578,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
         cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
         cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
-        lane_head(g, pc, in, in->c);
+        chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
         store_lane(g, in, value);
         cg_printf(g, "}}}}\n");
     } else {
