@@ -179,8 +179,10 @@ double mathfn_j0(double x) { return j0(x); }
 double mathfn_j1(double x) { return j1(x); }
 double mathfn_y0(double x) { return y0(x); }
 double mathfn_y1(double x) { return y1(x); }
-double mathfn_jn(int n, double x) { return jn(n, x); }
-double mathfn_yn(int n, double x) { return yn(n, x); }
+/* CUDA's jn and yn (and libdevice's) return NaN for a negative order,
+ * where glibc would use J(-n) = (-1)^n J(n); kernels follow CUDA. */
+double mathfn_jn(int n, double x) { return n < 0 ? NAN : jn(n, x); }
+double mathfn_yn(int n, double x) { return n < 0 ? NAN : yn(n, x); }
 
 double mathfn_saturate(double x)
 {
@@ -257,11 +259,8 @@ uint32_t mathfn_byte_perm(uint32_t x, uint32_t y, uint32_t s)
     uint64_t in = ((uint64_t)y << 32) | x;
     uint32_t r = 0;
     for (int n = 0; n < 4; n++) {
-        uint32_t sel = (s >> (4 * n)) & 15;
-        uint32_t byte = (uint32_t)(in >> (8 * (sel & 7))) & 0xff;
-        if (sel & 8)
-            byte = byte & 0x80 ? 0xff : 0;
-        r |= byte << (8 * n);
+        uint32_t sel = (s >> (4 * n)) & 7;
+        r |= ((uint32_t)(in >> (8 * sel)) & 0xff) << (8 * n);
     }
     return r;
 }

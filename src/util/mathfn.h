@@ -32,7 +32,8 @@ double mathfn_exp10(double x);
 double mathfn_lgamma(double x);
 /* The standard normal distribution function, 0.5 erfc(-x / sqrt 2). */
 double mathfn_normcdf(double x);
-/* Bessel functions of the first and second kind (POSIX's j0 ... yn). */
+/* Bessel functions of the first and second kind (POSIX's j0 ... yn);
+ * jn and yn give NaN for a negative order n, as CUDA's do. */
 double mathfn_j0(double x);
 double mathfn_j1(double x);
 double mathfn_y0(double x);
@@ -68,9 +69,9 @@ uint64_t mathfn_brev(uint64_t x, int bits);
  * (8 to 64), signed or unsigned. */
 uint64_t mathfn_mulhi_u(uint64_t a, uint64_t b, int bits);
 uint64_t mathfn_mulhi_s(int64_t a, int64_t b, int bits);
-/* __byte_perm(x, y, s): byte n of the result is byte s<4n+2:4n> of the
- * 8-byte value y:x, or that byte's sign bit replicated when bit 4n+3 of
- * s is set (PTX prmt's default mode). */
+/* CUDA's __byte_perm(x, y, s): byte n of the result is byte s<4n+2:4n>
+ * of the 8-byte value y:x. Bit 4n+3 and bits 16 .. 31 of s are ignored
+ * (no sign replication, unlike PTX prmt's default mode). */
 uint32_t mathfn_byte_perm(uint32_t x, uint32_t y, uint32_t s);
 
 #endif
