@@ -117,7 +117,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 1ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -161,7 +161,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 1ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));

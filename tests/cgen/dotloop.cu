@@ -257,7 +257,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -290,7 +290,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -360,7 +360,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && ((tk_a0 - tk_lo0) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -391,7 +391,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && ((tk_a0 - tk_lo1) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -514,7 +514,7 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo2 && tk_a0 + 16 <= tk_hi2 && ((tk_a0 - tk_lo2) & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo2 && tk_a0 + 16 <= tk_hi2 && (tk_lo2 & 3ull) == 0;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s25[r0 + 0]))));

@@ -308,8 +308,12 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
         cg_printf(g, " && s%d", mask);
     }
     if (g->o->checked) {
+        /* inside the argument, at a whole element from its start: tk_a0 is
+         * a multiple of the chunk's bytes already, so that is its start's
+         * alignment (a value of the launch, which the compiler computes
+         * once) */
         int32_t pa = g->k->slots[in->a].ptr_arg;
-        cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && ((tk_a0 - tk_lo%d) & %dull) == 0",
+        cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && (tk_lo%d & %dull) == 0",
                   pa, bytes, pa, pa, esz - 1);
     }
     cg_printf(g, ";\n");
