@@ -251,29 +251,22 @@ if (!(s29)) goto L44;
 if (!tk_pf34) {
 /* 31: load */
 {
-bool tk_vs[2];
-{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
-uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
-if (tk_v) tk_w = *(const uint4 *)tk_a0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s30[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s30[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s30[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-tk_vs[c] = tk_v;
-}
-#pragma unroll
-for (int c = 0; c < 2; c++) {
-if (tk_vs[c]) continue;
-const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-#pragma unroll
+} else {
+#pragma unroll 
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = (tk_cb31[c] + (tk_u64)s26_d) + (tk_u64)v * 4ull;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull)) + (tk_u64)s26_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 31, e, tk_a, 0, 0); tk_m = false;
@@ -284,29 +277,22 @@ if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 if (!tk_pf34) {
 /* 32: load */
 {
-bool tk_vs[2];
-{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
-uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
-if (tk_v) tk_w = *(const uint4 *)tk_a0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s31[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s31[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s31[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-tk_vs[c] = tk_v;
-}
-#pragma unroll
-for (int c = 0; c < 2; c++) {
-if (tk_vs[c]) continue;
-const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-#pragma unroll
+} else {
+#pragma unroll 
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = (tk_cb32[c] + (tk_u64)s27_d) + (tk_u64)v * 4ull;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 4ull)) + (tk_u64)s27_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
   TK_NOTE(1, 32, e, tk_a, 1, 0); tk_m = false;
@@ -354,29 +340,22 @@ tk_pf34 = s29 != 0;
 if (tk_pf34) {
 /* 31: load */
 {
-bool tk_vs[2];
-{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
-uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
-if (tk_v) tk_w = *(const uint4 *)tk_a0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s30[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s30[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s30[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-tk_vs[c] = tk_v;
-}
-#pragma unroll
-for (int c = 0; c < 2; c++) {
-if (tk_vs[c]) continue;
-const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-#pragma unroll
+} else {
+#pragma unroll 
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = (tk_cb31[c] + (tk_u64)s26_d) + (tk_u64)v * 4ull;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s3)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 16)))))) * 4ull)) + (tk_u64)s26_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
   TK_NOTE(1, 31, e, tk_a, 0, 0); tk_m = false;
@@ -385,29 +364,22 @@ if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 }}}}
 /* 32: load */
 {
-bool tk_vs[2];
-{
 #pragma unroll
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
 bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
-uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
-if (tk_v) tk_w = *(const uint4 *)tk_a0;
+if (tk_v) {
+  const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
   s31[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
   s31[r0 + 2] = tk_u2f(((tk_u32)(tk_w.z)));
   s31[r0 + 3] = tk_u2f(((tk_u32)(tk_w.w)));
-tk_vs[c] = tk_v;
-}
-#pragma unroll
-for (int c = 0; c < 2; c++) {
-if (tk_vs[c]) continue;
-const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-#pragma unroll
+} else {
+#pragma unroll 
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)e;
-const tk_u64 tk_a = (tk_cb32[c] + (tk_u64)s27_d) + (tk_u64)v * 4ull;
+const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s15)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 4ull)) + (tk_u64)s27_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
   TK_NOTE(1, 32, e, tk_a, 1, 0); tk_m = false;

@@ -458,7 +458,9 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
     if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc && !g->pipe_async[dot]))
         cg_barrier(g);
     int bytes = vec_bytes(g, in, in->dst);
-    if (bytes && dot < 0) {
+    /* (a pipelined DOT's next operands keep the one-pass form: the H100
+     * ran the lecture's 1024^3 fp32 matmul 13% slower with two passes) */
+    if (bytes && dot < 0 && g->pf_dot[pc] < 0) {
         load_chunks(g, pc, in, bytes);
     } else if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
