@@ -1,5 +1,5 @@
 // ---- tritsim: CUDA source of dot32 (num_warps 1)
-extern "C" __global__ void __launch_bounds__(32)
+extern "C" __global__ void __launch_bounds__(32, 3)
 tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_lo2, tk_u64 tk_hi2)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
