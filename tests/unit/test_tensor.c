@@ -1,7 +1,8 @@
 /* test_tensor.c - unit tests of tensor.h, the C side of torch tensors: the
  * launcher's view (data, extent, strides), views and their errors, copies,
- * fp8 conversions, dtype views and refusals, torch's type promotion,
- * elementwise arithmetic, reductions and matrix products.  Expected values
+ * the float loops (tensor_loops.h) and runs, fp8 conversions, dtype views
+ * and refusals, torch's type promotion, elementwise arithmetic, reductions
+ * and matrix products.  Expected values
  * are worked out by hand from torch's rules. */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "tap.h"
 #include "tensor.h"
+#include "tensor_loops.h"
 
 static char err[TENSOR_ERR_LEN];
 
@@ -164,6 +166,82 @@ static void test_copies(void)
     TAP_OK(!tensor_item(m, &item, err), "item() of 4 elements fails");
     TAP_STR_EQ(err, "a Tensor with 4 elements cannot be converted to Scalar", "its message");
     tensor *all[] = {x, dst, src, c, one, m, nz};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
+/* tensor_loops.h's conversions give dtype.c's bits: every float16 and
+ * bfloat16 pattern, and float32 patterns spread over the whole range
+ * (every 65521st, and the neighbours of the rounding boundaries). */
+static void test_loop_conversions(void)
+{
+    int bad16 = 0, badbf = 0, badload = 0;
+    for (uint32_t x = 0; x < 65536; x++) {
+        uint16_t h = (uint16_t)x;
+        float a, b;
+        tensor_loop_load_f32(DTYPE_FP16, &h, 2, &a, 1);
+        b = dtype_f16_to_f32(h);
+        badload += memcmp(&a, &b, sizeof a) != 0;
+        tensor_loop_load_f32(DTYPE_BF16, &h, 2, &a, 1);
+        b = dtype_bf16_to_f32(h);
+        badload += memcmp(&a, &b, sizeof a) != 0;
+    }
+    const uint32_t edges[] = {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x38800000u, 0x387fffffu,
+                              0x33000000u, 0x33000001u, 0x7f800000u, 0x7f800001u, 0x7fc00000u,
+                              0x7f7fffffu, 0x7f7f8000u, 0x00008000u, 0x00018000u};
+    for (uint64_t i = 0; i < 65600 + 2 * sizeof edges / sizeof *edges; i++) {
+        size_t ne = sizeof edges / sizeof *edges;
+        uint32_t u = i < 65600 ? (uint32_t)(i * 65521u) : edges[(i - 65600) % ne];
+        if (i >= 65600 + ne)
+            u |= 0x80000000u;       /* the same, negative */
+        float f;
+        memcpy(&f, &u, sizeof f);
+        uint16_t h, bf;
+        tensor_loop_store_f32(DTYPE_FP16, &h, 2, &f, 1);
+        tensor_loop_store_f32(DTYPE_BF16, &bf, 2, &f, 1);
+        bad16 += h != dtype_f32_to_f16(f);
+        badbf += bf != dtype_f32_to_bf16(f);
+    }
+    TAP_INT_EQ(badload, 0, "float16 and bfloat16 loads give dtype.c's floats");
+    TAP_INT_EQ(bad16, 0, "float32 -> float16 stores give dtype_f32_to_f16's bits");
+    TAP_INT_EQ(badbf, 0, "float32 -> bfloat16 stores give dtype_f32_to_bf16's bits");
+    double d = 1.0 + 0x1p-11 + 0x1p-40;      /* float64 -> float16 rounds once: up */
+    uint16_t h;
+    tensor_loop_store_f64(DTYPE_FP16, &h, 2, &d, 1);
+    TAP_INT_EQ(h, 0x3c01, "float64 1 + 2^-11 + 2^-40 -> float16 rounds up (not through float32)");
+
+    /* runs: a contiguous 3x4 is one run, its transpose four runs of 3 with a
+     * stride of 4 elements, and a broadcast operand keeps its zero step */
+    int64_t s34[2] = {3, 4}, s43[2] = {4, 3}, len, step[TENSOR_ITER_OPS];
+    tensor *a = tensor_new(DTYPE_FP16, 2, s34, false, err);
+    tensor_iter it;
+    tensor_iter_init(&it, 2, s34);
+    tensor_iter_add_src(&it, a);
+    tensor_iter_runs(&it, &len, step);
+    TAP_OK(len == 12 && step[0] == 2 && it.numel == 1, "a contiguous 3x4 is one run");
+    tensor *t = tensor_transpose(a, 0, 1, err);
+    int64_t s4[1] = {3};
+    tensor *row = tensor_new(DTYPE_FP32, 1, s4, false, err);
+    tensor_iter_init(&it, 2, s43);
+    tensor_iter_add_src(&it, t);
+    tensor_iter_add_src(&it, row);
+    tensor_iter_runs(&it, &len, step);
+    TAP_OK(len == 3 && step[0] == 8 && step[1] == 4 && it.numel == 4,
+           "its transpose with a broadcast row: 4 runs of 3");
+    /* a strided, converting copy through the runs */
+    double v[12];
+    for (int i = 0; i < 12; i++)
+        v[i] = i * 1.25 - 3.3;
+    tensor *src = from(DTYPE_FP32, 2, s34, v);
+    tensor *ts = tensor_transpose(src, 0, 1, err);
+    tensor *c = tensor_to(ts, DTYPE_BF16, false, err);
+    int same = 0;
+    for (int64_t i = 0; i < 4; i++)
+        for (int64_t j = 0; j < 3; j++)
+            same += flat_f(c, i * 3 + j) == dtype_cast((dtype_scalar){.f = (float)v[j * 4 + i]},
+                                                        DTYPE_FP64, DTYPE_BF16).f;
+    TAP_INT_EQ(same, 12, "a transposed float32 -> bfloat16 copy converts each element");
+    tensor *all[] = {a, t, row, src, ts, c};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         tensor_unref(all[i]);
 }
@@ -412,6 +490,7 @@ int main(void)
     test_launcher_view();
     test_views();
     test_copies();
+    test_loop_conversions();
     test_fp8();
     test_promotion();
     test_arithmetic();
