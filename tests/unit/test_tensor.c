@@ -342,6 +342,88 @@ static void test_promotion(void)
     tensor_unref(d0);
 }
 
+/* x op y as binop_loop computes one element: in double, rounded to the
+ * compute type ct. */
+static double ref_op(tensor_binop op, dtype ct, double x, double y)
+{
+    double r = op == TENSOR_ADD ? x + y : op == TENSOR_SUB ? x - y : op == TENSOR_MUL ? x * y
+             : x / y;
+    return dtype_round_float(ct, r);
+}
+
+/* + - * / on float tensors (the loops of tensor_ops.c) against the
+ * element-at-a-time rule: operands converted to the compute type (float32
+ * for float16/bfloat16), the operation rounded to it, the result rounded
+ * to the output's dtype; with a broadcast row, a transposed operand, an
+ * in-place update and values that overflow, underflow and give NaN. */
+static void test_float_loops(void)
+{
+    enum { R = 37, C = 29 };
+    int64_t shape[2] = {R, C}, ct[2] = {C, R}, row[1] = {C};
+    double va[R * C], vb[R * C];
+    uint64_t seed = 12345;
+    for (int i = 0; i < R * C; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        double u = (double)(seed >> 11) / 9007199254740992.0;
+        int e = (int)(seed >> 3 & 63) - 32;
+        va[i] = ldexp(u - 0.5, e);
+        vb[i] = ldexp(0.7 - u, (int)(seed & 31) - 16);
+    }
+    va[3] = INFINITY, vb[3] = INFINITY;     /* inf - inf: NaN */
+    vb[5] = 0.0;                            /* / 0 */
+    va[7] = 60000.0, vb[7] = 60000.0;       /* float16 overflow */
+    const dtype pairs[][2] = {{DTYPE_FP16, DTYPE_FP16}, {DTYPE_BF16, DTYPE_FP32},
+                              {DTYPE_FP16, DTYPE_BF16}, {DTYPE_FP64, DTYPE_FP16},
+                              {DTYPE_FP32, DTYPE_FP32}};
+    const tensor_binop ops[] = {TENSOR_ADD, TENSOR_SUB, TENSOR_MUL, TENSOR_DIV};
+    int bad = 0, cases = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+        dtype ta = pairs[p][0], tb = pairs[p][1];
+        dtype res = tensor_promote_types(ta, tb, err);
+        dtype cty = res == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+        tensor *a = from(ta, 2, shape, va), *b = from(tb, 2, shape, vb);
+        tensor *bt = from(tb, 2, ct, vb), *btt = tensor_transpose(bt, 0, 1, err);
+        tensor *r1 = from(tb, 1, row, vb);
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+            tensor_binop op = ops[o];
+            tensor *x = tensor_binary(op, tensor_operand_of(a), tensor_operand_of(b), err);
+            tensor *y = tensor_binary(op, tensor_operand_of(a), tensor_operand_of(btt), err);
+            tensor *z = tensor_binary(op, tensor_operand_of(r1), tensor_operand_of(a), err);
+            for (int i = 0; i < R * C; i++) {
+                int r = i / C, c = i % C;
+                double xa = flat_f(a, i), xb = flat_f(b, i);
+                double xt = flat_f(bt, c * R + r), xr = flat_f(r1, c);
+                double want[3] = {ref_op(op, cty, xa, xb), ref_op(op, cty, xa, xt),
+                                  ref_op(op, cty, xr, xa)};
+                tensor *got[3] = {x, y, z};
+                for (int k = 0; k < 3; k++) {
+                    double w = dtype_round_float(res, want[k]), g = flat_f(got[k], i);
+                    bad += !(w == g || (isnan(w) && isnan(g)));
+                    cases++;
+                }
+            }
+            tensor_unref(x);
+            tensor_unref(y);
+            tensor_unref(z);
+        }
+        /* in place: a += b in a's dtype */
+        tensor *c = tensor_to(a, ta, false, err);
+        bool ok = tensor_binary_inplace(TENSOR_ADD, c, tensor_operand_of(b), err);
+        for (int i = 0; ok && i < R * C; i++) {
+            double w = dtype_round_float(ta, ref_op(TENSOR_ADD, cty, flat_f(a, i), flat_f(b, i)));
+            double g = flat_f(c, i);
+            bad += !(w == g || (isnan(w) && isnan(g)));
+            cases++;
+        }
+        bad += !ok;
+        tensor *all[] = {a, b, bt, btt, r1, c};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            tensor_unref(all[i]);
+    }
+    TAP_INT_EQ(cases, 5 * (12 + 1) * R * C, "every element of the float loops was checked");
+    TAP_INT_EQ(bad, 0, "float + - * / give the element-at-a-time results");
+}
+
 static void test_arithmetic(void)
 {
     int64_t s3 = 3, s2[2] = {2, 1};
@@ -494,6 +576,7 @@ int main(void)
     test_fp8();
     test_promotion();
     test_arithmetic();
+    test_float_loops();
     test_reductions();
     test_matmul();
     test_random();
