@@ -469,6 +469,37 @@ static void test_arithmetic(void)
         tensor_unref(all[i]);
 }
 
+/* Float sums and means add in double in row-major order, whatever the
+ * layout: a transposed float16 tensor and a sum over both dimensions. */
+static void test_float_sums(void)
+{
+    enum { R = 300, C = 7 };
+    int64_t shape[2] = {C, R}, dims[2] = {0, 1}, d1 = 1;
+    double v[R * C];
+    for (int i = 0; i < R * C; i++)
+        v[i] = (i % 13) * 0.37 - 1.9 + i * 1e-3;
+    tensor *x = from(DTYPE_FP16, 2, shape, v), *t = tensor_transpose(x, 0, 1, err);
+    tensor *s = tensor_reduce(TENSOR_SUM, t, 1, &d1, false, DTYPE_INVALID, err);
+    tensor *m = tensor_reduce(TENSOR_MEAN, t, 2, dims, false, DTYPE_INVALID, err);
+    int bad = 0;
+    double all = 0;
+    for (int r = 0; r < R; r++) {
+        double acc = 0;
+        for (int c = 0; c < C; c++)
+            acc += flat_f(x, c * R + r);
+        bad += flat_f(s, r) != dtype_round_float(DTYPE_FP16, acc);
+    }
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            all += flat_f(x, c * R + r);
+    TAP_INT_EQ(bad, 0, "sum(1) of a transposed float16 tensor adds each row in order");
+    TAP_DBL_EQ(flat_f(m, 0), dtype_round_float(DTYPE_FP16, all / (R * C)),
+               "mean over both dimensions of it, in row-major order of the view");
+    tensor *each[] = {x, t, s, m};
+    for (size_t i = 0; i < sizeof each / sizeof *each; i++)
+        tensor_unref(each[i]);
+}
+
 static void test_reductions(void)
 {
     int64_t s23[2] = {2, 3};
@@ -578,6 +609,7 @@ int main(void)
     test_arithmetic();
     test_float_loops();
     test_reductions();
+    test_float_sums();
     test_matmul();
     test_random();
     test_repr();
