@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "host.h"
+#include "tensor_loops.h"
 #include "torch_impl.h"
 
 #define AG_FN(name) \
@@ -683,41 +684,78 @@ static bool rec_layer_norm(host *h, ag_node *n, int argc, const val *all,
     return true;
 }
 
-/* The rows of x (R rows of C elements, contiguous in work's precision):
- * xhat = (x - mean) * rstd, wdy = g * w; dx = rstd * (wdy - mean(wdy) -
- * xhat * mean(wdy * xhat)); dw = sum over rows of g * xhat, db = sum of g. */
-#define AG_LAYER_NORM_ROWS(T)                                                              \
-    static void ag_layer_norm_rows_##T(const T *x, const T *g, const T *w, T *dx, T *dw,   \
-                                       T *db, int64_t R, int64_t C, double eps)             \
+/* One row of C elements of x and g in work's precision: xhat = (x - mean)
+ * * rstd, wdy = g * w; dx = rstd * (wdy - mean(wdy) - xhat * mean(wdy *
+ * xhat)); dw += g * xhat, db += g (the sums over rows). */
+#define AG_LAYER_NORM_ROW(T)                                                               \
+    static void ag_layer_norm_row_##T(const T *xr, const T *gr, const T *w, T *dxr, T *dw, \
+                                      T *db, int64_t C, double eps)                        \
     {                                                                                      \
-        for (int64_t r = 0; r < R; r++) {                                                  \
-            const T *xr = x + r * C, *gr = g + r * C;                                      \
-            double s = 0, v = 0;                                                           \
-            for (int64_t c = 0; c < C; c++)                                                \
-                s += xr[c];                                                                \
-            double mean = s / (double)C;                                                   \
-            for (int64_t c = 0; c < C; c++)                                                \
-                v += (xr[c] - mean) * (xr[c] - mean);                                      \
-            double rstd = 1.0 / sqrt(v / (double)C + eps);                                 \
-            double s1 = 0, s2 = 0;                                                         \
+        double s = 0, v = 0;                                                               \
+        for (int64_t c = 0; c < C; c++)                                                    \
+            s += xr[c];                                                                    \
+        double mean = s / (double)C;                                                       \
+        for (int64_t c = 0; c < C; c++)                                                    \
+            v += (xr[c] - mean) * (xr[c] - mean);                                          \
+        double rstd = 1.0 / sqrt(v / (double)C + eps);                                     \
+        double s1 = 0, s2 = 0;                                                             \
+        for (int64_t c = 0; c < C; c++) {                                                  \
+            double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);             \
+            s1 += wdy;                                                                     \
+            s2 += wdy * xh;                                                                \
+            if (dw)                                                                        \
+                dw[c] += (T)(gr[c] * xh);                                                  \
+            if (db)                                                                        \
+                db[c] += gr[c];                                                            \
+        }                                                                                  \
+        if (dxr)                                                                           \
             for (int64_t c = 0; c < C; c++) {                                              \
                 double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);         \
-                s1 += wdy;                                                                 \
-                s2 += wdy * xh;                                                            \
-                if (dw)                                                                    \
-                    dw[c] += (T)(gr[c] * xh);                                              \
-                if (db)                                                                    \
-                    db[c] += gr[c];                                                        \
+                dxr[c] = (T)(rstd * (wdy - (s1 + xh * s2) / (double)C));                   \
             }                                                                              \
-            if (dx)                                                                        \
-                for (int64_t c = 0; c < C; c++) {                                          \
-                    double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);     \
-                    dx[r * C + c] = (T)(rstd * (wdy - (s1 + xh * s2) / (double)C));        \
-                }                                                                          \
-        }                                                                                  \
     }
-AG_LAYER_NORM_ROWS(float)
-AG_LAYER_NORM_ROWS(double)
+AG_LAYER_NORM_ROW(float)
+AG_LAYER_NORM_ROW(double)
+
+/* The R rows of C elements of x and g (contiguous, float dtypes) in work's
+ * precision (float32, or float64 for float64): each row is converted into
+ * a buffer once, and its dx row (when dx is not NULL: contiguous, of a
+ * float dtype) is stored rounded from the buffer, as a float32 dx tensor
+ * converted afterwards would be.  dw and db (work's dtype) accumulate over
+ * the rows; w is NULL or C elements of work's dtype. */
+static void ag_layer_norm_rows(dtype work, const tensor *x, const tensor *g, const tensor *w,
+                               tensor *dx, tensor *dw, tensor *db, int64_t R, int64_t C,
+                               double eps)
+{
+    size_t es = (size_t)dtype_size(work);
+    unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
+    unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
+    const unsigned char *xp = tensor_cdata(x), *gp = tensor_cdata(g);
+    unsigned char *dp = dx ? tensor_data(dx) : NULL;
+    int64_t xs = tensor_elsize(x), gs = tensor_elsize(g), ds = dx ? tensor_elsize(dx) : 0;
+    const void *wp = w ? tensor_cdata(w) : NULL;
+    void *dwp = dw ? tensor_data(dw) : NULL, *dbp = db ? tensor_data(db) : NULL;
+    for (int64_t r = 0; r < R; r++) {
+        const unsigned char *xrow = xp + r * C * xs, *grow = gp + r * C * gs;
+        unsigned char *drow = dp ? dp + r * C * ds : NULL;
+        if (work == DTYPE_FP32) {
+            tensor_loop_load_f32(x->type, xrow, xs, (float *)xr, C);
+            tensor_loop_load_f32(g->type, grow, gs, (float *)gr, C);
+            ag_layer_norm_row_float((const float *)xr, (const float *)gr, wp,
+                                    drow ? (float *)dxr : NULL, dwp, dbp, C, eps);
+            if (drow)
+                tensor_loop_store_f32(dx->type, drow, ds, (const float *)dxr, C);
+        } else {
+            tensor_loop_load_f64(x->type, xrow, xs, (double *)xr, C);
+            tensor_loop_load_f64(g->type, grow, gs, (double *)gr, C);
+            ag_layer_norm_row_double((const double *)xr, (const double *)gr, wp,
+                                     drow ? (double *)dxr : NULL, dwp, dbp, C, eps);
+            if (drow)
+                tensor_loop_store_f64(dx->type, drow, ds, (const double *)dxr, C);
+        }
+    }
+    free(buf);
+}
 
 static bool bw_layer_norm(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
 {
@@ -730,28 +768,37 @@ static bool bw_layer_norm(host *h, ag_node *n, const tensor *g, tensor **gin, ch
     for (int i = 0; i < n->ndims; i++)
         C *= n->dims[i];
     R = C ? tensor_numel(x) / C : 0;
-    tensor *xf = tensor_to(x, work, false, err);
-    tensor *gf = xf ? tensor_to(g, work, false, err) : NULL;
-    tensor *wf = gf && w ? tensor_to(w, work, false, err) : NULL;
-    int64_t cshape[1] = {C};
     bool want[3];
     for (int i = 0; i < 3; i++)
         want[i] = n->next[i].kind != VAL_NONE;
-    tensor *dx = gf && want[0] ? tensor_new(work, x->ndim, x->shape, false, err) : NULL;
-    tensor *dw = gf && want[1] ? tensor_new(work, 1, cshape, false, err) : NULL;
-    tensor *db = gf && want[2] ? tensor_new(work, 1, cshape, false, err) : NULL;
-    bool ok = gf && (!w || wf) && (!want[0] || dx) && (!want[1] || dw) && (!want[2] || db);
-    if (ok && work == DTYPE_FP32)
-        ag_layer_norm_rows_float(tensor_data(xf), tensor_data(gf), wf ? tensor_data(wf) : NULL,
-                                 dx ? tensor_data(dx) : NULL, dw ? tensor_data(dw) : NULL,
-                                 db ? tensor_data(db) : NULL, R, C, n->scalar);
-    else if (ok)
-        ag_layer_norm_rows_double(tensor_data(xf), tensor_data(gf),
-                                  wf ? tensor_data(wf) : NULL, dx ? tensor_data(dx) : NULL,
-                                  dw ? tensor_data(dw) : NULL, db ? tensor_data(db) : NULL, R,
-                                  C, n->scalar);
-    tensor *outs[3] = {dx, dw, db};
-    for (int i = 0; ok && i < 3; i++) {
+    const ag_meta *mx = &n->meta[0];
+    int64_t cshape[1] = {C};
+    /* the rows are read in place where x and g are contiguous float
+     * tensors (anything else is converted to work's dtype first) */
+    tensor *xc = tensor_loop_float(x->type) ? tensor_contiguous(x, err)
+                                            : tensor_to(x, work, false, err);
+    tensor *gc = !xc ? NULL : tensor_loop_float(g->type) ? tensor_contiguous(g, err)
+                                                         : tensor_to(g, work, false, err);
+    tensor *wf = gc && w ? tensor_to(w, work, false, err) : NULL;
+    /* dx in x's dtype from the start (rows rounded from work's precision);
+     * dw and db accumulate in work's precision */
+    tensor *dx = gc && want[0] ? tensor_new(mx->type, mx->ndim, mx->shape, mx->cuda, err) : NULL;
+    tensor *dw = gc && want[1] ? tensor_new(work, 1, cshape, false, err) : NULL;
+    tensor *db = gc && want[2] ? tensor_new(work, 1, cshape, false, err) : NULL;
+    bool ok = gc && (!w || wf) && (!want[0] || dx) && (!want[1] || dw) && (!want[2] || db);
+    if (ok && dx && !tensor_loop_float(dx->type)) {
+        tensor_err(err, "layer_norm backward: tensors of dtype %s are not supported",
+                   dtype_torch_name(dx->type));
+        ok = false;
+    }
+    if (ok)
+        ag_layer_norm_rows(work, xc, gc, wf, dx, dw, db, R, C, n->scalar);
+    if (ok)
+        gin[0] = dx;
+    else
+        tensor_unref(dx);
+    tensor *outs[3] = {NULL, dw, db};
+    for (int i = 1; ok && i < 3; i++) {
         if (!outs[i])
             continue;
         const ag_meta *m = &n->meta[i];
@@ -760,7 +807,7 @@ static bool bw_layer_norm(host *h, ag_node *n, const tensor *g, tensor **gin, ch
         tensor_unref(v);
         ok = gin[i] != NULL;
     }
-    tensor *tmp[] = {xf, gf, wf, dx, dw, db};
+    tensor *tmp[] = {xc, gc, wf, dw, db};
     for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
         tensor_unref(tmp[i]);
     return ok;

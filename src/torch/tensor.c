@@ -13,6 +13,7 @@
 
 #include "addrmap.h"
 #include "format.h"
+#include "tensor_loops.h"
 
 void tensor_err(char *err, const char *fmt, ...)
 {
@@ -408,6 +409,44 @@ void tensor_iter_next(tensor_iter *it)
         for (int k = 0; k < it->nops; k++)
             it->off[k] -= it->step[k][i] * (it->shape[i] - 1);
     }
+}
+
+void tensor_iter_runs(tensor_iter *it, int64_t *len, int64_t *step)
+{
+    /* drop the dimensions of size 1, then merge dimension i into the one
+     * after it where every operand's step over i spans the whole of it */
+    int n = 0;
+    for (int i = 0; i < it->ndim; i++) {
+        if (it->shape[i] == 1 && it->numel != 0)
+            continue;
+        bool merge = n > 0;
+        for (int k = 0; merge && k < it->nops; k++)
+            merge = it->step[k][n - 1] == it->step[k][i] * it->shape[i];
+        if (merge) {
+            it->shape[n - 1] *= it->shape[i];
+            for (int k = 0; k < it->nops; k++)
+                it->step[k][n - 1] = it->step[k][i];
+        } else {
+            it->shape[n] = it->shape[i];
+            for (int k = 0; k < it->nops; k++)
+                it->step[k][n] = it->step[k][i];
+            n++;
+        }
+    }
+    if (n == 0) {
+        *len = 1;
+        for (int k = 0; k < it->nops; k++)
+            step[k] = 0;
+    } else {
+        n--;
+        *len = it->shape[n];
+        for (int k = 0; k < it->nops; k++)
+            step[k] = it->step[k][n];
+    }
+    it->ndim = n;
+    it->numel = *len ? it->numel / *len : 0;
+    for (int i = 0; i < n; i++)
+        it->index[i] = 0;
 }
 
 /* ---- views ------------------------------------------------------------------------ */
@@ -812,6 +851,14 @@ static void copy_elements(tensor *dst, const tensor *src)
         }
         for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
             memcpy(tensor_iter_ptr(&it, 0), tensor_iter_ptr(&it, 1), es);
+        return;
+    }
+    if (tensor_loop_float(from) && tensor_loop_float(to)) {
+        int64_t len, step[TENSOR_ITER_OPS];
+        tensor_iter_runs(&it, &len, step);
+        for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it))
+            tensor_loop_convert(to, tensor_iter_ptr(&it, 0), step[0], from,
+                                tensor_iter_ptr(&it, 1), step[1], len);
         return;
     }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))

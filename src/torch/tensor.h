@@ -297,6 +297,18 @@ void tensor_iter_add_tensor(tensor_iter *it, const tensor *t);
 /* ...or only to read them (tensor_host_read). */
 void tensor_iter_add_src(tensor_iter *it, const tensor *t);
 void tensor_iter_next(tensor_iter *it);
+/* Cut the walk into runs for tight loops (tensor_loops.h): once every
+ * operand is added, merge the dimensions that every operand walks as one
+ * and take the last one off the iterator as the run, of *len elements with
+ * operand k's byte stride in step[k].  The iterator then walks the starts
+ * of the runs, it.numel of them (0 when the shape has no elements):
+ *
+ *     int64_t len, step[TENSOR_ITER_OPS];
+ *     tensor_iter_runs(&it, &len, step);
+ *     for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it))
+ *         loop(tensor_iter_ptr(&it, 0), step[0], len);
+ */
+void tensor_iter_runs(tensor_iter *it, int64_t *len, int64_t *step);
 
 /* ---- views (share storage) ----------------------------------------------------- */
 

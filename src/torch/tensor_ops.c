@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "mathfn.h"
+#include "tensor_loops.h"
 
 /* ---- dtype rules ---------------------------------------------------------------- */
 
@@ -428,10 +429,129 @@ static inline dtype_scalar load_operand(const binop_plan *p, int which, dtype t,
     return t == p->compute ? v : dtype_cast(v, t, p->compute);
 }
 
+/* ---- the float loops -------------------------------------------------------- */
+
+/* r = x op y over n elements, in float32 or float64.  A float32 + - * /
+ * gives the float64 result rounded to float32 (the comment at the top). */
+static void float_run_f32(tensor_binop op, const float *x, const float *y, float *r, int64_t n)
+{
+    switch (op) {
+    case TENSOR_ADD: for (int64_t i = 0; i < n; i++) r[i] = x[i] + y[i]; break;
+    case TENSOR_SUB: for (int64_t i = 0; i < n; i++) r[i] = x[i] - y[i]; break;
+    case TENSOR_MUL: for (int64_t i = 0; i < n; i++) r[i] = x[i] * y[i]; break;
+    case TENSOR_DIV: for (int64_t i = 0; i < n; i++) r[i] = x[i] / y[i]; break;
+    default: break;
+    }
+}
+
+static void float_run_f64(tensor_binop op, const double *x, const double *y, double *r, int64_t n)
+{
+    switch (op) {
+    case TENSOR_ADD: for (int64_t i = 0; i < n; i++) r[i] = x[i] + y[i]; break;
+    case TENSOR_SUB: for (int64_t i = 0; i < n; i++) r[i] = x[i] - y[i]; break;
+    case TENSOR_MUL: for (int64_t i = 0; i < n; i++) r[i] = x[i] * y[i]; break;
+    case TENSOR_DIV: for (int64_t i = 0; i < n; i++) r[i] = x[i] / y[i]; break;
+    default: break;
+    }
+}
+
+/* One operand of binop_fast: a single element, loaded once by load_operand
+ * (numbers and 0-d tensors, with the plan's conversions), or a run of a
+ * float tensor whose elements convert to the compute type exactly. */
+typedef struct fast_operand {
+    dtype type;
+    bool one;
+    dtype_scalar value;     /* when one: in the compute type */
+} fast_operand;
+
+static bool fast_operand_of(const binop_plan *p, int which, const tensor *t, fast_operand *o)
+{
+    o->type = t->type;
+    o->one = tensor_numel(t) == 1;
+    if (o->one) {
+        o->value = load_operand(p, which, t->type, tensor_cdata(t));
+        return true;
+    }
+    /* a tensor with dimensions promotes to at least its own dtype: it
+     * converts to the common type, and from there to compute, exactly */
+    return tensor_loop_float(t->type) && (p->compute == DTYPE_FP64 || t->type != DTYPE_FP64);
+}
+
+/* Chunk [0, m) of operand o from src (byte stride ss) into buf. */
+static void fast_load_f32(const fast_operand *o, const unsigned char *src, int64_t ss,
+                          float *buf, int64_t m)
+{
+    if (!o->one) {
+        tensor_loop_load_f32(o->type, src, ss, buf, m);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        buf[i] = (float)o->value.f;
+}
+
+static void fast_load_f64(const fast_operand *o, const unsigned char *src, int64_t ss,
+                          double *buf, int64_t m)
+{
+    if (!o->one) {
+        tensor_loop_load_f64(o->type, src, ss, buf, m);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        buf[i] = o->value.f;
+}
+
+/* out = a op b for + - * / computed in float32 or float64 on float
+ * tensors, a chunk of each run at a time: the operands are converted into
+ * buffers of the compute type, the operator runs over the buffers and the
+ * results are stored rounded to out's dtype.  The bits of binop_loop.
+ * false, with nothing done, for the cases binop_loop keeps. */
+static bool binop_fast(tensor_binop op, const binop_plan *p, tensor *out, const tensor *a,
+                       const tensor *b)
+{
+    dtype ct = p->compute;
+    if ((op != TENSOR_ADD && op != TENSOR_SUB && op != TENSOR_MUL && op != TENSOR_DIV) ||
+        (ct != DTYPE_FP32 && ct != DTYPE_FP64) || !tensor_loop_float(out->type))
+        return false;
+    fast_operand x, y;
+    if (!fast_operand_of(p, 0, a, &x) || !fast_operand_of(p, 1, b, &y))
+        return false;
+    tensor_iter it;
+    tensor_iter_init(&it, out->ndim, out->shape);
+    tensor_iter_add_tensor(&it, out);
+    tensor_iter_add_src(&it, a);
+    tensor_iter_add_src(&it, b);
+    int64_t len, step[TENSOR_ITER_OPS];
+    tensor_iter_runs(&it, &len, step);
+    for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it)) {
+        for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+            int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+            unsigned char *po = tensor_iter_ptr(&it, 0) + done * step[0];
+            const unsigned char *pa = tensor_iter_ptr(&it, 1) + done * step[1];
+            const unsigned char *pb = tensor_iter_ptr(&it, 2) + done * step[2];
+            if (ct == DTYPE_FP32) {
+                float bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
+                fast_load_f32(&x, pa, step[1], bx, m);
+                fast_load_f32(&y, pb, step[2], by, m);
+                float_run_f32(op, bx, by, br, m);
+                tensor_loop_store_f32(out->type, po, step[0], br, m);
+            } else {
+                double bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
+                fast_load_f64(&x, pa, step[1], bx, m);
+                fast_load_f64(&y, pb, step[2], by, m);
+                float_run_f64(op, bx, by, br, m);
+                tensor_loop_store_f64(out->type, po, step[0], br, m);
+            }
+        }
+    }
+    return true;
+}
+
 /* out = a op b over out's shape (a and b broadcast to it). */
 static bool binop_loop(tensor_binop op, const binop_plan *p, tensor *out, const tensor *a,
                        const tensor *b, char *err)
 {
+    if (binop_fast(op, p, out, a, b))
+        return true;
     tensor_iter it;
     tensor_iter_init(&it, out->ndim, out->shape);
     tensor_iter_add_tensor(&it, out);

@@ -17,6 +17,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "tensor_loops.h"
+
 #define TORCH_DEFAULT_SEED 67280421310721ULL
 
 static uint64_t rng_state[4];
@@ -109,6 +111,21 @@ static void fill_with(tensor *t, double (*gen)(const void *), const void *ctx)
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, t);
+    if (tensor_loop_float(t->type)) {
+        /* a chunk of values at a time, each rounded once to t's dtype */
+        int64_t len, step[TENSOR_ITER_OPS];
+        tensor_iter_runs(&it, &len, step);
+        double buf[TENSOR_LOOP_CHUNK];
+        for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it))
+            for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+                int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+                for (int64_t i = 0; i < m; i++)
+                    buf[i] = gen(ctx);
+                tensor_loop_store_f64(t->type, tensor_iter_ptr(&it, 0) + done * step[0],
+                                      step[0], buf, m);
+            }
+        return;
+    }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
         dtype_scalar v = {.f = gen(ctx)};
         dtype_store(t->type, tensor_iter_ptr(&it, 0), dtype_cast(v, DTYPE_FP64, t->type));

@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tensor_loops.h"
+
 static const char *reduce_name(tensor_reduce_op op)
 {
     static const char *const names[] = {
@@ -177,6 +179,20 @@ static dtype_scalar acc_result(tensor_reduce_op op, dtype in, dtype out, const a
     }
 }
 
+/* s plus the n elements of a run of float dtype t, added one at a time in
+ * double, in order (as acc_add adds them). */
+static double sum_run(dtype t, const unsigned char *p, int64_t stride, int64_t n, double s)
+{
+    double buf[TENSOR_LOOP_CHUNK];
+    for (int64_t done = 0; done < n; done += TENSOR_LOOP_CHUNK) {
+        int64_t m = n - done < TENSOR_LOOP_CHUNK ? n - done : TENSOR_LOOP_CHUNK;
+        tensor_loop_load_f64(t, p + done * stride, stride, buf, m);
+        for (int64_t i = 0; i < m; i++)
+            s += buf[i];
+    }
+    return s;
+}
+
 /* Reduce t over the dimensions in mask: values into vals (dtype vtype) and,
  * when idx is not NULL, the argmax/argmin into idx (int64).  Both outputs
  * are contiguous with the kept dimensions in order. */
@@ -201,16 +217,27 @@ static void reduce_core(tensor_reduce_op op, const tensor *t, const bool *mask, 
     unsigned char *vp = vals ? tensor_data(vals) : NULL;
     int64_t *ip = idx ? tensor_data(idx) : NULL;
     int vs = vals ? tensor_elsize(vals) : 0;
+    /* float sums run over runs of elements converted to double (exactly)
+     * in chunks, adding in the same order */
+    bool fast_sum = (op == TENSOR_SUM || op == TENSOR_MEAN) && tensor_loop_float(t->type);
     for (int64_t o = 0; o < outer.numel; o++, tensor_iter_next(&outer)) {
         tensor_iter inner;
         tensor_iter_init(&inner, in, ishape);
         tensor_iter_add(&inner, tensor_iter_ptr(&outer, 0), istep);
+        int64_t count = inner.numel;
         acc a;
         acc_init(op, &a);
-        for (int64_t k = 0; k < inner.numel; k++, tensor_iter_next(&inner))
-            acc_add(op, t->type, &a, dtype_load(t->type, tensor_iter_ptr(&inner, 0)), k);
+        if (fast_sum) {
+            int64_t len, step[TENSOR_ITER_OPS];
+            tensor_iter_runs(&inner, &len, step);
+            for (int64_t r = 0; r < inner.numel; r++, tensor_iter_next(&inner))
+                a.f = sum_run(t->type, tensor_iter_ptr(&inner, 0), step[0], len, a.f);
+        } else {
+            for (int64_t k = 0; k < inner.numel; k++, tensor_iter_next(&inner))
+                acc_add(op, t->type, &a, dtype_load(t->type, tensor_iter_ptr(&inner, 0)), k);
+        }
         if (vals) {
-            dtype_store(vals->type, vp, acc_result(op, t->type, vals->type, &a, inner.numel));
+            dtype_store(vals->type, vp, acc_result(op, t->type, vals->type, &a, count));
             vp += vs;
         }
         if (ip)

@@ -1,7 +1,8 @@
 /* test_tensor.c - unit tests of tensor.h, the C side of torch tensors: the
  * launcher's view (data, extent, strides), views and their errors, copies,
- * fp8 conversions, dtype views and refusals, torch's type promotion,
- * elementwise arithmetic, reductions and matrix products.  Expected values
+ * the float loops (tensor_loops.h) and runs, fp8 conversions, dtype views
+ * and refusals, torch's type promotion, elementwise arithmetic, reductions
+ * and matrix products.  Expected values
  * are worked out by hand from torch's rules. */
 #include <math.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 
 #include "tap.h"
 #include "tensor.h"
+#include "tensor_loops.h"
 
 static char err[TENSOR_ERR_LEN];
 
@@ -168,6 +170,82 @@ static void test_copies(void)
         tensor_unref(all[i]);
 }
 
+/* tensor_loops.h's conversions give dtype.c's bits: every float16 and
+ * bfloat16 pattern, and float32 patterns spread over the whole range
+ * (every 65521st, and the neighbours of the rounding boundaries). */
+static void test_loop_conversions(void)
+{
+    int bad16 = 0, badbf = 0, badload = 0;
+    for (uint32_t x = 0; x < 65536; x++) {
+        uint16_t h = (uint16_t)x;
+        float a, b;
+        tensor_loop_load_f32(DTYPE_FP16, &h, 2, &a, 1);
+        b = dtype_f16_to_f32(h);
+        badload += memcmp(&a, &b, sizeof a) != 0;
+        tensor_loop_load_f32(DTYPE_BF16, &h, 2, &a, 1);
+        b = dtype_bf16_to_f32(h);
+        badload += memcmp(&a, &b, sizeof a) != 0;
+    }
+    const uint32_t edges[] = {0x477fefffu, 0x477ff000u, 0x477ff001u, 0x38800000u, 0x387fffffu,
+                              0x33000000u, 0x33000001u, 0x7f800000u, 0x7f800001u, 0x7fc00000u,
+                              0x7f7fffffu, 0x7f7f8000u, 0x00008000u, 0x00018000u};
+    for (uint64_t i = 0; i < 65600 + 2 * sizeof edges / sizeof *edges; i++) {
+        size_t ne = sizeof edges / sizeof *edges;
+        uint32_t u = i < 65600 ? (uint32_t)(i * 65521u) : edges[(i - 65600) % ne];
+        if (i >= 65600 + ne)
+            u |= 0x80000000u;       /* the same, negative */
+        float f;
+        memcpy(&f, &u, sizeof f);
+        uint16_t h, bf;
+        tensor_loop_store_f32(DTYPE_FP16, &h, 2, &f, 1);
+        tensor_loop_store_f32(DTYPE_BF16, &bf, 2, &f, 1);
+        bad16 += h != dtype_f32_to_f16(f);
+        badbf += bf != dtype_f32_to_bf16(f);
+    }
+    TAP_INT_EQ(badload, 0, "float16 and bfloat16 loads give dtype.c's floats");
+    TAP_INT_EQ(bad16, 0, "float32 -> float16 stores give dtype_f32_to_f16's bits");
+    TAP_INT_EQ(badbf, 0, "float32 -> bfloat16 stores give dtype_f32_to_bf16's bits");
+    double d = 1.0 + 0x1p-11 + 0x1p-40;      /* float64 -> float16 rounds once: up */
+    uint16_t h;
+    tensor_loop_store_f64(DTYPE_FP16, &h, 2, &d, 1);
+    TAP_INT_EQ(h, 0x3c01, "float64 1 + 2^-11 + 2^-40 -> float16 rounds up (not through float32)");
+
+    /* runs: a contiguous 3x4 is one run, its transpose four runs of 3 with a
+     * stride of 4 elements, and a broadcast operand keeps its zero step */
+    int64_t s34[2] = {3, 4}, s43[2] = {4, 3}, len, step[TENSOR_ITER_OPS];
+    tensor *a = tensor_new(DTYPE_FP16, 2, s34, false, err);
+    tensor_iter it;
+    tensor_iter_init(&it, 2, s34);
+    tensor_iter_add_src(&it, a);
+    tensor_iter_runs(&it, &len, step);
+    TAP_OK(len == 12 && step[0] == 2 && it.numel == 1, "a contiguous 3x4 is one run");
+    tensor *t = tensor_transpose(a, 0, 1, err);
+    int64_t s4[1] = {3};
+    tensor *row = tensor_new(DTYPE_FP32, 1, s4, false, err);
+    tensor_iter_init(&it, 2, s43);
+    tensor_iter_add_src(&it, t);
+    tensor_iter_add_src(&it, row);
+    tensor_iter_runs(&it, &len, step);
+    TAP_OK(len == 3 && step[0] == 8 && step[1] == 4 && it.numel == 4,
+           "its transpose with a broadcast row: 4 runs of 3");
+    /* a strided, converting copy through the runs */
+    double v[12];
+    for (int i = 0; i < 12; i++)
+        v[i] = i * 1.25 - 3.3;
+    tensor *src = from(DTYPE_FP32, 2, s34, v);
+    tensor *ts = tensor_transpose(src, 0, 1, err);
+    tensor *c = tensor_to(ts, DTYPE_BF16, false, err);
+    int same = 0;
+    for (int64_t i = 0; i < 4; i++)
+        for (int64_t j = 0; j < 3; j++)
+            same += flat_f(c, i * 3 + j) == dtype_cast((dtype_scalar){.f = (float)v[j * 4 + i]},
+                                                        DTYPE_FP64, DTYPE_BF16).f;
+    TAP_INT_EQ(same, 12, "a transposed float32 -> bfloat16 copy converts each element");
+    tensor *all[] = {a, t, row, src, ts, c};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+}
+
 /* fp8 tensors: PyTorch's conversions (through float32, no saturation, fp8
  * <-> ints allowed), view(dtype), and the operations they refuse. */
 static void test_fp8(void)
@@ -264,6 +342,88 @@ static void test_promotion(void)
     tensor_unref(d0);
 }
 
+/* x op y as binop_loop computes one element: in double, rounded to the
+ * compute type ct. */
+static double ref_op(tensor_binop op, dtype ct, double x, double y)
+{
+    double r = op == TENSOR_ADD ? x + y : op == TENSOR_SUB ? x - y : op == TENSOR_MUL ? x * y
+             : x / y;
+    return dtype_round_float(ct, r);
+}
+
+/* + - * / on float tensors (the loops of tensor_ops.c) against the
+ * element-at-a-time rule: operands converted to the compute type (float32
+ * for float16/bfloat16), the operation rounded to it, the result rounded
+ * to the output's dtype; with a broadcast row, a transposed operand, an
+ * in-place update and values that overflow, underflow and give NaN. */
+static void test_float_loops(void)
+{
+    enum { R = 37, C = 29 };
+    int64_t shape[2] = {R, C}, ct[2] = {C, R}, row[1] = {C};
+    double va[R * C], vb[R * C];
+    uint64_t seed = 12345;
+    for (int i = 0; i < R * C; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        double u = (double)(seed >> 11) / 9007199254740992.0;
+        int e = (int)(seed >> 3 & 63) - 32;
+        va[i] = ldexp(u - 0.5, e);
+        vb[i] = ldexp(0.7 - u, (int)(seed & 31) - 16);
+    }
+    va[3] = INFINITY, vb[3] = INFINITY;     /* inf - inf: NaN */
+    vb[5] = 0.0;                            /* / 0 */
+    va[7] = 60000.0, vb[7] = 60000.0;       /* float16 overflow */
+    const dtype pairs[][2] = {{DTYPE_FP16, DTYPE_FP16}, {DTYPE_BF16, DTYPE_FP32},
+                              {DTYPE_FP16, DTYPE_BF16}, {DTYPE_FP64, DTYPE_FP16},
+                              {DTYPE_FP32, DTYPE_FP32}};
+    const tensor_binop ops[] = {TENSOR_ADD, TENSOR_SUB, TENSOR_MUL, TENSOR_DIV};
+    int bad = 0, cases = 0;
+    for (size_t p = 0; p < sizeof pairs / sizeof *pairs; p++) {
+        dtype ta = pairs[p][0], tb = pairs[p][1];
+        dtype res = tensor_promote_types(ta, tb, err);
+        dtype cty = res == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+        tensor *a = from(ta, 2, shape, va), *b = from(tb, 2, shape, vb);
+        tensor *bt = from(tb, 2, ct, vb), *btt = tensor_transpose(bt, 0, 1, err);
+        tensor *r1 = from(tb, 1, row, vb);
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+            tensor_binop op = ops[o];
+            tensor *x = tensor_binary(op, tensor_operand_of(a), tensor_operand_of(b), err);
+            tensor *y = tensor_binary(op, tensor_operand_of(a), tensor_operand_of(btt), err);
+            tensor *z = tensor_binary(op, tensor_operand_of(r1), tensor_operand_of(a), err);
+            for (int i = 0; i < R * C; i++) {
+                int r = i / C, c = i % C;
+                double xa = flat_f(a, i), xb = flat_f(b, i);
+                double xt = flat_f(bt, c * R + r), xr = flat_f(r1, c);
+                double want[3] = {ref_op(op, cty, xa, xb), ref_op(op, cty, xa, xt),
+                                  ref_op(op, cty, xr, xa)};
+                tensor *got[3] = {x, y, z};
+                for (int k = 0; k < 3; k++) {
+                    double w = dtype_round_float(res, want[k]), g = flat_f(got[k], i);
+                    bad += !(w == g || (isnan(w) && isnan(g)));
+                    cases++;
+                }
+            }
+            tensor_unref(x);
+            tensor_unref(y);
+            tensor_unref(z);
+        }
+        /* in place: a += b in a's dtype */
+        tensor *c = tensor_to(a, ta, false, err);
+        bool ok = tensor_binary_inplace(TENSOR_ADD, c, tensor_operand_of(b), err);
+        for (int i = 0; ok && i < R * C; i++) {
+            double w = dtype_round_float(ta, ref_op(TENSOR_ADD, cty, flat_f(a, i), flat_f(b, i)));
+            double g = flat_f(c, i);
+            bad += !(w == g || (isnan(w) && isnan(g)));
+            cases++;
+        }
+        bad += !ok;
+        tensor *all[] = {a, b, bt, btt, r1, c};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            tensor_unref(all[i]);
+    }
+    TAP_INT_EQ(cases, 5 * (12 + 1) * R * C, "every element of the float loops was checked");
+    TAP_INT_EQ(bad, 0, "float + - * / give the element-at-a-time results");
+}
+
 static void test_arithmetic(void)
 {
     int64_t s3 = 3, s2[2] = {2, 1};
@@ -307,6 +467,37 @@ static void test_arithmetic(void)
     tensor *all[] = {a, b, q, r, d, c, four, h, hm, ex, w};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
         tensor_unref(all[i]);
+}
+
+/* Float sums and means add in double in row-major order, whatever the
+ * layout: a transposed float16 tensor and a sum over both dimensions. */
+static void test_float_sums(void)
+{
+    enum { R = 300, C = 7 };
+    int64_t shape[2] = {C, R}, dims[2] = {0, 1}, d1 = 1;
+    double v[R * C];
+    for (int i = 0; i < R * C; i++)
+        v[i] = (i % 13) * 0.37 - 1.9 + i * 1e-3;
+    tensor *x = from(DTYPE_FP16, 2, shape, v), *t = tensor_transpose(x, 0, 1, err);
+    tensor *s = tensor_reduce(TENSOR_SUM, t, 1, &d1, false, DTYPE_INVALID, err);
+    tensor *m = tensor_reduce(TENSOR_MEAN, t, 2, dims, false, DTYPE_INVALID, err);
+    int bad = 0;
+    double all = 0;
+    for (int r = 0; r < R; r++) {
+        double acc = 0;
+        for (int c = 0; c < C; c++)
+            acc += flat_f(x, c * R + r);
+        bad += flat_f(s, r) != dtype_round_float(DTYPE_FP16, acc);
+    }
+    for (int r = 0; r < R; r++)
+        for (int c = 0; c < C; c++)
+            all += flat_f(x, c * R + r);
+    TAP_INT_EQ(bad, 0, "sum(1) of a transposed float16 tensor adds each row in order");
+    TAP_DBL_EQ(flat_f(m, 0), dtype_round_float(DTYPE_FP16, all / (R * C)),
+               "mean over both dimensions of it, in row-major order of the view");
+    tensor *each[] = {x, t, s, m};
+    for (size_t i = 0; i < sizeof each / sizeof *each; i++)
+        tensor_unref(each[i]);
 }
 
 static void test_reductions(void)
@@ -412,10 +603,13 @@ int main(void)
     test_launcher_view();
     test_views();
     test_copies();
+    test_loop_conversions();
     test_fp8();
     test_promotion();
     test_arithmetic();
+    test_float_loops();
     test_reductions();
+    test_float_sums();
     test_matmul();
     test_random();
     test_repr();
