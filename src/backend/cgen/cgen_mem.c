@@ -185,6 +185,19 @@ static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
     }
 }
 
+/* Do slots a and b (-1: none) hold at pc what they held after instruction
+ * def: no jump lands between them, so pc is reached from def in a straight
+ * line, and nothing there writes either? */
+static bool held_until(const cg *g, int32_t def, int32_t pc, int32_t a, int32_t b)
+{
+    for (int32_t p = def + 1; p <= pc; p++) {
+        int32_t d = g->k->code[p].dst;
+        if (g->label[p] || (p < pc && d >= 0 && (d == a || d == b)))
+            return false;
+    }
+    return true;
+}
+
 /* A mask `idx < n` (or `<=`) of a signed index that grows by one along
  * a chunk of V lanes, with n a scalar: the CMP, or NULL.  Lane v of a
  * chunk is then active when idx(first lane) + v < n, in 64 bits (so the
@@ -210,12 +223,14 @@ static const ir_inst *chunk_mask_cmp(const cg *g, int32_t pc, int32_t mask, int 
         !cg_last_stride(g, cmp->a, &st) || st != 1 || t->shape[t->ndim - 1] % V != 0)
         return NULL;
     /* the operands must hold at the access what they held at the CMP */
-    for (int32_t p = def + 1; p <= pc; p++) {
-        const ir_inst *q = &g->k->code[p];
-        if (g->label[p] || (p < pc && (q->dst == cmp->a || q->dst == cmp->b)))
-            return NULL;
-    }
-    return cmp;
+    return held_until(g, def, pc, cmp->a, cmp->b) ? cmp : NULL;
+}
+
+/* r0 and e0, the first register and element of chunk c (in scope) of V
+ * lanes. */
+static void chunk_head(cg *g, int V)
+{
+    cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
 }
 
 /* The address of a chunk's first lane (r0, e0 and c in scope). */
@@ -272,7 +287,7 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
      * the compiler holding every chunk's address across the kernel's loop */
     cg_printf(g, "{\n#pragma unroll%s\nfor (int c = 0; c < %d; c++) {\n", rolled ? " 4" : "",
               L.regs / V);
-    cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
+    chunk_head(g, V);
     int32_t pc = (int32_t)(in - g->k->code);
     bool table = in->op == IR_LOAD && g->hoist_head[pc] >= 0;
     strbuf pa0 = {0};
@@ -441,7 +456,7 @@ static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
     cg_printf(g, "tk_vs[c] = tk_v;\n}\n");
     cg_printf(g, "#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
     cg_printf(g, "if (tk_vs[c]) continue;\n");
-    cg_printf(g, "const int r0 = c * %d, e0 = (c * %d + tk_tid) * %d; (void)e0;\n", V, g->T, V);
+    chunk_head(g, V);
     cg_printf(g, "#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
     cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
     chunk_lane_head(g, pc, in, in->dst, in->b, V, NULL);
@@ -518,9 +533,9 @@ static void store_lane(cg *g, const ir_inst *in, int32_t value)
 
 /* The slot whose value a STORE at pc writes.  A tile that a CAST from
  * fp32 to fp16 or bf16 made just before (y = x.to(tl.float16); the store
- * of y, with nothing between that jumps, lands or writes x) is stored from
- * x: the store's conversion rounds x exactly as the cast did, and the cast
- * result's widening and second rounding are dropped. */
+ * of y, reached from it in a straight line that does not write x) is
+ * stored from x: the store's conversion rounds x exactly as the cast did,
+ * and the cast result's widening and second rounding are dropped. */
 static int32_t store_source(const cg *g, int32_t pc, const ir_inst *in)
 {
     int32_t v = in->b, def = v >= 0 ? g->def[v] : -1;
@@ -535,12 +550,7 @@ static int32_t store_source(const cg *g, int32_t pc, const ir_inst *in)
     cgen_layout lv = cg_layout(g, v), lx = cg_layout(g, cast->a);
     if (!cg_same_layout(&lv, &lx))
         return v;
-    for (int32_t p = def + 1; p <= pc; p++) {
-        const ir_inst *q = &g->k->code[p];
-        if (g->label[p] || q->op == IR_JUMP || q->op == IR_BRANCH || q->dst == cast->a)
-            return v;
-    }
-    return cast->a;
+    return held_until(g, def, pc, cast->a, -1) ? cast->a : v;
 }
 
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
