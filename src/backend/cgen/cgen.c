@@ -244,11 +244,10 @@ static void emit_signature(cg *g)
 {
     const ir_kernel *k = g->k;
     int mb = min_blocks(g);
+    cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d", g->T);
     if (mb)
-        cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d, %d)\n", g->T, mb);
-    else
-        cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d)\n", g->T);
-    cg_printf(g, "tk_kernel(tk_rt *tk_rt_p");
+        cg_printf(g, ", %d", mb);
+    cg_printf(g, ")\ntk_kernel(tk_rt *tk_rt_p");
     for (int32_t i = 0; i < k->nparams; i++)
         cg_printf(g, ", %s p%d", cgen_param_ctype(k->params[i].dt), i);
     for (int32_t i = 0; i < k->nparams; i++)
@@ -625,7 +624,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.pipe_async = calloc(nc, 1);
     g.packed = calloc(ns, 1);
     g.pend_at = calloc(nc, 1);
-    if (!g.packed || !g.pend_at || !g.inplace || !g.skip || !g.staged || !g.moved || !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
+    if (!g.packed || !g.pend_at || !g.inplace || !g.skip || !g.staged || !g.moved ||
+        !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
