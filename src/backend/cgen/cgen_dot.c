@@ -38,6 +38,7 @@ typedef struct dotdims {
  * the stores instead of 16-way), and a thread's reads stay whole words. */
 typedef struct dot_stage {
     bool mma;
+    bool wg;                /* on wgmma: its layouts (cgen_wgmma.c) */
     bool kmajor;            /* A as above; R, C its row groups */
     bool swz;               /* and its words swizzled */
     int64_t M, N, K, batch, lda, ldb, R, C;
@@ -77,6 +78,13 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
     for (int i = 0; i < nd - 2; i++)
         st.batch *= td->shape[i];
     st.mma = g->lay[in->dst].kind == CGEN_MMA;
+    st.wg = st.mma && cgen_wgmma_dot(g, in);
+    if (st.wg) {
+        st.esz = 2;
+        st.et = "unsigned short";
+        st.offb = cgen_wgmma_offb(g, in);
+        return st;
+    }
     if (st.mma) {
         /* rows padded by 16 bytes: the 8 rows one ldmatrix reads fall in 8
          * different bank groups */
@@ -103,13 +111,14 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
 }
 
 /* Where DOT in's operands are written: its shared memory, or for a loop
- * pipelined through cp.async (cgen_pipe.c) the buffer of the next round. */
+ * pipelined through cp.async (cgen_pipe.c) the ring's buffer loaded next. */
 static const char *stage_smem(const cg *g, const ir_inst *in, char *buf, size_t n)
 {
     int32_t pc = (int32_t)(in - g->k->code);
+    const char *base = cgen_wgmma_dot(g, in) ? "tk_wsm" : "tk_smem";
     if (!g->pipe_async[pc])
-        return "tk_smem";
-    snprintf(buf, n, "(tk_smem + tk_nb%d)", pc);
+        return base;
+    snprintf(buf, n, "(%s + tk_nb%d)", base, pc);
     return buf;
 }
 
@@ -123,7 +132,13 @@ void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const ch
         cgen_bitcast(&val, DTYPE_UINT16, st.adt, v);
     else
         strbuf_printf(&val, "%s(%s)", st.tf32 ? "tk_tf32" : "", v);
-    if (which == 0 && st.swz)
+    if (st.wg) {
+        strbuf off = {0};
+        cgen_wgmma_offset(g, in, which, e, &off);
+        cg_printf(g, "*(unsigned short *)(%s + %s) = %s;\n", sm, strbuf_cstr(&off),
+                  strbuf_cstr(&val));
+        strbuf_free(&off);
+    } else if (which == 0 && st.swz)
         cg_printf(g, "{ const int tk_k = (int)((%s) %% %" PRId64 "), tk_p = (int)(((%s) / %" PRId64
                   ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 ");\n"
                   "  ((%s *)%s)[tk_k * %" PRId64 " + (((tk_p >> 2) ^ ((tk_k >> 2) & 7)) << 2)"
@@ -156,7 +171,12 @@ bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loade
      * multiples of 8, so each row's bytes a multiple of 16) */
     char bb[48];
     const char *sm = stage_smem(g, in, bb, sizeof bb);
-    if (which == 0)
+    if (st.wg) {
+        strbuf off = {0};
+        cgen_wgmma_offset(g, in, which, "e0", &off);
+        strbuf_printf(addr, "((unsigned short *)(%s + %s))", sm, strbuf_cstr(&off));
+        strbuf_free(&off);
+    } else if (which == 0)
         strbuf_printf(addr, "((unsigned short *)%s + ((e0) / %" PRId64 ") * %" PRId64
                       " + (e0) %% %" PRId64 ")", sm, st.K, st.lda, st.K);
     else
@@ -167,6 +187,8 @@ bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loade
 
 size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in)
 {
+    if (g->lay[in->dst].kind == CGEN_MMA && cgen_wgmma_dot(g, in))
+        return cgen_wgmma_stage_bytes(g, in);
     dot_stage st = stage_of(g, in);
     return (st.offb + (size_t)(st.mma ? st.K * st.ldb : st.batch * st.K * st.N) * st.esz + 15) &
            ~(size_t)15;
@@ -193,6 +215,7 @@ void cgen_dot_stage_operands(cg *g, int32_t pc)
         stage_operand(g, in, 0, in->a);
     if (!(g->fused[pc] & 2))
         stage_operand(g, in, 1, in->b);
+    cgen_wgmma_fence(g, pc);
     cg_barrier(g);
     g->staged[pc] = 1;
 }
@@ -293,8 +316,10 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     dot_stage st = stage_of(g, in);
     int S = (int)st.lda, SB = (int)st.ldb;     /* row strides in 16-bit elements */
     size_t offb = st.offb;
-    /* two buffers where the loop is pipelined through cp.async */
-    cg_need_smem(g, cgen_dot_stage_bytes(g, in) * (g->pipe_async[pc] ? 2 : 1));
+    /* a ring of buffers where the loop is pipelined through cp.async (on
+     * wgmma from tk_wsm, the first multiple of 1024 bytes) */
+    cg_need_smem(g, cgen_dot_stage_bytes(g, in) * (size_t)cg_pipe_ring(g, pc) +
+                    (st.wg ? 1024 : 0));
     strbuf ba = {0}, bb = {0};
     if (!cgen_bitcast(&ba, DTYPE_UINT16, adt, "s_a") ||
         !cgen_bitcast(&bb, DTYPE_UINT16, adt, "s_b")) {
@@ -323,6 +348,14 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
             cg_printf(g, "s%d[r] = 0.0f;\n", home);
         }
         cg_loop_end(g);
+    }
+    if (st.wg) {
+        char bb[48];
+        bool ok = cgen_emit_wgmma(g, pc, in, home, g->pipe_async[pc]
+                                  ? (snprintf(bb, sizeof bb, "tk_wsm + tk_cur%d", pc), bb)
+                                  : "tk_wsm");
+        cg_printf(g, "}\n");
+        return ok;
     }
     /* Fragments come through ldmatrix: lane l names row l % 16 of a
      * 16 x 16 piece, at column 8 * (l / 16); A's four 8 x 8 matrices are

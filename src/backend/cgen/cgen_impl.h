@@ -88,9 +88,9 @@ typedef struct cg {
                                DOT's pc, else -1 */
     uint8_t *moved;         /* per pc: emitted early, with such a DOT */
     uint8_t *pipe_async;    /* per pc: such a DOT on tensor cores whose
-                               operands go into a second buffer through
+                               operands go into a ring of buffers through
                                cp.async (no registers), tk_nb<pc> the buffer
-                               being loaded, tk_cur<pc> the one computed */
+                               loaded next, tk_cur<pc> the one computed */
     int32_t *hoist_head;    /* per pc: a LOAD in a loop whose pointer tile
                                is a loop-invariant base plus a uniform step
                                (cg_find_affine): the loop head before which
@@ -212,9 +212,22 @@ bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loade
                           strbuf *addr);
 /* The smem bytes one stage of DOT in's operands takes. */
 size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in);
+/* ---- cgen_wgmma.c: DOT on Hopper's wgmma ---- */
+bool cgen_wgmma_fits(const cg *g, int M, int N, int K);
+bool cgen_wgmma_dot(const cg *g, const ir_inst *in);
+size_t cgen_wgmma_stage_bytes(const cg *g, const ir_inst *in);
+size_t cgen_wgmma_offb(const cg *g, const ir_inst *in);
+void cgen_wgmma_offset(const cg *g, const ir_inst *in, int which, const char *e, strbuf *sb);
+void cgen_wgmma_prelude(cg *g);
+void cgen_wgmma_fence(cg *g, int32_t pc);
+bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *sm);
+
 /* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
 void cg_find_pipelined(cg *g);
 bool cg_emit_pipelined_dot(cg *g, int32_t pc);
+int cg_pipe_ring(const cg *g, int32_t pc);      /* its buffers (1: not async) */
+int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc);   /* the DOT whose
+                               ring's head branch pc is, else -1 */
 /* ---- cgen_mem.c: chunk tables computed before a loop ---- */
 void cg_find_hoisted(cg *g);
 void cg_emit_hoisted(cg *g, int32_t head);

@@ -81,6 +81,9 @@ static bool mma_layout(const cg *g, const ir_inst *in, cgen_layout *L)
             best_cost = cost;
         }
     }
+    /* Hopper's wgmma wants the warps stacked along M (cgen_wgmma.c) */
+    if (cgen_wgmma_fits(g, M, N, K))
+        best = W;
     if (best < 0)
         return false;
     *L = (cgen_layout){.kind = CGEN_MMA, .n = (int64_t)M * N, .M = M, .N = N, .wm = best,

@@ -464,6 +464,43 @@ static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
     cg_printf(g, "}}}}\n");
 }
 
+/* A LOAD of a pipelined tensor-core loop's operand whose chunks go to
+ * shared memory through cp.async, unmasked and unchecked, with its chunk
+ * addresses in a table (cg_find_hoisted): it gets a straight path of
+ * cp.async alone for the rounds where every chunk of the thread is whole
+ * and aligned, which one test per round shows (tk_cbo, tk_cca: the OR of
+ * the table's addresses and whether every chunk is consecutive). */
+static bool async_table(const cg *g, int32_t pc)
+{
+    const ir_inst *in = &g->k->code[pc];
+    int32_t dot = g->fuse_into[pc];
+    if (in->op != IR_LOAD || dot < 0 || !g->pipe_async[dot] || g->hoist_head[pc] < 0 ||
+        in->b >= 0 || g->o->checked || vec_bytes(g, in, in->dst) != 16)
+        return false;
+    strbuf place = {0};
+    bool raw = cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], cg_dt(g, in->dst),
+                                    16 / (int)dtype_size(cg_dt(g, in->dst)), &place);
+    strbuf_free(&place);
+    return raw;
+}
+
+static void emit_async_straight(cg *g, int32_t pc, const ir_inst *in)
+{
+    int32_t dot = g->fuse_into[pc];
+    cgen_layout L = cg_layout(g, in->dst);
+    int V = L.vec;
+    strbuf place = {0};
+    cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], cg_dt(g, in->dst), V, &place);
+    cg_printf(g, "if (((tk_cbo%d | (tk_u64)s%d_d) & 15ull) == 0", pc, in->a);
+    if (!chunks_consecutive(g, in, in->dst, V))
+        cg_printf(g, " && tk_cca%d", pc);
+    cg_printf(g, ") {\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
+    chunk_head(g, V);
+    cg_printf(g, "tk_cp_async(%s, tk_cb%d[c] + (tk_u64)s%d_d);\n}\n} else\n",
+              strbuf_cstr(&place), pc, in->a);
+    strbuf_free(&place);
+}
+
 static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = cg_dt(g, in->dst);
@@ -479,6 +516,8 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         load_chunks(g, pc, in, bytes);
     } else if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
+        if (async_table(g, pc))
+            emit_async_straight(g, pc, in);
         chunks_open(g, in, in->dst, in->b, bytes,
                     dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
         strbuf place = {0};
@@ -875,6 +914,11 @@ void cg_emit_hoisted(cg *g, int32_t head)
         cg_printf(g, "tk_u64 tk_cb%d[%d];%s", p, C, known ? "\n" : "");
         if (!known)
             cg_printf(g, " bool tk_cc%d[%d];\n", p, C);
+        bool straight = async_table(g, p);
+        if (straight)
+            cg_printf(g, "tk_u64 tk_cbo%d = 0;%s", p, known ? "\n" : "");
+        if (straight && !known)
+            cg_printf(g, " bool tk_cca%d = true;\n", p);
         cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", C);
         cg_printf(g, "const int e0 = (c * %d + tk_tid) * %d; (void)e0;\n", g->T, V);
         strbuf a0 = {0};
@@ -887,6 +931,10 @@ void cg_emit_hoisted(cg *g, int32_t head)
             chunk_consecutive_test(g, base, true, V, esz);
             cg_printf(g, ";\n");
         }
+        if (straight)
+            cg_printf(g, "tk_cbo%d |= tk_a0;\n", p);
+        if (straight && !known)
+            cg_printf(g, "tk_cca%d = tk_cca%d && tk_cc%d[c];\n", p, p, p);
         cg_printf(g, "}}\n");
     }
 }

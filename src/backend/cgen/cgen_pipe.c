@@ -17,8 +17,14 @@
  * after the DOT could have shown its result.
  *
  * On tensor cores, where the operands' loads write shared memory directly
- * (cg_find_fused_loads), the next round's go through cp.async into a second
- * buffer instead (pipe_async): no registers held, so large tiles qualify. */
+ * (cg_find_fused_loads), later rounds' go through cp.async into a ring of
+ * num_stages buffers instead (pipe_async): no registers held, so large
+ * tiles qualify, and up to num_stages - 1 rounds load while one computes.
+ * The loop's own state then runs ahead of the round being computed: the
+ * tail has run once for each round loaded.  tk_L<pc> counts the rounds
+ * loaded and not yet computed; the head's branch leaves the loop only when
+ * that is 0, where the state is the one the loop would have ended with
+ * anyway (nothing in the loop but its branch reads the condition). */
 #include "cgen_impl.h"
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -117,9 +123,12 @@ static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads
                 return -1;
         }
     }
-    /* tensor cores with both operands loaded straight into shared memory */
+    /* tensor cores with both operands loaded straight into shared memory,
+     * where only the head's branch reads its condition */
     *async = g->lay[in->dst].kind == CGEN_MMA && g->o->target.arch >= 80 &&
              (g->fused[d] & 3) == 3 && in->a != in->b;
+    for (int32_t x = H + 2; *async && x <= J; x++)
+        *async = !reads_slot(&k->code[x], cmp->dst);
     if (*async)
         return H;
     /* the next round's operands wait in registers beside the accumulator:
@@ -161,24 +170,86 @@ void cg_find_pipelined(cg *g)
     }
 }
 
+int cg_pipe_ring(const cg *g, int32_t d)
+{
+    if (!g->pipe_async[d])
+        return 1;
+    size_t bytes = cgen_dot_stage_bytes(g, &g->k->code[d]);
+    int n = g->o->num_stages < 2 ? 2 : g->o->num_stages > 8 ? 8 : g->o->num_stages;
+    while (n > 2 && g->o->max_smem && (size_t)n * bytes > g->o->max_smem)
+        n--;
+    return n;
+}
+
+int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc)
+{
+    for (int32_t d = 0; d < g->k->ncode; d++)
+        if (g->pipe_async[d] && g->pipe_head[d] + 1 == pc)
+            return d;
+    return -1;
+}
+
+/* tk_nb or tk_cur: the next buffer of DOT d's ring */
+static void ring_step(cg *g, int32_t d, const char *var)
+{
+    size_t bytes = cgen_dot_stage_bytes(g, &g->k->code[d]);
+    size_t last = bytes * (size_t)(cg_pipe_ring(g, d) - 1);
+    cg_printf(g, "%s%d = %s%d == %zu ? 0 : %s%d + %zu;\n", var, d, var, d, last, var, d, bytes);
+}
+
+/* The async form: wait for this round's buffer, then keep up to
+ * ring - 1 rounds loading behind it while it computes. */
+static bool emit_ring(cg *g, int32_t d)
+{
+    const ir_kernel *k = g->k;
+    int32_t H = g->pipe_head[d];
+    int ring = cg_pipe_ring(g, d);
+    cg_printf(g, "/* %d: dot, pipelined (cgen_pipe.c): a ring of %d shared-memory buffers, "
+              "up to %d rounds loading while one computes */\n", d, ring, ring - 1);
+    /* the first round was loaded in place */
+    cg_printf(g, "if (tk_L%d == 0) {\n"
+              "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\n"
+              "tk_L%d = 1;\n", d, d);
+    ring_step(g, d, "tk_nb");
+    cg_printf(g, "}\n");
+    /* this round's group is done when at most tk_L - 1 later ones are not */
+    for (int w = ring - 2; w > 0; w--)
+        cg_printf(g, "if (tk_L%d > %d) asm volatile(\"cp.async.wait_group %d;\" ::: \"memory\");\n"
+                  "else ", d, w, w);
+    cg_printf(g, "asm volatile(\"cp.async.wait_group 0;\" ::: \"memory\");\n");
+    /* (and every thread is done with the buffer the next load overwrites) */
+    cgen_wgmma_fence(g, d);
+    cg_barrier(g);
+    g->staged[d] = 1;
+    cg_printf(g, "while (tk_L%d < %d && !tk_end%d) {\n", d, ring, d);
+    for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
+        if (g->moved[x] && !cg_emit_at(g, x))
+            return false;
+    if (!cg_emit_at(g, H))
+        return false;
+    cg_printf(g, "if (!(s%d)) {\ntk_end%d = true;\nbreak;\n}\n", k->code[H].dst, d);
+    for (int32_t x = H + 2; x < d; x++)
+        if (g->pf_dot[x] == d && !cg_emit_at(g, x))
+            return false;
+    cg_printf(g, "asm volatile(\"cp.async.commit_group;\" ::: \"memory\");\ntk_L%d++;\n", d);
+    ring_step(g, d, "tk_nb");
+    cg_printf(g, "}\n");
+    if (!cg_emit_at(g, d))
+        return false;
+    ring_step(g, d, "tk_cur");
+    cg_printf(g, "tk_L%d--;\n", d);
+    return true;
+}
+
 bool cg_emit_pipelined_dot(cg *g, int32_t d)
 {
     const ir_kernel *k = g->k;
     int32_t H = g->pipe_head[d];
+    if (g->pipe_async[d])
+        return emit_ring(g, d);
     cg_printf(g, "/* %d: dot, pipelined (cgen_pipe.c): its operands into shared memory, the "
               "loop's tail, the next round's loads, then the arithmetic */\n", d);
-    if (g->pipe_async[d]) {
-        /* this round's operands are in buffer tk_nb; the next round's go
-         * into the other one, which the last round's arithmetic, before
-         * this barrier, was the last to read */
-        cg_printf(g, "asm volatile(\"cp.async.wait_all;\" ::: \"memory\");\n");
-        cg_barrier(g);
-        cg_printf(g, "tk_cur%d = tk_nb%d;\ntk_nb%d ^= %zu;\n", d, d, d,
-                  cgen_dot_stage_bytes(g, &k->code[d]));
-        g->staged[d] = 1;
-    } else {
-        cgen_dot_stage_operands(g, d);
-    }
+    cgen_dot_stage_operands(g, d);
     for (int32_t x = d + 1; k->code[x].op != IR_JUMP; x++)
         if (g->moved[x] && !cg_emit_at(g, x))
             return false;

@@ -147,7 +147,9 @@ bool cuda_cache_put(const char *dir, const char *key, const void *data, size_t l
 
 void cuda_build_options(int arch, char archopt[32], const char *opts[8])
 {
-    snprintf(archopt, 32, "--gpu-architecture=sm_%d", arch);
+    /* sm_90a on Hopper: its wgmma instructions (cgen_wgmma.c) exist only
+     * for the architecture itself, which is what the kernel runs on */
+    snprintf(archopt, 32, "--gpu-architecture=sm_%d%s", arch, arch == 90 ? "a" : "");
     int n = 0;
     opts[n++] = archopt;
     opts[n++] = "-default-device";
