@@ -593,8 +593,10 @@ static bool emit_inst(cg *g, int32_t pc)
         jump_stop(g, pc, in);
         int32_t d = cg_pipe_ring_at_branch(g, pc);
         if (d >= 0)     /* leaves only with no round loaded and not computed */
-            cg_printf(g, "if (!(s%d) && tk_L%d == 0) {\ntk_end%d = false;\ngoto L%" PRId64
-                      ";\n}\n", in->a, d, d, in->imm);
+            cg_printf(g, "if (!(s%d) && tk_L%d == 0) {\ntk_end%d = false;\n%sgoto L%" PRId64
+                      ";\n}\n", in->a, d, d, cg_pipe_wgmma_defer(g, d)
+                      ? "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n" : "",
+                      in->imm);
         else
             cg_printf(g, "if (!(s%d)) goto L%" PRId64 ";\n", in->a, in->imm);
         return true;

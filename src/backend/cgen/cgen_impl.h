@@ -228,6 +228,8 @@ bool cg_emit_pipelined_dot(cg *g, int32_t pc);
 int cg_pipe_ring(const cg *g, int32_t pc);      /* its buffers (1: not async) */
 int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc);   /* the DOT whose
                                ring's head branch pc is, else -1 */
+bool cg_pipe_wgmma_defer(const cg *g, int32_t pc);    /* its wgmma left
+                               running across rounds */
 /* ---- cgen_mem.c: chunk tables computed before a loop ---- */
 void cg_find_hoisted(cg *g);
 void cg_emit_hoisted(cg *g, int32_t head);

@@ -164,7 +164,9 @@ bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const c
     }
     cg_printf(g, "}\n");
     cg_printf(g, "asm volatile(\"wgmma.commit_group.sync.aligned;\" ::: \"memory\");\n");
-    cg_printf(g, "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n");
-    (void)pc;
+    /* (in a loop that lets it run on, cgen_pipe.c waits for the round
+     * before, after the next round's loads are issued) */
+    if (!cg_pipe_wgmma_defer(g, pc))
+        cg_printf(g, "asm volatile(\"wgmma.wait_group.sync.aligned 0;\" ::: \"memory\");\n");
     return true;
 }
