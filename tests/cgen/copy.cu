@@ -424,9 +424,9 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
   __threadfence();
   atomicExch(&rt->err_lock, 0u);
 }
-#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p); tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)
-#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa, tk_farg, tk_fv); } while (0)
-#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = 0x7fffffff; __syncthreads(); if (tk_bad) atomicMin(&tk_fmin, tk_fpc); __syncthreads(); if (tk_bad && tk_fpc != tk_fmin) tk_bad = 0; } while (0)
+#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fr[0] = (long long)(k) << 32 | (unsigned)(g); tk_fr[1] = (l); tk_fr[2] = (long long)(a); tk_fr[3] = (v); tk_fr[4] = (long long)tk_ep << 32 | (unsigned)(p); } tk_bad = 1; } while (0)
+#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, (unsigned)(tk_fr[0] >> 32), (int)(unsigned)tk_fr[4], tk_fr[1], (unsigned long long)tk_fr[2], (int)(unsigned)tk_fr[0], tk_fr[3]); } while (0)
+#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = ~0ull; __syncthreads(); if (tk_bad) atomicMin(&tk_fmin, (unsigned long long)tk_fr[4]); __syncthreads(); if (tk_bad && (unsigned long long)tk_fr[4] != tk_fmin) tk_bad = 0; } while (0)
 __device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)
 { asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" :: "r"((unsigned)__cvta_generic_to_shared(s)), "l"(a) : "memory"); }
 __device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,
@@ -440,15 +440,16 @@ __device__ __forceinline__ float tk_tf32(float x)
   return __uint_as_float(u & 0xffffe000u);
 }
 extern "C" __global__ void __launch_bounds__(32)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-__shared__ int tk_fmin;   /* TK_FIRST */
-unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
-(void)tk_lo0; (void)tk_hi0;
-(void)tk_lo1; (void)tk_hi1;
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 tk_u64 s0;
 tk_u64 s1;
 tk_i32 s2;
@@ -526,7 +527,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 - tk_lo0 < tk_c0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -555,7 +556,7 @@ if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s11[r0 + 0]))));

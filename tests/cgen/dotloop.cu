@@ -1,16 +1,17 @@
 // ---- tritsim: CUDA source of mm (num_warps 2)
 extern "C" __global__ void __launch_bounds__(64)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_lo2, tk_u64 tk_hi2)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_c2)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-__shared__ int tk_fmin;   /* TK_FIRST */
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 bool tk_pf34 = false;   /* its operands are loaded already */
-unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
-(void)tk_lo0; (void)tk_hi0;
-(void)tk_lo1; (void)tk_hi1;
-(void)tk_lo2; (void)tk_hi2;
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
+(void)tk_lo2; (void)tk_hi2; (void)tk_c2;
 tk_u64 s0;
 tk_u64 s1;
 tk_u64 s2;
@@ -255,7 +256,7 @@ if (!tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo0 < tk_c0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -281,7 +282,7 @@ if (!tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -344,7 +345,7 @@ if (tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo0 < tk_c0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -368,7 +369,7 @@ if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 16 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -420,7 +421,7 @@ for (int k = 0; k < 16; k++) {
 }
 }
 /* 43: jump */
-if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
+tk_ep++;
 goto L29;
 L44:;
 /* 44: reshape */
@@ -486,7 +487,7 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo2 && tk_a0 + 16 <= tk_hi2 && (tk_lo2 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo2 < tk_c2;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s25[r0 + 0]))));

@@ -1,13 +1,14 @@
 // ---- tritsim: CUDA source of show (num_warps 1)
 extern "C" __global__ void __launch_bounds__(32)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, tk_u64 tk_lo0, tk_u64 tk_hi0)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-__shared__ int tk_fmin;   /* TK_FIRST */
-unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
-(void)tk_lo0; (void)tk_hi0;
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 tk_u64 s0;
 tk_i32 s1;
 tk_i32 s2[1];

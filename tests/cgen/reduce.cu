@@ -1,16 +1,17 @@
 // ---- tritsim: CUDA source of reduce (num_warps 1)
 extern "C" __global__ void __launch_bounds__(32)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, unsigned long long p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_lo3, tk_u64 tk_hi3)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, unsigned long long p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_c2, tk_u64 tk_lo3, tk_u64 tk_hi3, tk_u64 tk_c3)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-__shared__ int tk_fmin;   /* TK_FIRST */
-unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
-(void)tk_lo0; (void)tk_hi0;
-(void)tk_lo1; (void)tk_hi1;
-(void)tk_lo2; (void)tk_hi2;
-(void)tk_lo3; (void)tk_hi3;
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
+(void)tk_lo2; (void)tk_hi2; (void)tk_c2;
+(void)tk_lo3; (void)tk_hi3; (void)tk_c3;
 tk_u64 s0;
 tk_u64 s1;
 tk_u64 s2;
@@ -121,7 +122,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 16 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo0 < tk_c0;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));

@@ -1,17 +1,18 @@
 // ---- tritsim: CUDA source of mm (num_warps 4)
 extern "C" __global__ void __launch_bounds__(128)
-tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_lo2, tk_u64 tk_hi2)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_c2)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 unsigned char *const tk_wsm = tk_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
-__shared__ int tk_fmin;   /* TK_FIRST */
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 int tk_nb34 = 0, tk_cur34 = 0, tk_L34 = 0; bool tk_end34 = false;   /* its ring (cgen_pipe.c) */
-unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;
-(void)tk_lo0; (void)tk_hi0;
-(void)tk_lo1; (void)tk_hi1;
-(void)tk_lo2; (void)tk_hi2;
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
+(void)tk_lo2; (void)tk_hi2; (void)tk_c2;
 tk_u64 s0;
 tk_u64 s1;
 tk_u64 s2;
@@ -420,7 +421,7 @@ asm volatile("wgmma.wait_group.sync.aligned 1;" ::: "memory");
 tk_cur34 = tk_cur34 == 24576 ? 0 : tk_cur34 + 8192;
 tk_L34--;
 /* 43: jump */
-if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
+tk_ep++;
 goto L29;
 L44:;
 /* 44: reshape */

@@ -35,7 +35,15 @@ bool nvrtc_test_compile(const cuda_nvrtc *rtc, const char *src, const char *name
         if (*log)
             rtc->nvrtcGetProgramLog(p, *log);
     }
-    bool quiet = !*log || strspn(*log, " \r\n") == strlen(*log);
+    /* quiet: nothing but blank lines and ptxas's remarks ("ptxas info",
+     * e.g. --Ofast-compile's note that it serialized wgmma instructions,
+     * which the backend's own compile, without it, does not make) */
+    bool quiet = true;
+    for (const char *l = *log; l && *l && quiet;) {
+        size_t len = strcspn(l, "\n");
+        quiet = strspn(l, " \r\t") >= len || strncmp(l, "ptxas info", 10) == 0;
+        l += len + (l[len] == '\n');
+    }
     if (quiet) {
         free(*log);
         *log = NULL;

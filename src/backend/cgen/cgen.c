@@ -262,7 +262,7 @@ static void emit_signature(cg *g)
         cg_printf(g, ", %s p%d", cgen_param_ctype(k->params[i].dt), i);
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
-            cg_printf(g, ", tk_u64 tk_lo%d, tk_u64 tk_hi%d", i, i);
+            cg_printf(g, ", tk_u64 tk_lo%d, tk_u64 tk_hi%d, tk_u64 tk_c%d", i, i, i);
     if (g->int_ptrs)
         cg_printf(g, ", const tk_amap *__restrict__ tk_am, unsigned long long tk_nam");
     cg_printf(g, ")\n{\n");
@@ -273,7 +273,8 @@ static void emit_signature(cg *g)
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
     if (g->o->checked)
-        cg_printf(g, "__shared__ int tk_fmin;   /* TK_FIRST */\n");
+        cg_printf(g, "__shared__ unsigned long long tk_fmin;   /* TK_FIRST */\n"
+                  "unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */\n");
     for (int32_t pc = 0; pc < k->ncode; pc++)
         if (g->pipe_head[pc] >= 0)
         {
@@ -285,11 +286,10 @@ static void emit_signature(cg *g)
                           pc);
         }
     if (g->o->checked)
-        cg_printf(g, "unsigned int tk_fk = 0; int tk_fpc = 0, tk_farg = 0; "
-                  "long long tk_fl = 0, tk_fv = 0; tk_u64 tk_fa = 0;\n");
+        cg_printf(g, "volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */\n");
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
-            cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d;\n", i, i);
+            cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d; (void)tk_c%d;\n", i, i, i);
     if (g->int_ptrs)
         cg_printf(g, "(void)tk_am; (void)tk_nam;\n");
     for (int32_t s = 0; s < k->nslots; s++) {
@@ -502,14 +502,80 @@ static bool emit_assert(cg *g, int32_t pc, const ir_inst *in)
 
 static bool emit_inst(cg *g, int32_t pc);
 
+/* Slot s's writers in [from, to]. */
+static int writes_in(const ir_kernel *k, int32_t s, int32_t from, int32_t to, int32_t *last)
+{
+    int n = 0;
+    for (int32_t x = from; x <= to; x++)
+        if (ir_writes_dst(&k->code[x]) && k->code[x].dst == s) {
+            n++;
+            *last = x;
+        }
+    return n;
+}
+
+/* Is the loop whose jump back is J counted: its head compares a counter
+ * that the loop steps once a round by a constant, towards a bound it
+ * does not write (`for i in range(a, b, step)`)?  Such a loop ends
+ * whatever its loads read, so its jump back need not stop the block for
+ * a failed check (the failure waits for the next stop, and its round
+ * number, tk_ep, keeps the reports in the CPU's order). */
+static bool counted_loop(const cg *g, int32_t J)
+{
+    const ir_kernel *k = g->k;
+    int32_t H = (int32_t)k->code[J].imm;
+    if (H < 0 || H + 1 >= J)
+        return false;
+    const ir_inst *cmp = &k->code[H], *br = &k->code[H + 1];
+    if (cmp->op != IR_CMP || cmp->dst < 0 || !cg_scalar(g, cmp->dst) || br->op != IR_BRANCH ||
+        br->a != cmp->dst || br->imm <= J || cmp->a < 0 || cmp->b < 0)
+        return false;
+    for (int side = 0; side < 2; side++) {
+        int32_t ctr = side ? cmp->b : cmp->a, bound = side ? cmp->a : cmp->b, w = -1, u = -1;
+        if (!dtype_is_int(cg_dt(g, ctr)) || writes_in(k, bound, H, J, &u) != 0 ||
+            writes_in(k, ctr, H, J, &w) != 1)
+            continue;
+        const ir_inst *step = &k->code[w];
+        if (step->op != IR_BINARY || (step->sub != IR_ADD && step->sub != IR_SUB) ||
+            step->a != ctr || step->b < 0 || g->def[step->b] < 0)
+            continue;
+        const ir_inst *c = &k->code[g->def[step->b]];
+        if (c->op != IR_CONST || (g->def[step->b] >= H && g->def[step->b] <= J) || c->imm == 0 ||
+            !dtype_is_int(cg_dt(g, step->b)))
+            continue;
+        bool up = (c->imm > 0) == (step->sub == IR_ADD);
+        /* the counter on the left: i < b while going up, i > b down */
+        bool lt = cmp->sub == IR_LT || cmp->sub == IR_LE, gt = cmp->sub == IR_GT ||
+                  cmp->sub == IR_GE;
+        if (side == 0 ? (up ? lt : gt) : (up ? gt : lt))
+            return true;
+    }
+    return false;
+}
+
+void cg_find_counted(cg *g)
+{
+    if (!g->o->checked)
+        return;
+    /* a failure from an earlier round can be pending anywhere in such a
+     * loop, and at each of its exits */
+    for (int32_t J = 0; J < g->k->ncode; J++)
+        if (g->k->code[J].op == IR_JUMP && g->k->code[J].imm <= J && counted_loop(g, J)) {
+            g->counted[J] = 1;
+            g->pend_at[g->k->code[J].imm] = 1;
+        }
+}
+
 /* Before a JUMP or BRANCH: a jump back (a loop's next round) stops the
- * block where a failure can be pending; a forward one takes it along to
- * its label. */
+ * block where a failure can be pending, unless the loop is counted; a
+ * forward one takes it along to its label. */
 static void jump_stop(cg *g, int32_t pc, const ir_inst *in)
 {
-    if (in->imm <= pc)
+    if (in->imm <= pc && g->o->checked)
+        cg_printf(g, "tk_ep++;\n");
+    if (in->imm <= pc && !g->counted[pc])
         cg_check_stop(g);
-    else if (in->imm <= g->k->ncode)
+    else if (in->imm > pc && in->imm <= g->k->ncode)
         g->pend_at[in->imm] |= g->pending;
 }
 
@@ -647,7 +713,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.pipe_async = calloc(nc, 1);
     g.packed = calloc(ns, 1);
     g.pend_at = calloc(nc, 1);
-    if (!g.packed || !g.pend_at || !g.inplace || !g.skip || !g.staged || !g.moved ||
+    g.counted = calloc(nc, 1);
+    if (!g.packed || !g.pend_at || !g.counted || !g.inplace || !g.skip || !g.staged || !g.moved ||
         !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
@@ -667,6 +734,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     cg_find_pipelined(&g);
     cg_find_hoisted(&g);
     cg_find_packed(&g);
+    cg_find_counted(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -748,5 +816,6 @@ done:
     free(g.pipe_async);
     free(g.packed);
     free(g.pend_at);
+    free(g.counted);
     return !g.failed;
 }

@@ -8,12 +8,13 @@
  * The entry point of every emitted kernel is
  *
  *     extern "C" __global__ void tk_kernel(tk_rt *rt, P0 p0, P1 p1, ...,
- *                                          lo_i, hi_i, ...)
+ *                                          lo_i, hi_i, c_i, ...)
  *
- * and, after them, for each pointer parameter i in order, two 64-bit
- * parameters: the first and one past the last device byte it may reach
- * (the bounds checks read them from the parameter bank; the same values
- * are in rt->arg_lo/arg_hi for the host's records).
+ * and, after them, for each pointer parameter i in order, three 64-bit
+ * parameters: the first and one past the last device byte it may reach,
+ * and c = hi - lo - 15 (0 where hi - lo < 16), the offsets from lo at
+ * which 16 bytes fit (the bounds checks read them from the parameter bank;
+ * lo and hi are also in rt->arg_lo/arg_hi for the host's records).
  * with one parameter per ir_kernel.params, in order, of the C type
  * cgen_param_size says (pointers: the 64-bit device address of the
  * argument's first element; ints of 32 bits or fewer and int1: a 32-bit

@@ -66,6 +66,8 @@ typedef struct cg {
     bool stored;            /* a STORE or ATOMIC since the last barrier */
     bool pending;           /* a check can have failed since the last stop
                                (cg_check_stop) */
+    uint8_t *counted;       /* per pc: a jump back of a counted loop, which
+                               does not stop the block (cg_find_counted) */
     uint8_t *pend_at;       /* per pc: a forward jump to here can come with
                                a failure pending */
     bool open_conv;         /* cg_convert_begin opened a block */
@@ -225,6 +227,7 @@ bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const c
 /* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
 void cg_find_pipelined(cg *g);
 bool cg_emit_pipelined_dot(cg *g, int32_t pc);
+void cg_find_counted(cg *g);
 int cg_pipe_ring(const cg *g, int32_t pc);      /* its buffers (1: not async) */
 int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc);   /* the DOT whose
                                ring's head branch pc is, else -1 */

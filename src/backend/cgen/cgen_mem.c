@@ -328,8 +328,14 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
          * alignment (a value of the launch, which the compiler computes
          * once) */
         int32_t pa = g->k->slots[in->a].ptr_arg;
-        cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && (tk_lo%d & %dull) == 0",
-                  pa, bytes, pa, pa, esz - 1);
+        /* (16 bytes of the argument's own elements: the launch's tk_c, the
+         * offsets from its start where 16 bytes fit, one comparison; its
+         * start is a multiple of its element size) */
+        if (bytes == 16 && (size_t)esz == (size_t)dtype_size(dtype_elem(g->k->params[pa].dt)))
+            cg_printf(g, " && tk_a0 - tk_lo%d < tk_c%d", pa, pa);
+        else
+            cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && (tk_lo%d & %dull) == 0",
+                      pa, bytes, pa, pa, esz - 1);
     }
     cg_printf(g, ";\n");
 }

@@ -80,23 +80,29 @@ void cgen_rt_prelude(cg *g)
         "  __threadfence();\n"
         "  atomicExch(&rt->err_lock, 0u);\n"
         "}\n");
-    /* A thread notes its first failure in registers (TK_NOTE) and reports
-     * it when the block stops together (TK_REPORT): the call to tk_fault
-     * then sits where nothing is live across it, instead of inside every
-     * access, where the registers it clobbers would cost every kernel. */
+    /* A thread notes its first failure (TK_NOTE) in tk_fr: kind and
+     * argument, lane, address, value, and the key TK_FIRST orders by (the
+     * round, tk_ep, then the pc).  It reports it when the block stops
+     * together (TK_REPORT): the call to tk_fault then sits where nothing
+     * is live across it, instead of inside every access, where the
+     * registers it clobbers would cost every kernel. */
     cg_printf(g,
-        "#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fk = (k); tk_fpc = (p);"
-        " tk_fl = (l); tk_fa = (a); tk_farg = (g); tk_fv = (v); } tk_bad = 1; } while (0)\n"
-        "#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, tk_fk, tk_fpc, tk_fl, tk_fa,"
-        " tk_farg, tk_fv); } while (0)\n");
+        "#define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) {"
+        " tk_fr[0] = (long long)(k) << 32 | (unsigned)(g); tk_fr[1] = (l);"
+        " tk_fr[2] = (long long)(a); tk_fr[3] = (v);"
+        " tk_fr[4] = (long long)tk_ep << 32 | (unsigned)(p); } tk_bad = 1; } while (0)\n"
+        "#define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, (unsigned)(tk_fr[0] >> 32),"
+        " (int)(unsigned)tk_fr[4], tk_fr[1], (unsigned long long)tk_fr[2], (int)(unsigned)tk_fr[0],"
+        " tk_fr[3]); } while (0)\n");
     /* Failures wait for the block's next stop (cg_check_stop), so threads
-     * can have noted different instructions: the first one in the program
-     * (the lowest pc: between two stops the code runs forward) is the one
+     * can have noted different instructions: the first one the program ran
+     * (the lowest round, tk_ep, then the lowest pc: within a round the code
+     * runs forward; control flow is the same in every thread) is the one
      * the CPU, which stops at it, reports; the others drop theirs. */
     cg_printf(g,
-        "#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = 0x7fffffff; __syncthreads();"
-        " if (tk_bad) atomicMin(&tk_fmin, tk_fpc); __syncthreads();"
-        " if (tk_bad && tk_fpc != tk_fmin) tk_bad = 0; } while (0)\n");
+        "#define TK_FIRST() do { if (tk_tid == 0) tk_fmin = ~0ull; __syncthreads();"
+        " if (tk_bad) atomicMin(&tk_fmin, (unsigned long long)tk_fr[4]); __syncthreads();"
+        " if (tk_bad && (unsigned long long)tk_fr[4] != tk_fmin) tk_bad = 0; } while (0)\n");
     /* 16 bytes from global memory into shared memory without registers
      * (sm_80 on; only pipelined tensor-core loops call it) */
     cg_printf(g,

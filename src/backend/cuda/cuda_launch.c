@@ -461,9 +461,10 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
         return false;
     }
     cuda_slot *s = &d->ring[d->npending];
-    /* the block: tk_rt, then arg_lo[room], arg_hi[room], written in place */
+    /* the block: tk_rt, then arg_lo[room], arg_hi[room], arg_c[room], written
+     * in place; c: the offsets from lo where 16 bytes fit below hi */
     size_t room = d->rt_nparams;
-    uint64_t *lo = (uint64_t *)(void *)(s->host + sizeof(tk_rt)), *hi = lo + room;
+    uint64_t *lo = (uint64_t *)(void *)(s->host + sizeof(tk_rt)), *hi = lo + room, *c = hi + room;
     bool ok = true;
     for (size_t i = 0; i < np && ok; i++) {
         dtype dt = ir->params[i].dt;
@@ -473,6 +474,7 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
             lo[i] = s->dptr[i];
             hi[i] = s->dptr[i] +
                     (uint64_t)L->args[i].numel * (uint64_t)dtype_size(dtype_elem(dt));
+            c[i] = hi[i] - lo[i] >= 16 ? hi[i] - lo[i] - 15 : 0;
         }
         cuda_param_value(dt, &L->args[i], s->dptr[i], &s->vals[i]);
         s->params[i + 1] = &s->vals[i];
@@ -491,13 +493,14 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
     memcpy(s->host, &rt, sizeof rt);
     CUdeviceptr rtp = s->dev;
     s->params[0] = &rtp;
-    /* each pointer's bounds as two more parameters, in parameter order: the
-     * checks read them from the constant bank, not across the bus */
+    /* each pointer's bounds as three more parameters, in parameter order:
+     * the checks read them from the constant bank, not across the bus */
     size_t extra = np + 1;
     for (size_t i = 0; i < np; i++)
         if (dtype_is_ptr(ir->params[i].dt)) {
             s->params[extra++] = &lo[i];
             s->params[extra++] = &hi[i];
+            s->params[extra++] = &c[i];
         }
     if (v->info.int_ptrs) {
         s->params[extra++] = &s->amap_dev;

@@ -175,11 +175,12 @@ void cuda_mem_close(cuda_dev *d)
 
 /* ---- the runtime blocks ------------------------------------------------------ */
 
-/* Bytes of one slot's block: tk_rt, arg_lo[room], arg_hi[room], rounded up
- * to 64 so that each block starts on its own cache lines. */
+/* Bytes of one slot's block: tk_rt, arg_lo[room], arg_hi[room], arg_c[room]
+ * (the kernel's tk_c: cuda_launch.c), rounded up to 64 so that each block
+ * starts on its own cache lines. */
 static size_t cuda_slot_bytes(size_t room)
 {
-    size_t n = sizeof(tk_rt) + 2 * room * sizeof(uint64_t);
+    size_t n = sizeof(tk_rt) + 3 * room * sizeof(uint64_t);
     return (n + 63) / 64 * 64;
 }
 
@@ -283,7 +284,7 @@ bool cuda_mem_rt(cuda_dev *d, size_t nparams, strbuf *why)
         s->vals = xcalloc(room, sizeof *s->vals);
         /* the runtime block, the parameters, each pointer's bounds, the
          * table of storages and its size (cgen_abi.h) */
-        s->params = xcalloc(3 * room + 3, sizeof *s->params);
+        s->params = xcalloc(4 * room + 3, sizeof *s->params);
         s->args = xcalloc(room, sizeof *s->args);
     }
     cuda_amap_place(d);     /* the tables stay; the slots are new */
