@@ -210,8 +210,9 @@ static void ring_step(cg *g, int32_t d, const char *var)
     cg_printf(g, "%s%d = %s%d == %zu ? 0 : %s%d + %zu;\n", var, d, var, d, last, var, d, bytes);
 }
 
-/* The async form: wait for this round's buffer, then keep up to
- * ring - 1 rounds loading behind it while it computes. */
+/* The async form: wait for this round's buffer, then keep up to `ahead`
+ * rounds loading behind it while it computes (ring - 1, or ring - 2 where
+ * the round before's wgmma may still be reading its buffer). */
 static bool emit_ring(cg *g, int32_t d)
 {
     const ir_kernel *k = g->k;
