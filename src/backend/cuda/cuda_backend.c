@@ -62,6 +62,11 @@ static backend_dev *cuda_open(const backend_config *c, strbuf *why)
     d->cu = cuda_driver_load(why);
     d->rtc = cuda_nvrtc_load(why);
     d->checked = !c->unchecked;
+    /* --unchecked kernels have nothing to report (no bounds checks, no
+     * assertions; a kernel that prints is checked at once all the same):
+     * their launches are deferred from the start, asynchronous as CUDA's
+     * are, and a driver error surfaces at the next sync point */
+    d->deferred = !d->checked;
     const cuda_driver *cu = d->cu;
     int major = 0, minor = 0, smem = 0;
     bool ok = cuda_ok(d, cu->cuDeviceGet(&d->dev, 0), "cuDeviceGet", why) &&

@@ -18,7 +18,7 @@
  * so that a launch reports its failure as the CPU does.
  *
  * The deferred mode (backend.h: defer; triton.testing.do_bench's timed
- * runs) skips the wait: a launch takes the next of a ring of runtime
+ * runs, and every launch under --unchecked) skips the wait: a launch takes the next of a ring of runtime
  * blocks (cuda_impl.h: CUDA_RING), keeps a copy of what its check needs,
  * and returns once enqueued; cuda_pending_check waits for them and checks
  * them in launch order at the next sync point (sync, a download, a
@@ -400,7 +400,7 @@ bool cuda_defer(backend_dev *dev, bool on, diag_sink *diag)
     (void)diag;     /* failures go to the diag of the launch that made them */
     cuda_dev *d = (cuda_dev *)dev;
     bool ok = on || cuda_pending_check(d);
-    d->deferred = on;
+    d->deferred = on || !d->checked;    /* (--unchecked: always, cuda_open) */
     return ok;
 }
 
