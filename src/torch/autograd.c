@@ -228,9 +228,14 @@ static void ag_attach(val result, ag_node *n)
     ag_meta_of(t, &n->out);
 }
 
-/* "layer_norm" -> "LayerNormBackward0" */
+/* "layer_norm" -> "LayerNormBackward0"; the functions PyTorch implements
+ * with another op take that op's name. */
 static void ag_node_name_of(const char *op, char *buf, size_t cap)
 {
+    if (!strcmp(op, "norm") || !strcmp(op, "vector_norm")) {
+        snprintf(buf, cap, "LinalgVectorNormBackward0");
+        return;
+    }
     size_t k = 0;
     bool up = true;
     for (const char *p = op; *p && k + 12 < cap; p++) {

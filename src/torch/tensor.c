@@ -1032,6 +1032,123 @@ tensor *tensor_nonzero(const tensor *t, char *err)
     return r;
 }
 
+/* ---- rearranging copies: flip, roll, repeat ------------------------------------ */
+
+tensor *tensor_flip(const tensor *t, int ndims, const int64_t *dims, char *err)
+{
+    bool flip[TENSOR_MAX_DIMS] = {false};
+    for (int i = 0; i < ndims; i++) {
+        int d;
+        if (!tensor_wrap_dim(t->ndim, dims[i], &d, err))
+            return NULL;
+        if (flip[d]) {
+            tensor_err(err, "dim %d appears multiple times in the list of dims", d);
+            return NULL;
+        }
+        flip[d] = true;
+    }
+    tensor *r = tensor_new(t->type, t->ndim, t->shape, t->cuda, err);
+    if (!r || tensor_numel(t) == 0)
+        return r;
+    /* read t from its last element backwards along the flipped dims */
+    int64_t es = tensor_elsize(t), steps[TENSOR_MAX_DIMS];
+    const unsigned char *base = tensor_cdata(t);
+    for (int d = 0; d < t->ndim; d++) {
+        steps[d] = t->strides[d] * es;
+        if (flip[d]) {
+            base += (t->shape[d] - 1) * steps[d];
+            steps[d] = -steps[d];
+        }
+    }
+    tensor_iter it;
+    tensor_iter_init(&it, r->ndim, r->shape);
+    tensor_iter_add_tensor(&it, r);
+    tensor_iter_add(&it, (void *)base, steps);
+    for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
+        memcpy(tensor_iter_ptr(&it, 0), tensor_iter_ptr(&it, 1), (size_t)es);
+    return r;
+}
+
+/* dst[..., a:b, ...] = src[..., c:d, ...] along dim d (equal lengths). */
+static bool copy_range(tensor *dst, int64_t a, const tensor *src, int64_t c, int64_t len, int d,
+                       char *err)
+{
+    tensor *to = tensor_slice(dst, d, a, a + len, 1, err);
+    tensor *from = to ? tensor_slice(src, d, c, c + len, 1, err) : NULL;
+    bool ok = from && tensor_copy_into(to, from, err);
+    tensor_unref(to);
+    tensor_unref(from);
+    return ok;
+}
+
+tensor *tensor_roll(const tensor *t, int64_t shift, int64_t dim, char *err)
+{
+    int d;
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return NULL;
+    if (t->ndim == 0) {
+        tensor_err(err, "dimension specified as %lld but tensor has no dimensions",
+                   (long long)dim);
+        return NULL;
+    }
+    tensor *r = tensor_new(t->type, t->ndim, t->shape, t->cuda, err);
+    if (!r || tensor_numel(t) == 0)
+        return r;
+    /* r = cat(t[start:], t[:start]) with start = (size - shift) mod size */
+    int64_t size = t->shape[d], s = shift % size;
+    int64_t start = s <= 0 ? -s : size - s;
+    if (!copy_range(r, 0, t, start, size - start, d, err) ||
+        !copy_range(r, size - start, t, 0, start, d, err)) {
+        tensor_unref(r);
+        return NULL;
+    }
+    return r;
+}
+
+tensor *tensor_repeat(const tensor *t, int n, const int64_t *reps, char *err)
+{
+    if (n < t->ndim) {
+        tensor_err(err, "Number of dimensions of repeat dims can not be smaller than number of "
+                   "dimensions of tensor");
+        return NULL;
+    }
+    if (!check_ndim(n, err))
+        return NULL;
+    int64_t padded[TENSOR_MAX_DIMS], target[TENSOR_MAX_DIMS];
+    int lead = n - t->ndim;
+    for (int i = 0; i < n; i++) {
+        padded[i] = i < lead ? 1 : t->shape[i - lead];
+        target[i] = padded[i] * reps[i];
+    }
+    tensor *r = tensor_new(t->type, n, target, t->cuda, err);
+    if (!r || tensor_numel(r) == 0)
+        return r;
+    /* tile one dimension at a time: cur grows from t's shape to target's */
+    tensor *cur = tensor_reshape(t, n, padded, err);
+    for (int d = 0; cur && d < n; d++) {
+        if (reps[d] == 1)
+            continue;
+        int64_t shape[TENSOR_MAX_DIMS];
+        memcpy(shape, cur->shape, sizeof shape);
+        shape[d] = target[d];
+        tensor *next = tensor_new(t->type, n, shape, t->cuda, err);
+        for (int64_t k = 0; next && k < reps[d]; k++)
+            if (!copy_range(next, k * padded[d], cur, 0, padded[d], d, err)) {
+                tensor_unref(next);
+                next = NULL;
+            }
+        tensor_unref(cur);
+        cur = next;
+    }
+    bool ok = cur && tensor_copy_into(r, cur, err);
+    tensor_unref(cur);
+    if (!ok) {
+        tensor_unref(r);
+        return NULL;
+    }
+    return r;
+}
+
 /* ---- printing ----------------------------------------------------------- */
 
 void tensor_repr(const tensor *t, strbuf *out)

@@ -389,6 +389,18 @@ bool tensor_internal_overlap(const tensor *t, char *err);
  * (count, ndim). */
 tensor *tensor_nonzero(const tensor *t, char *err);
 
+/* ---- rearranging copies (contiguous results) ---------------------------------- */
+
+/* torch.flip(t, dims): the elements in reverse order along each of dims
+ * ("dim 0 appears multiple times in the list of dims"). */
+tensor *tensor_flip(const tensor *t, int ndims, const int64_t *dims, char *err);
+/* torch.roll(t, shift, dim) along one dimension: element i moves to
+ * (i + shift) mod size. */
+tensor *tensor_roll(const tensor *t, int64_t shift, int64_t dim, char *err);
+/* t.repeat(*reps): t tiled reps[i] times along dimension i; n may exceed
+ * t's dimensions (leading dimensions of size 1 are added first). */
+tensor *tensor_repeat(const tensor *t, int n, const int64_t *reps, char *err);
+
 /* ---- printing ----------------------------------------------------------- */
 
 /* repr(t) as PyTorch prints it (format.h), with device='cuda:0' when t was

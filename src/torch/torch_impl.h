@@ -8,7 +8,8 @@
  *   torch_tensor.c  the Tensor type: attributes, operators, printing, and
  *                   the methods that reshape, convert and read tensors
  *   torch_math.c    functions that are both torch.f(x) and x.f(): unary
- *                   and binary arithmetic, reductions, matmul, cat, where
+ *                   and binary arithmetic, reductions, matmul, cat, where,
+ *                   norms (and torch.linalg's)
  *   torch_index.c   x[key] and x[key] = value
  *   torch_testing.c allclose, isclose, equal, testing.assert_close
  *   torch_objects.c torch.Size, torch.device, torch.return_types
@@ -50,6 +51,7 @@ enum { TORCH_AG_RECORD, TORCH_AG_CREATE, TORCH_AG_NONE };
 #define TORCH_METHOD(n, f) {n, f, NULL, "Tensor." n, NULL, TORCH_AG_RECORD}
 #define TORCH_ALL3(n, f) {n, f, "torch." n, "Tensor." n, "torch.nn.functional." n, \
                           TORCH_AG_RECORD}
+#define TORCH_LINALG(n, f) {n, f, "torch.linalg." n, NULL, NULL, TORCH_AG_RECORD}
 #define TORCH_NNF(n, f) {n, f, NULL, NULL, "torch.nn.functional." n, TORCH_AG_RECORD}
 #define TORCH_CREATE(n, f) {n, f, "torch." n, NULL, NULL, TORCH_AG_CREATE}
 #define TORCH_METHOD_CREATE(n, f) {n, f, NULL, "Tensor." n, NULL, TORCH_AG_CREATE}
@@ -60,6 +62,7 @@ enum { TORCH_AG_RECORD, TORCH_AG_CREATE, TORCH_AG_NONE };
 extern const torch_fn torch_create_fns[];
 extern const torch_fn torch_tensor_fns[];
 extern const torch_fn torch_math_fns[];
+extern const torch_fn torch_linalg_fns[];    /* torch_math.c: torch.linalg.<name> */
 extern const torch_fn torch_testing_fns[];
 extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
 extern const torch_fn torch_autograd_fns[]; /* autograd.c: backward, requires_grad_, ... */

@@ -1,7 +1,8 @@
 /* torch_math.c - the arithmetic of the torch module: functions that are
  * both torch.f(x, ...) and x.f(...) (and often torch.nn.functional.f):
  * unary functions, binary operators, in-place forms, reductions, softmax,
- * matrix products, where, clamp, cat and stack, and F.layer_norm. */
+ * matrix products, where, clamp, cat and stack, F.layer_norm, bincount and
+ * the vector norms (torch.norm, torch.linalg.vector_norm). */
 #include "torch_impl.h"
 
 #include <math.h>
@@ -429,10 +430,14 @@ TORCH_NAMED(amin, reduce, TENSOR_AMIN)
 TORCH_NAMED(all, reduce, TENSOR_ALL)
 TORCH_NAMED(any, reduce, TENSOR_ANY)
 
+/* What var_std computes: var, std, (var, mean) or (std, mean). */
+enum { VS_VAR, VS_STD, VS_VAR_MEAN, VS_STD_MEAN };
+
 /* var/std(input, dim=None, *, correction=1, keepdim=False): the mean of
- * squared deviations, divided by N - correction (unbiased= also works). */
+ * squared deviations, divided by N - correction (unbiased= also works);
+ * var_mean/std_mean return the tuple (var or std, mean). */
 static val var_std(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                   src_span at, const char *fname, bool take_sqrt)
+                   src_span at, const char *fname, int what)
 {
     TORCH_AXIS_IS_DIM(kw);
     val a[5];
@@ -464,19 +469,34 @@ static val var_std(host *h, val self, int argc, const val *argv, const val_kwarg
         r = tensor_binary(TENSOR_DIV, tensor_operand_of(sum),
                           tensor_operand_float(denom > 0 ? denom : 0.0), err);
     }
-    if (r && take_sqrt) {
+    if (r && (what == VS_STD || what == VS_STD_MEAN)) {
         tensor *s = tensor_unary(TENSOR_SQRT, r, err);
         tensor_unref(r);
         r = s;
     }
+    tensor *m = NULL;
+    if (r && (what == VS_VAR_MEAN || what == VS_STD_MEAN)) {
+        m = keep ? tensor_ref(mean) : tensor_reduce(TENSOR_MEAN, t, n, d, false, DTYPE_INVALID,
+                                                    err);
+        if (!m) {
+            tensor_unref(r);
+            r = NULL;
+        }
+    }
     tensor *tmp[] = {mean, dev, sq, sum};
     for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
         tensor_unref(tmp[i]);
-    return torch_result(h, at, r, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    if (!m)
+        return tensor_val(r);
+    return val_tuple_of(2, (val[]){tensor_val(r), tensor_val(m)});
 }
 
-TORCH_NAMED(var, var_std, false)
-TORCH_NAMED(std, var_std, true)
+TORCH_NAMED(var, var_std, VS_VAR)
+TORCH_NAMED(std, var_std, VS_STD)
+TORCH_NAMED(var_mean, var_std, VS_VAR_MEAN)
+TORCH_NAMED(std_mean, var_std, VS_STD_MEAN)
 
 static val arg_reduce(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at, const char *fname, tensor_reduce_op op)
@@ -692,6 +712,212 @@ static val fn_cumsum(host *h, val self, int argc, const val *argv, const val_kwa
     tensor *r = src ? tensor_cumsum(src, dim, err) : NULL;
     tensor_unref(src);
     return torch_result(h, at, r, err);
+}
+
+/* torch.bincount(input, weights=None, minlength=0): how often each value
+ * 0..max occurs in a 1-D tensor of non-negative ints (int64), or the sum of
+ * the weights at each value: float32 weights sum in float32, any others
+ * are converted to float64 first, as PyTorch's CPU kernel does. */
+static val fn_bincount(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("bincount", "input, weights=, minlength=", a);
+    int64_t minlength = 0;
+    tensor *w = NULL;
+    if ((a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE &&
+         !(w = torch_tensor_arg(h, a[1], at, "bincount", "weights"))) ||
+        (a[2].kind != VAL_MISSING && !torch_int_arg(h, a[2], at, "bincount", "minlength",
+                                                     &minlength)))
+        return val_err();
+    if (!dtype_is_int(t->type) || dtype_is_bool(t->type))
+        return host_error(h, at, "\"bincount_cpu\" not implemented for '%s'",
+                          tensor_type_name(t->type));
+    if (minlength < 0)
+        return host_error(h, at, "minlength should be >= 0");
+    char err[TENSOR_ERR_LEN];
+    if (t->ndim == 1 && t->shape[0] == 0)
+        return torch_result(h, at, tensor_new(DTYPE_INT64, 1, &minlength, t->cuda, err), err);
+    int64_t n = tensor_numel(t), top = 0;
+    bool neg = t->ndim != 1;
+    for (int64_t i = 0; i < n && !neg; i++) {
+        dtype_scalar v = tensor_get_flat(t, i);
+        /* uint64 values past INT64_MAX read as negative: too large anyway */
+        neg = v.i < 0;
+        top = v.i > top ? v.i : top;
+    }
+    if (neg)
+        return host_error(h, at, "bincount only supports 1-d non-negative integral inputs.");
+    if (w && (w->ndim != 1 || w->shape[0] != n))
+        return host_error(h, at, "weights should be 1-d and have the same length as input");
+    int64_t nbins = top + 1 > minlength ? top + 1 : minlength;
+    dtype rt = !w ? DTYPE_INT64 : w->type == DTYPE_FP32 ? DTYPE_FP32 : DTYPE_FP64;
+    tensor *r = tensor_new(rt, 1, &nbins, t->cuda, err);
+    tensor *wt = r && w ? tensor_to(w, rt, w->cuda, err) : NULL;
+    if (!r || (w && !wt)) {
+        tensor_unref(r);
+        return torch_fail(h, at, err);
+    }
+    void *out = tensor_data(r);
+    const void *wp = wt ? tensor_cdata(wt) : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        int64_t bin = tensor_get_flat(t, i).i;
+        if (rt == DTYPE_INT64)
+            ((int64_t *)out)[bin] += 1;
+        else if (rt == DTYPE_FP32)
+            ((float *)out)[bin] += ((const float *)wp)[i];
+        else
+            ((double *)out)[bin] += ((const double *)wp)[i];
+    }
+    tensor_unref(wt);
+    return tensor_val(r);
+}
+
+/* ---- vector norms ---------------------------------------------------------------- */
+
+/* The ord-norm of t over ndims dims (NULL: all), computed in float64 and
+ * returned as out (a float dtype): inf and -inf are the largest and the
+ * smallest magnitude, 0 the count of non-zeros, else (sum |x|^ord)^(1/ord). */
+static tensor *vector_norm(const tensor *t, double ord, int ndims, const int64_t *dims,
+                           bool keep, dtype out, char *err)
+{
+    tensor *x = tensor_to(t, DTYPE_FP64, t->cuda, err);
+    tensor *ax = x ? tensor_unary(TENSOR_ABS, x, err) : NULL;
+    tensor *r = NULL;
+    if (ax && isinf(ord)) {
+        r = tensor_reduce(ord > 0 ? TENSOR_AMAX : TENSOR_AMIN, ax, ndims, dims, keep,
+                          DTYPE_INVALID, err);
+    } else if (ax && ord == 0) {
+        tensor *nz = tensor_binary(TENSOR_NE, tensor_operand_of(ax), tensor_operand_int(0), err);
+        r = nz ? tensor_reduce(TENSOR_SUM, nz, ndims, dims, keep, DTYPE_FP64, err) : NULL;
+        tensor_unref(nz);
+    } else if (ax && ord == 1) {
+        r = tensor_reduce(TENSOR_SUM, ax, ndims, dims, keep, DTYPE_INVALID, err);
+    } else if (ax) {
+        bool two = ord == 2;
+        tensor *p = two ? tensor_binary(TENSOR_MUL, tensor_operand_of(ax),
+                                        tensor_operand_of(ax), err)
+                        : tensor_binary(TENSOR_POW, tensor_operand_of(ax),
+                                        tensor_operand_float(ord), err);
+        tensor *sum = p ? tensor_reduce(TENSOR_SUM, p, ndims, dims, keep, DTYPE_INVALID, err)
+                        : NULL;
+        if (sum)
+            r = two ? tensor_unary(TENSOR_SQRT, sum, err)
+                    : tensor_binary(TENSOR_POW, tensor_operand_of(sum),
+                                    tensor_operand_float(1.0 / ord), err);
+        tensor_unref(p);
+        tensor_unref(sum);
+    }
+    tensor_unref(x);
+    tensor_unref(ax);
+    tensor *res = r ? tensor_to(r, out, t->cuda, err) : NULL;
+    tensor_unref(r);
+    return res;
+}
+
+/* The checks and dtypes of linalg.vector_norm, then the norm. */
+static val norm_of(host *h, src_span at, const tensor *t, double ord, val dim, bool keep,
+                   val dtype_v, const char *fname)
+{
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    bool all;
+    dtype dt = DTYPE_INVALID;
+    if (!dims_arg(h, dim, at, fname, &n, dims, &all) ||
+        !torch_dtype_arg(h, dtype_v, at, fname, &dt))
+        return val_err();
+    if (!dtype_is_float(t->type))
+        return host_error(h, at, "linalg.vector_norm: Expected a floating point or complex "
+                          "tensor as input. Got %s", tensor_type_name(t->type));
+    all = all || n == 0;
+    if (tensor_numel(t) == 0 && (ord < 0 || ord == INFINITY)) {
+        bool empty_dim = all;
+        for (int i = 0; i < n && !empty_dim; i++) {
+            int d;
+            empty_dim = tensor_wrap_dim(t->ndim, dims[i], &d, NULL) && t->shape[d] == 0;
+        }
+        if (empty_dim)
+            return host_error(h, at, "linalg.vector_norm cannot compute the %g norm on an "
+                              "empty tensor because the operation does not have an identity",
+                              ord);
+    }
+    char err[TENSOR_ERR_LEN];
+    dtype out = t->type;
+    if (dt != DTYPE_INVALID) {
+        if (!dtype_is_float(dt))
+            return host_error(h, at, "linalg.vector_norm: dtype should be floating point or "
+                              "complex, but got %s", tensor_type_name(dt));
+        if (tensor_promote_types(dt, t->type, err) != dt)
+            return host_error(h, at, "linalg.vector_norm: the dtype of the input (%s) should "
+                              "be convertible without narrowing to the specified dtype (%s)",
+                              tensor_type_name(t->type), tensor_type_name(dt));
+        out = dt;
+    }
+    if (!tensor_no_fp8(t->type, err))
+        return torch_fail(h, at, err);
+    return torch_result(h, at, vector_norm(t, ord, n, all ? NULL : dims, keep, out, err), err);
+}
+
+/* An ord/p argument: a number (inf included). */
+static bool ord_arg(host *h, val v, src_span at, const char *fname, const char *arg,
+                    double *out)
+{
+    if (v.kind == VAL_MISSING || v.kind == VAL_NONE)
+        return true;
+    if (v.kind == VAL_INT || v.kind == VAL_BOOL || v.kind == VAL_FLOAT)
+        return host_to_float(h, v, at, arg, out);
+    host_error(h, at, "%s(): argument '%s' must be Number, not %s", fname, arg,
+               val_type_name(v));
+    return false;
+}
+
+/* torch.linalg.vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None) */
+static val fn_vector_norm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    (void)self;
+    val a[5];
+    if (!host_args(h, at, "linalg_vector_norm", "x, ord=, dim=, keepdim=, *, dtype=", argc,
+                   argv, kw, a))
+        return val_err();
+    tensor *t = torch_tensor_arg(h, a[0], at, "linalg_vector_norm", "input");
+    double ord = 2;
+    bool keep = false;
+    if (!t || !ord_arg(h, a[1], at, "linalg_vector_norm", "ord", &ord) ||
+        !torch_bool_arg(h, a[3], at, "linalg_vector_norm", "keepdim", &keep))
+        return val_err();
+    return norm_of(h, at, t, ord, a[2], keep, a[4], "linalg_vector_norm");
+}
+
+/* torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None) and
+ * x.norm(...): PyTorch sends every p but 'nuc' (and 'fro' over more than
+ * two dims) to linalg.vector_norm, 'fro' as 2; matrix norms are not here. */
+static val fn_norm(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[6];
+    TORCH_READ_ARGS("norm", "input, p=, dim=, keepdim=, out=, dtype=", a);
+    double p = 2;
+    bool keep = false;
+    if (a[4].kind != VAL_MISSING && a[4].kind != VAL_NONE)
+        return host_error(h, at, "norm(): out= is not supported by tritsim");
+    if (a[1].kind == VAL_STR) {
+        const char *ps;
+        int n = 0;
+        int64_t dims[TENSOR_MAX_DIMS];
+        bool all;
+        if (!host_to_str(h, a[1], at, "norm() argument 'p'", &ps) ||
+            !dims_arg(h, a[2], at, "norm", &n, dims, &all))
+            return val_err();
+        if (strcmp(ps, "fro") || n > 2)
+            return host_error(h, at, "norm(): the matrix norm p='%s' is not supported by "
+                              "tritsim (vector norms and 'fro' are)", ps);
+    } else if (!ord_arg(h, a[1], at, "norm", "p", &p)) {
+        return val_err();
+    }
+    if (!torch_bool_arg(h, a[3], at, "norm", "keepdim", &keep))
+        return val_err();
+    return norm_of(h, at, t, p, a[2], keep, a[5], "norm");
 }
 
 /* ---- matrix products --------------------------------------------------------------- */
@@ -951,6 +1177,8 @@ const torch_fn torch_math_fns[] = {
     TORCH_BOTH("mean", fn_mean),
     TORCH_BOTH("var", fn_var),
     TORCH_BOTH("std", fn_std),
+    TORCH_FUNC("var_mean", fn_var_mean),
+    TORCH_FUNC("std_mean", fn_std_mean),
     TORCH_BOTH("amax", fn_amax),
     TORCH_BOTH("amin", fn_amin),
     TORCH_BOTH("all", fn_all),
@@ -962,6 +1190,8 @@ const torch_fn torch_math_fns[] = {
     TORCH_ALL3("softmax", fn_softmax),
     TORCH_ALL3("log_softmax", fn_log_softmax),
     TORCH_BOTH("cumsum", fn_cumsum),
+    TORCH_BOTH("bincount", fn_bincount),
+    TORCH_BOTH("norm", fn_norm),
     TORCH_BOTH("matmul", fn_matmul),
     TORCH_BOTH("mm", fn_mm),
     TORCH_BOTH("bmm", fn_bmm),
@@ -970,5 +1200,10 @@ const torch_fn torch_math_fns[] = {
     TORCH_FUNC("concat", fn_cat),
     TORCH_FUNC("concatenate", fn_cat),
     TORCH_FUNC("stack", fn_stack),
+    {NULL, NULL, NULL, NULL, NULL, 0},
+};
+
+const torch_fn torch_linalg_fns[] = {
+    TORCH_LINALG("vector_norm", fn_vector_norm),
     {NULL, NULL, NULL, NULL, NULL, 0},
 };

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The tensor of a method call (self), which host_call guarantees. */
@@ -572,6 +573,236 @@ static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwa
     return r;
 }
 
+/* ---- rearranging copies: flip, roll, repeat, repeat_interleave ------------------ */
+
+/* torch.flip(input, dims) and x.flip(*dims) */
+static val fn_flip(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    tensor *t;
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (argc + (self.kind == VAL_TENSOR) < 2 && !(kw && kw->n))
+        return host_raise(h, HOST_EXC_TYPE, at, "flip() missing 1 required positional "
+                          "arguments: \"dims\"");
+    if (!shape_after_input(h, self, argc, argv, kw, at, "flip", "dims", &t, &n, dims))
+        return val_err();
+    return torch_result(h, at, tensor_flip(t, n, dims, err), err);
+}
+
+/* torch.roll(input, shifts, dims=None): one roll per (shift, dim) pair;
+ * with no dims, the flattened tensor rolls and gets its shape back. */
+static val fn_roll(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("roll", "input, shifts, dims=", a);
+    int ns, nd = 0;
+    int64_t shifts[TENSOR_MAX_DIMS], dims[TENSOR_MAX_DIMS];
+    if (!torch_int_list(h, a[1], at, "roll", "shifts", &ns, shifts, TENSOR_MAX_DIMS) ||
+        (a[2].kind != VAL_MISSING && a[2].kind != VAL_NONE &&
+         !torch_int_list(h, a[2], at, "roll", "dims", &nd, dims, TENSOR_MAX_DIMS)))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (ns == 0)
+        return host_error(h, at, "`shifts` required");
+    if (nd == 0 && ns == 1) {
+        int64_t numel = tensor_numel(t);
+        tensor *flat = tensor_reshape(t, 1, &numel, err);
+        tensor *rolled = flat ? tensor_roll(flat, shifts[0], 0, err) : NULL;
+        tensor *r = rolled ? tensor_view(rolled, t->ndim, t->shape, err) : NULL;
+        tensor_unref(flat);
+        tensor_unref(rolled);
+        return torch_result(h, at, r, err);
+    }
+    if (ns != nd)
+        return host_error(h, at, "shifts and dimensions must align. shifts: %d, dims:%d", ns,
+                          nd);
+    tensor *r = tensor_ref(t);
+    for (int i = 0; r && i < ns; i++) {
+        tensor *next = tensor_roll(r, shifts[i], dims[i], err);
+        tensor_unref(r);
+        r = next;
+    }
+    return torch_result(h, at, r, err);
+}
+
+/* x.repeat(*repeats) */
+static val fn_repeat(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    tensor *t;
+    int n;
+    int64_t reps[TENSOR_MAX_DIMS];
+    char err[TENSOR_ERR_LEN];
+    if (argc == 0 && !(kw && kw->n))
+        return host_raise(h, HOST_EXC_TYPE, at, "repeat() missing 1 required positional "
+                          "arguments: \"repeats\"");
+    if (!shape_after_input(h, self, argc, argv, kw, at, "repeat", "repeats", &t, &n, reps))
+        return val_err();
+    return torch_result(h, at, tensor_repeat(t, n, reps, err), err);
+}
+
+/* The counts of a repeats tensor (1-D, int32 or int64, none negative), as
+ * torch.repeat_interleave(repeats) checks them; NULL after reporting. */
+static int64_t *repeat_counts(host *h, const tensor *r, src_span at)
+{
+    if (!dtype_is_int(r->type) || dtype_is_bool(r->type)) {
+        host_error(h, at, "\"repeat_interleave_cpu\" not implemented for '%s'",
+                   tensor_type_name(r->type));
+        return NULL;
+    }
+    if (r->ndim != 1) {
+        host_error(h, at, "repeat_interleave only accept 1D vector as repeat");
+        return NULL;
+    }
+    if (r->type != DTYPE_INT64 && r->type != DTYPE_INT32) {
+        host_error(h, at, "repeats has to be Long or Int tensor");
+        return NULL;
+    }
+    int64_t *counts = xcalloc((size_t)r->shape[0] + 1, sizeof *counts);
+    for (int64_t i = 0; i < r->shape[0]; i++) {
+        counts[i] = tensor_get_flat(r, i).i;
+        if (counts[i] < 0) {
+            free(counts);
+            host_error(h, at, "repeats can not be negative");
+            return NULL;
+        }
+    }
+    return counts;
+}
+
+/* Slice i of x along d repeated counts[i] times, for each i in turn. */
+static tensor *interleave(const tensor *x, int d, const int64_t *counts, char *err)
+{
+    int64_t shape[TENSOR_MAX_DIMS], total = 0;
+    for (int64_t i = 0; i < x->shape[d]; i++)
+        total += counts[i];
+    memcpy(shape, x->shape, sizeof shape);
+    shape[d] = total;
+    tensor *r = tensor_new(x->type, x->ndim, shape, x->cuda, err);
+    for (int64_t i = 0, pos = 0; r && i < x->shape[d]; pos += counts[i], i++) {
+        if (counts[i] == 0)
+            continue;
+        tensor *to = tensor_slice(r, d, pos, pos + counts[i], 1, err);
+        tensor *from = to ? tensor_slice(x, d, i, i + 1, 1, err) : NULL;
+        bool ok = from && tensor_copy_into(to, from, err);
+        tensor_unref(to);
+        tensor_unref(from);
+        if (!ok) {
+            tensor_unref(r);
+            r = NULL;
+        }
+    }
+    return r;
+}
+
+/* torch.repeat_interleave(repeats): each index i, repeats[i] times. */
+static val repeat_indices(host *h, const tensor *reps, int64_t out_size, src_span at)
+{
+    int64_t *counts = repeat_counts(h, reps, at);
+    if (!counts)
+        return val_err();
+    int64_t total = 0;
+    for (int64_t i = 0; i < reps->shape[0]; i++)
+        total += counts[i];
+    char err[TENSOR_ERR_LEN];
+    tensor *r = NULL;
+    if (out_size >= 0 && out_size != total)
+        snprintf(err, sizeof err, "allocated size does not match required size");
+    else
+        r = tensor_new(reps->type, 1, &total, reps->cuda, err);
+    for (int64_t i = 0, pos = 0; r && i < reps->shape[0]; i++)
+        for (int64_t k = 0; k < counts[i]; k++)
+            tensor_set(r, (int64_t[]){pos++}, (dtype_scalar){.i = i});
+    free(counts);
+    return torch_result(h, at, r, err);
+}
+
+/* torch.repeat_interleave(input, repeats, dim=None, *, output_size=None):
+ * repeats an int or a tensor of one count, or of one count per slice of
+ * input along dim; with no dim, input is flattened first. */
+static val fn_repeat_interleave(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    val a[4];
+    TORCH_READ_ARGS("repeat_interleave", "input, repeats=, dim=, *, output_size=", a);
+    int64_t dim = 0, out_size = -1;
+    bool has_dim = a[2].kind != VAL_MISSING && a[2].kind != VAL_NONE;
+    if ((has_dim && !torch_int_arg(h, a[2], at, "repeat_interleave", "dim", &dim)) ||
+        (a[3].kind != VAL_MISSING && a[3].kind != VAL_NONE &&
+         !torch_int_arg(h, a[3], at, "repeat_interleave", "output_size", &out_size)))
+        return val_err();
+    if (a[1].kind == VAL_MISSING)
+        return repeat_indices(h, t, out_size, at);
+    char err[TENSOR_ERR_LEN];
+    int d;
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    int64_t numel = tensor_numel(t);
+    tensor *x = has_dim ? tensor_ref(t) : tensor_reshape(t, 1, &numel, err);
+    if (!x)
+        return torch_fail(h, at, err);
+    if (!has_dim)
+        d = 0;
+    int64_t size = x->ndim ? x->shape[d] : 1;
+    int64_t *counts = NULL, n;
+    if (a[1].kind == VAL_TENSOR) {
+        const tensor *reps = tensor_of(a[1]);
+        if (reps->ndim > 1 || (reps->ndim == 1 && reps->shape[0] != 1 &&
+                               reps->shape[0] != size)) {
+            tensor_unref(x);
+            if (reps->ndim > 1)
+                return host_error(h, at, "repeats must be 0-dim or 1-dim tensor");
+            return host_error(h, at, "repeats must have the same size as input along dim, but "
+                              "got repeats.size(0) = %lld and input.size(%lld) = %lld",
+                              (long long)reps->shape[0], (long long)dim, (long long)size);
+        }
+        int64_t one = 1;
+        tensor *flat = tensor_reshape(reps, 1, &one, NULL);
+        const tensor *src = reps->ndim == 1 && reps->shape[0] == size ? reps : flat;
+        counts = repeat_counts(h, src, at);
+        tensor_unref(flat);
+        n = src->shape[0];
+        if (counts && n != size) {      /* one count for every slice */
+            int64_t c = counts[0];
+            free(counts);
+            counts = xcalloc((size_t)size + 1, sizeof *counts);
+            for (int64_t i = 0; i < size; i++)
+                counts[i] = c;
+        }
+    } else {
+        int64_t c;
+        if (!torch_int_arg(h, a[1], at, "repeat_interleave", "repeats", &c)) {
+            tensor_unref(x);
+            return val_err();
+        }
+        if (c < 0) {
+            tensor_unref(x);
+            return host_error(h, at, "Repeats must be non-negative");
+        }
+        counts = xcalloc((size_t)size + 1, sizeof *counts);
+        for (int64_t i = 0; i < size; i++)
+            counts[i] = c;
+    }
+    if (!counts) {
+        tensor_unref(x);
+        return val_err();
+    }
+    tensor *r = NULL;
+    int64_t total = 0;
+    for (int64_t i = 0; i < size; i++)
+        total += counts[i];
+    if (out_size >= 0 && out_size != total)
+        snprintf(err, sizeof err, "allocated size does not match required size");
+    else
+        r = interleave(x, d, counts, err);
+    free(counts);
+    tensor_unref(x);
+    return torch_result(h, at, r, err);
+}
+
 /* ---- copies and conversions -------------------------------------------------- */
 
 static val fn_contiguous(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -846,6 +1077,10 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_BOTH("squeeze", fn_squeeze),
     TORCH_BOTH("narrow", fn_narrow),
     TORCH_BOTH("unbind", fn_unbind),
+    TORCH_BOTH("flip", fn_flip),
+    TORCH_BOTH("roll", fn_roll),
+    TORCH_METHOD("repeat", fn_repeat),
+    TORCH_BOTH("repeat_interleave", fn_repeat_interleave),
     TORCH_BOTH("clone", fn_clone),
     TORCH_METHOD_NO_GRAD("detach", fn_detach),
     TORCH_METHOD("copy_", fn_copy_),

@@ -1,7 +1,8 @@
 /* torchmod.c - registers the torch module and its submodules: the function
  * tables of torch_*.c, the dtypes (torch.float32, torch.half, ...), the
  * types (torch.Tensor, torch.Size, torch.device), and the small modules
- * torch.cuda, torch.nn.functional, torch.testing and torch.version.
+ * torch.cuda, torch.nn.functional, torch.testing, torch.linalg and
+ * torch.version.
  *
  * torch.cuda.is_available() is True: programs ask it to choose their
  * device, and every tensor works on 'cuda' here, so GPU programs run
@@ -396,6 +397,9 @@ void torch_init(host *h)
     add_module(h, torch, "cuda", "torch.cuda", make_cuda());
     add_module(h, torch, "version", "torch.version", make_version(h));
     add_module(h, torch, "testing", "torch.testing", testing);
+    val linalg = val_module_new("torch.linalg");
+    add_table(linalg, nnf, torch_linalg_fns);
+    add_module(h, torch, "linalg", "torch.linalg", linalg);
     add_module(h, nn, "functional", "torch.nn.functional", nnf);
     autograd_init(h, torch);
     add_module(h, torch, "nn", "torch.nn", nn);
