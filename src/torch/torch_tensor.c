@@ -763,8 +763,8 @@ static val fn_repeat_interleave(host *h, val self, int argc, const val *argv,
         tensor *flat = tensor_reshape(reps, 1, &one, NULL);
         const tensor *src = reps->ndim == 1 && reps->shape[0] == size ? reps : flat;
         counts = repeat_counts(h, src, at);
-        tensor_unref(flat);
         n = src->shape[0];
+        tensor_unref(flat);     /* (src may be flat: read it first) */
         if (counts && n != size) {      /* one count for every slice */
             int64_t c = counts[0];
             free(counts);
