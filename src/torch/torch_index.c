@@ -590,19 +590,30 @@ static bool gather_checks(host *h, src_span at, const char *fname, const tensor 
                    src ? "self" : "input");
         return false;
     }
-    for (int i = 0; i < index->ndim; i++) {
-        if (i != d && index->shape[i] > self->shape[i]) {
-            host_error(h, at, "Size does not match at dimension %d expected index to be no "
-                       "larger than self apart from dimension %d", i, d);
-            return false;
-        }
-        if (src && src->ndim == index->ndim && index->shape[i] > src->shape[i]) {
-            host_error(h, at, "Size does not match at dimension %d expected index to be no "
-                       "larger than src", i);
-            return false;
-        }
+    int bad = -1;
+    for (int i = 0; i < index->ndim && bad < 0; i++)
+        if ((i != d && index->shape[i] > self->shape[i]) ||
+            (src && src->ndim == index->ndim && index->shape[i] > src->shape[i]))
+            bad = i;
+    if (bad < 0)
+        return true;
+    strbuf is = {0}, ss = {0}, rs = {0};
+    tensor_shape_str(index->ndim, index->shape, &is);
+    tensor_shape_str(self->ndim, self->shape, &ss);
+    if (src) {
+        tensor_shape_str(src->ndim, src->shape, &rs);
+        host_error(h, at, "Expected index %s to be no larger than self %s apart from dimension "
+                   "%d and to be no larger size than src %s", strbuf_cstr(&is),
+                   strbuf_cstr(&ss), d, strbuf_cstr(&rs));
+    } else {
+        host_error(h, at, "Size does not match at dimension %d expected index %s to be no "
+                   "larger than self %s apart from dimension %d", bad, strbuf_cstr(&is),
+                   strbuf_cstr(&ss), d);
     }
-    return true;
+    strbuf_free(&is);
+    strbuf_free(&ss);
+    strbuf_free(&rs);
+    return false;
 }
 
 /* The element of index at pos checked against the size of self along d;
