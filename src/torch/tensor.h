@@ -523,6 +523,8 @@ bool tensor_max_dim(bool is_max, const tensor *t, int64_t dim, bool keepdim,
 tensor *tensor_softmax(const tensor *t, int64_t dim, bool log, dtype out_type, char *err);
 /* Cumulative sum along dim (ints give int64). */
 tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err);
+/* Cumulative product along dim (ints give int64, wrapping). */
+tensor *tensor_cumprod(const tensor *t, int64_t dim, char *err);
 
 /* ---- matrix products (tensor_matmul.c) ------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* tensor_reduce.c - reductions over tensor dimensions (sum, prod, mean,
  * max/min with and without their indices, argmax/argmin, all/any) and the
  * operations made of a reduction along one dimension (softmax,
- * log_softmax, cumsum).
+ * log_softmax, cumsum, cumprod).
  *
  * Floats accumulate in double and round once at the end; ints accumulate
  * with 64-bit wrap-around.  torch's CPU kernels sum float32 in float32
@@ -416,26 +416,40 @@ tensor *tensor_softmax(const tensor *t, int64_t dim, bool log, dtype out_type, c
     return out;
 }
 
-static void cumsum_fn(const tensor *t, const unsigned char *in, int64_t istep,
-                      const tensor *out, unsigned char *o, int64_t ostep, int64_t n)
+/* One line of a cumulative sum (prod false) or product (prod true). */
+static void cumulate_line(const tensor *t, const unsigned char *in, int64_t istep,
+                          const tensor *out, unsigned char *o, int64_t ostep, int64_t n, bool prod)
 {
-    double fsum = 0;
-    uint64_t isum = 0;
+    double facc = prod ? 1 : 0;
+    uint64_t iacc = prod ? 1 : 0;
     bool fl = dtype_is_float(t->type);
     for (int64_t k = 0; k < n; k++) {
         dtype_scalar v = dtype_load(t->type, in + k * istep), r;
         if (fl) {
-            fsum += v.f;
-            r.f = dtype_round_float(out->type, fsum);
+            facc = prod ? facc * v.f : facc + v.f;
+            r.f = dtype_round_float(out->type, facc);
         } else {
-            isum += dtype_cast(v, t->type, DTYPE_INT64).u;
-            r.u = isum;
+            uint64_t x = dtype_cast(v, t->type, DTYPE_INT64).u;
+            iacc = prod ? iacc * x : iacc + x;
+            r.u = iacc;
         }
         dtype_store(out->type, o + k * ostep, r);
     }
 }
 
-tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err)
+static void cumsum_fn(const tensor *t, const unsigned char *in, int64_t istep,
+                      const tensor *out, unsigned char *o, int64_t ostep, int64_t n)
+{
+    cumulate_line(t, in, istep, out, o, ostep, n, false);
+}
+
+static void cumprod_fn(const tensor *t, const unsigned char *in, int64_t istep,
+                       const tensor *out, unsigned char *o, int64_t ostep, int64_t n)
+{
+    cumulate_line(t, in, istep, out, o, ostep, n, true);
+}
+
+static tensor *cumulate(const tensor *t, int64_t dim, line_fn *fn, char *err)
 {
     int d;
     if (!tensor_no_fp8(t->type, err) || !tensor_wrap_dim(t->ndim, dim, &d, err))
@@ -443,6 +457,16 @@ tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err)
     dtype rt = dtype_is_float(t->type) ? t->type : DTYPE_INT64;
     tensor *out = tensor_new(rt, t->ndim, t->shape, t->cuda, err);
     if (out)
-        for_each_line(t, d, out, cumsum_fn);
+        for_each_line(t, d, out, fn);
     return out;
+}
+
+tensor *tensor_cumsum(const tensor *t, int64_t dim, char *err)
+{
+    return cumulate(t, dim, cumsum_fn, err);
+}
+
+tensor *tensor_cumprod(const tensor *t, int64_t dim, char *err)
+{
+    return cumulate(t, dim, cumprod_fn, err);
 }

@@ -10,7 +10,9 @@
  *   torch_math.c    functions that are both torch.f(x) and x.f(): unary
  *                   and binary arithmetic, reductions, matmul, cat, where,
  *                   norms (and torch.linalg's)
- *   torch_index.c   x[key] and x[key] = value
+ *   torch_index.c   x[key] and x[key] = value; gather, scatter, index_select,
+ *                   masked_fill
+ *   torch_sort.c    sort, argsort, topk
  *   torch_testing.c allclose, isclose, equal, testing.assert_close
  *   torch_objects.c torch.Size, torch.device, torch.return_types
  *
@@ -63,6 +65,8 @@ extern const torch_fn torch_create_fns[];
 extern const torch_fn torch_tensor_fns[];
 extern const torch_fn torch_math_fns[];
 extern const torch_fn torch_linalg_fns[];    /* torch_math.c: torch.linalg.<name> */
+extern const torch_fn torch_index_fns[];     /* torch_index.c: gather, scatter, ... */
+extern const torch_fn torch_sort_fns[];      /* torch_sort.c: sort, argsort, topk */
 extern const torch_fn torch_testing_fns[];
 extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
 extern const torch_fn torch_autograd_fns[]; /* autograd.c: backward, requires_grad_, ... */

@@ -559,3 +559,328 @@ bool torch_setitem(host *h, val self, val kv, val value, src_span at)
     plan_free(&p);
     return ok;
 }
+
+/* ---- gather, scatter, index_select, masked_fill ------------------------------ */
+
+/* Step idx (ndim dims of shape) to the next element in row-major order. */
+static void next_index(int ndim, const int64_t *shape, int64_t *idx)
+{
+    for (int d = ndim - 1; d >= 0; d--) {
+        if (++idx[d] < shape[d])
+            return;
+        idx[d] = 0;
+    }
+}
+
+/* The checks gather and scatter share (PyTorch's scatter_gather_checks):
+ * an int64 index with self's number of dimensions, no larger than self
+ * apart from dim (and no larger than src anywhere). */
+static bool gather_checks(host *h, src_span at, const char *fname, const tensor *self, int d,
+                          const tensor *index, const tensor *src)
+{
+    if (index->type != DTYPE_INT64) {
+        host_error(h, at, "%s(): Expected dtype int64 for index", fname);
+        return false;
+    }
+    int sn = self->ndim ? self->ndim : 1, in = index->ndim ? index->ndim : 1;
+    if (tensor_numel(index) == 0)
+        return true;
+    if (in != sn) {
+        host_error(h, at, "Index tensor must have the same number of dimensions as %s tensor",
+                   src ? "self" : "input");
+        return false;
+    }
+    int bad = -1;
+    for (int i = 0; i < index->ndim && bad < 0; i++)
+        if ((i != d && index->shape[i] > self->shape[i]) ||
+            (src && src->ndim == index->ndim && index->shape[i] > src->shape[i]))
+            bad = i;
+    if (bad < 0)
+        return true;
+    strbuf is = {0}, ss = {0}, rs = {0};
+    tensor_shape_str(index->ndim, index->shape, &is);
+    tensor_shape_str(self->ndim, self->shape, &ss);
+    if (src) {
+        tensor_shape_str(src->ndim, src->shape, &rs);
+        host_error(h, at, "Expected index %s to be no larger than self %s apart from dimension "
+                   "%d and to be no larger size than src %s", strbuf_cstr(&is),
+                   strbuf_cstr(&ss), d, strbuf_cstr(&rs));
+    } else {
+        host_error(h, at, "Size does not match at dimension %d expected index %s to be no "
+                   "larger than self %s apart from dimension %d", bad, strbuf_cstr(&is),
+                   strbuf_cstr(&ss), d);
+    }
+    strbuf_free(&is);
+    strbuf_free(&ss);
+    strbuf_free(&rs);
+    return false;
+}
+
+/* The element of index at pos checked against the size of self along d;
+ * false after PyTorch's "index 5 is out of bounds for dimension 0 with
+ * size 3". */
+static bool gather_index(host *h, src_span at, const tensor *self, int d, const tensor *index,
+                         const int64_t *pos, int64_t *out)
+{
+    int64_t size = self->ndim ? self->shape[d] : 1;
+    *out = tensor_get(index, pos).i;
+    if (*out < 0 || *out >= size) {
+        host_error(h, at, "index %lld is out of bounds for dimension %d with size %lld",
+                   (long long)*out, d, (long long)size);
+        return false;
+    }
+    return true;
+}
+
+/* torch.gather(input, dim, index, *, sparse_grad=False) and x.gather(...):
+ * out[i][j] = input[index[i][j]][j] (dim 0), out shaped as index. */
+static val fn_gather(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[4];
+    TORCH_READ_ARGS("gather", "input, dim, index, *, sparse_grad=", a);
+    int64_t dim;
+    int d;
+    char err[TENSOR_ERR_LEN];
+    tensor *index;
+    if (!torch_int_arg(h, a[1], at, "gather", "dim", &dim) ||
+        !(index = torch_tensor_arg(h, a[2], at, "gather", "index")))
+        return val_err();
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    if (!gather_checks(h, at, "gather", t, d, index, NULL))
+        return val_err();
+    tensor *r = tensor_new(t->type, index->ndim, index->shape, t->cuda, err);
+    if (!r)
+        return torch_fail(h, at, err);
+    int64_t pos[TENSOR_MAX_DIMS] = {0}, from[TENSOR_MAX_DIMS];
+    for (int64_t i = 0, n = tensor_numel(index); i < n; i++) {
+        memcpy(from, pos, sizeof from);
+        if (!gather_index(h, at, t, d, index, pos, &from[d])) {
+            tensor_unref(r);
+            return val_err();
+        }
+        tensor_set(r, pos, tensor_get(t, from));
+        next_index(index->ndim, index->shape, pos);
+    }
+    return tensor_val(r);
+}
+
+/* What scatter does with each value it places. */
+enum { SCATTER_SET, SCATTER_ADD };
+
+/* self[index[i][j]][j] = src[i][j] (dim 0), or the number value, or
+ * += for SCATTER_ADD; into self itself when inplace, else into a copy. */
+static val scatter_into(host *h, src_span at, const char *fname, val self_v, bool inplace,
+                        val dim_v, val index_v, val src_v, int how)
+{
+    tensor *t = tensor_of(self_v), *index, *src = NULL;
+    int64_t dim;
+    int d;
+    char err[TENSOR_ERR_LEN];
+    dtype_scalar value = {.u = 0};
+    if (!torch_int_arg(h, dim_v, at, fname, "dim", &dim) ||
+        !(index = torch_tensor_arg(h, index_v, at, fname, "index")))
+        return val_err();
+    if (src_v.kind == VAL_TENSOR || how == SCATTER_ADD) {
+        if (!(src = torch_tensor_arg(h, src_v, at, fname, "src")))
+            return val_err();
+    } else if (!torch_number_to(h, src_v, t->type, at, fname, &value)) {
+        return val_err();
+    }
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    const char *base = how == SCATTER_ADD ? "scatter_add" : "scatter";
+    if (!gather_checks(h, at, base, t, d, index, src))
+        return val_err();
+    if (src && src->type != t->type)
+        return host_error(h, at, "%s(): Expected self.dtype to be equal to src.dtype", base);
+    if (inplace && tensor_internal_overlap(t, err))
+        return torch_fail(h, at, err);
+    tensor *r = inplace ? tensor_ref(t) : tensor_new(t->type, t->ndim, t->shape, t->cuda, err);
+    if (r && !inplace && !tensor_copy_into(r, t, err)) {
+        tensor_unref(r);
+        r = NULL;
+    }
+    if (!r)
+        return torch_fail(h, at, err);
+    bool fl = dtype_is_float(t->type);
+    int64_t pos[TENSOR_MAX_DIMS] = {0}, to[TENSOR_MAX_DIMS];
+    for (int64_t i = 0, n = tensor_numel(index); i < n; i++) {
+        memcpy(to, pos, sizeof to);
+        if (!gather_index(h, at, t, d, index, pos, &to[d])) {
+            tensor_unref(r);
+            return val_err();
+        }
+        dtype_scalar v = src ? tensor_get(src, pos) : value;
+        if (how == SCATTER_ADD) {
+            dtype_scalar old = tensor_get(r, to);
+            if (fl)
+                v.f = dtype_round_float(t->type, old.f + v.f);
+            else if (dtype_is_bool(t->type))
+                v.u = old.u | v.u;
+            else
+                v = dtype_wrap(t->type, old.u + v.u);
+        }
+        tensor_set(r, to, v);
+        next_index(index->ndim, index->shape, pos);
+    }
+    if (inplace) {
+        tensor_unref(r);
+        return val_ref(self_v);
+    }
+    return tensor_val(r);
+}
+
+/* x.scatter_(dim, index, src) / (dim, index, value) and torch.scatter(input,
+ * dim, index, src) / value=; reduce= is not supported. */
+static val scatter_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at, const char *fname, bool inplace)
+{
+    val a[6];
+    TORCH_READ_ARGS(fname, "input, dim, index, src=, *, value=, reduce=", a);
+    (void)t;
+    if (a[5].kind != VAL_MISSING && a[5].kind != VAL_NONE)
+        return host_error(h, at, "%s(): reduce= is not supported by tritsim", fname);
+    bool has_src = a[3].kind != VAL_MISSING, has_value = a[4].kind != VAL_MISSING;
+    if (has_src == has_value)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() needs exactly one of src and value",
+                          fname);
+    return scatter_into(h, at, fname, a[0], inplace, a[1], a[2], has_src ? a[3] : a[4],
+                        SCATTER_SET);
+}
+
+TORCH_NAMED(scatter, scatter_fn, false)
+TORCH_NAMED(scatter_, scatter_fn, true)
+
+/* x.scatter_add_(dim, index, src) and torch.scatter_add(input, dim, index, src) */
+static val scatter_add_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at, const char *fname, bool inplace)
+{
+    val a[4];
+    TORCH_READ_ARGS(fname, "input, dim, index, src", a);
+    (void)t;
+    return scatter_into(h, at, fname, a[0], inplace, a[1], a[2], a[3], SCATTER_ADD);
+}
+
+TORCH_NAMED(scatter_add, scatter_add_fn, false)
+TORCH_NAMED(scatter_add_, scatter_add_fn, true)
+
+/* torch.index_select(input, dim, index) and x.index_select(dim, index):
+ * the slices of input along dim that a 1-D int index names, in its order. */
+static val fn_index_select(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("index_select", "input, dim, index", a);
+    int64_t dim;
+    int d;
+    char err[TENSOR_ERR_LEN];
+    tensor *index;
+    if (!torch_int_arg(h, a[1], at, "index_select", "dim", &dim) ||
+        !(index = torch_tensor_arg(h, a[2], at, "index_select", "index")))
+        return val_err();
+    if (!tensor_wrap_dim(t->ndim, dim, &d, err))
+        return torch_fail(h, at, err);
+    if (index->type != DTYPE_INT64 && index->type != DTYPE_INT32)
+        return host_error(h, at, "index_select(): Expected dtype int32 or int64 for index");
+    if (index->ndim > 1)
+        return host_raise(h, HOST_EXC_INDEX, at, "index_select(): Index is supposed to be a "
+                          "vector");
+    int64_t n = tensor_numel(index), size = t->ndim ? t->shape[d] : 1;
+    int64_t shape[TENSOR_MAX_DIMS];
+    memcpy(shape, t->shape, sizeof shape);
+    if (t->ndim)
+        shape[d] = n;
+    tensor *r = tensor_new(t->type, t->ndim, shape, t->cuda, err);
+    for (int64_t i = 0; r && i < n; i++) {
+        int64_t k = tensor_get_flat(index, i).i;
+        if (k < 0 || k >= size) {
+            tensor_unref(r);
+            return host_raise(h, HOST_EXC_INDEX, at, "index out of range in self");
+        }
+        if (t->ndim == 0) {
+            tensor_copy_into(r, t, err);
+            continue;
+        }
+        tensor *to = tensor_select(r, d, i, err), *from = tensor_select(t, d, k, err);
+        bool ok = to && from && tensor_copy_into(to, from, err);
+        tensor_unref(to);
+        tensor_unref(from);
+        if (!ok) {
+            tensor_unref(r);
+            r = NULL;
+        }
+    }
+    return torch_result(h, at, r, err);
+}
+
+/* x.masked_fill_(mask, value) (mask broadcast to x) and x.masked_fill(mask,
+ * value) / torch.masked_fill (x and mask broadcast together). */
+static val masked_fill_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at, const char *fname, bool inplace)
+{
+    val a[3];
+    TORCH_READ_ARGS(fname, "input, mask, value", a);
+    char err[TENSOR_ERR_LEN];
+    tensor *mask = torch_tensor_arg(h, a[1], at, fname, "mask");
+    if (!mask)
+        return val_err();
+    if (mask->type != DTYPE_INT1)
+        return host_error(h, at, "masked_fill_ only supports boolean masks, but got mask with "
+                          "dtype %s", tensor_type_name(mask->type));
+    dtype_scalar v;
+    tensor *vt = a[2].kind == VAL_TENSOR ? tensor_of(a[2]) : NULL;
+    if (vt) {
+        if (vt->ndim != 0)
+            return host_error(h, at, "masked_fill_ only supports a 0-dimensional value tensor, "
+                              "but got tensor with %d dimension(s).", vt->ndim);
+        v = tensor_convert(tensor_get_flat(vt, 0), vt->type, t->type);
+    } else if (!torch_number_to(h, a[2], t->type, at, fname, &v)) {
+        return val_err();
+    }
+    int64_t shape[TENSOR_MAX_DIMS];
+    int n = t->ndim;
+    memcpy(shape, t->shape, sizeof shape);
+    if (!inplace && !tensor_broadcast_shapes(t->ndim, t->shape, mask->ndim, mask->shape, &n,
+                                             shape, err))
+        return torch_fail(h, at, err);
+    tensor *r = inplace ? tensor_ref(t) : tensor_new(t->type, n, shape, t->cuda, err);
+    tensor *src = r && !inplace ? tensor_broadcast_to(t, n, shape, err) : NULL;
+    tensor *m = r ? tensor_broadcast_to(mask, n, shape, err) : NULL;
+    bool ok = m && (inplace || (src && tensor_copy_into(r, src, err)));
+    if (ok && inplace && tensor_internal_overlap(t, err))
+        ok = false;
+    int64_t pos[TENSOR_MAX_DIMS] = {0};
+    for (int64_t i = 0, total = ok ? tensor_numel(r) : 0; i < total; i++) {
+        if (tensor_get(m, pos).u)
+            tensor_set(r, pos, v);
+        next_index(n, shape, pos);
+    }
+    tensor_unref(src);
+    tensor_unref(m);
+    if (!ok) {
+        tensor_unref(r);
+        return torch_fail(h, at, err);
+    }
+    if (inplace) {
+        tensor_unref(r);
+        return val_ref(a[0]);
+    }
+    return tensor_val(r);
+}
+
+TORCH_NAMED(masked_fill, masked_fill_fn, false)
+TORCH_NAMED(masked_fill_, masked_fill_fn, true)
+
+const torch_fn torch_index_fns[] = {
+    TORCH_BOTH("gather", fn_gather),
+    TORCH_BOTH("scatter", fn_scatter),
+    TORCH_METHOD("scatter_", fn_scatter_),
+    TORCH_BOTH("scatter_add", fn_scatter_add),
+    TORCH_METHOD("scatter_add_", fn_scatter_add_),
+    TORCH_BOTH("index_select", fn_index_select),
+    TORCH_BOTH("masked_fill", fn_masked_fill),
+    TORCH_METHOD("masked_fill_", fn_masked_fill_),
+    {NULL, NULL, NULL, NULL, NULL, 0},
+};

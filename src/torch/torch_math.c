@@ -1,7 +1,8 @@
 /* torch_math.c - the arithmetic of the torch module: functions that are
  * both torch.f(x, ...) and x.f(...) (and often torch.nn.functional.f):
  * unary functions, binary operators, in-place forms, reductions, softmax,
- * matrix products, where, clamp, cat and stack, F.layer_norm, bincount and
+ * matrix products, where, clamp, cat and stack, F.layer_norm, cumsum and
+ * cumprod, logsumexp, bincount and
  * the vector norms (torch.norm, torch.linalg.vector_norm). */
 #include "torch_impl.h"
 
@@ -773,6 +774,73 @@ static val fn_bincount(host *h, val self, int argc, const val *argv, const val_k
     return tensor_val(r);
 }
 
+/* torch.cumprod(input, dim, *, dtype=None) and x.cumprod(dim) */
+static val fn_cumprod(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    TORCH_AXIS_IS_DIM(kw);
+    val a[3];
+    TORCH_READ_ARGS("cumprod", "input, dim, *, dtype=", a);
+    int64_t dim;
+    dtype dt = DTYPE_INVALID;
+    if (!torch_int_arg(h, a[1], at, "cumprod", "dim", &dim) ||
+        !torch_dtype_arg(h, a[2], at, "cumprod", &dt))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    tensor *src = dt == DTYPE_INVALID ? tensor_ref(t) : tensor_to(t, dt, t->cuda, err);
+    tensor *r = src ? tensor_cumprod(src, dim, err) : NULL;
+    tensor_unref(src);
+    return torch_result(h, at, r, err);
+}
+
+/* log(sum(exp(x))) over dims, computed in float64 as m + log(sum(exp(x -
+ * m))) with m the largest value (0 where that is infinite, as PyTorch). */
+static tensor *logsumexp(const tensor *t, int n, const int64_t *dims, bool keep, dtype out,
+                         char *err)
+{
+    tensor *x = tensor_to(t, DTYPE_FP64, t->cuda, err);
+    tensor *m = x ? tensor_reduce(TENSOR_AMAX, x, n, dims, true, DTYPE_INVALID, err) : NULL;
+    tensor *diff = NULL, *e = NULL, *s = NULL, *l = NULL, *mr = NULL, *r = NULL, *res = NULL;
+    if (m) {
+        double *mp = tensor_data(m);
+        for (int64_t i = 0, k = tensor_numel(m); i < k; i++)
+            if (isinf(mp[i]))
+                mp[i] = 0;
+        diff = tensor_binary(TENSOR_SUB, tensor_operand_of(x), tensor_operand_of(m), err);
+    }
+    e = diff ? tensor_unary(TENSOR_EXP, diff, err) : NULL;
+    s = e ? tensor_reduce(TENSOR_SUM, e, n, dims, keep, DTYPE_INVALID, err) : NULL;
+    l = s ? tensor_unary(TENSOR_LOG, s, err) : NULL;
+    mr = l ? tensor_reshape(m, l->ndim, l->shape, err) : NULL;
+    r = mr ? tensor_binary(TENSOR_ADD, tensor_operand_of(l), tensor_operand_of(mr), err) : NULL;
+    res = r ? tensor_to(r, out, t->cuda, err) : NULL;
+    tensor *tmp[] = {x, m, diff, e, s, l, mr, r};
+    for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
+        tensor_unref(tmp[i]);
+    return res;
+}
+
+/* torch.logsumexp(input, dim, keepdim=False) and x.logsumexp(dim): ints
+ * and bools give float32 (the default dtype). */
+static val fn_logsumexp(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    TORCH_AXIS_IS_DIM(kw);
+    val a[3];
+    TORCH_READ_ARGS("logsumexp", "input, dim, keepdim=", a);
+    int n;
+    int64_t dims[TENSOR_MAX_DIMS];
+    bool all, keep = false;
+    if (!dims_arg(h, a[1], at, "logsumexp", &n, dims, &all) ||
+        !torch_bool_arg(h, a[2], at, "logsumexp", "keepdim", &keep))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    if (!tensor_no_fp8(t->type, err))
+        return torch_fail(h, at, err);
+    dtype out = dtype_is_float(t->type) ? t->type : DTYPE_FP32;
+    return torch_result(h, at, logsumexp(t, n, all ? NULL : dims, keep, out, err), err);
+}
+
 /* ---- vector norms ---------------------------------------------------------------- */
 
 /* The ord-norm of t over ndims dims (NULL: all), computed in float64 and
@@ -1190,6 +1258,8 @@ const torch_fn torch_math_fns[] = {
     TORCH_ALL3("softmax", fn_softmax),
     TORCH_ALL3("log_softmax", fn_log_softmax),
     TORCH_BOTH("cumsum", fn_cumsum),
+    TORCH_BOTH("cumprod", fn_cumprod),
+    TORCH_BOTH("logsumexp", fn_logsumexp),
     TORCH_BOTH("bincount", fn_bincount),
     TORCH_BOTH("norm", fn_norm),
     TORCH_BOTH("matmul", fn_matmul),

@@ -573,6 +573,41 @@ static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwa
     return r;
 }
 
+/* ---- triangles: triu, tril ------------------------------------------------------- */
+
+/* torch.triu/tril(input, diagonal=0) and x.triu/tril(...)(_): element
+ * (i, j) of each matrix of the last two dims is kept when j - i >=
+ * diagonal (triu) or <= diagonal (tril), else zero. */
+static val triangle(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at, const char *fname, bool upper)
+{
+    val a[2];
+    TORCH_READ_ARGS(fname, "input, diagonal=", a);
+    int64_t diag = 0;
+    if (a[1].kind != VAL_MISSING && !torch_int_arg(h, a[1], at, fname, "diagonal", &diag))
+        return val_err();
+    if (t->ndim < 2)
+        return host_error(h, at, "%s: input tensor must have at least 2 dimensions", fname);
+    char err[TENSOR_ERR_LEN];
+    tensor *r = tensor_new(t->type, t->ndim, t->shape, t->cuda, err);
+    if (!r || !tensor_copy_into(r, t, err)) {
+        tensor_unref(r);
+        return torch_fail(h, at, err);
+    }
+    int64_t rows = t->shape[t->ndim - 2], cols = t->shape[t->ndim - 1];
+    int64_t es = tensor_elsize(r), n = tensor_numel(r);
+    unsigned char *p = tensor_data(r);
+    for (int64_t k = 0; k < n; k++) {
+        int64_t i = k / cols % rows, j = k % cols;
+        if (upper ? j - i < diag : j - i > diag)
+            memset(p + k * es, 0, (size_t)es);
+    }
+    return tensor_val(r);
+}
+
+TORCH_NAMED(triu, triangle, true)
+TORCH_NAMED(tril, triangle, false)
+
 /* ---- rearranging copies: flip, roll, repeat, repeat_interleave ------------------ */
 
 /* torch.flip(input, dims) and x.flip(*dims) */
@@ -1107,13 +1142,16 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_METHOD("__float__", fn_dunder_float),
     TORCH_METHOD("__index__", fn_dunder_index),
     TORCH_BOTH("nonzero", fn_nonzero),
+    TORCH_BOTH("triu", fn_triu),
+    TORCH_BOTH("tril", fn_tril),
     {NULL, NULL, NULL, NULL, NULL, 0},
 };
 
 const torch_fn *torch_find_method(const char *name)
 {
     const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
-                                torch_testing_fns, torch_misc_fns, torch_autograd_fns};
+                                torch_testing_fns, torch_misc_fns, torch_autograd_fns,
+                                torch_index_fns, torch_sort_fns};
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         for (const torch_fn *f = tables[k]; f->name; f++)
             if (f->qual_method && !strcmp(f->name, name))

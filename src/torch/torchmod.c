@@ -383,7 +383,8 @@ void torch_init(host *h)
     val nnf = val_module_new("torch.nn.functional");
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
-                                torch_testing_fns, torch_misc_fns, torch_autograd_fns};
+                                torch_testing_fns, torch_misc_fns, torch_autograd_fns,
+                                torch_index_fns, torch_sort_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
