@@ -573,12 +573,14 @@ static void next_index(int ndim, const int64_t *shape, int64_t *idx)
 }
 
 /* The checks gather and scatter share (PyTorch's scatter_gather_checks):
- * an int64 index with self's number of dimensions, no larger than self
- * apart from dim (and no larger than src anywhere). */
+ * an int64 index (gather takes int32 too, as PyTorch 2.11 does) with
+ * self's number of dimensions, no larger than self apart from dim (and no
+ * larger than src anywhere). */
 static bool gather_checks(host *h, src_span at, const char *fname, const tensor *self, int d,
                           const tensor *index, const tensor *src)
 {
-    if (index->type != DTYPE_INT64) {
+    if (index->type != DTYPE_INT64 &&
+        !(index->type == DTYPE_INT32 && strcmp(fname, "gather") == 0)) {
         host_error(h, at, "%s(): Expected dtype int64 for index", fname);
         return false;
     }
