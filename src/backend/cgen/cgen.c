@@ -286,6 +286,8 @@ static void emit_signature(cg *g)
                           pc);
         }
     if (g->o->checked)
+        /* (volatile: without it, checked layer norm took 94 registers
+         * instead of 64 on sm_90) */
         cg_printf(g, "volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */\n");
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))

@@ -187,9 +187,9 @@ bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loade
 
 size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in)
 {
-    if (g->lay[in->dst].kind == CGEN_MMA && cgen_wgmma_dot(g, in))
-        return cgen_wgmma_stage_bytes(g, in);
     dot_stage st = stage_of(g, in);
+    if (st.wg)
+        return cgen_wgmma_stage_bytes(g, in);
     return (st.offb + (size_t)(st.mma ? st.K * st.ldb : st.batch * st.K * st.N) * st.esz + 15) &
            ~(size_t)15;
 }

@@ -490,21 +490,17 @@ static bool async_table(const cg *g, int32_t pc)
     return raw;
 }
 
-static void emit_async_straight(cg *g, int32_t pc, const ir_inst *in)
+static void emit_async_straight(cg *g, int32_t pc, const ir_inst *in, const char *place)
 {
-    int32_t dot = g->fuse_into[pc];
     cgen_layout L = cg_layout(g, in->dst);
     int V = L.vec;
-    strbuf place = {0};
-    cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], cg_dt(g, in->dst), V, &place);
     cg_printf(g, "if (((tk_cbo%d | (tk_u64)s%d_d) & 15ull) == 0", pc, in->a);
     if (!chunks_consecutive(g, in, in->dst, V))
         cg_printf(g, " && tk_cca%d", pc);
     cg_printf(g, ") {\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
     chunk_head(g, V);
-    cg_printf(g, "tk_cp_async(%s, tk_cb%d[c] + (tk_u64)s%d_d);\n}\n} else\n",
-              strbuf_cstr(&place), pc, in->a);
-    strbuf_free(&place);
+    cg_printf(g, "tk_cp_async(%s, tk_cb%d[c] + (tk_u64)s%d_d);\n}\n} else\n", place, pc,
+              in->a);
 }
 
 static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
@@ -522,13 +518,13 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         load_chunks(g, pc, in, bytes);
     } else if (bytes) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
-        if (async_table(g, pc))
-            emit_async_straight(g, pc, in);
-        chunks_open(g, in, in->dst, in->b, bytes,
-                    dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
         strbuf place = {0};
         bool raw = dot >= 0 && bytes == 16 &&
                    cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], dt, V, &place);
+        if (raw && async_table(g, pc))
+            emit_async_straight(g, pc, in, strbuf_cstr(&place));
+        chunks_open(g, in, in->dst, in->b, bytes,
+                    dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
         if (raw && g->pipe_async[dot])
             cg_printf(g, "if (tk_v) {\n  tk_cp_async(%s, tk_a0);\n", strbuf_cstr(&place));
         else if (raw)

@@ -220,7 +220,8 @@ static bool emit_ring(cg *g, int32_t d)
     int ring = cg_pipe_ring(g, d);
     /* on wgmma, a round's arithmetic goes on until the next round's is
      * issued: its buffer is not loaded again until the round after */
-    int ahead = ring - 1 - (cg_pipe_wgmma_defer(g, d) ? 1 : 0);
+    bool defer = cg_pipe_wgmma_defer(g, d);
+    int ahead = ring - 1 - (defer ? 1 : 0);
     cg_printf(g, "/* %d: dot, pipelined (cgen_pipe.c): a ring of %d shared-memory buffers, "
               "up to %d rounds loading while one computes */\n", d, ring, ahead);
     /* the first round was loaded in place */
@@ -239,7 +240,6 @@ static bool emit_ring(cg *g, int32_t d)
     cg_barrier(g);
     g->staged[d] = 1;
     /* wgmma's MMAs are issued first, and run while the loads are */
-    bool defer = cg_pipe_wgmma_defer(g, d);
     if (defer && !cg_emit_at(g, d))
         return false;
     cg_printf(g, "while (tk_L%d < %d && !tk_end%d) {\n", d, ahead + 1, d);
