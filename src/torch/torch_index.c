@@ -573,14 +573,13 @@ static void next_index(int ndim, const int64_t *shape, int64_t *idx)
 }
 
 /* The checks gather and scatter share (PyTorch's scatter_gather_checks):
- * an int64 index (gather takes int32 too, as PyTorch 2.11 does) with
- * self's number of dimensions, no larger than self apart from dim (and no
- * larger than src anywhere). */
+ * an int64 index (or int32 where int32_ok: gather's, as in PyTorch 2.11)
+ * with self's number of dimensions, no larger than self apart from dim (and
+ * no larger than src anywhere). */
 static bool gather_checks(host *h, src_span at, const char *fname, const tensor *self, int d,
-                          const tensor *index, const tensor *src)
+                          const tensor *index, const tensor *src, bool int32_ok)
 {
-    if (index->type != DTYPE_INT64 &&
-        !(index->type == DTYPE_INT32 && strcmp(fname, "gather") == 0)) {
+    if (index->type != DTYPE_INT64 && !(int32_ok && index->type == DTYPE_INT32)) {
         host_error(h, at, "%s(): Expected dtype int64 for index", fname);
         return false;
     }
@@ -650,7 +649,7 @@ static val fn_gather(host *h, val self, int argc, const val *argv, const val_kwa
         return val_err();
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return torch_fail(h, at, err);
-    if (!gather_checks(h, at, "gather", t, d, index, NULL))
+    if (!gather_checks(h, at, "gather", t, d, index, NULL, true))
         return val_err();
     tensor *r = tensor_new(t->type, index->ndim, index->shape, t->cuda, err);
     if (!r)
@@ -693,7 +692,7 @@ static val scatter_into(host *h, src_span at, const char *fname, val self_v, boo
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return torch_fail(h, at, err);
     const char *base = how == SCATTER_ADD ? "scatter_add" : "scatter";
-    if (!gather_checks(h, at, base, t, d, index, src))
+    if (!gather_checks(h, at, base, t, d, index, src, false))
         return val_err();
     if (src && src->type != t->type)
         return host_error(h, at, "%s(): Expected self.dtype to be equal to src.dtype", base);

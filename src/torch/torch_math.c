@@ -697,23 +697,29 @@ static val fn_layer_norm(host *h, val self, int argc, const val *argv, const val
     return torch_result(h, at, layer_norm(t, n, w, b, eps, err), err);
 }
 
-static val fn_cumsum(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                     src_span at)
+/* torch.cumsum / torch.cumprod(input, dim, *, dtype=None) and the methods:
+ * the running sum or product f along dim, of input converted to dtype. */
+static val running(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at, const char *fname,
+                   tensor *(*f)(const tensor *, int64_t, char *))
 {
     TORCH_AXIS_IS_DIM(kw);
     val a[3];
-    TORCH_READ_ARGS("cumsum", "input, dim, *, dtype=", a);
+    TORCH_READ_ARGS(fname, "input, dim, *, dtype=", a);
     int64_t dim;
     dtype dt = DTYPE_INVALID;
-    if (!torch_int_arg(h, a[1], at, "cumsum", "dim", &dim) ||
-        !torch_dtype_arg(h, a[2], at, "cumsum", &dt))
+    if (!torch_int_arg(h, a[1], at, fname, "dim", &dim) ||
+        !torch_dtype_arg(h, a[2], at, fname, &dt))
         return val_err();
     char err[TENSOR_ERR_LEN];
     tensor *src = dt == DTYPE_INVALID ? tensor_ref(t) : tensor_to(t, dt, t->cuda, err);
-    tensor *r = src ? tensor_cumsum(src, dim, err) : NULL;
+    tensor *r = src ? f(src, dim, err) : NULL;
     tensor_unref(src);
     return torch_result(h, at, r, err);
 }
+
+TORCH_NAMED(cumsum, running, tensor_cumsum)
+TORCH_NAMED(cumprod, running, tensor_cumprod)
 
 /* torch.bincount(input, weights=None, minlength=0): how often each value
  * 0..max occurs in a 1-D tensor of non-negative ints (int64), or the sum of
@@ -772,25 +778,6 @@ static val fn_bincount(host *h, val self, int argc, const val *argv, const val_k
     }
     tensor_unref(wt);
     return tensor_val(r);
-}
-
-/* torch.cumprod(input, dim, *, dtype=None) and x.cumprod(dim) */
-static val fn_cumprod(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                      src_span at)
-{
-    TORCH_AXIS_IS_DIM(kw);
-    val a[3];
-    TORCH_READ_ARGS("cumprod", "input, dim, *, dtype=", a);
-    int64_t dim;
-    dtype dt = DTYPE_INVALID;
-    if (!torch_int_arg(h, a[1], at, "cumprod", "dim", &dim) ||
-        !torch_dtype_arg(h, a[2], at, "cumprod", &dt))
-        return val_err();
-    char err[TENSOR_ERR_LEN];
-    tensor *src = dt == DTYPE_INVALID ? tensor_ref(t) : tensor_to(t, dt, t->cuda, err);
-    tensor *r = src ? tensor_cumprod(src, dim, err) : NULL;
-    tensor_unref(src);
-    return torch_result(h, at, r, err);
 }
 
 /* log(sum(exp(x))) over dims, computed in float64 as m + log(sum(exp(x -

@@ -755,6 +755,15 @@ static val repeat_indices(host *h, const tensor *reps, int64_t out_size, src_spa
     return torch_result(h, at, r, err);
 }
 
+/* size counts, each c (one more, as repeat_counts allocates) */
+static int64_t *same_counts(int64_t size, int64_t c)
+{
+    int64_t *counts = xcalloc((size_t)size + 1, sizeof *counts);
+    for (int64_t i = 0; i < size; i++)
+        counts[i] = c;
+    return counts;
+}
+
 /* torch.repeat_interleave(input, repeats, dim=None, *, output_size=None):
  * repeats an int or a tensor of one count, or of one count per slice of
  * input along dim; with no dim, input is flattened first. */
@@ -803,9 +812,7 @@ static val fn_repeat_interleave(host *h, val self, int argc, const val *argv,
         if (counts && n != size) {      /* one count for every slice */
             int64_t c = counts[0];
             free(counts);
-            counts = xcalloc((size_t)size + 1, sizeof *counts);
-            for (int64_t i = 0; i < size; i++)
-                counts[i] = c;
+            counts = same_counts(size, c);
         }
     } else {
         int64_t c;
@@ -817,9 +824,7 @@ static val fn_repeat_interleave(host *h, val self, int argc, const val *argv,
             tensor_unref(x);
             return host_error(h, at, "Repeats must be non-negative");
         }
-        counts = xcalloc((size_t)size + 1, sizeof *counts);
-        for (int64_t i = 0; i < size; i++)
-            counts[i] = c;
+        counts = same_counts(size, c);
     }
     if (!counts) {
         tensor_unref(x);
