@@ -178,6 +178,12 @@ const char *sp_describe(spec *s, sval v, char *buf, size_t len)
                  : "block pointer to", dtype_name(t.dt), sh);
         break;
     }
+    case SV_TYPE: {
+        char t[96];
+        ir_type_str(sp_slot_type(s, v.slot), t, sizeof t);
+        snprintf(buf, len, "the block type of %s", t);
+        break;
+    }
     case SV_UNDEF: snprintf(buf, len, "an undefined name"); break;
     }
     return buf;

@@ -4,6 +4,7 @@
  * calls, boolean operators, comparisons, conditional expressions. */
 #define _POSIX_C_SOURCE 200809L
 #include "spec_impl.h"
+#include "spec_tl.h"
 
 #include <math.h>
 #include <string.h>
@@ -13,7 +14,7 @@
 /* Names of Python's builtins that kernels may use. */
 static const char *const sp_python_builtins[] = {
     "range", "min", "max", "print", "len", "int", "float", "bool", "abs",
-    "breakpoint", "isinstance", "tuple", "list", NULL,
+    "breakpoint", "isinstance", "tuple", "list", "str", NULL,
 };
 
 static bool sp_name(spec *s, const ast_node *e, sval *out)
@@ -537,20 +538,11 @@ static bool sp_attribute(spec *s, const ast_node *e, sval *out)
             return sp_desc_attr(s, v, attr, e, out);
         break;
     case SV_CONST:
-        if (v.c.kind == SC_DTYPE) {
-            dtype dt = v.c.u.dt;
-            spec_const c = {.kind = SC_DTYPE};
-            if (!strcmp(attr, "element_ty") && dtype_is_ptr(dt)) {
-                c.u.dt = dtype_elem(dt);
-                *out = sv_const(c);
-                return true;
-            }
-            if (!strcmp(attr, "primitive_bitwidth")) {
-                *out = sv_int(dtype_bits(dt));
-                return true;
-            }
-        }
+        if (v.c.kind == SC_DTYPE)
+            return sp_dtype_attr(s, v.c.u.dt, attr, e, out);
         break;
+    case SV_TYPE:
+        return sp_type_attr(s, v, attr, e, out);
     default:
         break;
     }

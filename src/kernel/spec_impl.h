@@ -24,6 +24,7 @@ typedef enum sv_kind {
     SV_METHOD,   /* a tile's method (name) bound to the tile in slot */
     SV_FMT,      /* an f-string with tile fields (pieces, n) */
     SV_BLOCKPTR, /* a block pointer (block; items, n: its runtime scalars) */
+    SV_TYPE,     /* a tile's block type (x.type; slot: the tile, spec_types.c) */
     SV_UNDEF,    /* a name that is not usable here; name says why */
 } sv_kind;
 

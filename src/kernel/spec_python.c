@@ -1,5 +1,5 @@
 /* spec_python.c - the Python builtins a kernel may call besides print and
- * breakpoint (spec_print.c): min, max, len, int, float, bool; and the
+ * breakpoint (spec_print.c): min, max, len, int, float, bool, isinstance; and the
  * stub of the host-only functions, which says to call them before the
  * launch. */
 #define _POSIX_C_SOURCE 200809L
@@ -163,4 +163,65 @@ bool util_host_only(spec *s, const sp_args *a, const ast_node *call, sval *out)
     (void)a, (void)out;
     return sp_error(s, call, "this function runs on the host; call it before the launch, "
                     "not inside a kernel");
+}
+
+/* The classes isinstance knows in kernels, and whether v is one.  Triton
+ * unwraps constexprs before calling a Python builtin, so a constant is
+ * its Python value (an int is no tl.constexpr, a bool is an int) and a
+ * tile is a tl.tensor; a dtype (pointers and block types too) is a
+ * tl.dtype. */
+static bool sp_instance_of(spec *s, sval v, sval cls, const ast_node *call, bool *res)
+{
+    if (cls.kind == SV_TUPLE) {
+        *res = false;
+        for (int i = 0; i < cls.n; i++) {
+            bool r;
+            if (!sp_instance_of(s, v, cls.items[i], call, &r))
+                return false;
+            *res = *res || r;
+        }
+        return true;
+    }
+    const char *q = cls.kind == SV_FUNC ? cls.name : "";
+    bool c = v.kind == SV_CONST;
+    spec_const_kind k = v.c.kind;
+    if (!strcmp(q, "triton.language.tensor"))
+        *res = v.kind == SV_TILE;
+    else if (!strcmp(q, "triton.language.tensor_descriptor"))
+        *res = v.kind == SV_BLOCKPTR && v.block->desc;
+    else if (!strcmp(q, "triton.language.constexpr"))
+        *res = false;
+    else if (!strcmp(q, "triton.language.dtype"))
+        *res = (c && k == SC_DTYPE) || v.kind == SV_TYPE;
+    else if (!strcmp(q, "triton.language.pointer_type"))
+        *res = c && k == SC_DTYPE && dtype_is_ptr(v.c.u.dt);
+    else if (!strcmp(q, "triton.language.block_type"))
+        *res = v.kind == SV_TYPE;
+    else if (!strcmp(q, "builtins.int"))
+        *res = c && (k == SC_INT || k == SC_BOOL);
+    else if (!strcmp(q, "builtins.float"))
+        *res = c && k == SC_FLOAT;
+    else if (!strcmp(q, "builtins.bool"))
+        *res = c && k == SC_BOOL;
+    else if (!strcmp(q, "builtins.str"))
+        *res = c && k == SC_STR;
+    else {
+        char buf[128];
+        return sp_error(s, call, "isinstance() in a kernel takes tl.tensor, "
+                        "tl.tensor_descriptor, tl.dtype, tl.pointer_type, tl.block_type, "
+                        "tl.constexpr, int, float, bool or str (or a tuple of them), not %s",
+                        sp_describe(s, cls, buf, sizeof buf));
+    }
+    return true;
+}
+
+bool sp_builtin_isinstance(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    bool r;
+    if (!SP_BIND(s, "builtins.isinstance", "obj, class_or_tuple", a, call, p) ||
+        !sp_instance_of(s, p[0], p[1], call, &r))
+        return false;
+    *out = sv_const((spec_const){.kind = SC_BOOL, .u.b = r});
+    return true;
 }

@@ -102,6 +102,29 @@ bool tl_xor_sum(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return true;
 }
 
+/* tl.reduce_or(input, axis, keep_dims=False): | over the axis, integers
+ * only (Triton's static_assert); axis has no default, but None reduces
+ * every axis, as for tl.sum. */
+bool tl_reduce_or(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    int32_t x;
+    ir_type t;
+    int64_t axis;
+    bool keep;
+    if (!SP_BIND(s, "triton.language.reduce_or", "input, axis, keep_dims=", a, call, p) ||
+        !sp_red_input(s, p[0], call, &x, &t))
+        return false;
+    if (!dtype_is_int(t.dt))
+        return sp_error(s, call, "reduce_or only supported for integers, not %s",
+                        dtype_name(t.dt));
+    if (!sp_red_axis(s, p[1], &t, true, call, &axis) ||
+        !sp_const_flag(s, p[2], call, "keep_dims", &keep))
+        return false;
+    *out = sp_emit_reduce(s, x, IR_RED_OR, axis, keep, t.dt, call);
+    return true;
+}
+
 /* Reductions that return indices need an axis: Triton 3.6's
  * _reduce_with_indices reads input.shape[axis], which fails for None. */
 static bool sp_index_axis(spec *s, const char *qual, sval axis, const ast_node *call)

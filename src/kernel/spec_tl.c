@@ -310,6 +310,48 @@ static bool tl_cast(spec *s, const sp_args *a, const ast_node *call, sval *out)
     return sp_method_to(s, x, &rest, call, out);
 }
 
+/* tl.add(x, y, sanitize_overflow=True): x + y.  sanitize_overflow only
+ * adds overflow checks to Triton's debug builds.  (core.py has sub and mul
+ * too, but triton.language does not export them.) */
+static bool tl_add(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[3];
+    bool flag;
+    return SP_BIND(s, "triton.language.add", "x, y, sanitize_overflow=", a, call, p) &&
+           sp_const_flag(s, p[2], call, "sanitize_overflow", &flag) &&
+           sp_binop(s, AST_OP_ADD, p[0], p[1], call, out);
+}
+
+/* tl.broadcast(input, other): both broadcast to their common shape. */
+static bool tl_broadcast(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    sval p[2];
+    int32_t x, y;
+    ir_type t;
+    if (!SP_BIND(s, "triton.language.broadcast", "input, other", a, call, p) ||
+        !sp_want_tile(s, p[0], call, "tl.broadcast's input", &x) ||
+        !sp_want_tile(s, p[1], call, "tl.broadcast's other", &y) ||
+        !sp_shapes_join(s, sp_slot_type(s, x), sp_slot_type(s, y), &t, call, "tl.broadcast"))
+        return false;
+    t.dt = sp_slot_type(s, x)->dt;
+    x = sp_broadcast_to(s, x, &t, call);
+    t.dt = sp_slot_type(s, y)->dt;
+    y = sp_broadcast_to(s, y, &t, call);
+    *out = sp_pair(s, sv_tile(x), sv_tile(y));
+    return true;
+}
+
+/* tl.inline_asm_elementwise: PTX (or AMDGCN) text for the GPU's assembler,
+ * which a CPU cannot run and tritsim does not translate. */
+static bool tl_inline_asm(spec *s, const sp_args *a, const ast_node *call, sval *out)
+{
+    (void)a, (void)out;
+    return sp_error(s, call, "tl.inline_asm_elementwise is not supported by tritsim: its "
+                    "argument is GPU assembly (PTX), which tritsim neither runs on the CPU "
+                    "nor checks; write the operation with tl functions or libdevice "
+                    "(see doc/language.md)");
+}
+
 static bool tl_range_outside_for(spec *s, const sp_args *a, const ast_node *call, sval *out)
 {
     (void)a, (void)out;
@@ -418,6 +460,15 @@ static const struct sp_builtin {
     {"triton.language.constexpr", tl_constexpr, SPEC_FX_NONE},
     {"triton.language.pointer_type", tl_pointer_type, SPEC_FX_NONE},
     {"triton.language.cast", tl_cast, SPEC_FX_NONE},
+    {"triton.language.add", tl_add, SPEC_FX_NONE},
+    {"triton.language.broadcast", tl_broadcast, SPEC_FX_NONE},
+    {"triton.language.reduce_or", tl_reduce_or, SPEC_FX_NONE},
+    {"triton.language.sort", tl_sort, SPEC_FX_NONE},
+    {"triton.language.topk", tl_topk, SPEC_FX_NONE},
+    {"triton.language.bitonic_merge", tl_bitonic_merge, SPEC_FX_NONE},
+    {"triton.language.inline_asm_elementwise", tl_inline_asm, SPEC_FX_NONE},
+    {"triton.language.extra.cuda.gdc_wait", tl_nothing, SPEC_FX_NONE},
+    {"triton.language.extra.cuda.gdc_launch_dependents", tl_nothing, SPEC_FX_NONE},
     {"triton.cdiv", tl_cdiv, SPEC_FX_NONE},
     {"triton.next_power_of_2", triton_next_power_of_2, SPEC_FX_NONE},
     {"triton_util.cdiv", tl_cdiv, SPEC_FX_NONE},
@@ -435,6 +486,7 @@ static const struct sp_builtin {
     {"builtins.int", sp_builtin_int, SPEC_FX_NONE},
     {"builtins.float", sp_builtin_float, SPEC_FX_NONE},
     {"builtins.bool", sp_builtin_bool, SPEC_FX_NONE},
+    {"builtins.isinstance", sp_builtin_isinstance, SPEC_FX_NONE},
 };
 
 static const struct sp_builtin *sp_find_builtin(const char *qual)
@@ -531,6 +583,18 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
             return true;
         }
     }
+    /* classes, for isinstance (sp_builtin_isinstance); calling one is an
+     * error that names it */
+    if (!strcmp(module, "triton.language") &&
+        (!strcmp(attr, "tensor") || !strcmp(attr, "tensor_descriptor") ||
+         !strcmp(attr, "dtype") || !strcmp(attr, "block_type"))) {
+        *out = (sval){.kind = SV_FUNC, .name = q, .slot = -1};
+        return true;
+    }
+    if (!strcmp(module, "triton.language") && !strcmp(attr, "TRITON_MAX_TENSOR_NUMEL")) {
+        *out = sv_int(1 << 20);
+        return true;
+    }
     if (!strcmp(module, "triton.language.PropagateNan") &&
         (!strcmp(attr, "ALL") || !strcmp(attr, "NONE"))) {
         spec_const c = {.kind = SC_STR};
@@ -582,13 +646,23 @@ bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval
         sp_args a = {.argc = 1, .argv = &tile};
         return tl_trans(s, &a, at, out);
     }
+    if (!strcmp(attr, "type"))
+        return sp_tile_type(s, tile.slot, out);
+    if (!strcmp(attr, "numel")) {
+        *out = sv_int(ir_type_numel(t));
+        return true;
+    }
+    /* Triton 3.6's tensor methods: each is the tl function of that name
+     * with the tile first (x.cast is tl.cast, p.store(v) is tl.store(p, v)) */
     static const char *const methods[] = {
-        "to", "sum", "max", "min", "argmax", "argmin", "xor_sum", "cumsum", "cumprod",
-        "reshape", "view", "trans", "permute", "broadcast_to", "expand_dims", "exp", "exp2",
-        "log", "log2",
-        "sqrt", "sqrt_rn", "rsqrt", "sin", "cos", "floor", "ceil", "erf", "abs", "sigmoid",
-        "softmax", "fma", "flip", "ravel", "split", "reduce", "associative_scan", "gather",
-        "histogram", NULL,
+        "to", "cast", "sum", "max", "min", "argmax", "argmin", "xor_sum", "reduce_or",
+        "cumsum", "cumprod", "reshape", "view", "trans", "permute", "broadcast_to",
+        "expand_dims", "exp", "exp2", "log", "log2", "sqrt", "sqrt_rn", "rsqrt", "sin", "cos",
+        "floor", "ceil", "erf", "abs", "sigmoid", "softmax", "fma", "cdiv", "div_rn", "flip",
+        "ravel", "split", "reduce", "associative_scan", "gather", "histogram", "sort",
+        "logical_and", "logical_or", "store", "atomic_add", "atomic_max", "atomic_min",
+        "atomic_xchg", "atomic_cas", "atomic_and", "atomic_or", "atomic_xor", "randint",
+        "randint4x", "rand", "randn", NULL,
     };
     for (int i = 0; methods[i]; i++)
         if (!strcmp(methods[i], attr)) {
@@ -648,12 +722,43 @@ static bool sp_method_to(spec *s, int32_t x, const sp_args *a, const ast_node *c
     return true;
 }
 
+/* x.logical_and(y), x.logical_or(y): Triton's semantic bitcasts each side
+ * to int1, so both must be int1 tiles already. */
+static bool sp_method_logical(spec *s, sval m, const sp_args *a, const ast_node *call,
+                              sval *out)
+{
+    sval p[1];
+    int32_t y;
+    bool is_and = !strcmp(m.name, "logical_and");
+    if (!sp_bind_args(s, m.name, "other", a, call, p, 1))
+        return false;
+    if (p[0].kind != SV_TILE)
+        return sp_error(s, call, "%s needs a tile of int1 as its argument, not %s", m.name,
+                        sp_describe(s, p[0], (char[128]){0}, 128));
+    y = p[0].slot;
+    int32_t side[2] = {m.slot, y};
+    for (int i = 0; i < 2; i++) {
+        dtype dt = sp_slot_type(s, side[i])->dt;
+        if (dt != DTYPE_INT1)
+            return sp_error(s, call, "%s works on int1 tiles (Triton bitcasts both sides to "
+                            "int1, which fails for %s: \"Cannot bitcast data-type of size "
+                            "%d to data-type of size 1\"); compare with != 0 first", m.name,
+                            dtype_name(dt), dtype_bits(dt));
+    }
+    return sp_binop(s, is_and ? AST_OP_BITAND : AST_OP_BITOR, sv_tile(m.slot), sv_tile(y),
+                    call, out);
+}
+
 bool sp_call_method(spec *s, sval m, const sp_args *args, const ast_node *call, sval *out)
 {
     if (m.items)           /* a tensor descriptor's method */
         return sp_desc_call(s, m, args, call, out);
+    if (m.slot < 0)        /* a type's query method */
+        return sp_type_method_call(s, m, args, call, out);
     if (!strcmp(m.name, "to"))
         return sp_method_to(s, m.slot, args, call, out);
+    if (!strcmp(m.name, "logical_and") || !strcmp(m.name, "logical_or"))
+        return sp_method_logical(s, m, args, call, out);
     /* The other methods are tl functions with the tile first. */
     sval *argv = arena_alloc(s->a, (size_t)(args->argc + 1) * sizeof *argv);
     argv[0] = sv_tile(m.slot);

@@ -63,6 +63,17 @@ bool sp_const_flag(spec *s, sval v, const ast_node *at, const char *what, bool *
 sval sp_pair(spec *s, sval a, sval b);
 bool sp_flip_axis(spec *s, int32_t x, int64_t axis, const ast_node *at, int32_t *out);
 
+/* spec_types.c: a dtype's attributes and query methods, a tile's type
+ * (x.type) and its attributes, and the call of a query method (an
+ * SV_METHOD with slot -1 whose result is its c). */
+bool sp_dtype_attr(spec *s, dtype dt, const char *attr, const ast_node *at, sval *out);
+bool sp_tile_type(spec *s, int32_t slot, sval *out);
+bool sp_type_attr(spec *s, sval ty, const char *attr, const ast_node *at, sval *out);
+bool sp_type_method_call(spec *s, sval m, const sp_args *a, const ast_node *call, sval *out);
+
+/* spec_sort.c */
+sp_builtin_fn tl_sort, tl_topk, tl_bitonic_merge;
+
 /* spec_mem.c */
 sp_builtin_fn tl_load, tl_store;
 
@@ -76,7 +87,7 @@ bool sp_float_div(spec *s, const char *fname, const sval *p, bool rn, const ast_
                   sval *out);
 
 /* spec_reduce.c */
-sp_builtin_fn tl_sum, tl_xor_sum, tl_max, tl_min, tl_argmax, tl_argmin, tl_cumsum, tl_cumprod,
+sp_builtin_fn tl_sum, tl_xor_sum, tl_reduce_or, tl_max, tl_min, tl_argmax, tl_argmin, tl_cumsum, tl_cumprod,
     tl_reduce, tl_associative_scan, tl_softmax;
 
 /* spec_print.c */
@@ -85,7 +96,7 @@ sp_builtin_fn sp_builtin_print, util_print_if, util_breakpoint_if, sp_builtin_br
 
 /* spec_python.c */
 sp_builtin_fn sp_builtin_min, sp_builtin_max, sp_builtin_len, sp_builtin_int, sp_builtin_float,
-    sp_builtin_bool, util_host_only;
+    sp_builtin_bool, sp_builtin_isinstance, util_host_only;
 
 /* spec_random.c */
 sp_builtin_fn tl_randint, tl_randint4x, tl_rand, tl_rand4x, tl_randn, tl_randn4x;

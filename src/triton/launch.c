@@ -578,10 +578,14 @@ static bool launch_call_host(void *ctx, void *fn, int argc, const spec_const *ar
 
 /* extern_libs={'libdevice': path}: Triton links that bitcode for the
  * libdevice functions; tritsim has its own (spec_libdevice.c), so the
- * dict is checked but its paths are never opened. */
+ * dict is checked but its paths are never opened.  launch_pdl=True asks
+ * the GPU for programmatic dependent launch (a kernel may start before
+ * the previous one ends, tl.extra.cuda.gdc_wait waiting for it): launches
+ * here run one after the other, which that allows, so it changes nothing. */
 static const char *const launch_options[] = {
     "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", NULL,
+    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", "launch_pdl",
+    NULL,
 };
 
 static bool launch_is_option(const char *name)
