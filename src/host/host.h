@@ -87,7 +87,8 @@ typedef struct host_scope host_scope;
  * class's base comes before it; exceptions.c has the table). */
 #define HOST_EXCS(X) \
     X(BASE, "BaseException", NONE) X(SYSTEM_EXIT, "SystemExit", BASE) \
-    X(KEYBOARD_INTERRUPT, "KeyboardInterrupt", BASE) X(EXCEPTION, "Exception", BASE) \
+    X(KEYBOARD_INTERRUPT, "KeyboardInterrupt", BASE) \
+    X(GENERATOR_EXIT, "GeneratorExit", BASE) X(EXCEPTION, "Exception", BASE) \
     X(ARITHMETIC, "ArithmeticError", EXCEPTION) \
     X(ZERO_DIVISION, "ZeroDivisionError", ARITHMETIC) \
     X(OVERFLOW, "OverflowError", ARITHMETIC) X(LOOKUP, "LookupError", EXCEPTION) \

@@ -184,6 +184,12 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
             ok = false;
             break;
         }
+        if (result.kind == VAL_NONE) {   /* a genexp's generator runs it */
+            val sent = gen_yield(h, k, e->u.comp.elt->span);
+            ok = sent.kind != VAL_ERR;
+            val_unref(sent);
+            continue;
+        }
         if (e->kind != AST_DICTCOMP) {
             val_list_push(result, k);
             continue;
@@ -219,8 +225,21 @@ static val host_eval_comp(host *h, const ast_node *e)
     val iterable = host_eval(h, first->u.comprehension.iter);
     if (iterable.kind == VAL_ERR)
         return iterable;
-    val result = e->kind == AST_DICTCOMP ? val_dict_new() : val_list_new(0);
     val env = host_env_new(host_scope_of(h, e), h->env);
+    if (e->kind == AST_GENEXP) {
+        /* the first iterable is iterated now, the rest as items are asked */
+        if (!host_is_iterator(iterable) && !gen_is(iterable)) {
+            val items = host_to_list(h, iterable, first->u.comprehension.iter->span);
+            val_unref(iterable);
+            if (items.kind == VAL_ERR) {
+                val_unref(env);
+                return items;
+            }
+            iterable = items;
+        }
+        return gen_new_genexp(h, e, iterable, env);
+    }
+    val result = e->kind == AST_DICTCOMP ? val_dict_new() : val_list_new(0);
     val saved = h->env;
     h->env = env;
     bool ok = host_comp_loop(h, e, 0, iterable, result);
@@ -231,9 +250,12 @@ static val host_eval_comp(host *h, const ast_node *e)
         val_unref(result);
         return val_err();
     }
-    if (e->kind == AST_GENEXP)
-        return host_iterator_new(result, "generator");
     return result;
+}
+
+bool host_comp_run(host *h, const ast_node *e, val iterable)
+{
+    return host_comp_loop(h, e, 0, iterable, val_none());
 }
 
 typedef struct host_callargs {
@@ -550,6 +572,20 @@ val host_eval(host *h, const ast_node *e)
     case AST_SETCOMP:
     case AST_GENEXP:
         return host_eval_comp(h, e);
+    case AST_YIELD: {
+        val v = e->u.expr.value ? host_eval(h, e->u.expr.value) : val_none();
+        if (v.kind == VAL_ERR)
+            return v;
+        return gen_yield(h, v, e->span);
+    }
+    case AST_YIELDFROM: {
+        val v = host_eval(h, e->u.expr.value);
+        if (v.kind == VAL_ERR)
+            return v;
+        val r = gen_yield_from(h, v, e->span);
+        val_unref(v);
+        return r;
+    }
     case AST_STARRED:
         return host_error(h, e->span, "a starred expression can only be used in a call, a "
                           "tuple or a list, or as an assignment target");

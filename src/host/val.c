@@ -139,6 +139,11 @@ void val_release(val_obj *o)
     val_releasing = false;
 }
 
+bool val_shutting_down(void)
+{
+    return val_shutdown;
+}
+
 void val_free_all(void)
 {
     /* Two passes: first every object drops what it holds (val_unref only

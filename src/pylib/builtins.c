@@ -880,6 +880,19 @@ BUILTIN_FN(builtin_next)
         return host_raise(h, HOST_EXC_TYPE, at,
                           "'%s' object is not an iterator (call iter() on it first)",
                           val_type_name(v));
+    const val_type *t = val_type_of(v);
+    if (t && t->next && t->getattr) {
+        /* a generator: its StopIteration carries its return value */
+        val m = host_getattr(h, v, "__next__", at);
+        val r = m.kind == VAL_ERR ? m : host_call(h, m, 0, NULL, NULL, at);
+        val_unref(m);
+        if (r.kind == VAL_ERR && argc == 2 && !h->exiting &&
+            host_exc_is(h, h->exc, HOST_EXC_STOP_ITERATION)) {
+            val_unref(host_exc_take(h));
+            return val_ref(argv[1]);
+        }
+        return r;
+    }
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
         return val_err();
