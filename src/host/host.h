@@ -407,6 +407,19 @@ bool host_to_str(host *h, val v, src_span at, const char *what, const char **out
  * Borrowed; VAL_MISSING when it is not defined. */
 val host_func_lookup(host *h, val fn, const char *name);
 
+/* ---- sets (setobj.c) ----------------------------------------------------------- */
+
+/* A new empty set (frozen: a frozenset). */
+val set_new(bool frozen);
+/* set(iterable) / frozenset(iterable); iterable VAL_MISSING: empty. */
+val set_from(host *h, val iterable, bool frozen, src_span at);
+/* Add key (borrowed); false after reporting an unhashable key. */
+bool set_add(host *h, val set, val key, src_span at);
+/* Is v a set or a frozenset? */
+bool set_is(val v);
+/* The hooks of sets or frozensets (for isinstance and type()). */
+const val_type *set_val_type(bool frozen);
+
 /* ---- classes (classes.c) ---------------------------------------------------- */
 
 /* A class named name (copied) with base (a VAL_CLASS, borrowed) or

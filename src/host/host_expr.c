@@ -36,6 +36,37 @@ static bool host_eval_spread(host *h, const ast_list *elts, val out)
     return true;
 }
 
+/* Is e a constant after CPython's constant folding (a literal, a signed
+ * number, a tuple of constants)? */
+static bool host_const_node(const ast_node *e)
+{
+    switch (e->kind) {
+    case AST_INT: case AST_FLOAT: case AST_IMAG: case AST_STR: case AST_CONST:
+        return true;
+    case AST_UNARYOP:
+        return e->u.unaryop.op != AST_OP_NOT && host_const_node(e->u.unaryop.operand);
+    case AST_TUPLE:
+        for (int i = 0; i < e->u.seq.elts.len; i++)
+            if (!host_const_node(e->u.seq.elts.items[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A set display of more than two constants (CPython builds it from a
+ * frozenset constant)? */
+static bool host_const_display(const ast_list *elts)
+{
+    if (elts->len <= 2)
+        return false;
+    for (int i = 0; i < elts->len; i++)
+        if (!host_const_node(elts->items[i]))
+            return false;
+    return true;
+}
+
 static val host_eval_seq(host *h, const ast_node *e)
 {
     val items = val_list_new((size_t)e->u.seq.elts.len);
@@ -215,10 +246,6 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
 
 static val host_eval_comp(host *h, const ast_node *e)
 {
-    if (e->kind == AST_SETCOMP)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
-                          "sets are not supported by tritsim (use a dict or a "
-                          "list)");
     /* The first iterable belongs to the enclosing scope; the loop variables
      * to the comprehension's own. */
     const ast_node *first = e->u.comp.generators.items[0];
@@ -249,6 +276,11 @@ static val host_eval_comp(host *h, const ast_node *e)
     if (!ok) {
         val_unref(result);
         return val_err();
+    }
+    if (e->kind == AST_SETCOMP) {
+        val s = set_from(h, result, false, e->span);
+        val_unref(result);
+        return s;
     }
     return result;
 }
@@ -563,10 +595,28 @@ val host_eval(host *h, const ast_node *e)
         return host_eval_seq(h, e);
     case AST_DICT:
         return host_eval_dict(h, e);
-    case AST_SET:
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
-                          "sets are not supported by tritsim (use a dict or a "
-                          "list)");
+    case AST_SET: {
+        val items = val_list_new((size_t)e->u.seq.elts.len);
+        if (!host_eval_spread(h, &e->u.seq.elts, items)) {
+            val_unref(items);
+            return val_err();
+        }
+        val s = set_from(h, items, false, e->span);
+        val_unref(items);
+        if (s.kind != VAL_ERR && host_const_display(&e->u.seq.elts)) {
+            /* CPython makes a frozenset constant of it, which its compiler
+             * rebuilds from its own items when it merges constants, and
+             * copies that into the new set: each step can change the
+             * table, and so the order of the items */
+            val l = host_to_list(h, s, e->span);
+            val c = set_from(h, l, true, e->span);
+            val_unref(l);
+            val_unref(s);
+            s = set_from(h, c, false, e->span);
+            val_unref(c);
+        }
+        return s;
+    }
     case AST_LISTCOMP:
     case AST_DICTCOMP:
     case AST_SETCOMP:

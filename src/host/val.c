@@ -333,7 +333,7 @@ static bool val_hashable_depth(val v, int depth)
     case VAL_MISSING:
         return false;
     default:
-        return true;
+        return !(val_is_heap(v) && v.u.o->type && v.u.o->type->unhashable);
     }
 }
 
@@ -397,6 +397,8 @@ static uint64_t val_hash_depth(val v, int depth)
         return val_mix((uint64_t)(uintptr_t)v.u.o);
     }
     default:
+        if (v.u.o->type && v.u.o->type->hash)
+            return v.u.o->type->hash(v);
         return val_mix((uint64_t)(uintptr_t)v.u.o);
     }
 }
@@ -497,6 +499,8 @@ static bool val_equal_depth(val a, val b, int depth)
                           x->inst_type == y->inst_type);
     }
     default:
+        if (a.u.o != b.u.o && a.u.o->type && a.u.o->type->equal)
+            return a.u.o->type->equal(a, b);
         return a.u.o == b.u.o;
     }
 }

@@ -227,6 +227,12 @@ struct val_type {
     void (*free)(val_obj *self);
     /* NULL-terminated attribute names, for "did you mean" suggestions. */
     const char *const *attr_names;
+    /* Dict keys and set items.  unhashable: its values cannot be (set);
+     * otherwise hash and equal, when given, make equal values (by content,
+     * frozenset) one key; else a value is equal to itself only. */
+    bool unhashable;
+    uint64_t (*hash)(val self);
+    bool (*equal)(val self, val other);
 };
 
 /* A new zero-filled heap object of size bytes (at least sizeof(val_obj)),
