@@ -603,11 +603,14 @@ void gen_collect(host *h)
     while (again) {
         again = false;
         for (gen_state *st = gen_live; st; st = st->next)
-            if (st->orphan && st->status == GEN_SUSPENDED) {
+            if (st->orphan && st->status == GEN_SUSPENDED && !st->shutdown_tried) {
                 st->orphan = false;
+                st->shutdown_tried = true;   /* one try, as CPython's finaliser */
                 gen_close_quietly(h, st);
                 if (st->status == GEN_DONE)
                     gen_state_free(st);
+                else
+                    st->orphan = true;   /* gen_shutdown frees it */
                 again = true;   /* the list changed: start over */
                 break;
             }

@@ -233,6 +233,9 @@ struct val_type {
     bool unhashable;
     uint64_t (*hash)(val self);
     bool (*equal)(val self, val other);
+    /* isinstance(v, self), for objects that stand for a type (a class
+     * written in C with attributes, e.g. TensorDescriptor). */
+    bool (*instancecheck)(val self, val v);
 };
 
 /* A new zero-filled heap object of size bytes (at least sizeof(val_obj)),

@@ -149,10 +149,19 @@ BUILTIN_FN(builtin_isinstance)
     if (!builtin_nargs(h, "isinstance", argc, kw, 2, 2, at))
         return val_err();
     val t = argv[1];
+    const val_type *tt = val_type_of(t);
+    if (tt && tt->instancecheck)
+        return val_bool(tt->instancecheck(t, argv[0]));
     if (t.kind == VAL_TUPLE) {
         const val_seq *s = val_as_seq(t);
         for (size_t i = 0; i < s->len; i++) {
             val x = s->items[i];
+            const val_type *xt = val_type_of(x);
+            if (xt && xt->instancecheck) {
+                if (xt->instancecheck(x, argv[0]))
+                    return val_bool(true);
+                continue;
+            }
             if (x.kind == VAL_CLASS) {
                 if (builtin_isinstance_class(h, argv[0], x))
                     return val_bool(true);
