@@ -30,6 +30,8 @@ static const struct modules_entry {
     {"builtins", builtin_init},     /* h->builtins, not a module: first */
     {"math", builtin_math_init},
     {"functools", builtin_functools_init},
+    {"contextlib", builtin_contextlib_init},
+    {"pytest", builtin_pytest_init},
     {"itertools", builtin_itertools_init},
     {"os", builtin_os_init},
     {"urllib", builtin_urllib_init},    /* and urllib.request */

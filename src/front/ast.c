@@ -312,6 +312,8 @@ static void sx_fields(sx *s, const ast_node *n, bool spans)
         break;
     case AST_EXPR_STMT:
     case AST_RETURN:
+    case AST_YIELD:
+    case AST_YIELDFROM:
         if (n->u.expr.value)
             sx_child(s, n->u.expr.value, spans);
         break;
@@ -626,7 +628,9 @@ bool ast_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void
     const ast_list *list[4] = {NULL, NULL, NULL, NULL};
     switch (n->kind) {
     case AST_MODULE: list[0] = &n->u.module.body; break;
-    case AST_EXPR_STMT: case AST_RETURN: kid[0] = n->u.expr.value; break;
+    case AST_EXPR_STMT: case AST_RETURN: case AST_YIELD: case AST_YIELDFROM:
+        kid[0] = n->u.expr.value;
+        break;
     case AST_ASSIGN: list[0] = &n->u.assign.targets; kid[0] = n->u.assign.value; break;
     case AST_AUGASSIGN: kid[0] = n->u.augassign.target; kid[1] = n->u.augassign.value; break;
     case AST_ANNASSIGN:

@@ -46,6 +46,7 @@ typedef struct ast_list {
     X(LAMBDA, "lambda") X(TUPLE, "tuple") X(LIST, "list") X(DICT, "dict") \
     X(SET, "set") X(LISTCOMP, "listcomp") X(DICTCOMP, "dictcomp") \
     X(SETCOMP, "setcomp") X(GENEXP, "genexp") X(STARRED, "starred") \
+    X(YIELD, "yield") X(YIELDFROM, "yield-from") \
     /* helpers that are not expressions on their own */ \
     X(COMPREHENSION, "for-in") X(KEYWORD, "kw") X(PARAM, "param") \
     X(ALIAS, "alias") X(EXCEPT, "except") X(WITHITEM, "withitem")
@@ -97,7 +98,7 @@ struct ast_node {
     union {
         /* MODULE */
         struct { ast_list body; } module;
-        /* EXPR_STMT, RETURN (value may be NULL) */
+        /* EXPR_STMT, RETURN, YIELD (value may be NULL), YIELDFROM */
         struct { ast_node *value; } expr;
         /* ASSIGN: t1 = t2 = value (targets has >= 1 item) */
         struct { ast_list targets; ast_node *value; } assign;
@@ -106,12 +107,14 @@ struct ast_node {
         /* ANNASSIGN: target: annotation [= value] (value may be NULL) */
         struct { ast_node *target, *annotation, *value; } annassign;
         /* FUNCDEF: decorators are expressions; params are PARAM nodes;
-         * returns may be NULL.  name_span is the span of the name alone. */
+         * returns may be NULL.  name_span is the span of the name alone.
+         * generator: the body (not a nested def) has a yield. */
         struct {
             const char *name;
             src_span name_span;
             ast_list decorators, params, body;
             ast_node *returns;
+            bool generator;
         } funcdef;
         /* IF and WHILE (orelse empty when absent; elif is a nested IF
          * alone in orelse) */

@@ -372,6 +372,7 @@ static int node_height(ast_node *n)
                  node_height(n->u.comprehension.iter), list_height(n->u.comprehension.ifs));
         break;
     case AST_STARRED: h = node_height(n->u.starred.value); break;
+    case AST_YIELD: case AST_YIELDFROM: h = node_height(n->u.expr.value); break;
     default: break;  /* leaves; statements are never asked */
     }
     return pn->height = h + 1;
@@ -450,6 +451,7 @@ const char *parse_target_name(const ast_node *n)
     case AST_TUPLE: return "tuple";
     case AST_LIST: return "list";
     case AST_STARRED: return "starred";
+    case AST_YIELD: case AST_YIELDFROM: return "yield expression";
     case AST_CONST:
         switch (n->u.const_.value) {
         case AST_CONST_NONE: return "None";

@@ -108,6 +108,43 @@ static ast_list display_rest(parser *p, ast_node *first, tk_kind close, const ch
     return parse_vec_freeze(p, &v);
 }
 
+/* yield_expr: 'yield' [star_expressions] | 'yield' 'from' expression; the
+ * current token is 'yield'.  It makes the enclosing def a generator. */
+static ast_node *parse_yield_expr(parser *p)
+{
+    src_span start = p->tok.span;
+    parse_advance(p);
+    ast_node *n;
+    if (parse_accept(p, TK_FROM)) {
+        ast_node *v = parse_expression(p);
+        n = parse_mk(p, AST_YIELDFROM, parse_upto(p, start));
+        n->u.expr.value = v;
+    } else {
+        ast_node *v = NULL;
+        if (parse_starts_expression(p->tok.kind) && !parse_check(p, TK_YIELD)) {
+            v = parse_star_expressions(p);
+            if (!p->failed)
+                parse_no_bare_star(p, v);
+        }
+        n = parse_mk(p, AST_YIELD, parse_upto(p, start));
+        n->u.expr.value = v;
+    }
+    if (p->failed)
+        return n;
+    if (p->lambdas > 0)
+        parse_unsupported(p, n->span, "'yield' inside a lambda is", "use a def");
+    else if (p->funcs == 0)
+        parse_report(p, n->span, "'yield' outside function");
+    else
+        p->yields = true;
+    return n;
+}
+
+ast_node *parse_star_expressions_or_yield(parser *p)
+{
+    return parse_check(p, TK_YIELD) ? parse_yield_expr(p) : parse_star_expressions(p);
+}
+
 /* '(' ... ')': empty tuple, tuple, generator expression or a parenthesised
  * expression (returned as it is, with its own span). */
 static ast_node *paren(parser *p)
@@ -117,6 +154,11 @@ static ast_node *paren(parser *p)
     if (parse_accept(p, TK_RPAR)) {
         ast_node *t = parse_mk(p, AST_TUPLE, parse_upto(p, start));
         return t;
+    }
+    if (parse_check(p, TK_YIELD)) {
+        ast_node *y = parse_yield_expr(p);
+        parse_expect(p, TK_RPAR, "')' after the yield expression");
+        return y;
     }
     ast_node *first = star_expression(p);
     if (p->failed)
@@ -260,8 +302,8 @@ static ast_node *atom(parser *p)
         parse_leave(p);
         return n;
     case TK_YIELD:
-        parse_unsupported(p, t.span, "'yield' expressions are",
-                          "return a list or tuple instead");
+        parse_fail_at(p, t.span, "a 'yield' inside an expression needs parentheses: "
+                      "(yield x)");
         return parse_bad_expr(p);
     case TK_AWAIT:
         parse_unsupported(p, t.span, "'await' expressions are", NULL);
@@ -625,7 +667,9 @@ static ast_node *lambdef(parser *p)
     parse_advance(p);
     ast_list ps = parse_params(p, TK_COLON, false);
     parse_expect(p, TK_COLON, "':' after the lambda's parameters");
+    p->lambdas++;
     ast_node *body = p->failed ? parse_bad_expr(p) : parse_expression(p);
+    p->lambdas--;
     ast_node *n = parse_mk(p, AST_LAMBDA, parse_upto(p, start));
     n->u.lambda.params = ps;
     n->u.lambda.body = body;

@@ -37,6 +37,8 @@ typedef struct parser {
     int bracket_line[PARSE_MAX_DEPTH + 1];  /* the line each one opened on */
     int depth;             /* current nesting, see parse_enter */
     int funcs, loops;      /* enclosing defs / loops of the current def */
+    int lambdas;           /* enclosing lambdas */
+    bool yields;           /* the current def has a yield (a generator) */
     bool failed;           /* a syntax error in the current statement */
     /* A syntax error kept back because the lexer seemed to have explained
      * it; reported at the end if the lexer in fact reported nothing. */
@@ -120,6 +122,10 @@ ast_node *parse_call(parser *p, ast_node *func, src_span start);
 ast_node *parse_bitwise_or(parser *p);
 ast_node *parse_expression(parser *p);
 ast_node *parse_star_expressions(parser *p);
+/* yield_expr ('yield' [star_expressions] | 'yield' 'from' expression) when
+ * the current token is 'yield', else star_expressions: the right-hand side
+ * of assignments and expression statements. */
+ast_node *parse_star_expressions_or_yield(parser *p);
 /* Parameters up to close (')' of a def, ':' of a lambda). */
 ast_list parse_params(parser *p, tk_kind close, bool annotations);
 

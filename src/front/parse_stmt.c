@@ -242,12 +242,18 @@ static ast_node *funcdef(parser *p, ast_list decorators)
     if (!p->failed && parse_accept(p, TK_ARROW))
         n->u.funcdef.returns = parse_expression(p);
     parse_expect_msg(p, TK_COLON, "expected ':' after the function's signature");
-    int loops = p->loops;
+    int loops = p->loops, lambdas = p->lambdas;
+    bool yields = p->yields;
     p->loops = 0;
+    p->lambdas = 0;
+    p->yields = false;
     p->funcs++;
     n->u.funcdef.body = block(p, "'def' statement", start.line);
+    n->u.funcdef.generator = p->yields;
     p->funcs--;
     p->loops = loops;
+    p->lambdas = lambdas;
+    p->yields = yields;
     n->span = upto_body(p, start, n->u.funcdef.body);
     return n;
 }
@@ -276,11 +282,13 @@ static ast_node *classdef(parser *p, ast_list decorators)
     /* A class body is no function: 'return' there is an error, and the
      * loops of an enclosing def do not reach into it. */
     int loops = p->loops, funcs = p->funcs;
+    bool yields = p->yields;
     p->loops = 0;
     p->funcs = 0;
     n->u.classdef.body = block(p, "'class' definition", start.line);
     p->funcs = funcs;
     p->loops = loops;
+    p->yields = yields;
     n->span = upto_body(p, start, n->u.classdef.body);
     return n;
 }
@@ -593,7 +601,7 @@ static bool single_target(const ast_node *n)
 static ast_node *expr_stmt(parser *p)
 {
     src_span start = p->tok.span;
-    ast_node *first = parse_star_expressions(p);
+    ast_node *first = parse_star_expressions_or_yield(p);
     if (p->failed)
         return first;
     ast_op op;
@@ -602,7 +610,7 @@ static ast_node *expr_stmt(parser *p)
         vec v = {0};
         parse_vec_push(&v, first);
         while (!p->failed && parse_accept(p, TK_EQ))
-            parse_vec_push(&v, parse_star_expressions(p));
+            parse_vec_push(&v, parse_star_expressions_or_yield(p));
         ast_node *value = v.items[--v.len];
         if (!p->failed)
             parse_no_bare_star(p, value);
@@ -619,7 +627,7 @@ static ast_node *expr_stmt(parser *p)
         }
         parse_set_ctx(p, first, AST_CTX_STORE, false);
         parse_advance(p);
-        ast_node *value = parse_star_expressions(p);
+        ast_node *value = parse_star_expressions_or_yield(p);
         if (!p->failed)
             parse_no_bare_star(p, value);
         n = parse_mk(p, AST_AUGASSIGN, parse_upto(p, start));
@@ -641,7 +649,7 @@ static ast_node *expr_stmt(parser *p)
         ast_node *ann = parse_expression(p);
         ast_node *value = NULL;
         if (!p->failed && parse_accept(p, TK_EQ)) {
-            value = parse_star_expressions(p);
+            value = parse_star_expressions_or_yield(p);
             if (!p->failed)
                 parse_no_bare_star(p, value);
         }

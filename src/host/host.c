@@ -337,6 +337,7 @@ int host_run_as(host *h, const ast_node *module, const char *name, int argc, cha
         host_exc_report(h);   /* an exception nobody caught */
         status = h->exit_status;
     }
+    gen_shutdown(h);   /* their finally blocks run, as CPython's finalisers do */
     if (h->exiting)
         status = h->exit_status;
     h->frame = NULL;

@@ -87,7 +87,8 @@ typedef struct host_scope host_scope;
  * class's base comes before it; exceptions.c has the table). */
 #define HOST_EXCS(X) \
     X(BASE, "BaseException", NONE) X(SYSTEM_EXIT, "SystemExit", BASE) \
-    X(KEYBOARD_INTERRUPT, "KeyboardInterrupt", BASE) X(EXCEPTION, "Exception", BASE) \
+    X(KEYBOARD_INTERRUPT, "KeyboardInterrupt", BASE) \
+    X(GENERATOR_EXIT, "GeneratorExit", BASE) X(EXCEPTION, "Exception", BASE) \
     X(ARITHMETIC, "ArithmeticError", EXCEPTION) \
     X(ZERO_DIVISION, "ZeroDivisionError", ARITHMETIC) \
     X(OVERFLOW, "OverflowError", ARITHMETIC) X(LOOKUP, "LookupError", EXCEPTION) \
@@ -405,6 +406,19 @@ bool host_to_str(host *h, val v, src_span at, const char *what, const char **out
  * function): its closure, then its module's globals, then the built-ins.
  * Borrowed; VAL_MISSING when it is not defined. */
 val host_func_lookup(host *h, val fn, const char *name);
+
+/* ---- sets (setobj.c) ----------------------------------------------------------- */
+
+/* A new empty set (frozen: a frozenset). */
+val set_new(bool frozen);
+/* set(iterable) / frozenset(iterable); iterable VAL_MISSING: empty. */
+val set_from(host *h, val iterable, bool frozen, src_span at);
+/* Add key (borrowed); false after reporting an unhashable key. */
+bool set_add(host *h, val set, val key, src_span at);
+/* Is v a set or a frozenset? */
+bool set_is(val v);
+/* The hooks of sets or frozensets (for isinstance and type()). */
+const val_type *set_val_type(bool frozen);
 
 /* ---- classes (classes.c) ---------------------------------------------------- */
 

@@ -203,6 +203,8 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
         val_unref(env);
         return val_err();
     }
+    if (f->node->kind == AST_FUNCDEF && f->node->u.funcdef.generator)
+        return gen_new_func(h, fn, env);
     host_frame frame = {h->frame, f->name, at, f->globals, val_none(), f};
     val saved_env = h->env, saved_ns = h->class_ns;
     h->frame = &frame;

@@ -36,6 +36,37 @@ static bool host_eval_spread(host *h, const ast_list *elts, val out)
     return true;
 }
 
+/* Is e a constant after CPython's constant folding (a literal, a signed
+ * number, a tuple of constants)? */
+static bool host_const_node(const ast_node *e)
+{
+    switch (e->kind) {
+    case AST_INT: case AST_FLOAT: case AST_IMAG: case AST_STR: case AST_CONST:
+        return true;
+    case AST_UNARYOP:
+        return e->u.unaryop.op != AST_OP_NOT && host_const_node(e->u.unaryop.operand);
+    case AST_TUPLE:
+        for (int i = 0; i < e->u.seq.elts.len; i++)
+            if (!host_const_node(e->u.seq.elts.items[i]))
+                return false;
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* A set display of more than two constants (CPython builds it from a
+ * frozenset constant)? */
+static bool host_const_display(const ast_list *elts)
+{
+    if (elts->len <= 2)
+        return false;
+    for (int i = 0; i < elts->len; i++)
+        if (!host_const_node(elts->items[i]))
+            return false;
+    return true;
+}
+
 static val host_eval_seq(host *h, const ast_node *e)
 {
     val items = val_list_new((size_t)e->u.seq.elts.len);
@@ -184,6 +215,12 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
             ok = false;
             break;
         }
+        if (result.kind == VAL_NONE) {   /* a genexp's generator runs it */
+            val sent = gen_yield(h, k, e->u.comp.elt->span);
+            ok = sent.kind != VAL_ERR;
+            val_unref(sent);
+            continue;
+        }
         if (e->kind != AST_DICTCOMP) {
             val_list_push(result, k);
             continue;
@@ -209,18 +246,27 @@ static bool host_comp_loop(host *h, const ast_node *e, int gi, val iterable, val
 
 static val host_eval_comp(host *h, const ast_node *e)
 {
-    if (e->kind == AST_SETCOMP)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
-                          "sets are not supported by tritsim (use a dict or a "
-                          "list)");
     /* The first iterable belongs to the enclosing scope; the loop variables
      * to the comprehension's own. */
     const ast_node *first = e->u.comp.generators.items[0];
     val iterable = host_eval(h, first->u.comprehension.iter);
     if (iterable.kind == VAL_ERR)
         return iterable;
-    val result = e->kind == AST_DICTCOMP ? val_dict_new() : val_list_new(0);
     val env = host_env_new(host_scope_of(h, e), h->env);
+    if (e->kind == AST_GENEXP) {
+        /* the first iterable is iterated now, the rest as items are asked */
+        if (!host_is_iterator(iterable) && !gen_is(iterable)) {
+            val items = host_to_list(h, iterable, first->u.comprehension.iter->span);
+            val_unref(iterable);
+            if (items.kind == VAL_ERR) {
+                val_unref(env);
+                return items;
+            }
+            iterable = items;
+        }
+        return gen_new_genexp(h, e, iterable, env);
+    }
+    val result = e->kind == AST_DICTCOMP ? val_dict_new() : val_list_new(0);
     val saved = h->env;
     h->env = env;
     bool ok = host_comp_loop(h, e, 0, iterable, result);
@@ -231,9 +277,17 @@ static val host_eval_comp(host *h, const ast_node *e)
         val_unref(result);
         return val_err();
     }
-    if (e->kind == AST_GENEXP)
-        return host_iterator_new(result, "generator");
+    if (e->kind == AST_SETCOMP) {
+        val s = set_from(h, result, false, e->span);
+        val_unref(result);
+        return s;
+    }
     return result;
+}
+
+bool host_comp_run(host *h, const ast_node *e, val iterable)
+{
+    return host_comp_loop(h, e, 0, iterable, val_none());
 }
 
 typedef struct host_callargs {
@@ -541,15 +595,47 @@ val host_eval(host *h, const ast_node *e)
         return host_eval_seq(h, e);
     case AST_DICT:
         return host_eval_dict(h, e);
-    case AST_SET:
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
-                          "sets are not supported by tritsim (use a dict or a "
-                          "list)");
+    case AST_SET: {
+        val items = val_list_new((size_t)e->u.seq.elts.len);
+        if (!host_eval_spread(h, &e->u.seq.elts, items)) {
+            val_unref(items);
+            return val_err();
+        }
+        val s = set_from(h, items, false, e->span);
+        val_unref(items);
+        if (s.kind != VAL_ERR && host_const_display(&e->u.seq.elts)) {
+            /* CPython makes a frozenset constant of it, which its compiler
+             * rebuilds from its own items when it merges constants, and
+             * copies that into the new set: each step can change the
+             * table, and so the order of the items */
+            val l = host_to_list(h, s, e->span);
+            val c = set_from(h, l, true, e->span);
+            val_unref(l);
+            val_unref(s);
+            s = set_from(h, c, false, e->span);
+            val_unref(c);
+        }
+        return s;
+    }
     case AST_LISTCOMP:
     case AST_DICTCOMP:
     case AST_SETCOMP:
     case AST_GENEXP:
         return host_eval_comp(h, e);
+    case AST_YIELD: {
+        val v = e->u.expr.value ? host_eval(h, e->u.expr.value) : val_none();
+        if (v.kind == VAL_ERR)
+            return v;
+        return gen_yield(h, v, e->span);
+    }
+    case AST_YIELDFROM: {
+        val v = host_eval(h, e->u.expr.value);
+        if (v.kind == VAL_ERR)
+            return v;
+        val r = gen_yield_from(h, v, e->span);
+        val_unref(v);
+        return r;
+    }
     case AST_STARRED:
         return host_error(h, e->span, "a starred expression can only be used in a call, a "
                           "tuple or a list, or as an assignment target");

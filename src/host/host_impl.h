@@ -96,6 +96,10 @@ val host_frame_self(host *h);
 /* The value of expression e (a new reference), or VAL_ERR. */
 val host_eval(host *h, const ast_node *e);
 
+/* Run genexp e's loops over iterable (its first), yielding each element
+ * through gen_yield: the body of its generator.  False after an error. */
+bool host_comp_run(host *h, const ast_node *e, val iterable);
+
 /* ---- host_stmt.c ---- */
 
 /* Run a block of statements. */
@@ -152,6 +156,28 @@ const char *host_short_name(const char *qualname);
 /* The items an iterator object has left (borrowed list/tuple), or
  * VAL_MISSING when v is not an iterator object. */
 val host_iterator_items(val v);
+
+/* ---- gen.c ---- */
+
+/* The generator a call of generator function fn returns; env (stolen) has
+ * the call's arguments bound. */
+val gen_new_func(host *h, val fn, val env);
+/* The generator of genexp e: iterable is its first iterable, evaluated
+ * (stolen); env (stolen) the comprehension's environment. */
+val gen_new_genexp(host *h, const ast_node *e, val iterable, val env);
+/* Is v a generator? */
+bool gen_is(val v);
+/* `yield v` (v stolen) in the running generator: the value sent in (None
+ * for next()), or VAL_ERR (an exception thrown in, or an error). */
+val gen_yield(host *h, val v, src_span at);
+/* `yield from src` (borrowed): src's return value, or VAL_ERR. */
+val gen_yield_from(host *h, val src, src_span at);
+/* Are there generators whose objects are gone and that must be closed?
+ * gen_collect closes them (at a statement boundary, nothing pending). */
+bool gen_pending(void);
+void gen_collect(host *h);
+/* The program ended: close the generators still suspended. */
+void gen_shutdown(host *h);
 
 /* ---- classes.c ---- */
 

@@ -48,7 +48,10 @@ val host_iterator_new(val items, const char *name)
 
 bool host_is_iterator(val v)
 {
-    return v.kind == VAL_OBJECT && v.u.o->type == &host_iterator_type;
+    if (v.kind == VAL_OBJECT && v.u.o->type == &host_iterator_type)
+        return true;
+    const val_type *t = val_type_of(v);
+    return t && t->next;
 }
 
 /* The items an iterator object has left (borrowed list/tuple), or MISSING. */
@@ -81,7 +84,7 @@ bool host_iter_begin(host *h, val v, src_span at, host_iter *it)
     default:
         break;
     }
-    if (v.kind == VAL_OBJECT && v.u.o->type == &host_iterator_type) {
+    if (host_is_iterator(v)) {
         it->src = val_ref(v);
         return true;
     }
@@ -90,7 +93,7 @@ bool host_iter_begin(host *h, val v, src_span at, host_iter *it)
         val seq = t->iter(h, v, at);
         if (seq.kind == VAL_ERR)
             return false;
-        if (seq.kind != VAL_LIST && seq.kind != VAL_TUPLE) {
+        if (seq.kind != VAL_LIST && seq.kind != VAL_TUPLE && !host_is_iterator(seq)) {
             val_unref(seq);
             host_error(h, at, "internal error: the iter hook of '%s' returned a '%s'",
                        val_type_name(v), val_type_name(seq));
@@ -146,6 +149,9 @@ int host_iter_next(host *h, host_iter *it, val *out)
         return 1;
     }
     case VAL_OBJECT: {
+        const val_type *t = val_type_of(s);
+        if (t->next)
+            return t->next(h, s, out, it->at);
         host_iterator *x = (host_iterator *)s.u.o;
         if (x->pos >= val_as_seq(x->items)->len)
             return 0;

@@ -198,6 +198,21 @@ static int host_contains(host *h, val container, val item, src_span at)
     val items = host_iterator_items(container);
     if (items.kind != VAL_MISSING)
         return host_contains(h, items, item, at);
+    if (t && t->next) {   /* a generator: consumed up to the item, as in Python */
+        host_iter it;
+        if (!host_iter_begin(h, container, at, &it))
+            return -1;
+        val x;
+        int st, found = 0;
+        while (!found && (st = host_iter_next(h, &it, &x)) > 0) {
+            found = host_eq(h, x, item, at);
+            val_unref(x);
+            if (found < 0)
+                st = -1;
+        }
+        host_iter_end(&it);
+        return found < 0 || st < 0 ? -1 : found;
+    }
     if (t && t->iter) {
         val seq = t->iter(h, container, at);
         if (seq.kind == VAL_ERR)

@@ -697,6 +697,11 @@ host_flow host_exec_block(host *h, const ast_list *body)
          * a repr hook) ends the statement here. */
         if (fl == FLOW_NEXT && host_exc_pending(h))
             fl = FLOW_ERROR;
+        if (fl == FLOW_NEXT && gen_pending() && !h->exiting) {
+            gen_collect(h);   /* close the unfinished generators dropped */
+            if (host_exc_pending(h))
+                fl = FLOW_ERROR;
+        }
         if (fl != FLOW_NEXT)
             return fl;
     }

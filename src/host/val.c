@@ -139,6 +139,11 @@ void val_release(val_obj *o)
     val_releasing = false;
 }
 
+bool val_shutting_down(void)
+{
+    return val_shutdown;
+}
+
 void val_free_all(void)
 {
     /* Two passes: first every object drops what it holds (val_unref only
@@ -328,7 +333,7 @@ static bool val_hashable_depth(val v, int depth)
     case VAL_MISSING:
         return false;
     default:
-        return true;
+        return !(val_is_heap(v) && v.u.o->type && v.u.o->type->unhashable);
     }
 }
 
@@ -392,6 +397,8 @@ static uint64_t val_hash_depth(val v, int depth)
         return val_mix((uint64_t)(uintptr_t)v.u.o);
     }
     default:
+        if (v.u.o->type && v.u.o->type->hash)
+            return v.u.o->type->hash(v);
         return val_mix((uint64_t)(uintptr_t)v.u.o);
     }
 }
@@ -492,6 +499,8 @@ static bool val_equal_depth(val a, val b, int depth)
                           x->inst_type == y->inst_type);
     }
     default:
+        if (a.u.o != b.u.o && a.u.o->type && a.u.o->type->equal)
+            return a.u.o->type->equal(a, b);
         return a.u.o == b.u.o;
     }
 }

@@ -153,6 +153,8 @@ static inline void val_unref(val v)
 /* Free every object still alive (cycles included).  Call once at exit;
  * no val may be used afterwards. */
 void val_free_all(void);
+/* Is val_free_all running?  (A free hook then only frees C memory.) */
+bool val_shutting_down(void);
 
 /* ---- object types ------------------------------------------------------- */
 
@@ -204,8 +206,13 @@ struct val_type {
     int (*truth)(host *h, val self, src_span at);
     /* len(x): >= 0, -1 after an error. */
     int64_t (*len)(host *h, val self, src_span at);
-    /* iter(x): a tuple or list holding the items to iterate over. */
+    /* iter(x): a tuple or list holding the items to iterate over, or an
+     * iterator (an object whose type has a next hook). */
     val (*iter)(host *h, val self, src_span at);
+    /* next(x) of an iterator (a type with this hook is its own iterator,
+     * items computed as they are asked for: generators): 1 with the item
+     * (a new reference) in *out, 0 at the end, -1 after an error. */
+    int (*next)(host *h, val self, val *out, src_span at);
     /* repr(x), appended to out.  NULL: <Name object at 0x...>. */
     void (*repr)(host *h, val self, strbuf *out);
     /* str(x); NULL: as repr. */
@@ -220,6 +227,15 @@ struct val_type {
     void (*free)(val_obj *self);
     /* NULL-terminated attribute names, for "did you mean" suggestions. */
     const char *const *attr_names;
+    /* Dict keys and set items.  unhashable: its values cannot be (set);
+     * otherwise hash and equal, when given, make equal values (by content,
+     * frozenset) one key; else a value is equal to itself only. */
+    bool unhashable;
+    uint64_t (*hash)(val self);
+    bool (*equal)(val self, val other);
+    /* isinstance(v, self), for objects that stand for a type (a class
+     * written in C with attributes, e.g. TensorDescriptor). */
+    bool (*instancecheck)(val self, val v);
 };
 
 /* A new zero-filled heap object of size bytes (at least sizeof(val_obj)),

@@ -41,6 +41,7 @@ typedef struct ap_action {
     ap_kind kind;
     bool required;
     bool optional_value;        /* nargs='?' */
+    int nvalues;                /* nargs=N (an option's N values, a list), or 0 */
     val type;                   /* a callable, or None */
     val dflt;                   /* the default */
     val choices;                /* a list or tuple, or None */
@@ -122,6 +123,16 @@ static bool takes_value(const ap_action *a)
     return a->kind == AP_STORE;
 }
 
+/* The metavar, nargs=N times. */
+static void put_metavars(host *h, strbuf *out, const ap_action *a)
+{
+    for (int i = 0; i < (a->nvalues ? a->nvalues : 1); i++) {
+        if (i)
+            strbuf_putc(out, ' ');
+        put_metavar(h, out, a);
+    }
+}
+
 /* "-s SCALE, --scale SCALE", "-v, --verbose" or "name". */
 static void put_invocation(host *h, strbuf *out, const ap_action *a)
 {
@@ -137,7 +148,7 @@ static void put_invocation(host *h, strbuf *out, const ap_action *a)
             strbuf_putc(out, ' ');
             if (a->optional_value)
                 strbuf_putc(out, '[');
-            put_metavar(h, out, a);
+            put_metavars(h, out, a);
             if (a->optional_value)
                 strbuf_putc(out, ']');
         }
@@ -156,7 +167,7 @@ static void put_usage_part(host *h, strbuf *out, const ap_action *a)
             strbuf_putc(out, ' ');
             if (a->optional_value)
                 strbuf_putc(out, '[');
-            put_metavar(h, out, a);
+            put_metavars(h, out, a);
             if (a->optional_value)
                 strbuf_putc(out, ']');
         }
@@ -511,10 +522,17 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
                               act);
     }
     bool optional_value = false;
-    if (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE) {
+    int nvalues = 0;
+    if (a[1].kind == VAL_INT && !positional && kind == AP_STORE) {
+        if (a[1].u.i < 1 || a[1].u.i > 64)
+            return host_raise(h, HOST_EXC_VALUE, at, "add_argument(): nargs=%lld is not "
+                              "supported by tritsim (1 to 64 values)", (long long)a[1].u.i);
+        nvalues = (int)a[1].u.i;
+    } else if (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE) {
         const char *nargs;
         if (a[1].kind != VAL_STR || (nargs = val_as_str(a[1])->s, strcmp(nargs, "?")))
-            return host_error(h, at, "add_argument(): only nargs='?' is supported by tritsim");
+            return host_error(h, at, "add_argument(): only nargs='?' and, for options, "
+                              "nargs=N are supported by tritsim");
         optional_value = true;
     }
     if (a[2].kind != VAL_MISSING)
@@ -545,6 +563,7 @@ static val fn_add_argument(host *h, val self, int argc, const val *argv, const v
     act->kind = kind;
     act->required = required;
     act->optional_value = optional_value;
+    act->nvalues = nvalues;
     act->type = val_none();
     act->dflt = val_none();
     act->choices = val_none();
@@ -822,6 +841,33 @@ static val parse(host *h, ap_parser *p, val args, src_span at)
             val_object_set(ns, a->dest, val_bool(a->kind == AP_STORE_TRUE));
             seen[a - p->acts] = true;
             strbuf_free(&an);
+            continue;
+        }
+        if (a->nvalues) {
+            /* nargs=N: the next N arguments, as a list */
+            val l = val_list_new((size_t)a->nvalues);
+            int got = 0;
+            while (!attached && got < a->nvalues && i + 1 < s->len &&
+                   !is_option(val_as_str(s->items[i + 1])->s)) {
+                val v = convert(h, p, a, val_as_str(s->items[++i])->s, at, &failed);
+                if (failed || v.kind == VAL_ERR) {
+                    failed = true;
+                    break;
+                }
+                val_list_push(l, v);
+                got++;
+            }
+            if (!failed && got < a->nvalues) {
+                ap_error(h, p, "argument %s: expected %d arguments", an.data, a->nvalues);
+                failed = true;
+            }
+            strbuf_free(&an);
+            if (failed) {
+                val_unref(l);
+                break;
+            }
+            val_object_set(ns, a->dest, l);
+            seen[a - p->acts] = true;
             continue;
         }
         const char *value = attached;

@@ -149,10 +149,19 @@ BUILTIN_FN(builtin_isinstance)
     if (!builtin_nargs(h, "isinstance", argc, kw, 2, 2, at))
         return val_err();
     val t = argv[1];
+    const val_type *tt = val_type_of(t);
+    if (tt && tt->instancecheck)
+        return val_bool(tt->instancecheck(t, argv[0]));
     if (t.kind == VAL_TUPLE) {
         const val_seq *s = val_as_seq(t);
         for (size_t i = 0; i < s->len; i++) {
             val x = s->items[i];
+            const val_type *xt = val_type_of(x);
+            if (xt && xt->instancecheck) {
+                if (xt->instancecheck(x, argv[0]))
+                    return val_bool(true);
+                continue;
+            }
             if (x.kind == VAL_CLASS) {
                 if (builtin_isinstance_class(h, argv[0], x))
                     return val_bool(true);
@@ -432,11 +441,28 @@ BUILTIN_FN(builtin_not_supported)
                       "doc/language.md)");
 }
 
+/* set(iterable=()) and frozenset(iterable=()) */
+static val builtin_make_set(host *h, int argc, const val *argv, const val_kwargs *kw,
+                            src_span at, bool frozen)
+{
+    const char *name = frozen ? "frozenset" : "set";
+    if (!builtin_nargs(h, name, argc, kw, 0, 1, at))
+        return val_err();
+    if (frozen && argc == 1 && argv[0].kind == VAL_OBJECT && argv[0].u.o->type == set_val_type(true))
+        return val_ref(argv[0]);
+    return set_from(h, argc ? argv[0] : val_missing(), frozen, at);
+}
+
 BUILTIN_FN(builtin_set)
 {
-    UNUSED_ARGS;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at,
-                      "sets are not supported by tritsim (use a dict or a list)");
+    (void)self;
+    return builtin_make_set(h, argc, argv, kw, at, false);
+}
+
+BUILTIN_FN(builtin_frozenset)
+{
+    (void)self;
+    return builtin_make_set(h, argc, argv, kw, at, true);
 }
 
 /* ---- iteration ---------------------------------------------------------------------- */
@@ -880,6 +906,19 @@ BUILTIN_FN(builtin_next)
         return host_raise(h, HOST_EXC_TYPE, at,
                           "'%s' object is not an iterator (call iter() on it first)",
                           val_type_name(v));
+    const val_type *t = val_type_of(v);
+    if (t && t->next && t->getattr) {
+        /* a generator: its StopIteration carries its return value */
+        val m = host_getattr(h, v, "__next__", at);
+        val r = m.kind == VAL_ERR ? m : host_call(h, m, 0, NULL, NULL, at);
+        val_unref(m);
+        if (r.kind == VAL_ERR && argc == 2 && !h->exiting &&
+            host_exc_is(h, h->exc, HOST_EXC_STOP_ITERATION)) {
+            val_unref(host_exc_take(h));
+            return val_ref(argv[1]);
+        }
+        return r;
+    }
     host_iter it;
     if (!host_iter_begin(h, v, at, &it))
         return val_err();
@@ -1123,8 +1162,7 @@ void builtin_init(host *h)
         {"setattr", builtin_setattr}, {"exit", builtin_sys_exit}, {"quit", builtin_sys_exit},
         {"open", builtin_not_supported}, {"input", builtin_not_supported},
         {"eval", builtin_eval}, {"exec", builtin_not_supported},
-        {"compile", builtin_not_supported}, {"set", builtin_set},
-        {"frozenset", builtin_set},
+        {"compile", builtin_not_supported},
     };
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         val_dict_set_str(h->builtins, fns[i].name,
@@ -1134,6 +1172,8 @@ void builtin_init(host *h)
     builtin_type_new(h, "bool", builtin_bool, VAL_BOOL, NULL);
     builtin_containers_init(h);   /* list, tuple, dict, range, slice */
     builtin_type_new(h, "type", builtin_type, VAL_BUILTIN, NULL);
+    builtin_type_new(h, "set", builtin_set, VAL_OBJECT, set_val_type(false));
+    builtin_type_new(h, "frozenset", builtin_frozenset, VAL_OBJECT, set_val_type(true));
     val_dict_set_str(h->builtins, "Ellipsis", val_ellipsis());
 
     /* what the evaluator needs of the built-in types (host.h: host_types) */

@@ -13,6 +13,8 @@
 void builtin_init(host *h);
 void builtin_math_init(host *h);
 void builtin_functools_init(host *h);
+void builtin_contextlib_init(host *h);
+void builtin_pytest_init(host *h);
 void builtin_itertools_init(host *h);
 void builtin_os_init(host *h);
 void builtin_urllib_init(host *h);

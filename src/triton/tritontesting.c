@@ -369,6 +369,35 @@ static val testing_do_bench(host *h, val self, int argc, const val *argv,
     return r;
 }
 
+/* triton.testing.do_bench_cudagraph(fn, rep=20, grad_to_none=, quantiles=,
+ * return_mode=): on a GPU it times a CUDA graph of fn's launches; here it
+ * times fn as do_bench does. */
+static val testing_do_bench_cudagraph(host *h, val self, int argc, const val *argv,
+                                      const val_kwargs *kw, src_span at)
+{
+    val p[5];
+    if (!host_args(h, at, "do_bench_cudagraph", "fn, rep=, grad_to_none=, quantiles=, "
+                   "return_mode=", argc, argv, kw, p))
+        return val_err();
+    static const char *const names[] = {"rep", "grad_to_none", "quantiles", "return_mode"};
+    const char *kn[5];
+    val kv[5];
+    int n = 0;
+    kn[n] = "warmup";
+    kv[n++] = val_int(0);
+    for (int i = 0; i < 4; i++)
+        if (p[i + 1].kind != VAL_MISSING) {
+            kn[n] = names[i];
+            kv[n++] = p[i + 1];
+        }
+    if (p[1].kind == VAL_MISSING) {
+        kn[n] = "rep";
+        kv[n++] = val_int(20);
+    }
+    val_kwargs k = {n, kn, kv};
+    return testing_do_bench(h, self, 1, p, &k, at);
+}
+
 /* ---- Benchmark -------------------------------------------------------------- */
 
 static const val_type testing_bench_type = {.name = "Benchmark"};
@@ -1018,6 +1047,7 @@ void tritontesting_init(host *h, val triton)
 {
     val t = val_module_new("triton.testing");
     host_def(t, "triton.testing.do_bench", testing_do_bench);
+    host_def(t, "triton.testing.do_bench_cudagraph", testing_do_bench_cudagraph);
     host_def(t, "triton.testing.Benchmark", testing_benchmark);
     host_def(t, "triton.testing.perf_report", testing_perf_report);
     val_object_set(triton, "testing", val_ref(t));

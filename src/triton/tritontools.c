@@ -191,10 +191,17 @@ static void desc_class_repr(host *h, val self, strbuf *out)
     strbuf_puts(out, "<class 'triton.tools.tensor_descriptor.TensorDescriptor'>");
 }
 
+static bool desc_class_instancecheck(val self, val v)
+{
+    (void)self;
+    return tritontools_is_desc(v);
+}
+
 static const val_type desc_class_type = {
     .name = "type",
     .call = desc_class_call,
     .repr = desc_class_repr,
+    .instancecheck = desc_class_instancecheck,
 };
 
 bool tritontools_desc_of(host *h, val v, src_span at, const char *param,
