@@ -577,9 +577,10 @@ static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwa
 
 /* torch.triu/tril(input, diagonal=0) and x.triu/tril(...)(_): element
  * (i, j) of each matrix of the last two dims is kept when j - i >=
- * diagonal (triu) or <= diagonal (tril), else zero. */
+ * diagonal (triu) or <= diagonal (tril), else zero; x.triu_/tril_ write
+ * the result into x. */
 static val triangle(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at, const char *fname, bool upper)
+                    src_span at, const char *fname, bool upper, bool inplace)
 {
     val a[2];
     TORCH_READ_ARGS(fname, "input, diagonal=", a);
@@ -602,11 +603,18 @@ static val triangle(host *h, val self, int argc, const val *argv, const val_kwar
         if (upper ? j - i < diag : j - i > diag)
             memset(p + k * es, 0, (size_t)es);
     }
+    if (inplace) {
+        bool ok = tensor_copy_into(t, r, err);
+        tensor_unref(r);
+        return ok ? val_ref(a[0]) : torch_fail(h, at, err);
+    }
     return tensor_val(r);
 }
 
-TORCH_NAMED(triu, triangle, true)
-TORCH_NAMED(tril, triangle, false)
+TORCH_NAMED(triu, triangle, true, false)
+TORCH_NAMED(tril, triangle, false, false)
+TORCH_NAMED(triu_, triangle, true, true)
+TORCH_NAMED(tril_, triangle, false, true)
 
 /* ---- rearranging copies: flip, roll, repeat, repeat_interleave ------------------ */
 
@@ -1149,6 +1157,8 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_BOTH("nonzero", fn_nonzero),
     TORCH_BOTH("triu", fn_triu),
     TORCH_BOTH("tril", fn_tril),
+    TORCH_METHOD("triu_", fn_triu_),
+    TORCH_METHOD("tril_", fn_tril_),
     {NULL, NULL, NULL, NULL, NULL, 0},
 };
 
