@@ -201,6 +201,9 @@ bool torch_size_get(val v, int *ndim, int64_t *shape);
 bool torch_device_get(val v, bool *cuda);
 /* torch.return_types.<name>(values=..., indices=...), stealing both. */
 val torch_return_pair(const char *name, val values, val indices);
+/* The (values, indices) tuple of a torch.return_types value (borrowed), or
+ * VAL_MISSING for anything else. */
+val torch_return_items(val v);
 /* The types as values, for torch.Size, torch.device and isinstance(). */
 val torch_size_type_val(void);
 val torch_device_type_val(void);

@@ -66,7 +66,7 @@ static val tensor_getattr(host *h, val self, const char *name, src_span at)
     if (a.kind != VAL_MISSING) {
         /* x.T is an operation autograd records (without a formula) */
         if (!strcmp(name, "T") || !strcmp(name, "mT"))
-            return autograd_record(h, "permute", a, 1, &self, at);
+            return autograd_record(h, name[0] == 'T' ? "permute" : "mT", a, 1, &self, at);
         return a;
     }
     const torch_fn *m = torch_find_method(name);
@@ -224,7 +224,7 @@ static val tensor_iter_hook(host *h, val self, src_span at)
     val l = val_list_new((size_t)t->shape[0]);
     for (int64_t i = 0; i < t->shape[0]; i++)
         val_list_push(l, autograd_record(h, "select", tensor_val(tensor_select(t, 0, i, NULL)),
-                                         1, &self, at));
+                                         2, (val[]){self, val_int(i)}, at));
     return l;
 }
 
@@ -241,11 +241,12 @@ static void tensor_repr_hook(host *h, val self, strbuf *out)
     }
 }
 
-/* x[key] is recorded (without a backward formula); x[key] = v is an
- * in-place write, which autograd refuses on tensors it records */
+/* x[key] is recorded (its backward indexes again, autograd_ops.c); x[key]
+ * = v is an in-place write, which autograd refuses on tensors it records */
 static val tensor_getitem_hook(host *h, val self, val key, src_span at)
 {
-    return autograd_record(h, "index", torch_getitem(h, self, key, at), 1, &self, at);
+    return autograd_record(h, "index", torch_getitem(h, self, key, at), 2,
+                           (val[]){self, key}, at);
 }
 
 static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span at)
