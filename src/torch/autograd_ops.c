@@ -1033,6 +1033,14 @@ static tensor *move_again(host *h, ag_node *n, tensor *t, char *err)
     }
     if (!strcmp(op, "mT"))
         return tensor_transpose(t, -2, -1, err);
+    if (!strcmp(op, "split") || !strcmp(op, "split_with_sizes") || !strcmp(op, "unbind")) {
+        /* a piece: (input, dim, start, length) or (input, dim, index) */
+        int64_t v[3] = {0, 0, 0};
+        for (int i = 0; i < 3 && i + 1 < c.argc; i++)
+            torch_index_int(c.all[i + 1], &v[i]);
+        return op[0] == 's' ? tensor_slice(t, v[0], v[1], v[1] + v[2], 1, err)
+                            : tensor_select(t, v[0], v[1], err);
+    }
     if (!strcmp(op, "permute") && c.argc == 1 && c.kw.n == 0) {
         int64_t dims[TENSOR_MAX_DIMS];
         for (int i = 0; i < t->ndim; i++)
@@ -1194,5 +1202,8 @@ const ag_formula ag_formulas_ops[] = {
     {"masked_fill", "MaskedFillBackward0", rec_move, bw_move},
     {"index", "IndexBackward0", rec_move, bw_move},
     {"select", "SelectBackward0", rec_move, bw_move},
+    {"split", "SplitBackward0", rec_move, bw_move},
+    {"split_with_sizes", "SplitWithSizesBackward0", rec_move, bw_move},
+    {"unbind", "UnbindBackward0", rec_move, bw_move},
     {NULL, NULL, NULL, NULL},
 };
