@@ -194,79 +194,87 @@ bool torch_ce_args(host *h, bool nll, int argc, const val *all, const val_kwargs
     return true;
 }
 
-/* The coefficients a[s][c] of loss_s = -sum_c a[s][c] * logp[s][c] (laid
- * out as the input: sample s = n * inner + k at n*C*inner + c*inner + k),
- * and the mean's denominator; false (err) for a class out of range. */
-static bool ce_coefs(const torch_ce *c, double *a, double *denom, char *err)
+/* What the coefficients of a loss are made of: the target (int64 class
+ * indices or float64 probabilities) and the weight, as contiguous copies. */
+typedef struct ce_data {
+    tensor *target, *weight;
+    const int64_t *cls;      /* class indices, or NULL */
+    const double *prob;      /* probabilities, or NULL */
+    const double *w;         /* weights, or NULL */
+    double denom;            /* the mean's denominator */
+} ce_data;
+
+static void ce_data_free(ce_data *d)
 {
-    int64_t C = c->C, in = c->inner, S = c->N * in;
-    double eps = c->smoothing;
-    tensor *wt = c->weight ? nn_f64(c->weight, err) : NULL;
-    if (c->weight && !wt)
-        return false;
-    const double *w = wt ? nn_d(wt) : NULL;
-    bool ok = true;
-    *denom = 0;
-    if (c->probs) {
-        tensor *tt = nn_f64(c->target, err);
-        if (!tt) {
-            tensor_unref(wt);
-            return false;
-        }
-        const double *p = nn_d(tt);
-        for (int64_t n = 0; n < c->N; n++)
-            for (int64_t k = 0; k < C * in; k++) {
-                int64_t i = n * C * in + k, cls = k / in;
-                a[i] = (p[i] * (1 - eps) + eps / (double)C) * (w ? w[cls] : 1.0);
-            }
-        *denom = (double)S;
-        tensor_unref(tt);
-    } else {
-        tensor *tt = tensor_to(c->target, DTYPE_INT64, false, err);
-        if (!tt) {
-            tensor_unref(wt);
-            return false;
-        }
-        const int64_t *tg = tensor_data(tt);
-        memset(a, 0, (size_t)(S * C) * sizeof *a);
-        for (int64_t s = 0; s < S && ok; s++) {
-            int64_t n = s / in, k = s % in, cls = tg[s];
-            if (cls == c->ignore_index)
-                continue;
-            if (cls < 0 || cls >= C) {
-                tensor_err(err, "Target %lld is out of bounds.", (long long)cls);
-                ok = false;
-                break;
-            }
-            double wc = w ? w[cls] : 1.0;
-            *denom += wc;
-            for (int64_t j = 0; j < C && eps > 0; j++)
-                a[(n * C + j) * in + k] = eps / (double)C * (w ? w[j] : 1.0);
-            a[(n * C + cls) * in + k] += (1 - eps) * wc;
-        }
-        tensor_unref(tt);
-    }
-    tensor_unref(wt);
-    return ok;
+    tensor_unref(d->target);
+    tensor_unref(d->weight);
 }
 
-/* logp of the input (log_softmax over the classes, or the input itself
- * for nll_loss), and optionally the softmax p, in float64. */
-static tensor *ce_logp(const torch_ce *c, tensor **p, char *err)
+/* Load the target and weight, check the classes and sum the mean's
+ * denominator (the targets' weights, or the sample count for
+ * probabilities); false (err) for a class out of range. */
+static bool ce_data_load(const torch_ce *c, ce_data *d, char *err)
+{
+    memset(d, 0, sizeof *d);
+    int64_t S = c->N * c->inner;
+    if (c->weight && !(d->weight = nn_f64(c->weight, err)))
+        return false;
+    d->w = d->weight ? nn_d(d->weight) : NULL;
+    if (c->probs) {
+        if (!(d->target = nn_f64(c->target, err)))
+            return false;
+        d->prob = nn_d(d->target);
+        d->denom = (double)S;
+        return true;
+    }
+    if (!(d->target = tensor_to(c->target, DTYPE_INT64, false, err)))
+        return false;
+    d->cls = tensor_data(d->target);
+    for (int64_t s = 0; s < S; s++) {
+        int64_t k = d->cls[s];
+        if (k == c->ignore_index)
+            continue;
+        if (k < 0 || k >= c->C) {
+            tensor_err(err, "Target %lld is out of bounds.", (long long)k);
+            return false;
+        }
+        d->denom += d->w ? d->w[k] : 1.0;
+    }
+    return true;
+}
+
+/* The coefficients a[j] (C of them) of sample s's loss, -sum_j a[j] *
+ * logp[j]: the target's weight at its class (times 1 - label_smoothing)
+ * plus label_smoothing / C times each class's weight; nothing for an
+ * ignored sample.  Probabilities: (p (1 - ls) + ls / C) * weight. */
+static void ce_coefs(const torch_ce *c, const ce_data *d, int64_t s, double *a)
+{
+    int64_t C = c->C, in = c->inner, n = s / in, k = s % in;
+    double eps = c->smoothing;
+    if (d->prob) {
+        for (int64_t j = 0; j < C; j++)
+            a[j] = (d->prob[(n * C + j) * in + k] * (1 - eps) + eps / (double)C) *
+                   (d->w ? d->w[j] : 1.0);
+        return;
+    }
+    for (int64_t j = 0; j < C; j++)
+        a[j] = 0;
+    int64_t cls = d->cls[s];
+    if (cls == c->ignore_index)
+        return;
+    for (int64_t j = 0; j < C && eps > 0; j++)
+        a[j] = eps / (double)C * (d->w ? d->w[j] : 1.0);
+    a[cls] += (1 - eps) * (d->w ? d->w[cls] : 1.0);
+}
+
+/* logp of the input in float64 (log_softmax over the classes, max
+ * subtracted; the input itself for nll_loss). */
+static tensor *ce_logp(const torch_ce *c, char *err)
 {
     tensor *x = nn_f64(c->input, err);
     if (!x || c->log_probs)
         return x;
     double *d = nn_d(x);
-    double *pp = NULL;
-    if (p) {
-        *p = tensor_new(DTYPE_FP64, x->ndim, x->shape, false, err);
-        if (!*p) {
-            tensor_unref(x);
-            return NULL;
-        }
-        pp = nn_d(*p);
-    }
     int64_t C = c->C, in = c->inner;
     for (int64_t s = 0; s < c->N * in; s++) {
         double *row = d + (s / in) * C * in + s % in;
@@ -278,11 +286,8 @@ static tensor *ce_logp(const torch_ce *c, tensor **p, char *err)
         for (int64_t j = 0; j < C; j++)
             sum += exp(row[j * in] - m);
         double lse = m + log(sum);
-        for (int64_t j = 0; j < C; j++) {
+        for (int64_t j = 0; j < C; j++)
             row[j * in] -= lse;
-            if (pp)
-                pp[(s / in) * C * in + s % in + j * in] = exp(row[j * in]);
-        }
     }
     return x;
 }
@@ -299,19 +304,20 @@ static int ce_loss_shape(const torch_ce *c, int64_t *shape)
 
 tensor *torch_ce_forward(const torch_ce *c, char *err)
 {
-    int64_t C = c->C, in = c->inner, S = c->N * in, total = S * C;
-    double *a = xmalloc((size_t)(total ? total : 1) * sizeof *a);
-    double *loss = xcalloc((size_t)(S ? S : 1), sizeof *loss);
-    double denom;
+    int64_t C = c->C, in = c->inner, S = c->N * in;
+    ce_data d;
     tensor *lp = NULL, *r = NULL;
-    if (ce_coefs(c, a, &denom, err) && (lp = ce_logp(c, NULL, err))) {
+    if (ce_data_load(c, &d, err) && (lp = ce_logp(c, err))) {
+        double *a = xmalloc((size_t)(C ? C : 1) * sizeof *a);
+        double *loss = xcalloc((size_t)(S ? S : 1), sizeof *loss);
         const double *l = nn_d(lp);
         double sum = 0;
         for (int64_t s = 0; s < S; s++) {
-            int64_t base = (s / in) * C * in + s % in;
+            const double *row = l + (s / in) * C * in + s % in;
+            ce_coefs(c, &d, s, a);
             for (int64_t j = 0; j < C; j++)
-                if (a[base + j * in] != 0)
-                    loss[s] -= a[base + j * in] * l[base + j * in];
+                if (a[j] != 0)
+                    loss[s] -= a[j] * row[j * in];
             sum += loss[s];
         }
         int64_t shape[TENSOR_MAX_DIMS];
@@ -319,45 +325,44 @@ tensor *torch_ce_forward(const torch_ce *c, char *err)
             int n = ce_loss_shape(c, shape);
             r = nn_result(loss, c->input->type, n, shape, c->input->cuda, err);
         } else {
-            double v = c->reduction == TORCH_RED_SUM ? sum : sum / denom;
+            double v = c->reduction == TORCH_RED_SUM ? sum : sum / d.denom;
             r = nn_result(&v, c->input->type, 0, shape, c->input->cuda, err);
         }
+        free(a);
+        free(loss);
     }
     tensor_unref(lp);
-    free(a);
-    free(loss);
+    ce_data_free(&d);
     return r;
 }
 
+/* dx = gs (softmax * sum(a) - a) for cross_entropy, -gs a for nll_loss,
+ * where gs is the loss's gradient (divided by the mean's denominator) */
 tensor *torch_ce_backward(const torch_ce *c, const tensor *g, char *err)
 {
-    int64_t C = c->C, in = c->inner, S = c->N * in, total = S * C;
-    double *a = xmalloc((size_t)(total ? total : 1) * sizeof *a);
-    double denom;
-    tensor *lp = NULL, *p = NULL, *gd = NULL, *r = NULL;
-    if (ce_coefs(c, a, &denom, err) &&
-        (lp = ce_logp(c, c->log_probs ? NULL : &p, err)) && (gd = nn_f64(g, err))) {
+    int64_t C = c->C, in = c->inner, S = c->N * in;
+    ce_data d;
+    tensor *lp = NULL, *gd = NULL, *r = NULL;
+    if (ce_data_load(c, &d, err) && (lp = ce_logp(c, err)) && (gd = nn_f64(g, err))) {
         const double *gv = nn_d(gd);
         double *dx = nn_d(lp);   /* overwritten in place */
-        const double *pp = p ? nn_d(p) : NULL;
+        double *a = xmalloc((size_t)(C ? C : 1) * sizeof *a);
         for (int64_t s = 0; s < S; s++) {
             double gs = c->reduction == TORCH_RED_NONE ? gv[s]
-                        : c->reduction == TORCH_RED_SUM ? gv[0] : gv[0] / denom;
-            int64_t base = (s / in) * C * in + s % in;
-            double A = 0;
+                        : c->reduction == TORCH_RED_SUM ? gv[0] : gv[0] / d.denom;
+            double *row = dx + (s / in) * C * in + s % in, A = 0;
+            ce_coefs(c, &d, s, a);
             for (int64_t j = 0; j < C; j++)
-                A += a[base + j * in];
-            for (int64_t j = 0; j < C; j++) {
-                int64_t i = base + j * in;
-                dx[i] = pp ? gs * (pp[i] * A - a[i]) : -gs * a[i];
-            }
+                A += a[j];
+            for (int64_t j = 0; j < C; j++)
+                row[j * in] = c->log_probs ? -gs * a[j] : gs * (exp(row[j * in]) * A - a[j]);
         }
+        free(a);
         r = nn_result(dx, c->input->type, c->input->ndim, c->input->shape, c->input->cuda, err);
     }
-    tensor *tmp[] = {lp, p, gd};
-    for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
-        tensor_unref(tmp[i]);
-    free(a);
+    tensor_unref(lp);
+    tensor_unref(gd);
+    ce_data_free(&d);
     return r;
 }
 
@@ -879,9 +884,8 @@ bool torch_conv_args(host *h, int argc, const val *all, const val_kwargs *kw, sr
         return false;
     const tensor *x = c->input, *w = c->weight;
     if (w->ndim != 4) {
-        char ws[64];
-        nn_shape_text(ws, sizeof ws, w->ndim, w->shape);
-        host_error(h, at, "weight should have at least three dimensions");
+        host_error(h, at, "conv2d(): expected a 4-D weight (out_channels, in_channels / groups, "
+                   "kH, kW), got %d dimensions", w->ndim);
         return false;
     }
     if (x->ndim != 3 && x->ndim != 4) {
@@ -939,9 +943,11 @@ bool torch_conv_args(host *h, int argc, const val *all, const val_kwargs *kw, sr
     c->kH = w->shape[2];
     c->kW = w->shape[3];
     if (c->Cout % c->groups) {
+        char ws[64];
+        nn_shape_text(ws, sizeof ws, w->ndim, w->shape);
         host_error(h, at, "Given groups=%lld, expected weight to be divisible by %lld at "
                    "dimension 0, but got weight of size %s instead", (long long)c->groups,
-                   (long long)c->groups, "");
+                   (long long)c->groups, ws);
         return false;
     }
     if (w->shape[1] * c->groups != c->Cin) {
