@@ -22,63 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "autograd_impl.h"
 #include "host.h"
-#include "tensor_loops.h"
 #include "torch_impl.h"
 
 #define AG_FN(name) \
     static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
                     src_span at)
-
-typedef struct ag_meta {
-    dtype type;
-    int ndim;
-    int64_t shape[TENSOR_MAX_DIMS];
-    bool cuda;
-} ag_meta;
-
-typedef struct ag_node ag_node;
-
-/* The grads of a node's inputs for the gradient g of its output: gin[i]
- * a new tensor (of input i's shape and dtype) or NULL where there is
- * none; false with a message in err (or after raising: err empty). */
-typedef bool (*ag_backward_fn)(host *h, ag_node *n, const tensor *g, tensor **gin, char *err);
-/* Read a call's arguments (all: the input first) into the node: its
- * inputs (ag_inputs, ag_input) and what the formula keeps. */
-typedef bool (*ag_record_fn)(host *h, ag_node *n, int argc, const val *all,
-                             const val_kwargs *kw, val result, src_span at);
-
-typedef struct ag_formula {
-    const char *op;          /* the torch name: "add" */
-    const char *node;        /* the grad_fn's name: "AddBackward0" */
-    ag_record_fn record;
-    ag_backward_fn backward;
-} ag_formula;
-
-struct ag_node {
-    val_object o;
-    const ag_formula *f;     /* NULL: a Function's node, or an op without formula */
-    char *name;              /* "AddBackward0" (owned) */
-    char *op;                /* what was called, for messages (owned) */
-    src_span at;
-    const src_file *file;
-    int n;
-    val *next;               /* per input: a node, a leaf tensor, or NONE */
-    ag_meta *meta;           /* per input that is a tensor */
-    val saved[3];            /* what the formula keeps */
-    int64_t dims[TENSOR_MAX_DIMS];
-    int ndims;               /* sum/mean: the dims (all_dims: every one) */
-    bool all_dims, keepdim;
-    double scalar;           /* add/sub: alpha; layer_norm: eps */
-    ag_meta out;
-    val cls, ctx;            /* a Function's class and ctx */
-    bool released;           /* backward ran without retain_graph and
-                                dropped saved[] */
-    /* backward()'s scratch */
-    unsigned mark;
-    int pending;
-    tensor *grad;
-};
 
 /* ---- nodes --------------------------------------------------------------------- */
 
@@ -88,12 +38,16 @@ static void ag_node_free(val_obj *o)
     for (int i = 0; i < n->n; i++)
         val_unref(n->next[i]);
     free(n->next);
+    free(n->next_index);
     free(n->meta);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < AG_SAVED; i++)
         val_unref(n->saved[i]);
+    val_unref(n->args);
+    val_unref(n->kwargs);
     val_unref(n->cls);
     val_unref(n->ctx);
-    tensor_unref(n->grad);
+    for (int i = 0; i < AG_OUTS; i++)
+        tensor_unref(n->grad[i]);
     free(n->name);
     free(n->op);
 }
@@ -154,8 +108,10 @@ static ag_node *ag_node_new(host *h, const char *name, const char *op, src_span 
     n->op = ag_strdup(op);
     n->at = at;
     n->file = h->file;
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < AG_SAVED; i++)
         n->saved[i] = val_none();
+    n->args = val_none();
+    n->kwargs = val_none();
     n->cls = val_none();
     n->ctx = val_none();
     n->scalar = 1;
@@ -176,10 +132,23 @@ static void ag_meta_of(const tensor *t, ag_meta *m)
     m->cuda = t->cuda;
 }
 
-static bool ag_requires(val v)
+bool ag_requires(val v)
 {
     tensor *t = tensor_of(v);
     return t && t->requires_grad;
+}
+
+/* Does argument v of a call bring a tensor that requires grad: v itself,
+ * or one in a list or tuple (cat and stack take their tensors so). */
+static bool ag_arg_requires(val v)
+{
+    if (v.kind == VAL_LIST || v.kind == VAL_TUPLE) {
+        const val_seq *s = val_as_seq(v);
+        for (size_t i = 0; i < s->len; i++)
+            if (ag_requires(s->items[i]))
+                return true;
+    }
+    return ag_requires(v);
 }
 
 /* What an input's edge points at. */
@@ -191,26 +160,28 @@ static val ag_edge(val v)
     return t->grad_fn.kind != VAL_NONE ? val_ref(t->grad_fn) : val_ref(v);
 }
 
-static void ag_inputs(ag_node *n, int count)
+void ag_inputs(ag_node *n, int count)
 {
     n->n = count;
     n->next = xmalloc((size_t)(count ? count : 1) * sizeof *n->next);
+    n->next_index = xcalloc((size_t)(count ? count : 1), sizeof *n->next_index);
     n->meta = xcalloc((size_t)(count ? count : 1), sizeof *n->meta);
     for (int i = 0; i < count; i++)
         n->next[i] = val_none();
 }
 
-static void ag_input(ag_node *n, int i, val v)
+void ag_input(ag_node *n, int i, val v)
 {
     val_unref(n->next[i]);
     n->next[i] = ag_edge(v);
     tensor *t = tensor_of(v);
     if (t)
         ag_meta_of(t, &n->meta[i]);
+    n->next_index[i] = t && t->grad_fn.kind != VAL_NONE ? t->grad_index : 0;
 }
 
 /* A tensor's data without its autograd state (what nodes keep). */
-static val ag_detached(val v)
+val ag_detached(val v)
 {
     tensor *t = tensor_of(v);
     if (!t)
@@ -218,14 +189,55 @@ static val ag_detached(val v)
     return tensor_val(tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset));
 }
 
-/* Make result (a tensor) the output of node n. */
-static void ag_attach(val result, ag_node *n)
+void ag_keep_call(ag_node *n, int argc, const val *all, const val_kwargs *kw)
+{
+    val args = val_tuple_new((size_t)argc);
+    for (int i = 0; i < argc; i++)
+        val_seq_set(args, (size_t)i, ag_detached(all[i]));
+    int nk = kw ? kw->n : 0;
+    val names = val_tuple_new((size_t)nk), values = val_tuple_new((size_t)nk);
+    for (int i = 0; i < nk; i++) {
+        val_seq_set(names, (size_t)i, val_str_cstr(kw->names[i]));
+        val_seq_set(values, (size_t)i, ag_detached(kw->values[i]));
+    }
+    val_unref(n->args);
+    val_unref(n->kwargs);
+    n->args = args;
+    n->kwargs = val_tuple_of(2, (val[]){names, values});
+}
+
+bool ag_call_of(const ag_node *n, ag_call *c)
+{
+    if (n->args.kind != VAL_TUPLE || n->kwargs.kind != VAL_TUPLE)
+        return false;
+    const val_seq *a = val_as_seq(n->args), *k = val_as_seq(n->kwargs);
+    const val_seq *names = val_as_seq(k->items[0]), *values = val_as_seq(k->items[1]);
+    c->argc = (int)a->len;
+    c->all = a->items;
+    c->kw.n = (int)names->len < TORCH_ARGS_MAX ? (int)names->len : TORCH_ARGS_MAX;
+    for (int i = 0; i < c->kw.n; i++)
+        c->names[i] = val_as_str(names->items[i])->s;
+    c->kw.names = c->names;
+    c->kw.values = values->items;
+    return true;
+}
+
+void ag_set_name(ag_node *n, const char *name)
+{
+    free(n->name);
+    n->name = ag_strdup(name);
+}
+
+/* Make result (a tensor) output number index of node n. */
+static void ag_attach(val result, ag_node *n, int index)
 {
     tensor *t = tensor_of(result);
     t->requires_grad = true;
     val_unref(t->grad_fn);
     t->grad_fn = val_ref(val_of(n));
-    ag_meta_of(t, &n->out);
+    t->grad_index = index;
+    if (index == 0)
+        ag_meta_of(t, &n->out);
 }
 
 /* "layer_norm" -> "LayerNormBackward0"; the functions PyTorch implements
@@ -252,7 +264,7 @@ static void ag_node_name_of(const char *op, char *buf, size_t cap)
 /* ---- reading arguments -------------------------------------------------------------- */
 
 /* Argument i of a call (all: the input first), or keyword name; MISSING. */
-static val ag_arg(int argc, const val *all, const val_kwargs *kw, int i, const char *name)
+val ag_arg(int argc, const val *all, const val_kwargs *kw, int i, const char *name)
 {
     if (i < argc)
         return all[i];
@@ -262,7 +274,7 @@ static val ag_arg(int argc, const val *all, const val_kwargs *kw, int i, const c
     return val_missing();
 }
 
-static bool kw_has(const val_kwargs *kw, const char *name)
+bool ag_kw_has(const val_kwargs *kw, const char *name)
 {
     for (int k = 0; kw && k < kw->n; k++)
         if (!strcmp(kw->names[k], name))
@@ -270,591 +282,18 @@ static bool kw_has(const val_kwargs *kw, const char *name)
     return false;
 }
 
-static bool ag_present(val v)
+bool ag_present(val v)
 {
     return v.kind != VAL_MISSING && v.kind != VAL_NONE;
 }
 
-/* ---- tensor helpers of the formulas ---------------------------------------------- */
-
-/* g summed over the dimensions it was broadcast along, so that it has
- * meta's shape, and converted to meta's dtype. */
-static tensor *ag_reduce_to(const tensor *g, const ag_meta *m, char *err)
-{
-    tensor *cur = tensor_ref((tensor *)g);
-    int64_t dims[TENSOR_MAX_DIMS];
-    int lead = cur->ndim - m->ndim;
-    if (lead > 0) {
-        for (int i = 0; i < lead; i++)
-            dims[i] = i;
-        tensor *r = tensor_reduce(TENSOR_SUM, cur, lead, dims, false, DTYPE_INVALID, err);
-        tensor_unref(cur);
-        if (!(cur = r))
-            return NULL;
-    }
-    int nd = 0;
-    for (int i = 0; i < m->ndim && i < cur->ndim; i++)
-        if (m->shape[i] == 1 && cur->shape[i] != 1)
-            dims[nd++] = i;
-    if (nd) {
-        tensor *r = tensor_reduce(TENSOR_SUM, cur, nd, dims, true, DTYPE_INVALID, err);
-        tensor_unref(cur);
-        if (!(cur = r))
-            return NULL;
-    }
-    bool same = cur->ndim == m->ndim;
-    for (int i = 0; same && i < m->ndim; i++)
-        same = cur->shape[i] == m->shape[i];
-    if (!same) {
-        tensor_unref(cur);
-        tensor_err(err, "autograd: a gradient's shape does not match its input's");
-        return NULL;
-    }
-    if (cur->type != m->type) {
-        tensor *r = tensor_to(cur, m->type, m->cuda, err);
-        tensor_unref(cur);
-        cur = r;
-    }
-    return cur;
-}
-
-/* g broadcast to meta's shape (a new contiguous tensor of its dtype). */
-static tensor *ag_expand_to(const tensor *g, const ag_meta *m, char *err)
-{
-    tensor *b = tensor_broadcast_to(g, m->ndim, m->shape, err);
-    if (!b)
-        return NULL;
-    tensor *r = tensor_to(b, m->type, m->cuda, err);
-    tensor_unref(b);
-    return r;
-}
-
-static tensor *ag_op2(tensor_binop op, tensor_operand a, tensor_operand b, char *err)
-{
-    return tensor_binary(op, a, b, err);
-}
-
-/* ---- formulas ------------------------------------------------------------------- */
-
-/* add(input, other, alpha=), sub: other's grad is alpha * g (negated) */
-static bool rec_add(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
-                    val result, src_span at)
-{
-    (void)result;
-    ag_inputs(n, 2);
-    ag_input(n, 0, all[0]);
-    ag_input(n, 1, ag_arg(argc, all, kw, 1, "other"));
-    val alpha = ag_arg(argc, all, kw, 2, "alpha");
-    if (ag_present(alpha) && !host_to_float(h, alpha, at, "alpha", &n->scalar))
-        return false;
-    return true;
-}
-
-static bool bw_add_sub(ag_node *n, const tensor *g, tensor **gin, char *err, bool sub)
-{
-    if (n->next[0].kind != VAL_NONE && !(gin[0] = ag_reduce_to(g, &n->meta[0], err)))
-        return false;
-    if (n->next[1].kind != VAL_NONE) {
-        double k = sub ? -n->scalar : n->scalar;
-        tensor *s = k == 1 ? tensor_ref((tensor *)g)
-                           : ag_op2(TENSOR_MUL, tensor_operand_of(g), tensor_operand_float(k), err);
-        if (!s)
-            return false;
-        gin[1] = ag_reduce_to(s, &n->meta[1], err);
-        tensor_unref(s);
-        if (!gin[1])
-            return false;
-    }
-    return true;
-}
-
-static bool bw_add(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    return bw_add_sub(n, g, gin, err, false);
-}
-
-static bool bw_sub(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    return bw_add_sub(n, g, gin, err, true);
-}
-
-/* mul(input, other), div(input, other): both kept (numbers or tensors) */
-static bool rec_two(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
-                    val result, src_span at)
-{
-    (void)h;
-    (void)result;
-    (void)at;
-    val other = ag_arg(argc, all, kw, 1, "other");
-    ag_inputs(n, 2);
-    ag_input(n, 0, all[0]);
-    ag_input(n, 1, other);
-    n->saved[0] = ag_detached(all[0]);
-    n->saved[1] = ag_detached(other);
-    return true;
-}
-
-static bool bw_mul(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor_operand a, b;
-    if (!torch_operand(n->saved[0], &a) || !torch_operand(n->saved[1], &b)) {
-        tensor_err(err, "autograd: mul of operands that are not numbers or tensors");
-        return false;
-    }
-    for (int i = 0; i < 2; i++) {
-        if (n->next[i].kind == VAL_NONE)
-            continue;
-        tensor *p = ag_op2(TENSOR_MUL, tensor_operand_of(g), i ? a : b, err);
-        gin[i] = p ? ag_reduce_to(p, &n->meta[i], err) : NULL;
-        tensor_unref(p);
-        if (!gin[i])
-            return false;
-    }
-    return true;
-}
-
-static bool bw_div(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor_operand a, b;
-    if (!torch_operand(n->saved[0], &a) || !torch_operand(n->saved[1], &b)) {
-        tensor_err(err, "autograd: div of operands that are not numbers or tensors");
-        return false;
-    }
-    tensor *q = ag_op2(TENSOR_DIV, tensor_operand_of(g), b, err);   /* g / b */
-    if (!q)
-        return false;
-    bool ok = true;
-    if (n->next[0].kind != VAL_NONE)
-        ok = (gin[0] = ag_reduce_to(q, &n->meta[0], err)) != NULL;
-    if (ok && n->next[1].kind != VAL_NONE) {
-        /* -g * a / b^2 = -(g / b) * a / b */
-        tensor *t1 = ag_op2(TENSOR_MUL, tensor_operand_of(q), a, err);
-        tensor *t2 = t1 ? ag_op2(TENSOR_DIV, tensor_operand_of(t1), b, err) : NULL;
-        tensor *t3 = t2 ? tensor_unary(TENSOR_NEG, t2, err) : NULL;
-        gin[1] = t3 ? ag_reduce_to(t3, &n->meta[1], err) : NULL;
-        tensor_unref(t1);
-        tensor_unref(t2);
-        tensor_unref(t3);
-        ok = gin[1] != NULL;
-    }
-    tensor_unref(q);
-    return ok;
-}
-
-/* one input, nothing kept (neg, to, clone, reshape, ...) */
-static bool rec_one(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
-                    val result, src_span at)
-{
-    (void)h;
-    (void)argc;
-    (void)kw;
-    (void)result;
-    (void)at;
-    ag_inputs(n, 1);
-    ag_input(n, 0, all[0]);
-    return true;
-}
-
-static bool bw_neg(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor *m = tensor_unary(TENSOR_NEG, g, err);
-    gin[0] = m ? ag_reduce_to(m, &n->meta[0], err) : NULL;
-    tensor_unref(m);
-    return gin[0] != NULL;
-}
-
-/* to(dtype), float(), clone(), contiguous(): the same grad, in the
- * input's dtype */
-static bool bw_same(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    gin[0] = ag_reduce_to(g, &n->meta[0], err);
-    return gin[0] != NULL;
-}
-
-static bool bw_reshape(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor *r = tensor_reshape(g, n->meta[0].ndim, n->meta[0].shape, err);
-    gin[0] = r ? ag_reduce_to(r, &n->meta[0], err) : NULL;
-    tensor_unref(r);
-    return gin[0] != NULL;
-}
-
-/* relu keeps its input; exp its output */
-static bool rec_keep_input(host *h, ag_node *n, int argc, const val *all,
-                           const val_kwargs *kw, val result, src_span at)
-{
-    rec_one(h, n, argc, all, kw, result, at);
-    n->saved[0] = ag_detached(all[0]);
-    return true;
-}
-
-static bool rec_keep_output(host *h, ag_node *n, int argc, const val *all,
-                            const val_kwargs *kw, val result, src_span at)
-{
-    rec_one(h, n, argc, all, kw, result, at);
-    n->saved[0] = ag_detached(result);
-    return true;
-}
-
-static bool bw_relu(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor *x = tensor_of(n->saved[0]);
-    tensor *pos = ag_op2(TENSOR_GT, tensor_operand_of(x), tensor_operand_int(0), err);
-    tensor *r = pos ? tensor_where(pos, tensor_operand_of(g), tensor_operand_float(0), err) : NULL;
-    gin[0] = r ? ag_reduce_to(r, &n->meta[0], err) : NULL;
-    tensor_unref(pos);
-    tensor_unref(r);
-    return gin[0] != NULL;
-}
-
-static bool bw_exp(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor *y = tensor_of(n->saved[0]);
-    tensor *r = ag_op2(TENSOR_MUL, tensor_operand_of(g), tensor_operand_of(y), err);
-    gin[0] = r ? ag_reduce_to(r, &n->meta[0], err) : NULL;
-    tensor_unref(r);
-    return gin[0] != NULL;
-}
-
-/* sum(input, dim=None, keepdim=False), mean */
-static bool rec_reduce(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
-                       val result, src_span at)
-{
-    (void)result;
-    rec_one(h, n, argc, all, kw, result, at);
-    val dim = ag_arg(argc, all, kw, 1, "dim");
-    if (dim.kind == VAL_MISSING)
-        dim = ag_arg(0, all, kw, 99, "axis");
-    val keep = ag_arg(argc, all, kw, 2, "keepdim");
-    n->all_dims = !ag_present(dim);
-    if (!n->all_dims && !torch_int_list(h, dim, at, n->op, "dim", &n->ndims, n->dims,
-                                        TENSOR_MAX_DIMS))
-        return false;
-    if (ag_present(keep) && !torch_bool_arg(h, keep, at, n->op, "keepdim", &n->keepdim))
-        return false;
-    int nd = tensor_of(all[0])->ndim;
-    for (int i = 0; i < n->ndims; i++) {
-        int d;
-        char err[TENSOR_ERR_LEN];
-        if (!tensor_wrap_dim(nd, n->dims[i], &d, err))
-            return torch_fail(h, at, err).kind != VAL_ERR;
-        n->dims[i] = d;
-    }
-    if (n->ndims == 0 && !n->all_dims)
-        n->all_dims = true;   /* sum(x, dim=()) sums everything */
-    return true;
-}
-
-static bool bw_sum_mean(ag_node *n, const tensor *g, tensor **gin, char *err, bool mean)
-{
-    const ag_meta *m = &n->meta[0];
-    tensor *cur = tensor_ref((tensor *)g);
-    if (!n->all_dims && !n->keepdim) {
-        /* put the summed dimensions back, in increasing order */
-        int64_t d[TENSOR_MAX_DIMS];
-        int k = n->ndims;
-        memcpy(d, n->dims, (size_t)k * sizeof *d);
-        for (int i = 1; i < k; i++)
-            for (int j = i; j > 0 && d[j - 1] > d[j]; j--) {
-                int64_t t = d[j];
-                d[j] = d[j - 1];
-                d[j - 1] = t;
-            }
-        for (int i = 0; i < k; i++) {
-            tensor *u = tensor_unsqueeze(cur, d[i], err);
-            tensor_unref(cur);
-            if (!(cur = u))
-                return false;
-        }
-    } else if (n->all_dims && n->keepdim == false && cur->ndim != 0) {
-        /* sum() of everything is 0-d; nothing to put back */
-    }
-    tensor *r = ag_expand_to(cur, m, err);
-    tensor_unref(cur);
-    if (!r)
-        return false;
-    if (mean) {
-        int64_t total = 1, kept = 1;
-        for (int i = 0; i < m->ndim; i++)
-            total *= m->shape[i];
-        for (int i = 0; i < n->out.ndim; i++)
-            kept *= n->out.shape[i];
-        double count = kept ? (double)total / (double)kept : 1;
-        tensor *q = ag_op2(TENSOR_DIV, tensor_operand_of(r), tensor_operand_float(count), err);
-        tensor_unref(r);
-        if (!(r = q))
-            return false;
-    }
-    gin[0] = r;
-    return true;
-}
-
-static bool bw_sum(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    return bw_sum_mean(n, g, gin, err, false);
-}
-
-static bool bw_mean(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    return bw_sum_mean(n, g, gin, err, true);
-}
-
-/* matmul(a, b): ga = g @ b^T, gb = a^T @ g, with 1-D operands as a row
- * (a) or a column (b), summed over broadcast batch dimensions. */
-static bool bw_matmul(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    tensor *a = tensor_of(n->saved[0]), *b = tensor_of(n->saved[1]);
-    if (!a || !b) {
-        tensor_err(err, "autograd: matmul of operands that are not tensors");
-        return false;
-    }
-    tensor *A = tensor_ref(a), *B = tensor_ref(b), *G = tensor_ref((tensor *)g);
-    bool ok = true;
-    if (a->ndim == 1) {
-        tensor *x = tensor_unsqueeze(A, 0, err);
-        tensor *y = x ? tensor_unsqueeze(G, G->ndim == 0 ? 0 : G->ndim - 1, err) : NULL;
-        tensor_unref(A);
-        tensor_unref(G);
-        A = x;
-        G = y;
-        ok = A && G;
-    }
-    if (ok && b->ndim == 1) {
-        tensor *x = tensor_unsqueeze(B, 1, err);
-        tensor *y = x ? tensor_unsqueeze(G, G->ndim, err) : NULL;
-        tensor_unref(B);
-        tensor_unref(G);
-        B = x;
-        G = y;
-        ok = B && G;
-    }
-    for (int i = 0; ok && i < 2; i++) {
-        if (n->next[i].kind == VAL_NONE)
-            continue;
-        tensor *tr = tensor_transpose(i ? A : B, -2, -1, err);
-        tensor *p = tr ? (i ? tensor_matmul(tr, G, err) : tensor_matmul(G, tr, err)) : NULL;
-        tensor_unref(tr);
-        if (p && (i ? b : a)->ndim == 1) {
-            /* back to the 1-D operand's shape */
-            tensor *s = tensor_squeeze(p, false, i ? -1 : -2, err);
-            tensor_unref(p);
-            p = s;
-        }
-        gin[i] = p ? ag_reduce_to(p, &n->meta[i], err) : NULL;
-        tensor_unref(p);
-        ok = gin[i] != NULL;
-    }
-    tensor_unref(A);
-    tensor_unref(B);
-    tensor_unref(G);
-    return ok;
-}
-
-/* layer_norm(input, normalized_shape, weight, bias, eps) */
-static bool rec_layer_norm(host *h, ag_node *n, int argc, const val *all,
-                           const val_kwargs *kw, val result, src_span at)
-{
-    (void)result;
-    val shape = ag_arg(argc, all, kw, 1, "normalized_shape");
-    val w = ag_arg(argc, all, kw, 2, "weight"), b = ag_arg(argc, all, kw, 3, "bias");
-    val eps = ag_arg(argc, all, kw, 4, "eps");
-    n->scalar = 1e-5;
-    if (!torch_int_list(h, shape, at, "layer_norm", "normalized_shape", &n->ndims, n->dims,
-                        TENSOR_MAX_DIMS) ||
-        (ag_present(eps) && !host_to_float(h, eps, at, "eps", &n->scalar)))
-        return false;
-    ag_inputs(n, 3);
-    ag_input(n, 0, all[0]);
-    n->saved[0] = ag_detached(all[0]);
-    if (ag_present(w)) {
-        ag_input(n, 1, w);
-        n->saved[1] = ag_detached(w);
-    }
-    if (ag_present(b)) {
-        ag_input(n, 2, b);
-        n->saved[2] = ag_detached(b);
-    }
-    return true;
-}
-
-/* One row of C elements of x and g in work's precision: xhat = (x - mean)
- * * rstd, wdy = g * w; dx = rstd * (wdy - mean(wdy) - xhat * mean(wdy *
- * xhat)); dw += g * xhat, db += g (the sums over rows). */
-#define AG_LAYER_NORM_ROW(T)                                                               \
-    static void ag_layer_norm_row_##T(const T *xr, const T *gr, const T *w, T *dxr, T *dw, \
-                                      T *db, int64_t C, double eps)                        \
-    {                                                                                      \
-        double s = 0, v = 0;                                                               \
-        for (int64_t c = 0; c < C; c++)                                                    \
-            s += xr[c];                                                                    \
-        double mean = s / (double)C;                                                       \
-        for (int64_t c = 0; c < C; c++)                                                    \
-            v += (xr[c] - mean) * (xr[c] - mean);                                          \
-        double rstd = 1.0 / sqrt(v / (double)C + eps);                                     \
-        double s1 = 0, s2 = 0;                                                             \
-        for (int64_t c = 0; c < C; c++) {                                                  \
-            double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);             \
-            s1 += wdy;                                                                     \
-            s2 += wdy * xh;                                                                \
-            if (dw)                                                                        \
-                dw[c] += (T)(gr[c] * xh);                                                  \
-            if (db)                                                                        \
-                db[c] += gr[c];                                                            \
-        }                                                                                  \
-        if (dxr)                                                                           \
-            for (int64_t c = 0; c < C; c++) {                                              \
-                double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);         \
-                dxr[c] = (T)(rstd * (wdy - (s1 + xh * s2) / (double)C));                   \
-            }                                                                              \
-    }
-AG_LAYER_NORM_ROW(float)
-AG_LAYER_NORM_ROW(double)
-
-/* The R rows of C elements of x and g (contiguous, float dtypes) in work's
- * precision (float32, or float64 for float64): each row is converted into
- * a buffer once, and its dx row (when dx is not NULL: contiguous, of a
- * float dtype) is stored rounded from the buffer, as a float32 dx tensor
- * converted afterwards would be.  dw and db (work's dtype) accumulate over
- * the rows; w is NULL or C elements of work's dtype. */
-static void ag_layer_norm_rows(dtype work, const tensor *x, const tensor *g, const tensor *w,
-                               tensor *dx, tensor *dw, tensor *db, int64_t R, int64_t C,
-                               double eps)
-{
-    size_t es = (size_t)dtype_size(work);
-    unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
-    unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
-    const unsigned char *xp = tensor_cdata(x), *gp = tensor_cdata(g);
-    unsigned char *dp = dx ? tensor_data(dx) : NULL;
-    int64_t xs = tensor_elsize(x), gs = tensor_elsize(g), ds = dx ? tensor_elsize(dx) : 0;
-    const void *wp = w ? tensor_cdata(w) : NULL;
-    void *dwp = dw ? tensor_data(dw) : NULL, *dbp = db ? tensor_data(db) : NULL;
-    for (int64_t r = 0; r < R; r++) {
-        const unsigned char *xrow = xp + r * C * xs, *grow = gp + r * C * gs;
-        unsigned char *drow = dp ? dp + r * C * ds : NULL;
-        if (work == DTYPE_FP32) {
-            tensor_loop_load_f32(x->type, xrow, xs, (float *)xr, C);
-            tensor_loop_load_f32(g->type, grow, gs, (float *)gr, C);
-            ag_layer_norm_row_float((const float *)xr, (const float *)gr, wp,
-                                    drow ? (float *)dxr : NULL, dwp, dbp, C, eps);
-            if (drow)
-                tensor_loop_store_f32(dx->type, drow, ds, (const float *)dxr, C);
-        } else {
-            tensor_loop_load_f64(x->type, xrow, xs, (double *)xr, C);
-            tensor_loop_load_f64(g->type, grow, gs, (double *)gr, C);
-            ag_layer_norm_row_double((const double *)xr, (const double *)gr, wp,
-                                     drow ? (double *)dxr : NULL, dwp, dbp, C, eps);
-            if (drow)
-                tensor_loop_store_f64(dx->type, drow, ds, (const double *)dxr, C);
-        }
-    }
-    free(buf);
-}
-
-static bool bw_layer_norm(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
-{
-    (void)h;
-    const tensor *x = tensor_of(n->saved[0]), *w = tensor_of(n->saved[1]);
-    /* float32 for float16/bfloat16/float32 (PyTorch's accumulate type),
-     * float64 for float64 */
-    dtype work = x->type == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
-    int64_t C = 1, R;
-    for (int i = 0; i < n->ndims; i++)
-        C *= n->dims[i];
-    R = C ? tensor_numel(x) / C : 0;
-    bool want[3];
-    for (int i = 0; i < 3; i++)
-        want[i] = n->next[i].kind != VAL_NONE;
-    const ag_meta *mx = &n->meta[0];
-    int64_t cshape[1] = {C};
-    /* the rows are read in place where x and g are contiguous float
-     * tensors (anything else is converted to work's dtype first) */
-    tensor *xc = tensor_loop_float(x->type) ? tensor_contiguous(x, err)
-                                            : tensor_to(x, work, false, err);
-    tensor *gc = !xc ? NULL : tensor_loop_float(g->type) ? tensor_contiguous(g, err)
-                                                         : tensor_to(g, work, false, err);
-    tensor *wf = gc && w ? tensor_to(w, work, false, err) : NULL;
-    /* dx in x's dtype from the start (rows rounded from work's precision);
-     * dw and db accumulate in work's precision */
-    tensor *dx = gc && want[0] ? tensor_new(mx->type, mx->ndim, mx->shape, mx->cuda, err) : NULL;
-    tensor *dw = gc && want[1] ? tensor_new(work, 1, cshape, false, err) : NULL;
-    tensor *db = gc && want[2] ? tensor_new(work, 1, cshape, false, err) : NULL;
-    bool ok = gc && (!w || wf) && (!want[0] || dx) && (!want[1] || dw) && (!want[2] || db);
-    if (ok && dx && !tensor_loop_float(dx->type)) {
-        tensor_err(err, "layer_norm backward: tensors of dtype %s are not supported",
-                   dtype_torch_name(dx->type));
-        ok = false;
-    }
-    if (ok)
-        ag_layer_norm_rows(work, xc, gc, wf, dx, dw, db, R, C, n->scalar);
-    if (ok)
-        gin[0] = dx;
-    else
-        tensor_unref(dx);
-    tensor *outs[3] = {NULL, dw, db};
-    for (int i = 1; ok && i < 3; i++) {
-        if (!outs[i])
-            continue;
-        const ag_meta *m = &n->meta[i];
-        tensor *v = tensor_reshape(outs[i], m->ndim, m->shape, err);
-        gin[i] = v ? tensor_to(v, m->type, m->cuda, err) : NULL;
-        tensor_unref(v);
-        ok = gin[i] != NULL;
-    }
-    tensor *tmp[] = {xc, gc, wf, dw, db};
-    for (size_t i = 0; i < sizeof tmp / sizeof *tmp; i++)
-        tensor_unref(tmp[i]);
-    return ok;
-}
-
-static const ag_formula ag_formulas[] = {
-    {"add", "AddBackward0", rec_add, bw_add},
-    {"sub", "SubBackward0", rec_add, bw_sub},
-    {"subtract", "SubBackward0", rec_add, bw_sub},
-    {"mul", "MulBackward0", rec_two, bw_mul},
-    {"multiply", "MulBackward0", rec_two, bw_mul},
-    {"div", "DivBackward0", rec_two, bw_div},
-    {"divide", "DivBackward0", rec_two, bw_div},
-    {"true_divide", "DivBackward0", rec_two, bw_div},
-    {"neg", "NegBackward0", rec_one, bw_neg},
-    {"negative", "NegBackward0", rec_one, bw_neg},
-    {"sum", "SumBackward1", rec_reduce, bw_sum},
-    {"mean", "MeanBackward1", rec_reduce, bw_mean},
-    {"matmul", "MmBackward0", rec_two, bw_matmul},
-    {"mm", "MmBackward0", rec_two, bw_matmul},
-    {"relu", "ReluBackward0", rec_keep_input, bw_relu},
-    {"exp", "ExpBackward0", rec_keep_output, bw_exp},
-    {"clone", "CloneBackward0", rec_one, bw_same},
-    {"contiguous", "CloneBackward0", rec_one, bw_same},
-    {"to", "ToCopyBackward0", rec_one, bw_same},
-    {"float", "ToCopyBackward0", rec_one, bw_same},
-    {"double", "ToCopyBackward0", rec_one, bw_same},
-    {"half", "ToCopyBackward0", rec_one, bw_same},
-    {"bfloat16", "ToCopyBackward0", rec_one, bw_same},
-    {"type_as", "ToCopyBackward0", rec_one, bw_same},
-    {"reshape", "ViewBackward0", rec_one, bw_reshape},
-    {"view", "ViewBackward0", rec_one, bw_reshape},
-    {"flatten", "ViewBackward0", rec_one, bw_reshape},
-    {"layer_norm", "NativeLayerNormBackward0", rec_layer_norm, bw_layer_norm},
-    {NULL, NULL, NULL, NULL},
-};
-
 static const ag_formula *ag_formula_of(const char *op)
 {
-    for (const ag_formula *f = ag_formulas; f->op; f++)
-        if (!strcmp(f->op, op))
-            return f;
+    const ag_formula *tables[] = {ag_formulas_base, ag_formulas_ops, ag_formulas_nn};
+    for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
+        for (const ag_formula *f = tables[i]; f->op; f++)
+            if (!strcmp(f->op, op))
+                return f;
     return NULL;
 }
 
@@ -868,9 +307,9 @@ static val ag_record(host *h, const char *op, const char *called, val result, in
     tensor *rt = tensor_of(result);
     bool any = false;
     for (int i = 0; i < argc; i++)
-        any |= ag_requires(all[i]);
+        any |= ag_arg_requires(all[i]);
     for (int i = 0; kw && i < kw->n; i++)
-        any |= ag_requires(kw->values[i]);
+        any |= ag_arg_requires(kw->values[i]);
     if (h->no_grad || !any)
         return result;
     /* results that are an input itself (x.to(x.dtype), x.contiguous()) keep
@@ -878,11 +317,11 @@ static val ag_record(host *h, const char *op, const char *called, val result, in
     for (int i = 0; rt && i < argc; i++)
         if (all[i].kind == VAL_TENSOR && all[i].u.o == result.u.o)
             return result;
-    const ag_formula *f = rt && dtype_is_float(rt->type) ? ag_formula_of(op) : NULL;
+    const ag_formula *f = !rt || dtype_is_float(rt->type) ? ag_formula_of(op) : NULL;
     char name[96];
-    if (f && (f->backward == bw_sum || f->backward == bw_mean) &&
-        !ag_present(ag_arg(argc, all, kw, 1, "dim")) && !kw_has(kw, "axis"))
-        snprintf(name, sizeof name, "%s0", f->backward == bw_sum ? "SumBackward" : "MeanBackward");
+    if (f && (!strcmp(f->op, "sum") || !strcmp(f->op, "mean")) &&
+        !ag_present(ag_arg(argc, all, kw, 1, "dim")) && !ag_kw_has(kw, "axis"))
+        snprintf(name, sizeof name, "%s0", !strcmp(f->op, "sum") ? "SumBackward" : "MeanBackward");
     else if (f)
         snprintf(name, sizeof name, "%s", f->node);
     else
@@ -911,15 +350,18 @@ static val ag_record(host *h, const char *op, const char *called, val result, in
             if (tensor_of(kw->values[i]))
                 ag_input(n, k++, kw->values[i]);
     }
+    val items = torch_return_items(result);   /* sort, topk, max(dim): (values, indices) */
     if (rt) {
         if (dtype_is_float(rt->type))
-            ag_attach(result, n);
-    } else if (result.kind == VAL_TUPLE || result.kind == VAL_LIST) {
-        const val_seq *s = val_as_seq(result);
-        for (size_t i = 0; i < s->len; i++) {
+            ag_attach(result, n, 0);
+    } else if (result.kind == VAL_TUPLE || result.kind == VAL_LIST ||
+               items.kind == VAL_TUPLE) {
+        /* each float tensor is an output of its own (var_mean's two) */
+        const val_seq *s = val_as_seq(items.kind == VAL_TUPLE ? items : result);
+        for (size_t i = 0, k = 0; i < s->len && k < AG_OUTS; i++) {
             tensor *t = tensor_of(s->items[i]);
             if (t && dtype_is_float(t->type) && !t->requires_grad)
-                ag_attach(s->items[i], n);
+                ag_attach(s->items[i], n, (int)k++);
         }
     }
     val_unref(val_of(n));
@@ -985,9 +427,9 @@ val autograd_call(host *h, val self, int argc, const val *argv, const val_kwargs
     int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
     bool any = false;
     for (int i = 0; i < n; i++)
-        any |= ag_requires(all[i]);
+        any |= ag_arg_requires(all[i]);
     for (int i = 0; kw && i < kw->n; i++)
-        any |= ag_requires(kw->values[i]);
+        any |= ag_arg_requires(kw->values[i]);
     if (!any)
         return f->fn(h, self, argc, argv, kw, at);
     size_t len = strlen(f->name);
@@ -1005,18 +447,19 @@ val autograd_call(host *h, val self, int argc, const val *argv, const val_kwargs
 
 static unsigned ag_generation;
 
-/* Add g (borrowed) to the gradient a node has collected. */
-static bool ag_collect(ag_node *n, tensor *g, char *err)
+/* Add g (borrowed) to the gradient a node's output k has collected. */
+static bool ag_collect(ag_node *n, int k, tensor *g, char *err)
 {
-    if (!n->grad) {
-        n->grad = tensor_ref(g);
+    if (!n->grad[k]) {
+        n->grad[k] = tensor_ref(g);
         return true;
     }
-    tensor *s = tensor_binary(TENSOR_ADD, tensor_operand_of(n->grad), tensor_operand_of(g), err);
+    tensor *s = tensor_binary(TENSOR_ADD, tensor_operand_of(n->grad[k]), tensor_operand_of(g),
+                              err);
     if (!s)
         return false;
-    tensor_unref(n->grad);
-    n->grad = s;
+    tensor_unref(n->grad[k]);
+    n->grad[k] = s;
     return true;
 }
 
@@ -1039,7 +482,7 @@ static bool ag_accumulate(tensor *leaf, tensor *g, char *err)
  * node without saved tensors can run again). */
 static void ag_release(ag_node *n)
 {
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < AG_SAVED; i++) {
         if (n->saved[i].kind != VAL_TENSOR)
             continue;   /* numbers stay: they are no saved tensors */
         n->released = true;
@@ -1074,9 +517,8 @@ static bool ag_apply(host *h, ag_node *n, tensor *g, tensor **gin, src_span at)
             snprintf(where, sizeof where, " (recorded at %s:%d:%d)", n->file->name, n->at.line,
                      n->at.col);
         host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "autograd: backward reached '%s'%s, which "
-                   "tritsim has no backward formula for (it has them for add, sub, mul, div, "
-                   "neg, sum, mean, matmul, relu, exp, clone, reshape, view, to, layer_norm "
-                   "and torch.autograd.Function)", n->op, where);
+                   "tritsim has no backward formula for (doc/language.md lists those it has)",
+                   n->op, where);
         return false;
     }
     bool was = h->no_grad;
@@ -1088,8 +530,8 @@ static bool ag_apply(host *h, ag_node *n, tensor *g, tensor **gin, src_span at)
     return ok;
 }
 
-/* Run backward from node root with gradient g0 (borrowed). */
-static bool ag_run(host *h, ag_node *root, tensor *g0, bool retain, src_span at)
+/* Run backward from output out of node root with gradient g0 (borrowed). */
+static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src_span at)
 {
     unsigned gen = ++ag_generation;
     if (gen == 0)
@@ -1121,21 +563,32 @@ static bool ag_run(host *h, ag_node *root, tensor *g0, bool retain, src_span at)
     ag_node **ready = xmalloc((size_t)count * sizeof *ready);
     int nready = 0;
     ready[nready++] = root;
-    root->grad = tensor_ref(g0);
+    root->grad[out] = tensor_ref(g0);
     bool ok = true;
     char err[TENSOR_ERR_LEN];
     while (ok && nready) {
         ag_node *n = ready[--nready];
-        tensor *g = n->grad;
-        n->grad = NULL;
+        tensor *g = n->grad[0], *g2 = n->grad[1];
+        n->grad[0] = n->grad[1] = NULL;
         tensor **gin = xcalloc((size_t)(n->n ? n->n : 1), sizeof *gin);
+        if (!g && g2) {
+            /* only the second output was used: the first's gradient is 0 */
+            g = tensor_new(n->out.type, n->out.ndim, n->out.shape, n->out.cuda, err);
+            if (!g) {
+                host_error(h, at, "autograd: %s", err);
+                ok = false;
+            }
+        }
+        n->g2 = g2;
         if (g)
             ok = ag_apply(h, n, g, gin, at);
+        n->g2 = NULL;
+        tensor_unref(g2);
         for (int k = 0; k < n->n; k++) {
             ag_node *m = ag_node_of(n->next[k]);
             tensor *leaf = tensor_of(n->next[k]);
             if (ok && gin[k] && m) {
-                ok = ag_collect(m, gin[k], err);
+                ok = ag_collect(m, n->next_index[k], gin[k], err);
                 if (!ok)
                     host_error(h, at, "autograd: %s", err);
             } else if (ok && gin[k] && leaf) {
@@ -1156,8 +609,10 @@ static bool ag_run(host *h, ag_node *root, tensor *g0, bool retain, src_span at)
         }
     }
     for (int i = 0; i < count; i++) {
-        tensor_unref(all[i]->grad);
-        all[i]->grad = NULL;
+        for (int k = 0; k < AG_OUTS; k++) {
+            tensor_unref(all[i]->grad[k]);
+            all[i]->grad[k] = NULL;
+        }
         all[i]->mark = 0;
     }
     free(ready);
@@ -1213,7 +668,7 @@ AG_FN(fn_backward)
     bool ok;
     ag_node *root = ag_node_of(t->grad_fn);
     if (root) {
-        ok = ag_run(h, root, g, retain, at);
+        ok = ag_run(h, root, t->grad_index, g, retain, at);
     } else {
         ok = ag_accumulate(t, g, err);
         if (!ok)
@@ -1505,9 +960,9 @@ AG_FN(fn_function_apply)
     if (r.kind == VAL_TUPLE) {
         for (size_t k = 0; k < val_as_seq(r)->len; k++)
             if (tensor_of(val_as_seq(r)->items[k]))
-                ag_attach(val_as_seq(r)->items[k], n);
+                ag_attach(val_as_seq(r)->items[k], n, 0);
     } else {
-        ag_attach(r, n);
+        ag_attach(r, n, 0);
     }
     val_unref(val_of(n));
     return r;

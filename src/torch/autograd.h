@@ -14,10 +14,9 @@
  * records them; operators (a + b, -a, a @ b) record through
  * autograd_record.  Operations without a backward formula are recorded
  * too, and backward() stops with an error naming them when it reaches
- * one.  The formulas: add, sub, mul, div, neg, sum, mean, matmul/mm,
- * relu, exp, clone, contiguous, reshape/view, to (and float, half, ...),
- * layer_norm (computed in float32 for float16/bfloat16, as PyTorch does),
- * and torch.autograd.Function's backward. */
+ * one.  The formulas are autograd_formulas.c's, autograd_ops.c's and
+ * autograd_nn.c's (autograd_impl.h lists what each has; doc/language.md
+ * lists them all), and torch.autograd.Function's backward. */
 #ifndef TRITSIM_AUTOGRAD_H
 #define TRITSIM_AUTOGRAD_H
 

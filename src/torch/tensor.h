@@ -126,6 +126,7 @@ typedef struct tensor {
     bool requires_grad;
     val grad;                 /* a tensor, or VAL_NONE */
     val grad_fn;              /* an autograd node, or VAL_NONE */
+    int grad_index;           /* which output of grad_fn this is */
 } tensor;
 
 /* ---- the launcher's view ------------------------------------------------- */

@@ -13,6 +13,11 @@
  *   torch_index.c   x[key] and x[key] = value; gather, scatter, index_select,
  *                   masked_fill
  *   torch_sort.c    sort, argsort, topk
+ *   torch_nn.c      torch.nn.functional's losses and layers: cross_entropy,
+ *                   nll_loss, mse_loss, kl_div, rms_norm, embedding,
+ *                   dropout, conv2d, scaled_dot_product_attention
+ *   torch_backends.c torch.backends (cuda.matmul, cudnn flags) and
+ *                   torch.set/get_float32_matmul_precision
  *   torch_testing.c allclose, isclose, equal, testing.assert_close
  *   torch_objects.c torch.Size, torch.device, torch.return_types
  *
@@ -67,6 +72,7 @@ extern const torch_fn torch_math_fns[];
 extern const torch_fn torch_linalg_fns[];    /* torch_math.c: torch.linalg.<name> */
 extern const torch_fn torch_index_fns[];     /* torch_index.c: gather, scatter, ... */
 extern const torch_fn torch_sort_fns[];      /* torch_sort.c: sort, argsort, topk */
+extern const torch_fn torch_nn_fns[];        /* torch_nn.c: F.cross_entropy, ... */
 extern const torch_fn torch_testing_fns[];
 extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
 extern const torch_fn torch_autograd_fns[]; /* autograd.c: backward, requires_grad_, ... */
@@ -121,6 +127,10 @@ const val_kwargs *torch_axis_alias(const val_kwargs *kw, val_kwargs *copy, const
     const char *axis_names_[TORCH_ARGS_MAX]; \
     val_kwargs axis_kw_; \
     kw = torch_axis_alias(kw, &axis_kw_, axis_names_, TORCH_ARGS_MAX)
+
+/* torch.backends and the float32 matmul precision into module torch
+ * (torch_backends.c). */
+void torch_backends_add(host *h, val torch);
 
 /* torch.cuda.synchronize and torch.cuda.Event into module cuda (torch_cuda.c). */
 void torch_cuda_add(val cuda);
@@ -191,6 +201,9 @@ bool torch_size_get(val v, int *ndim, int64_t *shape);
 bool torch_device_get(val v, bool *cuda);
 /* torch.return_types.<name>(values=..., indices=...), stealing both. */
 val torch_return_pair(const char *name, val values, val indices);
+/* The (values, indices) tuple of a torch.return_types value (borrowed), or
+ * VAL_MISSING for anything else. */
+val torch_return_items(val v);
 /* The types as values, for torch.Size, torch.device and isinstance(). */
 val torch_size_type_val(void);
 val torch_device_type_val(void);
@@ -211,5 +224,85 @@ bool torch_setitem(host *h, val self, val key, val value, src_span at);
 /* a op b for tensors and numbers (at least one tensor); VAL_MISSING when
  * an operand is neither. */
 val torch_binop(host *h, tensor_binop op, val a, val b, src_span at);
+
+/* ---- torch.nn.functional's formulas (torch_nn.c), shared with autograd ------- */
+
+/* A loss's reduction= (with the legacy size_average= and reduce=). */
+enum { TORCH_RED_NONE, TORCH_RED_MEAN, TORCH_RED_SUM, TORCH_RED_BATCHMEAN };
+bool torch_reduction_arg(host *h, val v, val size_average, val reduce, src_span at,
+                         bool batchmean_ok, int *out);
+
+/* The arguments of a call, read the same way by the function and by the
+ * autograd node that records it (all: the arguments, the input first).
+ * The tensors are borrowed from the arguments. */
+typedef struct torch_ce {
+    const tensor *input, *target, *weight;  /* weight: NULL when absent */
+    int reduction;
+    int64_t ignore_index;
+    double smoothing;
+    bool log_probs;          /* nll_loss: the input holds log-probabilities */
+    bool probs;              /* the target holds class probabilities */
+    int64_t N, C, inner;     /* input (N, C, inner...) or (C,) */
+} torch_ce;
+bool torch_ce_args(host *h, bool nll, int argc, const val *all, const val_kwargs *kw,
+                   src_span at, torch_ce *c);
+tensor *torch_ce_forward(const torch_ce *c, char *err);
+/* The gradient of the input for the gradient g of the loss. */
+tensor *torch_ce_backward(const torch_ce *c, const tensor *g, char *err);
+
+typedef struct torch_kl {
+    const tensor *input, *target;
+    int reduction;
+    bool log_target;
+} torch_kl;
+bool torch_kl_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                   torch_kl *k);
+tensor *torch_kl_forward(const torch_kl *k, char *err);
+/* gx and gy of the broadcast shape (the caller reduces them). */
+bool torch_kl_backward(const torch_kl *k, const tensor *g, tensor **gx, tensor **gy, char *err);
+
+typedef struct torch_rms {
+    const tensor *input, *weight;   /* weight: NULL when absent */
+    int64_t C;                      /* elements normalised together */
+    double eps;
+} torch_rms;
+bool torch_rms_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                    torch_rms *r);
+tensor *torch_rms_forward(const torch_rms *r, char *err);
+bool torch_rms_backward(const torch_rms *r, const tensor *g, tensor **gx, tensor **gw,
+                        char *err);
+
+typedef struct torch_embedding {
+    const tensor *input, *weight;
+    int64_t padding_idx;
+    bool has_padding;
+} torch_embedding;
+bool torch_embedding_args(host *h, int argc, const val *all, const val_kwargs *kw,
+                          src_span at, torch_embedding *e);
+tensor *torch_embedding_backward(const torch_embedding *e, const tensor *g, char *err);
+
+typedef struct torch_conv {
+    const tensor *input, *weight, *bias;
+    int64_t stride[2], pad[2], dilation[2], groups;
+    bool batched;
+    int64_t N, Cin, H, W, Cout, kH, kW, Ho, Wo;
+} torch_conv;
+bool torch_conv_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                     torch_conv *c);
+tensor *torch_conv_forward(const torch_conv *c, char *err);
+bool torch_conv_backward(const torch_conv *c, const tensor *g, tensor **gx, tensor **gw,
+                         tensor **gb, char *err);
+
+typedef struct torch_sdpa {
+    const tensor *q, *k, *v, *mask;  /* mask: NULL when absent */
+    bool causal, gqa;
+    double scale;
+    int64_t B, Hq, Hk, L, S, E, Ev;  /* B: the batch dims but the heads */
+} torch_sdpa;
+bool torch_sdpa_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                     torch_sdpa *s);
+tensor *torch_sdpa_forward(const torch_sdpa *s, char *err);
+bool torch_sdpa_backward(const torch_sdpa *s, const tensor *g, tensor **gq, tensor **gk,
+                         tensor **gv, char *err);
 
 #endif

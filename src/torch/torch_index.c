@@ -12,6 +12,7 @@
  * every result element, which reading gathers and writing scatters. */
 #include "torch_impl.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -667,13 +668,51 @@ static val fn_gather(host *h, val self, int argc, const val *argv, const val_kwa
     return tensor_val(r);
 }
 
-/* What scatter does with each value it places. */
-enum { SCATTER_SET, SCATTER_ADD };
+/* What scatter does with each value it places: scatter's (set, and
+ * reduce='add'/'multiply', scatter_add's add) and scatter_reduce's. */
+typedef enum {
+    SCATTER_SET, SCATTER_ADD, SCATTER_MUL,
+    SCATTER_MEAN, SCATTER_AMAX, SCATTER_AMIN,
+} scatter_how;
 
-/* self[index[i][j]][j] = src[i][j] (dim 0), or the number value, or
- * += for SCATTER_ADD; into self itself when inplace, else into a copy. */
-static val scatter_into(host *h, src_span at, const char *fname, val self_v, bool inplace,
-                        val dim_v, val index_v, val src_v, int how)
+/* a combined with b by how (SCATTER_MEAN sums) in dtype t. */
+static dtype_scalar scatter_combine(dtype t, scatter_how how, dtype_scalar a, dtype_scalar b)
+{
+    if (how == SCATTER_SET)
+        return b;
+    if (dtype_is_float(t)) {
+        double x = a.f, y = b.f, r;
+        switch (how) {
+        case SCATTER_MUL: r = x * y; break;
+        case SCATTER_AMAX: r = isnan(x) || isnan(y) ? NAN : x > y ? x : y; break;
+        case SCATTER_AMIN: r = isnan(x) || isnan(y) ? NAN : x < y ? x : y; break;
+        default: r = x + y; break;
+        }
+        return (dtype_scalar){.f = dtype_round_float(t, r)};
+    }
+    if (dtype_is_bool(t)) {
+        bool x = a.u != 0, y = b.u != 0;
+        bool r = how == SCATTER_MUL || how == SCATTER_AMIN ? x && y : x || y;
+        return (dtype_scalar){.u = r};
+    }
+    bool is_signed = dtype_is_signed(t);
+    bool less = is_signed ? a.i < b.i : a.u < b.u;
+    switch (how) {
+    case SCATTER_MUL: return dtype_wrap(t, a.u * b.u);
+    case SCATTER_AMAX: return less ? b : a;
+    case SCATTER_AMIN: return less ? a : b;
+    default: return dtype_wrap(t, a.u + b.u);
+    }
+}
+
+/* self[index[i][j]][j] = src[i][j] (dim 0), or the number value, combined
+ * with what is there by how; into self itself when inplace, else into a
+ * copy.  Without include_self, an element's first placed value replaces
+ * self's; SCATTER_MEAN divides each placed-on element by its count (self
+ * counting as one when included; floor division for ints). */
+static val scatter_into(host *h, src_span at, const char *fname, const char *base,
+                        val self_v, bool inplace, val dim_v, val index_v, val src_v,
+                        scatter_how how, bool include_self)
 {
     tensor *t = tensor_of(self_v), *index, *src = NULL;
     int64_t dim;
@@ -683,7 +722,7 @@ static val scatter_into(host *h, src_span at, const char *fname, val self_v, boo
     if (!torch_int_arg(h, dim_v, at, fname, "dim", &dim) ||
         !(index = torch_tensor_arg(h, index_v, at, fname, "index")))
         return val_err();
-    if (src_v.kind == VAL_TENSOR || how == SCATTER_ADD) {
+    if (src_v.kind == VAL_TENSOR || strcmp(base, "scatter")) {
         if (!(src = torch_tensor_arg(h, src_v, at, fname, "src")))
             return val_err();
     } else if (!torch_number_to(h, src_v, t->type, at, fname, &value)) {
@@ -691,7 +730,6 @@ static val scatter_into(host *h, src_span at, const char *fname, val self_v, boo
     }
     if (!tensor_wrap_dim(t->ndim, dim, &d, err))
         return torch_fail(h, at, err);
-    const char *base = how == SCATTER_ADD ? "scatter_add" : "scatter";
     if (!gather_checks(h, at, base, t, d, index, src, false))
         return val_err();
     if (src && src->type != t->type)
@@ -705,27 +743,50 @@ static val scatter_into(host *h, src_span at, const char *fname, val self_v, boo
     }
     if (!r)
         return torch_fail(h, at, err);
-    bool fl = dtype_is_float(t->type);
+    /* per element of r: how many values were placed on it */
+    int64_t total = tensor_numel(r);
+    int64_t *count = how == SCATTER_SET ? NULL : xcalloc((size_t)(total ? total : 1),
+                                                         sizeof *count);
     int64_t pos[TENSOR_MAX_DIMS] = {0}, to[TENSOR_MAX_DIMS];
     for (int64_t i = 0, n = tensor_numel(index); i < n; i++) {
         memcpy(to, pos, sizeof to);
         if (!gather_index(h, at, t, d, index, pos, &to[d])) {
             tensor_unref(r);
+            free(count);
             return val_err();
         }
         dtype_scalar v = src ? tensor_get(src, pos) : value;
-        if (how == SCATTER_ADD) {
-            dtype_scalar old = tensor_get(r, to);
-            if (fl)
-                v.f = dtype_round_float(t->type, old.f + v.f);
-            else if (dtype_is_bool(t->type))
-                v.u = old.u | v.u;
-            else
-                v = dtype_wrap(t->type, old.u + v.u);
-        }
-        tensor_set(r, to, v);
+        int64_t flat = 0;
+        for (int k = 0; k < r->ndim; k++)
+            flat = flat * r->shape[k] + to[k];
+        if (how == SCATTER_SET || (!include_self && count[flat] == 0))
+            tensor_set(r, to, v);
+        else
+            tensor_set(r, to, scatter_combine(t->type, how, tensor_get(r, to), v));
+        if (count)
+            count[flat]++;
         next_index(index->ndim, index->shape, pos);
     }
+    if (how == SCATTER_MEAN) {
+        int64_t at_[TENSOR_MAX_DIMS] = {0};
+        for (int64_t i = 0; i < total; i++) {
+            int64_t c = count[i] + (include_self ? 1 : 0);
+            if (count[i]) {
+                dtype_scalar v = tensor_get(r, at_);
+                if (dtype_is_float(t->type)) {
+                    v.f = dtype_round_float(t->type, v.f / (double)c);
+                } else if (!dtype_is_bool(t->type)) {
+                    int64_t q = v.i / c;
+                    if ((v.i % c != 0) && ((v.i < 0) != (c < 0)))
+                        q--;
+                    v = dtype_wrap(t->type, (uint64_t)q);
+                }
+                tensor_set(r, at_, v);
+            }
+            next_index(r->ndim, r->shape, at_);
+        }
+    }
+    free(count);
     if (inplace) {
         tensor_unref(r);
         return val_ref(self_v);
@@ -734,21 +795,31 @@ static val scatter_into(host *h, src_span at, const char *fname, val self_v, boo
 }
 
 /* x.scatter_(dim, index, src) / (dim, index, value) and torch.scatter(input,
- * dim, index, src) / value=; reduce= is not supported. */
+ * dim, index, src) / value=, with reduce='add' or 'multiply'. */
 static val scatter_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at, const char *fname, bool inplace)
 {
     val a[6];
     TORCH_READ_ARGS(fname, "input, dim, index, src=, *, value=, reduce=", a);
     (void)t;
-    if (a[5].kind != VAL_MISSING && a[5].kind != VAL_NONE)
-        return host_error(h, at, "%s(): reduce= is not supported by tritsim", fname);
+    scatter_how how = SCATTER_SET;
+    if (a[5].kind != VAL_MISSING && a[5].kind != VAL_NONE) {
+        const char *mode;
+        if (!host_to_str(h, a[5], at, "scatter() argument 'reduce'", &mode))
+            return val_err();
+        if (!strcmp(mode, "add"))
+            how = SCATTER_ADD;
+        else if (!strcmp(mode, "multiply"))
+            how = SCATTER_MUL;
+        else
+            return host_error(h, at, "reduce argument must be either add or multiply.");
+    }
     bool has_src = a[3].kind != VAL_MISSING, has_value = a[4].kind != VAL_MISSING;
     if (has_src == has_value)
         return host_raise(h, HOST_EXC_TYPE, at, "%s() needs exactly one of src and value",
                           fname);
-    return scatter_into(h, at, fname, a[0], inplace, a[1], a[2], has_src ? a[3] : a[4],
-                        SCATTER_SET);
+    return scatter_into(h, at, fname, "scatter", a[0], inplace, a[1], a[2],
+                        has_src ? a[3] : a[4], how, true);
 }
 
 TORCH_NAMED(scatter, scatter_fn, false)
@@ -761,9 +832,38 @@ static val scatter_add_fn(host *h, val self, int argc, const val *argv, const va
     val a[4];
     TORCH_READ_ARGS(fname, "input, dim, index, src", a);
     (void)t;
-    return scatter_into(h, at, fname, a[0], inplace, a[1], a[2], a[3], SCATTER_ADD);
+    return scatter_into(h, at, fname, "scatter_add", a[0], inplace, a[1], a[2], a[3],
+                        SCATTER_ADD, true);
 }
 
+/* torch.scatter_reduce(input, dim, index, src, reduce, *, include_self=True)
+ * and x.scatter_reduce(_): reduce is 'sum', 'prod', 'mean', 'amax' or
+ * 'amin'. */
+static val scatter_reduce_fn(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at, const char *fname, bool inplace)
+{
+    val a[6];
+    TORCH_READ_ARGS(fname, "input, dim, index, src, reduce, *, include_self=", a);
+    (void)t;
+    const char *mode;
+    bool include_self = true;
+    if (!host_to_str(h, a[4], at, "scatter_reduce() argument 'reduce'", &mode) ||
+        !torch_bool_arg(h, a[5], at, fname, "include_self", &include_self))
+        return val_err();
+    static const struct { const char *name; scatter_how how; } modes[] = {
+        {"sum", SCATTER_ADD}, {"prod", SCATTER_MUL}, {"mean", SCATTER_MEAN},
+        {"amax", SCATTER_AMAX}, {"amin", SCATTER_AMIN},
+    };
+    for (size_t i = 0; i < sizeof modes / sizeof *modes; i++)
+        if (!strcmp(mode, modes[i].name))
+            return scatter_into(h, at, fname, "scatter_reduce", a[0], inplace, a[1], a[2],
+                                a[3], modes[i].how, include_self);
+    return host_error(h, at, "reduce argument must be either sum, prod, mean, amax or amin, "
+                      "got %s", mode);
+}
+
+TORCH_NAMED(scatter_reduce, scatter_reduce_fn, false)
+TORCH_NAMED(scatter_reduce_, scatter_reduce_fn, true)
 TORCH_NAMED(scatter_add, scatter_add_fn, false)
 TORCH_NAMED(scatter_add_, scatter_add_fn, true)
 
@@ -880,6 +980,8 @@ const torch_fn torch_index_fns[] = {
     TORCH_METHOD("scatter_", fn_scatter_),
     TORCH_BOTH("scatter_add", fn_scatter_add),
     TORCH_METHOD("scatter_add_", fn_scatter_add_),
+    TORCH_BOTH("scatter_reduce", fn_scatter_reduce),
+    TORCH_METHOD("scatter_reduce_", fn_scatter_reduce_),
     TORCH_BOTH("index_select", fn_index_select),
     TORCH_BOTH("masked_fill", fn_masked_fill),
     TORCH_METHOD("masked_fill_", fn_masked_fill_),

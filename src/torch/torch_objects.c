@@ -400,6 +400,13 @@ static const val_type pair_type = {
     .attr_names = pair_attrs,
 };
 
+val torch_return_items(val v)
+{
+    if (v.kind != VAL_OBJECT || v.u.o->type != &pair_type)
+        return val_missing();
+    return ((pair_obj *)v.u.o)->items;
+}
+
 val torch_return_pair(const char *name, val values, val indices)
 {
     pair_obj *p = val_obj_new(sizeof *p, VAL_OBJECT, &pair_type);

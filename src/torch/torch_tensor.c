@@ -66,7 +66,7 @@ static val tensor_getattr(host *h, val self, const char *name, src_span at)
     if (a.kind != VAL_MISSING) {
         /* x.T is an operation autograd records (without a formula) */
         if (!strcmp(name, "T") || !strcmp(name, "mT"))
-            return autograd_record(h, "permute", a, 1, &self, at);
+            return autograd_record(h, name[0] == 'T' ? "permute" : "mT", a, 1, &self, at);
         return a;
     }
     const torch_fn *m = torch_find_method(name);
@@ -224,7 +224,7 @@ static val tensor_iter_hook(host *h, val self, src_span at)
     val l = val_list_new((size_t)t->shape[0]);
     for (int64_t i = 0; i < t->shape[0]; i++)
         val_list_push(l, autograd_record(h, "select", tensor_val(tensor_select(t, 0, i, NULL)),
-                                         1, &self, at));
+                                         2, (val[]){self, val_int(i)}, at));
     return l;
 }
 
@@ -241,11 +241,12 @@ static void tensor_repr_hook(host *h, val self, strbuf *out)
     }
 }
 
-/* x[key] is recorded (without a backward formula); x[key] = v is an
- * in-place write, which autograd refuses on tensors it records */
+/* x[key] is recorded (its backward indexes again, autograd_ops.c); x[key]
+ * = v is an in-place write, which autograd refuses on tensors it records */
 static val tensor_getitem_hook(host *h, val self, val key, src_span at)
 {
-    return autograd_record(h, "index", torch_getitem(h, self, key, at), 1, &self, at);
+    return autograd_record(h, "index", torch_getitem(h, self, key, at), 2,
+                           (val[]){self, key}, at);
 }
 
 static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span at)
@@ -553,6 +554,15 @@ static val fn_narrow(host *h, val self, int argc, const val *argv, const val_kwa
     return torch_result(h, at, tensor_slice(t, dd, s, s + len, 1, err), err);
 }
 
+/* One piece of split/chunk/unbind as a value, recorded for autograd as
+ * op applied to (input, dim, start, length) or (input, dim, index). */
+static val piece(host *h, const char *op, val input, tensor *p, int n, const int64_t *args,
+                 src_span at)
+{
+    val ops[4] = {input, val_int(args[0]), val_int(args[1]), val_int(n > 2 ? args[2] : 0)};
+    return autograd_record(h, op, tensor_val(p), n + 1, ops, at);
+}
+
 static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                      src_span at)
 {
@@ -569,7 +579,115 @@ static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwa
         return torch_fail(h, at, err);
     val r = val_tuple_new((size_t)t->shape[dd]);
     for (int64_t i = 0; i < t->shape[dd]; i++)
-        val_seq_set(r, (size_t)i, tensor_val(tensor_select(t, dd, i, NULL)));
+        val_seq_set(r, (size_t)i, piece(h, "unbind", a[0], tensor_select(t, dd, i, NULL), 2,
+                                        (int64_t[]){dd, i}, at));
+    return r;
+}
+
+/* The pieces of t along dim dd of the given sizes (n of them), a tuple;
+ * each recorded as op (its backward formula: "split", "split_with_sizes"). */
+static val pieces(host *h, const char *op, val input, tensor *t, int dd, int64_t n,
+                  const int64_t *sizes, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    val r = val_tuple_new((size_t)n);
+    int64_t start = 0;
+    for (int64_t i = 0; i < n; i++) {
+        tensor *p = tensor_slice(t, dd, start, start + sizes[i], 1, err);
+        if (!p) {
+            val_unref(r);
+            return torch_fail(h, at, err);
+        }
+        val_seq_set(r, (size_t)i, piece(h, op, input, p, 3,
+                                        (int64_t[]){dd, start, sizes[i]}, at));
+        start += sizes[i];
+    }
+    return r;
+}
+
+/* torch.split(tensor, split_size_or_sections, dim=0) and x.split(...):
+ * pieces of one size (the last one smaller), or of the sizes listed. */
+static val fn_split(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("split", "input, split_size_or_sections, dim=", a);
+    int64_t d = 0;
+    int dd;
+    char err[TENSOR_ERR_LEN];
+    if (a[2].kind != VAL_MISSING && !torch_int_arg(h, a[2], at, "split", "dim", &d))
+        return val_err();
+    if (t->ndim == 0)
+        return host_error(h, at, "split expects at least a 1-dimensional tensor");
+    if (!tensor_wrap_dim(t->ndim, d, &dd, err))
+        return torch_fail(h, at, err);
+    int64_t size = t->shape[dd];
+    if (a[1].kind == VAL_LIST || a[1].kind == VAL_TUPLE) {
+        int64_t sizes[256];
+        int n;
+        if (!torch_int_list(h, a[1], at, "split", "split_size_or_sections", &n, sizes, 256))
+            return val_err();
+        int64_t sum = 0;
+        for (int i = 0; i < n; i++)
+            sum += sizes[i];
+        bool neg = false;
+        for (int i = 0; i < n; i++)
+            neg = neg || sizes[i] < 0;
+        if (sum != size || neg) {
+            strbuf sb = {0};
+            tensor_shape_str(n, sizes, &sb);
+            val e = host_error(h, at, "split_with_sizes expects split_sizes to sum exactly to "
+                               "%lld (input tensor's size at dimension %d), but got "
+                               "split_sizes=%s", (long long)size, dd, strbuf_cstr(&sb));
+            strbuf_free(&sb);
+            return e;
+        }
+        return pieces(h, "split_with_sizes", a[0], t, dd, n, sizes, at);
+    }
+    int64_t step;
+    if (!torch_int_arg(h, a[1], at, "split", "split_size", &step))
+        return val_err();
+    if (step < 0 || (step == 0 && size != 0))
+        return host_error(h, at, "split_size can only be 0 if dimension size is 0, but got "
+                          "dimension size of %lld", (long long)size);
+    int64_t n = step ? (size + step - 1) / step : 1;
+    if (n == 0)
+        n = 1;
+    int64_t *sizes = xmalloc((size_t)n * sizeof *sizes);
+    for (int64_t i = 0; i < n; i++)
+        sizes[i] = step && size - i * step < step ? size - i * step : step;
+    val r = pieces(h, "split", a[0], t, dd, n, sizes, at);
+    free(sizes);
+    return r;
+}
+
+/* torch.chunk(input, chunks, dim=0) and x.chunk(...): pieces of
+ * ceil(size / chunks) (the last smaller; there may be fewer pieces). */
+static val fn_chunk(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[3];
+    TORCH_READ_ARGS("chunk", "input, chunks, dim=", a);
+    int64_t chunks, d = 0;
+    int dd;
+    char err[TENSOR_ERR_LEN];
+    if (!torch_int_arg(h, a[1], at, "chunk", "chunks", &chunks) ||
+        (a[2].kind != VAL_MISSING && !torch_int_arg(h, a[2], at, "chunk", "dim", &d)))
+        return val_err();
+    if (t->ndim == 0)
+        return host_error(h, at, "chunk expects at least a 1-dimensional tensor");
+    if (chunks <= 0)
+        return host_error(h, at, "chunk expects `chunks` to be greater than 0, got: %lld",
+                          (long long)chunks);
+    if (!tensor_wrap_dim(t->ndim, d, &dd, err))
+        return torch_fail(h, at, err);
+    int64_t size = t->shape[dd], step = (size + chunks - 1) / chunks;
+    int64_t n = step ? (size + step - 1) / step : chunks;
+    int64_t *sizes = xmalloc((size_t)(n ? n : 1) * sizeof *sizes);
+    for (int64_t i = 0; i < n; i++)
+        sizes[i] = step && size - i * step < step ? size - i * step : step;
+    val r = pieces(h, "split", a[0], t, dd, n, sizes, at);
+    free(sizes);
     return r;
 }
 
@@ -577,9 +695,10 @@ static val fn_unbind(host *h, val self, int argc, const val *argv, const val_kwa
 
 /* torch.triu/tril(input, diagonal=0) and x.triu/tril(...)(_): element
  * (i, j) of each matrix of the last two dims is kept when j - i >=
- * diagonal (triu) or <= diagonal (tril), else zero. */
+ * diagonal (triu) or <= diagonal (tril), else zero; x.triu_/tril_ write
+ * the result into x. */
 static val triangle(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at, const char *fname, bool upper)
+                    src_span at, const char *fname, bool upper, bool inplace)
 {
     val a[2];
     TORCH_READ_ARGS(fname, "input, diagonal=", a);
@@ -602,11 +721,18 @@ static val triangle(host *h, val self, int argc, const val *argv, const val_kwar
         if (upper ? j - i < diag : j - i > diag)
             memset(p + k * es, 0, (size_t)es);
     }
+    if (inplace) {
+        bool ok = tensor_copy_into(t, r, err);
+        tensor_unref(r);
+        return ok ? val_ref(a[0]) : torch_fail(h, at, err);
+    }
     return tensor_val(r);
 }
 
-TORCH_NAMED(triu, triangle, true)
-TORCH_NAMED(tril, triangle, false)
+TORCH_NAMED(triu, triangle, true, false)
+TORCH_NAMED(tril, triangle, false, false)
+TORCH_NAMED(triu_, triangle, true, true)
+TORCH_NAMED(tril_, triangle, false, true)
 
 /* ---- rearranging copies: flip, roll, repeat, repeat_interleave ------------------ */
 
@@ -1116,7 +1242,9 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_BOTH("unsqueeze", fn_unsqueeze),
     TORCH_BOTH("squeeze", fn_squeeze),
     TORCH_BOTH("narrow", fn_narrow),
-    TORCH_BOTH("unbind", fn_unbind),
+    TORCH_BOTH_NO_GRAD("unbind", fn_unbind),
+    TORCH_BOTH_NO_GRAD("split", fn_split),
+    TORCH_BOTH_NO_GRAD("chunk", fn_chunk),
     TORCH_BOTH("flip", fn_flip),
     TORCH_BOTH("roll", fn_roll),
     TORCH_METHOD("repeat", fn_repeat),
@@ -1149,6 +1277,8 @@ const torch_fn torch_tensor_fns[] = {
     TORCH_BOTH("nonzero", fn_nonzero),
     TORCH_BOTH("triu", fn_triu),
     TORCH_BOTH("tril", fn_tril),
+    TORCH_METHOD("triu_", fn_triu_),
+    TORCH_METHOD("tril_", fn_tril_),
     {NULL, NULL, NULL, NULL, NULL, 0},
 };
 

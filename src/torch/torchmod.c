@@ -384,7 +384,7 @@ void torch_init(host *h)
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns};
+                                torch_index_fns, torch_sort_fns, torch_nn_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
@@ -404,6 +404,7 @@ void torch_init(host *h)
     add_module(h, nn, "functional", "torch.nn.functional", nnf);
     autograd_init(h, torch);
     add_module(h, torch, "nn", "torch.nn", nn);
+    torch_backends_add(h, torch);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
 }
