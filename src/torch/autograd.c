@@ -383,8 +383,9 @@ bool autograd_check_inplace(host *h, const char *op, val target, int n, const va
         return true;
     tensor *t = tensor_of(target);
     if (t && t->requires_grad && t->grad_fn.kind == VAL_NONE) {
-        host_error(h, at, "a leaf Variable that requires grad is being used in an in-place "
-                   "operation.");
+        /* x[key] = value writes through a view of x, and PyTorch says so */
+        host_error(h, at, "a %sleaf Variable that requires grad is being used in an in-place "
+                   "operation.", strcmp(op, "x[key] = value") == 0 ? "view of a " : "");
         return false;
     }
     bool any = t && t->requires_grad;
