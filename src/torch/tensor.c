@@ -3,13 +3,14 @@
  * select, slice...), copies and conversions, and printing.  Arithmetic is
  * in tensor_ops.c, reductions in tensor_reduce.c, products in
  * tensor_matmul.c; what the evaluator sees of a tensor is torch_tensor.c. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE     /* madvise, MADV_HUGEPAGE */
 #include "tensor.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "addrmap.h"
 #include "format.h"
@@ -160,6 +161,28 @@ static tensor *tensor_wrap(tensor_storage *s, dtype type, int ndim, const int64_
     return t;
 }
 
+/* A large block (calloc gives it fresh from mmap) asks for transparent
+ * huge pages: its first touch then faults once per 2 MiB instead of once
+ * per 4 KiB page.  Full-size temporaries of tens of megabytes come and go
+ * with every operation, and their page faults cost more than the work
+ * (doc/performance.md, issue 14).  Only the whole 2 MiB pages inside the
+ * block; the advice is a hint that a kernel without them ignores. */
+enum { HUGE_PAGE = 2 << 20 };
+
+static void huge_pages(void *raw, size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes < 4 * (size_t)HUGE_PAGE)
+        return;
+    uintptr_t lo = ((uintptr_t)raw + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+    uintptr_t hi = ((uintptr_t)raw + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if (hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)raw, (void)bytes;
+#endif
+}
+
 tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *err)
 {
     if (!tensor_dtype_ok(type)) {
@@ -207,6 +230,7 @@ tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *
                    shape_text(ndim, shape, buf, sizeof buf), dtype_torch_name(type));
         return NULL;
     }
+    huge_pages(raw, alloc + TENSOR_ALIGN);
     s->refs = 1;
     s->nbytes = alloc;
     s->size = nbytes;

@@ -13,27 +13,6 @@ bool tensor_loop_float(dtype t)
     return t == DTYPE_FP16 || t == DTYPE_BF16 || t == DTYPE_FP32 || t == DTYPE_FP64;
 }
 
-/* float32 to bfloat16 bits, as dtype_f32_to_bf16: bfloat16 has float32's
- * exponent, so the 16 dropped bits round to nearest even (into the
- * exponent, up to infinity, as needed); a NaN keeps its top payload bits
- * and is made quiet. */
-static inline uint16_t f32_to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    if ((u & 0x7fffffffu) > 0x7f800000u)
-        return (uint16_t)((u >> 16) | 0x40u);
-    return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
-}
-
-static inline float bf16_to_f32(uint16_t b)
-{
-    uint32_t u = (uint32_t)b << 16;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 /* Element i of a run of 16-bit, 32-bit or 64-bit elements. */
 static inline uint16_t at16(const void *p, int64_t stride, int64_t i)
 {
@@ -73,14 +52,18 @@ static inline void put64(void *p, int64_t stride, int64_t i, double v)
 
 void tensor_loop_load_f32(dtype t, const void *src, int64_t ss, float *out, int64_t n)
 {
+    if (t == DTYPE_FP16 && ss == 2) {         /* out is a float buffer */
+        fpconv_f16_to_f32_n(out, src, n);
+        return;
+    }
     switch (t) {
     case DTYPE_FP16:
         for (int64_t i = 0; i < n; i++)
-            out[i] = tensor_loop_f16_to_f32(at16(src, ss, i));
+            out[i] = fpconv_f16_to_f32(at16(src, ss, i));
         break;
     case DTYPE_BF16:
         for (int64_t i = 0; i < n; i++)
-            out[i] = bf16_to_f32(at16(src, ss, i));
+            out[i] = fpconv_bf16_to_f32(at16(src, ss, i));
         break;
     case DTYPE_FP32:
         for (int64_t i = 0; i < n; i++)
@@ -100,11 +83,11 @@ void tensor_loop_load_f64(dtype t, const void *src, int64_t ss, double *out, int
     switch (t) {
     case DTYPE_FP16:
         for (int64_t i = 0; i < n; i++)
-            out[i] = tensor_loop_f16_to_f32(at16(src, ss, i));
+            out[i] = fpconv_f16_to_f32(at16(src, ss, i));
         break;
     case DTYPE_BF16:
         for (int64_t i = 0; i < n; i++)
-            out[i] = bf16_to_f32(at16(src, ss, i));
+            out[i] = fpconv_bf16_to_f32(at16(src, ss, i));
         break;
     case DTYPE_FP32:
         for (int64_t i = 0; i < n; i++)
@@ -121,14 +104,18 @@ void tensor_loop_load_f64(dtype t, const void *src, int64_t ss, double *out, int
 
 void tensor_loop_store_f32(dtype t, void *dst, int64_t ds, const float *in, int64_t n)
 {
+    if (t == DTYPE_FP16 && ds == 2) {
+        fpconv_f32_to_f16_n(dst, in, n);
+        return;
+    }
     switch (t) {
     case DTYPE_FP16:
         for (int64_t i = 0; i < n; i++)
-            put16(dst, ds, i, tensor_loop_f32_to_f16(in[i]));
+            put16(dst, ds, i, fpconv_f32_to_f16(in[i]));
         break;
     case DTYPE_BF16:
         for (int64_t i = 0; i < n; i++)
-            put16(dst, ds, i, f32_to_bf16(in[i]));
+            put16(dst, ds, i, fpconv_f32_to_bf16(in[i]));
         break;
     case DTYPE_FP32:
         for (int64_t i = 0; i < n; i++)
@@ -148,11 +135,11 @@ void tensor_loop_store_f64(dtype t, void *dst, int64_t ds, const double *in, int
     switch (t) {
     case DTYPE_FP16:       /* one rounding from the double (dtype.c) */
         for (int64_t i = 0; i < n; i++)
-            put16(dst, ds, i, dtype_f64_to_f16(in[i]));
+            put16(dst, ds, i, fpconv_f64_to_f16(in[i]));
         break;
     case DTYPE_BF16:
         for (int64_t i = 0; i < n; i++)
-            put16(dst, ds, i, dtype_f64_to_bf16(in[i]));
+            put16(dst, ds, i, fpconv_f64_to_bf16(in[i]));
         break;
     case DTYPE_FP32:
         for (int64_t i = 0; i < n; i++)
@@ -173,14 +160,24 @@ void tensor_loop_convert(dtype to, void *dst, int64_t ds, dtype from, const void
     /* the common cases straight, the rest through a buffer: float32 holds
      * every float16, bfloat16 and float32 value; a float64 source or
      * destination goes through float64, so that it rounds once */
+    if (from == DTYPE_FP16 && to == DTYPE_FP32 && ss == 2 && ds == 4 &&
+        (uintptr_t)dst % sizeof(float) == 0) {
+        fpconv_f16_to_f32_n(dst, src, n);
+        return;
+    }
+    if (from == DTYPE_FP32 && to == DTYPE_FP16 && ss == 4 && ds == 2 &&
+        (uintptr_t)src % sizeof(float) == 0) {
+        fpconv_f32_to_f16_n(dst, src, n);
+        return;
+    }
     if (from == DTYPE_FP16 && to == DTYPE_FP32) {
         for (int64_t i = 0; i < n; i++)
-            put32(dst, ds, i, tensor_loop_f16_to_f32(at16(src, ss, i)));
+            put32(dst, ds, i, fpconv_f16_to_f32(at16(src, ss, i)));
         return;
     }
     if (from == DTYPE_FP32 && to == DTYPE_FP16) {
         for (int64_t i = 0; i < n; i++)
-            put16(dst, ds, i, tensor_loop_f32_to_f16(at32(src, ss, i)));
+            put16(dst, ds, i, fpconv_f32_to_f16(at32(src, ss, i)));
         return;
     }
     bool wide = from == DTYPE_FP64 || to == DTYPE_FP64;

@@ -750,6 +750,35 @@ static bool unop_check(tensor_unop op, dtype t, char *err)
     return true;
 }
 
+/* tensor_unary on a float16, bfloat16, float32 or float64 tensor, a chunk
+ * of a run at a time: the elements as doubles (exact), the function in
+ * double, the result rounded once to out_t (tensor_loop_store_f64), or
+ * the predicate's 0/1: the bits of the element-at-a-time loop below. */
+static void unary_float_runs(tensor_unop op, tensor_iter *it, dtype in, dtype out_t)
+{
+    int64_t len, step[TENSOR_ITER_OPS];
+    tensor_iter_runs(it, &len, step);
+    double buf[TENSOR_LOOP_CHUNK];
+    for (int64_t r = 0; r < it->numel; r++, tensor_iter_next(it))
+        for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+            int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+            unsigned char *d = tensor_iter_ptr(it, 0) + done * step[0];
+            tensor_loop_load_f64(in, tensor_iter_ptr(it, 1) + done * step[1], step[1],
+                                 buf, m);
+            if (!dtype_is_float(out_t)) {       /* a predicate: int1 out */
+                for (int64_t i = 0; i < m; i++) {
+                    double x = buf[i];
+                    d[i * step[0]] = op == TENSOR_ISNAN ? isnan(x) != 0
+                                   : op == TENSOR_ISINF ? isinf(x) != 0 : isfinite(x) != 0;
+                }
+                continue;
+            }
+            for (int64_t i = 0; i < m; i++)
+                buf[i] = float_unop(op, buf[i]);
+            tensor_loop_store_f64(out_t, d, step[0], buf, m);
+        }
+}
+
 tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
 {
     dtype in = t->type;
@@ -765,6 +794,10 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, out);
     tensor_iter_add_src(&it, t);
+    if (tensor_loop_float(in)) {
+        unary_float_runs(op, &it, in, out_t);
+        return out;
+    }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it)) {
         dtype_scalar v = dtype_load(in, tensor_iter_ptr(&it, 1)), r;
         if (predicate) {

@@ -598,6 +598,69 @@ static void test_repr(void)
     tensor_unref(t);
 }
 
+/* tensor_unary on float tensors (a run at a time) gives the bits of the
+ * element-at-a-time formula: the element as a double, the function in
+ * double, one rounding to the dtype; predicates give 0/1.  Contiguous and
+ * transposed inputs, with NaN, infinities, zeros, subnormals and
+ * overflow. */
+static void test_float_unary(void)
+{
+    enum { R = 23, C = 41 };
+    int64_t shape[2] = {R, C}, ct[2] = {C, R};
+    double v[R * C];
+    uint64_t seed = 777;
+    for (int i = 0; i < R * C; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        double u = (double)(seed >> 11) / 9007199254740992.0;
+        v[i] = ldexp(u - 0.3, (int)(seed >> 3 & 31) - 20);
+    }
+    v[0] = NAN, v[1] = -INFINITY, v[2] = INFINITY, v[3] = -0.0, v[4] = 0x1p-24;
+    v[5] = 12.0;                            /* exp(12) overflows float16 */
+    const dtype types[] = {DTYPE_FP16, DTYPE_BF16, DTYPE_FP32, DTYPE_FP64};
+    const tensor_unop ops[] = {TENSOR_NEG, TENSOR_ABS, TENSOR_SQRT, TENSOR_EXP,
+                               TENSOR_ISNAN, TENSOR_ISINF, TENSOR_ISFINITE};
+    int bad = 0, cases = 0;
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        dtype t = types[k];
+        tensor *a = from(t, 2, shape, v), *b = from(t, 2, ct, v);
+        tensor *bt = tensor_transpose(b, 0, 1, err);
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++) {
+            tensor_unop op = ops[o];
+            for (int which = 0; which < 2; which++) {
+                const tensor *in = which ? bt : a;
+                tensor *r = tensor_unary(op, in, err);
+                bool pred = op >= TENSOR_ISNAN;
+                for (int64_t i = 0; i < R * C; i++) {
+                    double x = flat_f(in, i), y;
+                    switch (op) {
+                    case TENSOR_NEG: y = -x; break;
+                    case TENSOR_ABS: y = fabs(x); break;
+                    case TENSOR_SQRT: y = sqrt(x); break;
+                    case TENSOR_EXP: y = exp(x); break;
+                    case TENSOR_ISNAN: y = isnan(x) != 0; break;
+                    case TENSOR_ISINF: y = isinf(x) != 0; break;
+                    default: y = isfinite(x) != 0; break;
+                    }
+                    unsigned char want[8] = {0}, got[8] = {0};
+                    if (pred)
+                        want[0] = (unsigned char)y;
+                    else
+                        dtype_store(t, want, (dtype_scalar){.f = dtype_round_float(t, y)});
+                    dtype_store(r->type, got, tensor_get_flat(r, i));
+                    bad += memcmp(want, got, 8) != 0 || r->type != (pred ? DTYPE_INT1 : t);
+                    cases++;
+                }
+                tensor_unref(r);
+            }
+        }
+        tensor_unref(a);
+        tensor_unref(b);
+        tensor_unref(bt);
+    }
+    TAP_INT_EQ(bad, 0, "float unary ops and predicates: one rounding, bit for bit (%d cases)",
+               cases);
+}
+
 int main(void)
 {
     test_launcher_view();
@@ -608,6 +671,7 @@ int main(void)
     test_promotion();
     test_arithmetic();
     test_float_loops();
+    test_float_unary();
     test_reductions();
     test_float_sums();
     test_matmul();

@@ -22,6 +22,7 @@
 #include "dtype.h"
 #include "exec.h"
 #include "fastpath.h"
+#include "fpconv.h"
 #include "ir.h"
 #include "strbuf.h"
 
@@ -111,18 +112,15 @@ static inline void lane_set(dtype t, void *p, int64_t i, dtype_scalar v)
 }
 
 /* Rounding of fp32 results to the narrow float types. */
-static inline float round_f16(float x) { return dtype_f16_to_f32(dtype_f32_to_f16(x)); }
-static inline float round_bf16(float x) { return dtype_bf16_to_f32(dtype_f32_to_bf16(x)); }
+static inline float round_f16(float x) { return fpconv_f16_to_f32(fpconv_f32_to_f16(x)); }
+static inline float round_bf16(float x) { return fpconv_bf16_to_f32(fpconv_f32_to_bf16(x)); }
 
 static inline void round_lanes(dtype t, void *p, int64_t n)
 {
-    float *f = p;
     if (t == DTYPE_FP16)
-        for (int64_t i = 0; i < n; i++)
-            f[i] = round_f16(f[i]);
+        fpconv_round_f16_n(p, n);
     else if (t == DTYPE_BF16)
-        for (int64_t i = 0; i < n; i++)
-            f[i] = round_bf16(f[i]);
+        fpconv_round_bf16_n(p, n);
 }
 
 /* After integer arithmetic on int1 lanes: keep bit 0 (wrap at width 1). */

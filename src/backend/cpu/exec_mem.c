@@ -303,6 +303,69 @@ static void alog_access(exec_prog *P, const ir_inst *in, const access *ac, bool 
 
 static inline const void *addr(uint64_t a) { return (const void *)(uintptr_t)a; }
 
+/* ---- fp16 and bf16 elements: memory holds 16-bit patterns, slots floats -- */
+
+static inline bool narrow16(dtype t)
+{
+    return t == DTYPE_FP16 || t == DTYPE_BF16;
+}
+
+/* n consecutive elements at src into float lanes D[0..n), and back; the
+ * bits of dtype_load and dtype_store (fpconv.h), a whole run at a time. */
+static void load16_run(dtype t, float *D, const void *src, int64_t n)
+{
+    if (t == DTYPE_FP16)
+        fpconv_f16_to_f32_n(D, src, n);
+    else
+        fpconv_bf16_to_f32_n(D, src, n);
+}
+
+static void store16_run(dtype t, void *dst, const float *V, int64_t n)
+{
+    if (t == DTYPE_FP16)
+        fpconv_f32_to_f16_n(dst, V, n);
+    else
+        fpconv_f32_to_bf16_n(dst, V, n);
+}
+
+/* n copies of one lane's value (a broadcast scalar stored to a run). */
+static void store16_fill(dtype t, void *dst, float v, int64_t n)
+{
+    uint16_t h = t == DTYPE_FP16 ? fpconv_f32_to_f16(v) : fpconv_f32_to_bf16(v);
+    for (int64_t i = 0; i < n; i++)
+        memcpy((char *)dst + 2 * i, &h, 2);
+}
+
+/* One element at p into lane i of D, and lane i of V to p: typed for fp16
+ * and bf16, through dtype.h for int1 and fp8. */
+static inline void load_lane(dtype t, void *D, int64_t i, const void *p)
+{
+    uint16_t h;
+    if (t == DTYPE_FP16) {
+        memcpy(&h, p, 2);
+        ((float *)D)[i] = fpconv_f16_to_f32(h);
+    } else if (t == DTYPE_BF16) {
+        memcpy(&h, p, 2);
+        ((float *)D)[i] = fpconv_bf16_to_f32(h);
+    } else {
+        lane_set(t, D, i, dtype_load(t, p));
+    }
+}
+
+static inline void store_lane(dtype t, void *p, const void *V, int64_t i)
+{
+    uint16_t h;
+    if (t == DTYPE_FP16) {
+        h = fpconv_f32_to_f16(((const float *)V)[i]);
+        memcpy(p, &h, 2);
+    } else if (t == DTYPE_BF16) {
+        h = fpconv_f32_to_bf16(((const float *)V)[i]);
+        memcpy(p, &h, 2);
+    } else {
+        dtype_store(t, p, lane_get(t, V, i));
+    }
+}
+
 /* Stores into a tensor this large bypass the caches (non-temporal stores,
  * as glibc's memcpy does for large copies): its lines would only push the
  * rest out, and a write that misses need not read the line first. */
@@ -475,6 +538,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
             return true;
         }
     }
+    bool conv = !raw && narrow16(t);     /* whole runs through fpconv.h */
     if (load && !full)
         mem_prefill(D, O, so, nlanes, (int)ssz);
     int64_t j0 = lo[3], cnt = hi[3] - lo[3];
@@ -512,6 +576,16 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
                                  (size_t)(cnt * esz), stream);
                     continue;
                 }
+                if (!M && conv && st[3] == esz) {
+                    uint64_t a = row + (uint64_t)(j0 * esz);
+                    if (load)
+                        load16_run(t, (float *)D + lane + j0, addr(a), cnt);
+                    else if (sv)
+                        store16_run(t, (void *)(uintptr_t)a, (const float *)V + lane + j0, cnt);
+                    else
+                        store16_fill(t, (void *)(uintptr_t)a, *(const float *)V, cnt);
+                    continue;
+                }
                 for (int64_t j = j0; j < j0 + cnt; j++) {
                     int64_t i = lane + j;
                     if (M && !M[i])
@@ -520,11 +594,11 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
                     if (load && raw)
                         memcpy((char *)D + i * ssz, addr(a), (size_t)esz);
                     else if (load)
-                        lane_set(t, D, i, dtype_load(t, addr(a)));
+                        load_lane(t, D, i, addr(a));
                     else if (raw)
                         memcpy((void *)(uintptr_t)a, V + i * sv * ssz, (size_t)esz);
                     else
-                        dtype_store(t, (void *)(uintptr_t)a, lane_get(t, V, i * sv));
+                        store_lane(t, (void *)(uintptr_t)a, V, i * sv);
                 }
             }
     stream_end(stream);
@@ -578,9 +652,13 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
         return true;
     }
     /* int1, fp16, bf16, fp8: decode each element. */
+    if (ac.contig && narrow16(t)) {
+        load16_run(t, D, addr(ac.ptr[0]), n);
+        return true;
+    }
     for (int64_t i = 0; i < n; i++) {
         if (!ac.mask || ac.mask[i * ac.sm])
-            lane_set(t, D, i, dtype_load(t, addr(ac.ptr[i * ac.sp])));
+            load_lane(t, D, i, addr(ac.ptr[i * ac.sp]));
         else if (O)
             lane_set(t, D, i, lane_get(t, O, i * so));
         else
@@ -634,9 +712,13 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
     }
     /* fp16, bf16, fp8: encode each element (exact: the lanes hold such
      * values). */
+    if (ac.contig && sv && narrow16(t)) {
+        store16_run(t, (void *)(uintptr_t)ac.ptr[0], V, n);
+        return true;
+    }
     for (int64_t i = 0; i < n; i++)
         if (!ac.mask || ac.mask[i * ac.sm])
-            dtype_store(t, (void *)(uintptr_t)ac.ptr[i * ac.sp], lane_get(t, V, i * sv));
+            store_lane(t, (void *)(uintptr_t)ac.ptr[i * ac.sp], V, i * sv);
     return true;
 }
 

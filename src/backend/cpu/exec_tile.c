@@ -394,6 +394,15 @@ static bool cast_fast(dtype from, dtype to, void *D, const void *A, int64_t n,
     }
     if (fs == ST_F32 && to == DTYPE_FP64) { MAP1(float, double, a); return true; }
     if (fs == ST_F64 && to == DTYPE_FP32) { MAP1(double, float, a); return true; }
+    /* fp64 -> fp16/bf16 rounds once from the double (fpconv.h) */
+    if (fs == ST_F64 && to == DTYPE_FP16) {
+        MAP1(double, float, fpconv_f16_to_f32(fpconv_f64_to_f16(a)));
+        return true;
+    }
+    if (fs == ST_F64 && to == DTYPE_BF16) {
+        MAP1(double, float, fpconv_bf16_to_f32(fpconv_f64_to_bf16(a)));
+        return true;
+    }
     if (fs == ST_F32 && to == DTYPE_INT32) { MAP1(float, int32_t, sat_i32(a)); return true; }
     if (fs == ST_F64 && to == DTYPE_INT32) { MAP1(double, int32_t, sat_i32(a)); return true; }
     if (fs == ST_F32 && to == DTYPE_INT64) { MAP1(float, int64_t, sat_i64(a)); return true; }
