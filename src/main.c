@@ -121,7 +121,13 @@ static int main_bad_option(void)
 static src_file *main_read_source(const char *path)
 {
     src_file *f = src_read(path);
-    if (!f)
+    if (!f && errno == EFBIG)
+        fprintf(stderr, "tritsim: cannot read '%s': it has more than %zu bytes, the most "
+                "tritsim reads as a program\n", path, SRC_MAX_BYTES);
+    else if (!f && errno == ENODEV)
+        fprintf(stderr, "tritsim: cannot read '%s': it is a device, not a file; give a "
+                "program file (or a pipe)\n", path);
+    else if (!f)
         fprintf(stderr, "tritsim: cannot read '%s': %s\n", path, strerror(errno));
     return f;
 }
@@ -424,7 +430,7 @@ static int main_check(int argc, char **argv)
     return teach_check(argv[optind], hint, modules_init, stdout);
 }
 
-int main(int argc, char **argv)
+static int main_command(int argc, char **argv)
 {
     if (argc < 2)
         return main_usage_error("%s", "missing COMMAND");
@@ -475,4 +481,26 @@ int main(int argc, char **argv)
         return main_usage_error("unknown option '%s'", cmd);
     return main_usage_error("unknown command '%s' (commands: run, debug, parse, exercises, "
                             "exercise, check)", cmd);
+}
+
+/* Output is buffered, so a write that failed (a full disk, /dev/full, a
+ * closed stdout) shows only when it is flushed: flush both streams at exit
+ * and fail the run if either lost output.  A lost stderr cannot say so. */
+static int main_finish_output(int status)
+{
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;      /* 0 when the write failed before (its reason is lost) */
+        fprintf(stderr, "tritsim: cannot write to standard output: %s; output was lost\n",
+                e ? strerror(e) : "a write failed");
+        status = status ? status : EXIT_PROGRAM;
+    }
+    if (fflush(stderr) != 0 || ferror(stderr))
+        status = status ? status : EXIT_PROGRAM;
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    return main_finish_output(main_command(argc, argv));
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "arena.h"
@@ -48,6 +49,16 @@ src_file *src_read(const char *path)
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return NULL;
+    /* A regular file or a pipe (/dev/stdin fed by one); a device such as
+     * /dev/zero, a directory or a socket is no program. */
+    struct stat st;
+    if (fstat(fileno(fp), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode)) {
+        fclose(fp);
+        errno = S_ISDIR(st.st_mode) ? EISDIR : ENODEV;
+        return NULL;
+    }
+    /* Read at most SRC_MAX_BYTES + 1 bytes, whatever the file says its size
+     * is: a pipe has none, and a file may grow while it is read. */
     size_t cap = 4096, len = 0;
     char *buf = xmalloc(cap);
     for (;;) {
@@ -63,7 +74,13 @@ src_file *src_read(const char *path)
             }
             break;
         }
-        cap *= 2;
+        if (len > SRC_MAX_BYTES) {
+            free(buf);
+            fclose(fp);
+            errno = EFBIG;
+            return NULL;
+        }
+        cap = cap * 2 > SRC_MAX_BYTES + 1 ? SRC_MAX_BYTES + 1 : cap * 2;
         buf = xrealloc(buf, cap);
     }
     fclose(fp);
@@ -125,27 +142,55 @@ static bool diag_is_cont(unsigned char c)
     return (c & 0xC0) == 0x80;
 }
 
-/* Print the source line and the caret line under columns [col, end_col). */
+/* The byte offset in line (len bytes) where column col (1-based) starts. */
+static size_t diag_col_off(const char *line, size_t len, int col)
+{
+    int c = 0;
+    for (size_t i = 0; i < len; i++)
+        if (!diag_is_cont((unsigned char)line[i]) && ++c == col)
+            return i;
+    return len;
+}
+
+/* Print the source line and the caret line under columns [col, end_col).
+ * A line wider than DIAG_MAX_ECHO columns shows only a window of that many
+ * around the span's start, "..." marking what is left out on either side. */
 static void diag_show_span(diag_sink *d, const src_file *f, src_span sp)
 {
     size_t len;
     const char *line = src_line(f, sp.line, &len);
     if (!line)
         return;
-    fprintf(d->out, "%.*s\n", (int)len, line);
-    int end_col = sp.end_line == sp.line ? sp.end_col : 0;
     /* Width of the line in columns, to clip a span that runs past it. */
     int width = 0;
     for (size_t i = 0; i < len; i++)
         if (!diag_is_cont((unsigned char)line[i]))
             width++;
+    int end_col = sp.end_line == sp.line ? sp.end_col : 0;
     if (sp.end_line != sp.line || end_col > width + 1)
         end_col = width + 1;
     if (end_col <= sp.col)
         end_col = sp.col + 1;
+    /* The window of columns [first, last] shown. */
+    int first = 1, last = width;
+    if (width > DIAG_MAX_ECHO) {
+        first = sp.col - DIAG_MAX_ECHO / 4;
+        if (first > width - DIAG_MAX_ECHO + 1)
+            first = width - DIAG_MAX_ECHO + 1;
+        if (first < 1)
+            first = 1;
+        last = first + DIAG_MAX_ECHO - 1;
+        if (end_col > last + 1)
+            end_col = last + 1;
+    }
+    size_t from = diag_col_off(line, len, first), to = diag_col_off(line, len, last + 1);
+    fprintf(d->out, "%s%.*s%s\n", first > 1 ? "..." : "", (int)(to - from), line + from,
+            last < width ? "..." : "");
     /* Reproduce tabs so the caret lines up whatever the tab width. */
-    int col = 1;
-    for (size_t i = 0; i < len && col < sp.col; i++) {
+    if (first > 1)
+        fputs("   ", d->out);
+    int col = first;
+    for (size_t i = from; i < to && col < sp.col; i++) {
         if (diag_is_cont((unsigned char)line[i]))
             continue;
         fputc(line[i] == '\t' ? '\t' : ' ', d->out);
@@ -161,6 +206,11 @@ static void diag_show_span(diag_sink *d, const src_file *f, src_span sp)
     if (d->color)
         fputs("\033[0m", d->out);
     fputc('\n', d->out);
+}
+
+void diag_repeated(diag_sink *d, int n)
+{
+    fprintf(d->out, "  [the call above repeated %d more time%s]\n", n, n == 1 ? "" : "s");
 }
 
 void diag_vreport(diag_sink *d, diag_level level, const src_file *f,

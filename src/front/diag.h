@@ -36,7 +36,13 @@ typedef struct src_span {
     unsigned off, end_off;
 } src_span;
 
-/* Read a file; NULL (and errno set) when it cannot be read. */
+/* The largest source file tritsim reads: 16 MiB, hundreds of times the
+ * largest real program, and within the 2^24 columns the lexer counts. */
+#define SRC_MAX_BYTES ((size_t)1 << 24)
+
+/* Read a regular file or a pipe; NULL (and errno set) when it cannot be
+ * read: EFBIG when it has more than SRC_MAX_BYTES bytes, ENODEV when it is a
+ * device (/dev/zero) or a socket, EISDIR for a directory. */
 src_file *src_read(const char *path);
 /* Wrap text already in memory (copied), e.g. for tests and the fuzzer. */
 src_file *src_from_string(const char *name, const char *text, size_t len);
@@ -58,6 +64,11 @@ typedef struct diag_sink {
     int max_errors;      /* stop reporting after this many; 0 = no limit */
 } diag_sink;
 
+/* The most columns of a source line a diagnostic echoes: a longer line
+ * (minified or generated code) shows a window of this many around the
+ * span, so that one message stays a few lines long. */
+enum { DIAG_MAX_ECHO = 320 };
+
 void diag_sink_init(diag_sink *d, FILE *out);
 
 /* Print "file:line:col: level: message", the source line and a caret under
@@ -72,5 +83,8 @@ void diag_vreport(diag_sink *d, diag_level level, const src_file *f,
 /* True once an error beyond max_errors has arrived (and the line saying
  * "too many errors" has been printed): the caller should stop. */
 bool diag_full(const diag_sink *d);
+/* The line under a chain of call notes that stands for n more notes of the
+ * same call (recursion): "  [the call above repeated n more times]". */
+void diag_repeated(diag_sink *d, int n);
 
 #endif

@@ -1371,6 +1371,35 @@ static bool lex_regular(lexer *lx, lex_token *out)
 
 /* ---- public interface --------------------------------------------------------- */
 
+/* CPython refuses a whole file that is not UTF-8 or that holds a NUL byte,
+ * wherever the byte is (in a string literal or a comment too), before it
+ * reads a token: the first such byte is the file's one error, and the
+ * lexer then sees an empty file. */
+static void lex_check_text(lexer *lx)
+{
+    lex_pos begin = lx->pos;
+    size_t off = begin.off;
+    uint32_t cp = 0;
+    size_t n = 0;
+    while (off < lx->len && (n = lex_utf8(lx, off, &cp)) != 0 && cp != 0)
+        off += n;
+    if (off >= lx->len)
+        return;
+    lex_skip_to(lx, off);
+    lex_pos at = lx->pos;
+    lex_skip(lx, n ? n : 1);
+    src_span sp = lex_span(at, lx->pos);
+    sp.end_line = sp.line;          /* one column, even for a byte that ends a line */
+    sp.end_col = sp.col + 1;
+    if (n)
+        lex_error(lx, sp, "source code cannot contain null bytes (as in Python)");
+    else
+        lex_error(lx, sp, "invalid byte 0x%02X: the file must be UTF-8 text, as Python "
+                  "requires (a string literal or a comment too)", (unsigned)lx->s[off]);
+    lx->pos = begin;
+    lx->len = 0;
+}
+
 lexer *lex_open(const src_file *f, diag_sink *d, arena *a)
 {
     lexer *lx = xcalloc(1, sizeof *lx);
@@ -1388,6 +1417,7 @@ lexer *lex_open(const src_file *f, diag_sink *d, arena *a)
     lx->pos.col = 1;
     if (lx->len >= 3 && memcmp(lx->s, "\xEF\xBB\xBF", 3) == 0)
         lx->pos.off = 3; /* a UTF-8 byte order mark takes no column */
+    lex_check_text(lx);
     lx->at_bol = true;
     src_span none = {0, 0, 0, 0, 0, 0};
     lex_push_indent(lx, 0, 0, false, none);

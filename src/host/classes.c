@@ -751,7 +751,7 @@ static void instance_text(host *h, val self, strbuf *out, const char *name)
 {
     val r = val_missing();
     if (h && !host_exc_pending(h) && !h->exiting)
-        r = class_call_method(h, self, name, 0, NULL, (src_span){0});
+        r = class_call_method(h, self, name, 0, NULL, h->stmt_at);
     if (r.kind == VAL_STR) {
         strbuf_putn(out, val_as_str(r)->s, val_as_str(r)->len);
     } else if (r.kind == VAL_MISSING) {
@@ -763,7 +763,7 @@ static void instance_text(host *h, val self, strbuf *out, const char *name)
         class_print_name(instance_class(self), out);
         strbuf_printf(out, " object at %p>", (void *)self.u.o);
     } else if (r.kind != VAL_ERR) {
-        host_raise(h, HOST_EXC_TYPE, (src_span){0}, "%s returned non-string (type %s)", name,
+        host_raise(h, HOST_EXC_TYPE, h->stmt_at, "%s returned non-string (type %s)", name,
                    val_type_name(r));
     }
     val_unref(r);

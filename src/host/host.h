@@ -199,6 +199,9 @@ struct host {
                                    running in this scope, or VAL_NONE */
     const val_builtin *calling; /* the built-in host_call is calling: its fn
                                    may read its data (set just before) */
+    src_span stmt_at;           /* the statement running, innermost: where a
+                                   hook with no span of its own (repr()
+                                   calling __repr__) reports its call */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
     struct host_source *sources;    /* texts host_eval_string parsed */
     host_scope **scope_table;   /* open addressing by node pointer */

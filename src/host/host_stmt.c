@@ -691,8 +691,11 @@ static host_flow host_exec(host *h, const ast_node *s)
 
 host_flow host_exec_block(host *h, const ast_list *body)
 {
-    for (int i = 0; i < body->len; i++) {
-        host_flow fl = host_exec(h, body->items[i]);
+    src_span outer = h->stmt_at;
+    host_flow fl = FLOW_NEXT;
+    for (int i = 0; i < body->len && fl == FLOW_NEXT; i++) {
+        h->stmt_at = body->items[i]->span;
+        fl = host_exec(h, body->items[i]);
         /* An exception raised where nothing could return VAL_ERR (inside
          * a repr hook) ends the statement here. */
         if (fl == FLOW_NEXT && host_exc_pending(h))
@@ -702,8 +705,7 @@ host_flow host_exec_block(host *h, const ast_list *body)
             if (host_exc_pending(h))
                 fl = FLOW_ERROR;
         }
-        if (fl != FLOW_NEXT)
-            return fl;
     }
-    return FLOW_NEXT;
+    h->stmt_at = outer;
+    return fl;
 }

@@ -28,10 +28,19 @@ bool sp_error(spec *s, const ast_node *at, const char *fmt, ...)
     va_start(ap, fmt);
     diag_vreport(s->d, DIAG_ERROR, s->fn->file, at->span, fmt, ap);
     va_end(ap);
-    /* Say where an inlined helper was called from, innermost first. */
-    for (sp_func *f = s->fn; f && f->caller; f = f->caller)
+    /* Say where an inlined helper was called from, innermost first; a run
+     * of the same call (recursion) once, with a count. */
+    for (sp_func *f = s->fn; f && f->caller;) {
         diag_report(s->d, DIAG_NOTE, f->caller->file, f->call->span,
                     "in '%s', called from here", f->name);
+        sp_func *g = f->caller;
+        int repeats = 0;
+        for (; g && g->caller && g->call == f->call; g = g->caller)
+            repeats++;
+        if (repeats)
+            diag_repeated(s->d, repeats);
+        f = g;
+    }
     return false;
 }
 
@@ -44,9 +53,40 @@ int32_t sp_slot(spec *s, ir_type t, const char *name)
     return s->nslots - 1;
 }
 
+bool sp_check_numel(spec *s, const ir_type *t, const ast_node *at, const char *what)
+{
+    double n = 1;         /* exact: dimensions are powers of two */
+    for (int i = 0; i < t->ndim; i++)
+        n *= t->shape[i];
+    if (n <= (double)SP_MAX_NUMEL)
+        return true;
+    char sh[96];
+    sp_shape_str(t, sh, sizeof sh);
+    return sp_error(s, at, "%s makes a tile of shape %s (%.0f elements), but a tile may have "
+                    "at most %lld elements, as in Triton; use smaller blocks", what, sh, n,
+                    (long long)SP_MAX_NUMEL);
+}
+
+/* The limits every instruction obeys, whichever function emitted it: its
+ * result's elements and the kernel's length.  Passing one reports it once
+ * and sets s->too_big, which fails the statement being walked (sp_block). */
+static void sp_emit_limits(spec *s, int32_t dst, const ast_node *at)
+{
+    if (s->too_big)
+        return;
+    if (dst >= 0 && !sp_check_numel(s, &s->slots[dst].type, at, "this operation"))
+        s->too_big = true;
+    else if (s->ncode >= SP_MAX_CODE)
+        s->too_big = !sp_error(s, at, "this kernel has grown past %d IR instructions "
+                               "(tritsim's limit), most likely from a long tl.static_range "
+                               "or deep inlining; use tl.range or range for loops run at "
+                               "run time", (int)SP_MAX_CODE);
+}
+
 int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at)
 {
+    sp_emit_limits(s, dst, at);
     ir_inst in = {.op = (uint8_t)op, .sub = (uint8_t)sub, .dst = dst, .a = a,
                   .b = b, .c = c, .d = -1, .imm = imm, .at = at, .frame = s->fn->frame};
     SP_PUSH(s->code, s->ncode, s->cap_code, in);

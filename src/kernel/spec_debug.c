@@ -450,7 +450,7 @@ bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const a
     }
 
     sval v;
-    bool ok = sp_expr(&s, e, &v) && sp_dbg_result(&s, v, e, out);
+    bool ok = sp_expr(&s, e, &v) && !s.too_big && sp_dbg_result(&s, v, e, out);
     if (ok) {
         ir_kernel *rk = sp_freeze_kernel(&s, k->name);
         rk->params = k->params;

@@ -312,6 +312,10 @@ static bool sp_tile_binop(spec *s, ast_op op, sval a, sval b, const ast_node *at
         return sp_error(s, at, "shapes %s and %s do not broadcast together for '%s'",
                         x, y, ast_op_name(op));
     }
+    char opname[32];
+    snprintf(opname, sizeof opname, "'%s'", ast_op_name(op));
+    if (!sp_broadcast_fits(s, sp_slot_type(s, sa), sp_slot_type(s, sb), &shape, at, opname))
+        return false;
     sa = sp_broadcast_to(s, sa, &shape, at);
     sb = sp_broadcast_to(s, sb, &shape, at);
     ir_type rt = shape;

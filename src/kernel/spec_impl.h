@@ -117,7 +117,25 @@ typedef struct spec {
     sp_dbg_rec *dbg;           /* scope snapshots and frame environments */
     bool dbg_expr;             /* compiling a debugger expression: no side effects */
     int32_t ndesc;             /* tl.make_tensor_descriptor calls made (ir_kernel.ndesc) */
+    int64_t unrolled;          /* tl.static_range iterations unrolled so far */
+    bool too_big;              /* a limit was passed (sp_emit): the error is reported,
+                                  and the statement being walked fails */
 } spec;
+
+/* Triton's limit on the elements of one tile (TRITON_MAX_TENSOR_NUMEL),
+ * which every tile type obeys, however it was made. */
+#define SP_MAX_NUMEL ((int64_t)1 << 20)
+/* The most IR instructions one kernel may have (tl.static_range and inlined
+ * helpers unroll): hundreds of times the largest real kernel (the tests'
+ * have at most a few thousand), and small enough (some 100 MB of IR and
+ * debug tables) to fail in a second instead of growing until the machine
+ * runs out of memory. */
+#define SP_MAX_CODE ((int32_t)1 << 20)
+/* The most iterations one tl.static_range may unroll (see doc/language.md). */
+#define SP_MAX_UNROLL ((int64_t)1 << 16)
+/* ... and all of a kernel's tl.static_range loops together (nested ones
+ * multiply, even when their bodies emit nothing). */
+#define SP_MAX_UNROLL_ALL ((int64_t)1 << 20)
 
 /* spec.c */
 bool sp_error(spec *s, const ast_node *at, const char *fmt, ...)
@@ -135,6 +153,9 @@ int32_t sp_slot(spec *s, ir_type t, const char *name);
 int32_t sp_emit(spec *s, ir_opcode op, int sub, int32_t dst, int32_t a,
                 int32_t b, int32_t c, int64_t imm, const ast_node *at);
 int32_t sp_print_desc(spec *s, ir_print p);
+/* An error unless a tile of type t has at most SP_MAX_NUMEL elements; what
+ * names the operation that makes it ("'+' of shapes [a] and [b]"). */
+bool sp_check_numel(spec *s, const ir_type *t, const ast_node *at, const char *what);
 /* A copy of the growable array p (n items of size bytes) in arena a. */
 void *sp_freeze(arena *a, const void *p, size_t n, size_t size);
 /* A kernel in s->a with s's code, slots, frames and prints (the rest is

@@ -712,9 +712,27 @@ static bool sp_for(spec *s, const ast_node *st)
                 return false;
         if (v[2] == 0)
             return sp_error(s, it, "range step must not be zero");
-        for (int64_t i = v[0]; (v[2] > 0 ? i < v[1] : i > v[1]) && !s->fn->returned; i += v[2])
+        /* the trip count, in unsigned arithmetic: bounds are any int64 */
+        uint64_t span = v[2] > 0 ? (v[1] > v[0] ? (uint64_t)v[1] - (uint64_t)v[0] : 0)
+                                 : (v[0] > v[1] ? (uint64_t)v[0] - (uint64_t)v[1] : 0);
+        uint64_t step = v[2] > 0 ? (uint64_t)v[2] : -(uint64_t)v[2];
+        uint64_t trips = span / step + (span % step != 0);
+        if (trips > (uint64_t)SP_MAX_UNROLL)
+            return sp_error(s, it, "tl.static_range unrolls its loop while compiling, and "
+                            "this one has %llu iterations: tritsim unrolls at most %lld; "
+                            "use tl.range (or range) for a loop at run time",
+                            (unsigned long long)trips, (long long)SP_MAX_UNROLL);
+        for (uint64_t n = 0; n < trips && !s->fn->returned; n++) {
+            /* v[0] + n * v[2], which stays between the bounds (no overflow) */
+            int64_t i = (int64_t)((uint64_t)v[0] + n * (uint64_t)v[2]);
+            if (++s->unrolled > SP_MAX_UNROLL_ALL)
+                return sp_error(s, it, "the tl.static_range loops of this kernel have "
+                                "unrolled %lld iterations in all, tritsim's limit (nested "
+                                "loops multiply); use tl.range (or range) for a loop at run "
+                                "time", (long long)SP_MAX_UNROLL_ALL);
             if (!sp_assign(s, st->u.for_.target, sv_int(i)) || !sp_block(s, &st->u.for_.body))
                 return false;
+        }
         return true;
     }
     if (st->u.for_.target->kind != AST_NAME)
@@ -940,7 +958,7 @@ static bool sp_stmt_kind(spec *s, const ast_node *st)
 static bool sp_stmt(spec *s, const ast_node *st)
 {
     int32_t outer = sp_dbg_stmt(s, st);
-    bool ok = sp_stmt_kind(s, st);
+    bool ok = sp_stmt_kind(s, st) && !s->too_big;
     s->cur_stmt = outer;
     return ok;
 }

@@ -210,11 +210,21 @@ bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
     a = &ca;
     b = &cb;
     if (sp_broadcast_shape(a, b, out))
-        return true;
+        return sp_broadcast_fits(s, a, b, out, at, what);
     char x[64], y[64];
     sp_shape_str(a, x, sizeof x);
     sp_shape_str(b, y, sizeof y);
     return sp_error(s, at, "%s: shapes %s and %s do not broadcast together", what, x, y);
+}
+
+bool sp_broadcast_fits(spec *s, const ir_type *a, const ir_type *b, const ir_type *joined,
+                       const ast_node *at, const char *what)
+{
+    char x[64], y[64], op[256];
+    sp_shape_str(a, x, sizeof x);
+    sp_shape_str(b, y, sizeof y);
+    snprintf(op, sizeof op, "%s of shapes %s and %s", what, x, y);
+    return sp_check_numel(s, joined, at, op);
 }
 
 sval sp_new_tile(spec *s, ir_type t, ir_opcode op, int sub, int32_t a, int32_t b,

@@ -41,6 +41,10 @@ bool sp_want_mask(spec *s, sval v, const ast_node *at, int32_t *slot);
  * store's value goes through (semantic.py casts them implicitly), or an
  * error that names what when Triton has no such cast (int -> fp8). */
 bool sp_mem_cast(spec *s, int32_t *slot, dtype elem, const ast_node *at, const char *what);
+/* An error unless the broadcast of a and b to joined (for what: "tl.where",
+ * "'+'") stays within Triton's limit on a tile's elements. */
+bool sp_broadcast_fits(spec *s, const ir_type *a, const ir_type *b, const ir_type *joined,
+                       const ast_node *at, const char *what);
 /* The broadcast of shapes a and b (out may be either), or an error. */
 bool sp_shapes_join(spec *s, const ir_type *a, const ir_type *b, ir_type *out,
                     const ast_node *at, const char *what);

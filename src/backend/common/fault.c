@@ -151,10 +151,20 @@ void backend_report_at(diag_sink *diag, const ir_kernel *k, const src_file *file
     diag_report(diag, DIAG_ERROR, f0, sp, "%s", msg);
     if (note)
         diag_report(diag, DIAG_NOTE, f0, sp, "%s", note);
-    for (int32_t f = in ? in->frame : -1; f >= 0 && f < k->nframes; f = k->frames[f].parent) {
+    /* The inlined calls, innermost first; a run of the same call
+     * (recursion) once, with a count. */
+    for (int32_t f = in ? in->frame : -1; f >= 0 && f < k->nframes;) {
         if (!k->frames[f].call)
             break;
         diag_report(diag, DIAG_NOTE, backend_frame_file(k, file, k->frames[f].parent),
                     k->frames[f].call->span, "in '%s', called from here", k->frames[f].func);
+        int32_t g = k->frames[f].parent;
+        int repeats = 0;
+        for (; g >= 0 && g < k->nframes && k->frames[g].call == k->frames[f].call;
+             g = k->frames[g].parent)
+            repeats++;
+        if (repeats)
+            diag_repeated(diag, repeats);
+        f = g;
     }
 }
