@@ -685,8 +685,9 @@ static double tune_now(void)
 
 /* Time one config; *ms gets its median time (inf when the user's do_bench
  * returns something else than numbers, or when the config's kernel needs
- * more of the GPU than it has: Triton's OutOfResources, which its
- * autotuner skips so; launch.h). */
+ * more of the GPU than it has or fails a tl.static_assert: Triton's
+ * OutOfResources and CompileTimeAssertionFailure, which its autotuner
+ * skips so; launch.h). */
 static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val *argv,
                            const val_kwargs *kw, val nargs, val config, src_span at,
                            double *ms)
@@ -751,7 +752,7 @@ static bool tune_bench_one(host *h, tune_tuner *t, val grid, int argc, const val
         }
     }
     launch_set_tuning(h, false);
-    if (!ok && launch_take_out_of_resources(h)) {
+    if (!ok && launch_take_skipped(h)) {
         *ms = INFINITY;
         ok = true;
     }

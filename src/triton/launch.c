@@ -56,7 +56,9 @@ typedef struct launch_ctx {
     backend_dev *dev;
     val allocator;          /* VAL_MISSING until set */
     int tuning;             /* launch_set_tuning's nesting */
-    const val_obj *oor;     /* the OutOfResources error raised last, if pending */
+    const val_obj *skip;    /* the error raised last that autotune skips a
+                               config for (OutOfResources,
+                               CompileTimeAssertionFailure), if pending */
 } launch_ctx;
 
 static void launch_ctx_free(void *p)
@@ -141,13 +143,15 @@ static bool launch_revealed(host *h, const backend *be, const ir_kernel *ir,
     return true;
 }
 
-/* ---- failures for want of the GPU's resources, while autotune times -------
+/* ---- failures that skip a config, while autotune times --------------------
  * While tuning, a compile or launch reports to a diag_sink of its own (a
  * memory stream): when it fails because the kernel needs more of the GPU
- * than it has (backend_dev.out_of_resources), what it reported is dropped
- * and Triton's OutOfResources is raised instead, an exception that
- * autotune catches (launch_take_out_of_resources); any other outcome is
- * written to the host's diag as if reported there. */
+ * than it has (backend_dev.out_of_resources), or because a
+ * tl.static_assert of the kernel fails for this config, what it reported
+ * is dropped and Triton's OutOfResources or CompileTimeAssertionFailure
+ * is raised instead, an exception that autotune catches and skips the
+ * config for (launch_take_skipped), as Triton's autotuner does; any other
+ * outcome is written to the host's diag as if reported there. */
 typedef struct launch_quiet {
     diag_sink sink;
     char *text;
@@ -173,28 +177,32 @@ static diag_sink *launch_quiet_begin(host *h, launch_quiet *q)
 
 /* After the call (ok: it succeeded): true when the failure, if any, is
  * to be handled as usual (its messages are on the host's diag now); false
- * when it was for want of resources and OutOfResources is raised. */
+ * when it skips the config and its exception is raised. */
 static bool launch_quiet_end(host *h, launch_quiet *q, diag_sink *used, bool ok, src_span at)
 {
     if (used == h->diag)
         return true;
     launch_ctx *c = launch_context(h);
     fclose(q->sink.out);
+    /* the message's first line, without the file's place: what the
+     * exception says if nothing catches it */
+    const char *m = q->text ? strstr(q->text, "error: ") : NULL;
+    m = m ? m + 7 : q->text ? q->text : "";
+    int n = (int)strcspn(m, "\n");
     bool oor = !ok && c->dev && c->dev->out_of_resources;
-    if (oor) {
-        /* the message's first line, without the file's place: what the
-         * exception says if nothing catches it */
-        const char *m = strstr(q->text, "error: ");
-        m = m ? m + 7 : q->text;
-        int n = (int)strcspn(m, "\n");
-        host_error(h, at, "OutOfResources: out of resource: %.*s", n, m);
-        c->oor = host_exc_pending(h) ? h->exc.u.o : NULL;
+    bool assertion = !ok && !oor && strncmp(m, "static assertion failed", 23) == 0;
+    if (oor || assertion) {
+        if (oor)
+            host_error(h, at, "OutOfResources: out of resource: %.*s", n, m);
+        else
+            host_error(h, at, "CompileTimeAssertionFailure: %.*s", n, m);
+        c->skip = host_exc_pending(h) ? h->exc.u.o : NULL;
     } else {
         fwrite(q->text, 1, q->len, h->diag->out);
         h->diag->nerrors += q->sink.nerrors;
     }
     free(q->text);
-    return !oor;
+    return !oor && !assertion;
 }
 
 void launch_set_tuning(host *h, bool on)
@@ -203,12 +211,12 @@ void launch_set_tuning(host *h, bool on)
     c->tuning += on ? 1 : -1;
 }
 
-bool launch_take_out_of_resources(host *h)
+bool launch_take_skipped(host *h)
 {
     launch_ctx *c = launch_context(h);
-    if (!c->oor || !host_exc_pending(h) || h->exc.u.o != c->oor)
+    if (!c->skip || !host_exc_pending(h) || h->exc.u.o != c->skip)
         return false;
-    c->oor = NULL;
+    c->skip = NULL;
     val_unref(host_exc_take(h));
     return true;
 }
@@ -933,7 +941,14 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
                     .debug_info = h->debugger != NULL || dumping,
                     .interpret = k->interpret, .call = launch_call_host};
     fflush(stdout);
-    s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, h->diag, &s->mem, stdout);
+    launch_quiet q;
+    diag_sink *diag = launch_quiet_begin(h, &q);
+    s->ir = spec_kernel(f->file, f->node, k->fn.u.o, &sh, s->params, diag, &s->mem, stdout);
+    if (!launch_quiet_end(h, &q, diag, s->ir != NULL, at)) {
+        arena_free(&s->mem);
+        free(s);
+        return NULL;
+    }
     if (!s->ir) {
         diag_report(h->diag, DIAG_NOTE, h->file, at, "while compiling '%s' for this launch",
                     f->name);

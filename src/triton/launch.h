@@ -33,11 +33,14 @@ void launch_set_allocator(host *h, val allocator);
 /* While autotune times its configs (on/off, nested): a kernel that cannot
  * compile or launch because it needs more of the GPU than it has (shared
  * memory, registers: backend_dev.out_of_resources) raises Triton's
- * OutOfResources, a catchable exception, instead of ending the run. */
+ * OutOfResources, and one whose tl.static_assert fails for the config
+ * raises CompileTimeAssertionFailure: catchable exceptions, instead of
+ * the end of the run. */
 void launch_set_tuning(host *h, bool on);
-/* Is the pending exception the OutOfResources a launch raised while
- * tuning?  If so it is taken (cleared) and true is returned. */
-bool launch_take_out_of_resources(host *h);
+/* Is the pending exception one that a launch raised while tuning for a
+ * config autotune skips (OutOfResources, CompileTimeAssertionFailure)?
+ * If so it is taken (cleared) and true is returned. */
+bool launch_take_skipped(host *h);
 
 /* host.kernel_device: h's backend, open or (with open) opened now. */
 struct backend_dev *launch_kernel_device(host *h, bool open, src_span at);
