@@ -593,13 +593,9 @@ bool sp_call_jit(spec *s, sval fn, int argc, const sval *argv, int nkw,
             if (!(ok = sp_expr(s, p->u.param.default_, &bound[i])))
                 break;
         }
-        if (sp_is_constexpr_annotation(p->u.param.annotation) && bound[i].kind == SV_TILE) {
-            s->fn = f.caller;
-            ok = sp_error(s, call, "argument '%s' of %s() is a tl.constexpr, but the value "
-                          "passed is a tile known only at run time", p->u.param.name, name);
-            s->fn = &f;
-            break;
-        }
+        /* A helper's tl.constexpr annotation is not enforced: a value known
+         * only at run time is bound as it is, as Triton does (only a
+         * kernel's own constexpr parameters must be constants). */
         sp_bind(s, p->u.param.name, bound[i]);
     }
     ok = ok && sp_block(s, &def->u.funcdef.body);
