@@ -48,6 +48,7 @@ static void ag_node_free(val_obj *o)
     val_unref(n->ctx);
     for (int i = 0; i < AG_OUTS; i++)
         tensor_unref(n->grad[i]);
+    free(n->outs);
     free(n->name);
     free(n->op);
 }
@@ -358,7 +359,7 @@ static val ag_record(host *h, const char *op, const char *called, val result, in
                items.kind == VAL_TUPLE) {
         /* each float tensor is an output of its own (var_mean's two) */
         const val_seq *s = val_as_seq(items.kind == VAL_TUPLE ? items : result);
-        for (size_t i = 0, k = 0; i < s->len && k < AG_OUTS; i++) {
+        for (size_t i = 0, k = 0; i < s->len && k < AG_FORMULA_OUTS; i++) {
             tensor *t = tensor_of(s->items[i]);
             if (t && dtype_is_float(t->type) && !t->requires_grad)
                 ag_attach(s->items[i], n, (int)k++);
@@ -492,7 +493,7 @@ static void ag_release(ag_node *n)
     }
 }
 
-static bool ag_function_backward(host *h, ag_node *n, const tensor *g, tensor **gin,
+static bool ag_function_backward(host *h, ag_node *n, tensor *const *gs, tensor **gin,
                                  src_span at);
 static void ag_ctx_release(val ctx);
 
@@ -511,7 +512,7 @@ static bool ag_apply(host *h, ag_node *n, tensor *g, tensor **gin, src_span at)
         return false;
     }
     if (n->cls.kind == VAL_CLASS)
-        return ag_function_backward(h, n, g, gin, at);
+        return ag_function_backward(h, n, (tensor *const[]){g}, gin, at);
     if (!n->f) {
         char where[160] = "";
         if (n->file)
@@ -532,6 +533,36 @@ static bool ag_apply(host *h, ag_node *n, tensor *g, tensor **gin, src_span at)
 }
 
 /* Run backward from output out of node root with gradient g0 (borrowed). */
+/* A Function's node with several outputs: backward(ctx, *grads) with the
+ * gradient collected for each output, zeros for a float output no
+ * gradient reached (PyTorch materializes them), None for the others. */
+static bool ag_function_outputs(host *h, ag_node *n, tensor **gin, src_span at)
+{
+    tensor *gs[AG_OUTS] = {NULL};
+    bool any = false, ok = true;
+    char err[TENSOR_ERR_LEN];
+    for (int k = 0; k < n->nout; k++) {
+        gs[k] = n->grad[k];
+        n->grad[k] = NULL;
+        any |= gs[k] != NULL;
+    }
+    for (int k = 0; ok && any && k < n->nout; k++) {
+        const ag_meta *m = &n->outs[k];
+        if (gs[k] || m->type == DTYPE_INVALID)
+            continue;
+        gs[k] = tensor_new(m->type, m->ndim, m->shape, m->cuda, err);
+        if (!gs[k]) {
+            host_error(h, at, "autograd: %s", err);
+            ok = false;
+        }
+    }
+    if (ok && any)
+        ok = ag_function_backward(h, n, gs, gin, at);
+    for (int k = 0; k < n->nout; k++)
+        tensor_unref(gs[k]);
+    return ok;
+}
+
 static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src_span at)
 {
     unsigned gen = ++ag_generation;
@@ -569,9 +600,15 @@ static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src
     char err[TENSOR_ERR_LEN];
     while (ok && nready) {
         ag_node *n = ready[--nready];
-        tensor *g = n->grad[0], *g2 = n->grad[1];
-        n->grad[0] = n->grad[1] = NULL;
         tensor **gin = xcalloc((size_t)(n->n ? n->n : 1), sizeof *gin);
+        tensor *g = NULL, *g2 = NULL;
+        if (n->nout > 1) {
+            ok = ag_function_outputs(h, n, gin, at);
+        } else {
+            g = n->grad[0];
+            g2 = n->grad[1];
+            n->grad[0] = n->grad[1] = NULL;
+        }
         if (!g && g2) {
             /* only the second output was used: the first's gradient is 0 */
             g = tensor_new(n->out.type, n->out.ndim, n->out.shape, n->out.cuda, err);
@@ -874,6 +911,57 @@ static val ag_static(host *h, val cls, const char *name, src_span at)
     return host_getattr(h, cls, name, at);
 }
 
+/* Fn.apply's node when forward returned a tuple of several tensors: item
+ * k of the tuple is output k of the node (its float tensors; an input
+ * returned as it is becomes a view of it first, as a single output
+ * does). */
+static val ag_function_several(host *h, val cls, val ctx, int argc, const val *argv, val r,
+                               src_span at)
+{
+    const val_seq *s = val_as_seq(r);
+    if (s->len > AG_OUTS) {
+        val_unref(r);
+        val_unref(ctx);
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "a torch.autograd.Function whose "
+                          "forward returns more than %d items is not supported by tritsim",
+                          AG_OUTS);
+    }
+    val items = val_tuple_new(s->len);
+    for (size_t k = 0; k < s->len; k++) {
+        val v = s->items[k];
+        for (int i = 0; i < argc && tensor_of(v); i++)
+            if (argv[i].kind == VAL_TENSOR && argv[i].u.o == v.u.o) {
+                val_seq_set(items, k, ag_detached(v));
+                v = val_missing();
+                break;
+            }
+        if (v.kind != VAL_MISSING)
+            val_seq_set(items, k, val_ref(v));
+    }
+    val_unref(r);
+    char name[96];
+    snprintf(name, sizeof name, "%sBackward", ((val_class *)cls.u.o)->name);
+    ag_node *n = ag_node_new(h, name, name, at);
+    n->cls = val_ref(cls);
+    n->ctx = ctx;
+    n->nout = (int)s->len;
+    n->outs = xcalloc(s->len, sizeof *n->outs);
+    ag_inputs(n, argc);
+    for (int i = 0; i < argc; i++)
+        ag_input(n, i, argv[i]);
+    const val_seq *o = val_as_seq(items);
+    for (size_t k = 0; k < o->len; k++) {
+        tensor *t = tensor_of(o->items[k]);
+        n->outs[k].type = DTYPE_INVALID;
+        if (t && dtype_is_float(t->type)) {
+            ag_attach(o->items[k], n, (int)k);
+            ag_meta_of(t, &n->outs[k]);
+        }
+    }
+    val_unref(val_of(n));
+    return items;
+}
+
 /* Fn.apply(*args): forward(ctx, *args) without recording, then one node
  * for the whole call, whose backward calls backward(ctx, *grads). */
 AG_FN(fn_function_apply)
@@ -912,7 +1000,8 @@ AG_FN(fn_function_apply)
         val_unref(ctx);
         return r;
     }
-    /* the output: one tensor (a tuple holding one) */
+    /* the output: one tensor, or a tuple whose float tensors are the
+     * node's outputs (one gradient per item reaches backward) */
     val out = r;
     if (r.kind == VAL_TUPLE) {
         int nt = 0;
@@ -921,13 +1010,8 @@ AG_FN(fn_function_apply)
                 nt++;
                 out = val_as_seq(r)->items[i];
             }
-        if (nt > 1) {
-            val_unref(r);
-            val_unref(ctx);
-            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "a torch.autograd.Function "
-                              "whose forward returns several tensors is not supported by "
-                              "tritsim");
-        }
+        if (nt > 1)
+            return ag_function_several(h, cls, ctx, argc, argv, r, at);
     }
     tensor *ot = tensor_of(out);
     if (!ot || !dtype_is_float(ot->type)) {
@@ -969,16 +1053,20 @@ AG_FN(fn_function_apply)
     return r;
 }
 
-static bool ag_function_backward(host *h, ag_node *n, const tensor *g, tensor **gin,
+static bool ag_function_backward(host *h, ag_node *n, tensor *const *gs, tensor **gin,
                                  src_span at)
 {
     val backward = ag_static(h, n->cls, "backward", at);
     if (backward.kind == VAL_ERR)
         return false;
-    val args[2] = {n->ctx, val_of((tensor *)g)};
+    int ng = n->nout > 1 ? n->nout : 1;
+    val args[AG_OUTS + 1];
+    args[0] = n->ctx;
+    for (int k = 0; k < ng; k++)
+        args[k + 1] = gs[k] ? val_of(gs[k]) : val_none();
     bool was = h->no_grad;
     h->no_grad = true;
-    val r = host_call(h, backward, 2, args, NULL, at);
+    val r = host_call(h, backward, ng + 1, args, NULL, at);
     h->no_grad = was;
     val_unref(backward);
     if (r.kind == VAL_ERR)

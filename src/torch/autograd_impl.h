@@ -28,8 +28,10 @@ typedef struct ag_meta {
 
 typedef struct ag_node ag_node;
 
-/* What a node may keep, and how many outputs it may have (var_mean's two). */
-enum { AG_SAVED = 4, AG_OUTS = 2 };
+/* What a node may keep, and how many outputs it may have: a formula's node
+ * two (var_mean's), a torch.autograd.Function's node as many as its
+ * forward returns, up to AG_OUTS. */
+enum { AG_SAVED = 4, AG_FORMULA_OUTS = 2, AG_OUTS = 8 };
 
 /* The grads of a node's inputs for the gradient g of its output: gin[i]
  * a new tensor (of input i's shape and dtype) or NULL where there is
@@ -71,6 +73,10 @@ struct ag_node {
     int *next_index;         /* per input: which output of its node it is */
     ag_meta out;
     val cls, ctx;            /* a Function's class and ctx */
+    int nout;                /* a Function's node: the items its forward
+                                returned (a tuple's length; 1 otherwise) */
+    ag_meta *outs;           /* a Function's node: per item, its meta
+                                (type DTYPE_INVALID: no float tensor) */
     bool released;           /* backward ran without retain_graph and
                                 dropped saved[] */
     /* backward()'s scratch */
