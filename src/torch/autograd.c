@@ -563,7 +563,32 @@ static bool ag_function_outputs(host *h, ag_node *n, tensor **gin, src_span at)
     return ok;
 }
 
-static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src_span at)
+/* torch.autograd.grad's leaves: the gradients reaching them are summed
+ * here instead of into their .grad, and other leaves get nothing. */
+typedef struct ag_capture {
+    int n;
+    tensor **leaves;         /* borrowed */
+    tensor **grads;          /* per leaf: the sum so far, or NULL */
+} ag_capture;
+
+/* A gradient g reaching leaf: its .grad, or the capture's slot. */
+static bool ag_deliver(ag_capture *cap, tensor *leaf, tensor *g, char *err)
+{
+    if (!cap)
+        return ag_accumulate(leaf, g, err);
+    for (int i = 0; i < cap->n; i++) {
+        if (cap->leaves[i] != leaf)
+            continue;
+        if (cap->grads[i])
+            return tensor_binary_inplace(TENSOR_ADD, cap->grads[i], tensor_operand_of(g), err);
+        cap->grads[i] = tensor_to(g, leaf->type, leaf->cuda, err);   /* a copy of its own */
+        return cap->grads[i] != NULL;
+    }
+    return true;
+}
+
+static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, ag_capture *into,
+                   src_span at)
 {
     unsigned gen = ++ag_generation;
     if (gen == 0)
@@ -630,7 +655,7 @@ static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src
                 if (!ok)
                     host_error(h, at, "autograd: %s", err);
             } else if (ok && gin[k] && leaf) {
-                ok = ag_accumulate(leaf, gin[k], err);
+                ok = ag_deliver(into, leaf, gin[k], err);
                 if (!ok)
                     host_error(h, at, "autograd: %s", err);
             }
@@ -658,6 +683,61 @@ static bool ag_run(host *h, ag_node *root, int out, tensor *g0, bool retain, src
     return ok;
 }
 
+/* The gradient of output t to start from: given (a tensor, or MISSING or
+ * None for ones, which only a scalar output may have); NULL after an
+ * error.  k: the output's position, for messages. */
+static tensor *ag_output_grad(host *h, tensor *t, val given_v, int k, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    tensor *g;
+    if (ag_present(given_v) && given_v.kind != VAL_NONE) {
+        tensor *given = torch_tensor_arg(h, given_v, at, "backward", "gradient");
+        if (!given)
+            return NULL;
+        bool same = given->ndim == t->ndim;
+        for (int i = 0; same && i < t->ndim; i++)
+            same = given->shape[i] == t->shape[i];
+        if (!same) {
+            strbuf gs = {0}, ts = {0};
+            tensor_shape_str(given->ndim, given->shape, &gs);
+            tensor_shape_str(t->ndim, t->shape, &ts);
+            host_error(h, at, "Mismatch in shape: grad_output[%d] has a shape of "
+                       "torch.Size(%s) and output[%d] has a shape of torch.Size(%s).", k,
+                       strbuf_cstr(&gs), k, strbuf_cstr(&ts));
+            strbuf_free(&gs);
+            strbuf_free(&ts);
+            return NULL;
+        }
+        g = given->type == t->type ? tensor_ref(given) : tensor_to(given, t->type, t->cuda, err);
+    } else {
+        if (tensor_numel(t) != 1) {
+            host_error(h, at, "grad can be implicitly created only for scalar outputs");
+            return NULL;
+        }
+        dtype_scalar one = tensor_convert((dtype_scalar){.f = 1.0}, DTYPE_FP64, t->type);
+        g = tensor_full(t->type, t->ndim, t->shape, one, t->cuda, err);
+    }
+    if (!g)
+        torch_fail(h, at, err);
+    return g;
+}
+
+/* Send gradient g back from output t (through its graph, or straight to
+ * it when it is a leaf). */
+static bool ag_from_output(host *h, tensor *t, tensor *g, bool retain, ag_capture *cap,
+                           src_span at)
+{
+    ag_node *root = ag_node_of(t->grad_fn);
+    if (root)
+        return ag_run(h, root, t->grad_index, g, retain, cap, at);
+    char err[TENSOR_ERR_LEN];
+    if (!ag_deliver(cap, t, g, err)) {
+        torch_fail(h, at, err);
+        return false;
+    }
+    return true;
+}
+
 /* tensor.backward(gradient=None, retain_graph=None, create_graph=False,
  * inputs=None) */
 AG_FN(fn_backward)
@@ -674,46 +754,139 @@ AG_FN(fn_backward)
     if (!t->requires_grad)
         return host_error(h, at, "element 0 of tensors does not require grad and does not "
                           "have a grad_fn");
-    char err[TENSOR_ERR_LEN];
-    tensor *g;
-    if (ag_present(a[1])) {
-        tensor *given = torch_tensor_arg(h, a[1], at, "backward", "gradient");
-        if (!given)
-            return val_err();
-        bool same = given->ndim == t->ndim;
-        for (int i = 0; same && i < t->ndim; i++)
-            same = given->shape[i] == t->shape[i];
-        if (!same) {
-            strbuf gs = {0}, ts = {0};
-            tensor_shape_str(given->ndim, given->shape, &gs);
-            tensor_shape_str(t->ndim, t->shape, &ts);
-            host_error(h, at, "Mismatch in shape: grad_output[0] has a shape of torch.Size(%s) "
-                       "and output[0] has a shape of torch.Size(%s).", strbuf_cstr(&gs),
-                       strbuf_cstr(&ts));
-            strbuf_free(&gs);
-            strbuf_free(&ts);
-            return val_err();
-        }
-        g = given->type == t->type ? tensor_ref(given) : tensor_to(given, t->type, t->cuda, err);
-    } else {
-        if (tensor_numel(t) != 1)
-            return host_error(h, at, "grad can be implicitly created only for scalar outputs");
-        dtype_scalar one = tensor_convert((dtype_scalar){.f = 1.0}, DTYPE_FP64, t->type);
-        g = tensor_full(t->type, t->ndim, t->shape, one, t->cuda, err);
-    }
+    tensor *g = ag_output_grad(h, t, a[1], 0, at);
     if (!g)
-        return torch_fail(h, at, err);
-    bool ok;
-    ag_node *root = ag_node_of(t->grad_fn);
-    if (root) {
-        ok = ag_run(h, root, t->grad_index, g, retain, at);
-    } else {
-        ok = ag_accumulate(t, g, err);
-        if (!ok)
-            torch_fail(h, at, err);
-    }
+        return val_err();
+    bool ok = ag_from_output(h, t, g, retain, NULL, at);
     tensor_unref(g);
     return ok ? val_none() : val_err();
+}
+
+/* The tensors of a tensor-or-sequence argument into out (at most cap);
+ * -1 after an error. */
+static int ag_tensor_list(host *h, val v, const char *what, val *out, int cap, src_span at)
+{
+    if (tensor_of(v)) {
+        out[0] = v;
+        return 1;
+    }
+    if (v.kind != VAL_TUPLE && v.kind != VAL_LIST) {
+        host_raise(h, HOST_EXC_TYPE, at, "grad(): %s must be a Tensor or a sequence of "
+                   "Tensors, not '%s'", what, val_type_name(v));
+        return -1;
+    }
+    const val_seq *s = val_as_seq(v);
+    if ((int)s->len > cap) {
+        host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "grad(): more than %d %s are not "
+                   "supported by tritsim", cap, what);
+        return -1;
+    }
+    for (size_t i = 0; i < s->len; i++) {
+        if (!tensor_of(s->items[i]) && !(s->items[i].kind == VAL_NONE && !strcmp(what,
+                                                                           "grad_outputs"))) {
+            host_raise(h, HOST_EXC_TYPE, at, "grad(): %s[%zu] must be a Tensor, not '%s'", what,
+                       i, val_type_name(s->items[i]));
+            return -1;
+        }
+        out[i] = s->items[i];
+    }
+    return (int)s->len;
+}
+
+enum { AG_GRAD_MAX = 64 };
+
+/* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None,
+ * create_graph=False, only_inputs=True, allow_unused=None,
+ * is_grads_batched=False, materialize_grads=False): the gradients of the
+ * outputs with respect to the inputs (leaves), without touching any .grad. */
+AG_FN(fn_autograd_grad)
+{
+    (void)self;
+    val a[9];
+    if (!host_args(h, at, "grad", "outputs, inputs, grad_outputs=, retain_graph=, "
+                   "create_graph=, only_inputs=, allow_unused=, is_grads_batched=, "
+                   "materialize_grads=", argc, argv, kw, a))
+        return val_err();
+    bool retain = false, create = false, unused = false, batched = false, materialize = false;
+    if ((ag_present(a[3]) && a[3].kind != VAL_NONE &&
+         !torch_bool_arg(h, a[3], at, "grad", "retain_graph", &retain)) ||
+        (ag_present(a[4]) && !torch_bool_arg(h, a[4], at, "grad", "create_graph", &create)) ||
+        (ag_present(a[6]) && a[6].kind != VAL_NONE &&
+         !torch_bool_arg(h, a[6], at, "grad", "allow_unused", &unused)) ||
+        (ag_present(a[7]) && !torch_bool_arg(h, a[7], at, "grad", "is_grads_batched",
+                                              &batched)) ||
+        (ag_present(a[8]) && !torch_bool_arg(h, a[8], at, "grad", "materialize_grads",
+                                              &materialize)))
+        return val_err();
+    if (create || batched)
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "torch.autograd.grad(): %s is not "
+                          "supported by tritsim", create ? "create_graph=True"
+                                                         : "is_grads_batched=True");
+    val outs[AG_GRAD_MAX], ins[AG_GRAD_MAX], gos[AG_GRAD_MAX];
+    int no = ag_tensor_list(h, a[0], "outputs", outs, AG_GRAD_MAX, at);
+    int ni = no < 0 ? -1 : ag_tensor_list(h, a[1], "inputs", ins, AG_GRAD_MAX, at);
+    int ng = 0;
+    if (ni >= 0 && ag_present(a[2]) && a[2].kind != VAL_NONE) {
+        ng = ag_tensor_list(h, a[2], "grad_outputs", gos, AG_GRAD_MAX, at);
+        if (ng >= 0 && ng != no) {
+            host_error(h, at, "grad requires one grad_output per output (%d outputs, %d "
+                       "grad_outputs)", no, ng);
+            ng = -1;
+        }
+    }
+    if (no < 0 || ni < 0 || ng < 0)
+        return val_err();
+    tensor *leaves[AG_GRAD_MAX], *grads[AG_GRAD_MAX] = {NULL};
+    for (int i = 0; i < ni; i++) {
+        leaves[i] = tensor_of(ins[i]);
+        if (!leaves[i]->requires_grad)
+            return host_error(h, at, "One of the differentiated Tensors does not require grad");
+        if (leaves[i]->grad_fn.kind != VAL_NONE)
+            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "torch.autograd.grad() with "
+                              "respect to a tensor that is not a leaf (input %d) is not "
+                              "supported by tritsim", i);
+    }
+    for (int k = 0; k < no; k++)
+        if (!tensor_of(outs[k])->requires_grad)
+            return host_error(h, at, "element %d of tensors does not require grad and does "
+                              "not have a grad_fn", k);
+    ag_capture cap = {ni, leaves, grads};
+    bool ok = true;
+    for (int k = 0; ok && k < no; k++) {
+        tensor *t = tensor_of(outs[k]);
+        tensor *g = ag_output_grad(h, t, ng ? gos[k] : val_none(), k, at);
+        /* one pass per output: the graph stays for the next ones */
+        ok = g && ag_from_output(h, t, g, retain || k + 1 < no, &cap, at);
+        tensor_unref(g);
+    }
+    val r = ok ? val_tuple_new((size_t)ni) : val_err();
+    char err[TENSOR_ERR_LEN];
+    for (int i = 0; ok && i < ni; i++) {
+        if (!grads[i] && materialize) {
+            const tensor *l = leaves[i];
+            grads[i] = tensor_new(l->type, l->ndim, l->shape, l->cuda, err);
+            if (!grads[i]) {
+                torch_fail(h, at, err);
+                ok = false;
+                break;
+            }
+        }
+        if (!grads[i] && !unused) {
+            host_error(h, at, "One of the differentiated Tensors appears to not have been used "
+                       "in the graph. Set allow_unused=True if this is the desired behavior.");
+            ok = false;
+            break;
+        }
+        val_seq_set(r, (size_t)i, grads[i] ? tensor_val(grads[i]) : val_none());
+        grads[i] = NULL;
+    }
+    for (int i = 0; i < ni; i++)
+        tensor_unref(grads[i]);
+    if (!ok) {
+        val_unref(r);
+        return val_err();
+    }
+    return r;
 }
 
 /* ---- tensor attributes and methods --------------------------------------------------- */
@@ -1334,6 +1507,8 @@ void autograd_init(host *h, val torch)
                                        "torch.autograd.Function.backward",
                                        fn_function_no_backward, val_none())));
     val_object_set(ag, "Function", fn);
+    val_object_set(ag, "grad", val_builtin_new("torch.autograd.grad", fn_autograd_grad,
+                                               val_none()));
     static const struct {
         const char *name, *qual;
         val_cfunc fn;
