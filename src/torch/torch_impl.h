@@ -134,6 +134,9 @@ void torch_backends_add(host *h, val torch);
 
 /* torch.cuda.synchronize and torch.cuda.Event into module cuda (torch_cuda.c). */
 void torch_cuda_add(val cuda);
+/* torch.amp (false) or torch.cuda.amp (true): custom_fwd, custom_bwd
+ * (torch_amp.c). */
+val torch_amp_module(bool cuda_amp);
 
 /* ---- errors and results ------------------------------------------------------- */
 

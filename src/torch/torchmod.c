@@ -219,6 +219,43 @@ static val fn_set_stream(host *h, val self, int argc, const val *argv, const val
     return val_none();
 }
 
+/* ---- torch.cuda.device(device): a context manager; there is one GPU --------- */
+
+static val cudadev_enter(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)self;
+    if (!host_args(h, at, "__enter__", "", argc, argv, kw, NULL))
+        return val_err();
+    return val_none();
+}
+
+static val cudadev_exit(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)h, (void)self, (void)argc, (void)argv, (void)kw, (void)at;
+    return val_bool(false);
+}
+
+static const val_type cudadev_type = {
+    .name = "device",
+};
+
+/* torch.cuda.device(device): device an int, "cuda[:0]", a torch.device or
+ * None; entering it selects the one GPU there is. */
+static val fn_cuda_device(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!cuda_query_args(h, at, "device", "device", argc, argv, kw, a))
+        return val_err();
+    val c = val_object_new(&cudadev_type);
+    host_def(c, "torch.cuda.device.__enter__", cudadev_enter);
+    host_def(c, "torch.cuda.device.__exit__", cudadev_exit);
+    return c;
+}
+
 static val fn_is_tensor(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                         src_span at)
 {
@@ -357,6 +394,7 @@ static val make_cuda(void)
         {"current_stream", "torch.cuda.current_stream", fn_current_stream},
         {"default_stream", "torch.cuda.default_stream", fn_current_stream},
         {"set_stream", "torch.cuda.set_stream", fn_set_stream},
+        {"device", "torch.cuda.device", fn_cuda_device},
     };
     for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
         val_object_set(cuda, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
@@ -395,7 +433,10 @@ void torch_init(host *h)
     val_object_set(torch, "__version__", val_str_cstr("2.1.0+tritsim"));
     val_object_set(testing, "assert_close", torch_testing_assert_close());
 
-    add_module(h, torch, "cuda", "torch.cuda", make_cuda());
+    val cuda = make_cuda();
+    add_module(h, torch, "cuda", "torch.cuda", cuda);
+    add_module(h, cuda, "amp", "torch.cuda.amp", torch_amp_module(true));
+    add_module(h, torch, "amp", "torch.amp", torch_amp_module(false));
     add_module(h, torch, "version", "torch.version", make_version(h));
     add_module(h, torch, "testing", "torch.testing", testing);
     val linalg = val_module_new("torch.linalg");

@@ -1,0 +1,71 @@
+/* torch_amp.c - torch.amp and torch.cuda.amp as kernel libraries use them:
+ * the custom_fwd / custom_bwd decorators of an autograd.Function's forward
+ * and backward.  tritsim has no autocast (every operation runs in the
+ * dtypes it is given), and without autocast PyTorch's decorators call the
+ * function unchanged, so here they give back the function itself.
+ * autocast itself is not provided: using it is an error that names it. */
+#include <string.h>
+
+#include "torch_impl.h"
+
+/* The decorator custom_fwd(device_type=...) returns when called without
+ * the function: applied to it, the function unchanged. */
+static val amp_identity(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "decorate", "fn", argc, argv, kw, a))
+        return val_err();
+    return val_ref(a[0]);
+}
+
+/* custom_fwd(fwd=None, *, device_type, cast_inputs=None) and
+ * custom_bwd(bwd=None, *, device_type); torch.cuda.amp's take no
+ * device_type (self: true there). */
+static val amp_decorator(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at, const char *name, bool fwd)
+{
+    bool cuda_amp = self.kind == VAL_BOOL && self.u.b;
+    const char *params = cuda_amp ? (fwd ? "fn=, cast_inputs=" : "fn=")
+                                  : (fwd ? "fn=, device_type=, cast_inputs=" : "fn=, device_type=");
+    val a[3];
+    if (!host_args(h, at, name, params, argc, argv, kw, a))
+        return val_err();
+    if (!cuda_amp) {
+        if (a[1].kind == VAL_MISSING)
+            return host_raise(h, HOST_EXC_TYPE, at, "%s() missing 1 required keyword-only "
+                              "argument: 'device_type'", name);
+        const char *dev;
+        if (!host_to_str(h, a[1], at, "device_type", &dev))
+            return val_err();
+    }
+    if (a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
+        return val_ref(a[0]);
+    return val_builtin_new(fwd ? "custom_fwd.decorate" : "custom_bwd.decorate", amp_identity,
+                           val_none());
+}
+
+static val fn_custom_fwd(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    return amp_decorator(h, self, argc, argv, kw, at, "custom_fwd", true);
+}
+
+static val fn_custom_bwd(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    return amp_decorator(h, self, argc, argv, kw, at, "custom_bwd", false);
+}
+
+val torch_amp_module(bool cuda_amp)
+{
+    val m = val_module_new(cuda_amp ? "torch.cuda.amp" : "torch.amp");
+    val_object_set(m, "custom_fwd",
+                   val_builtin_new(cuda_amp ? "torch.cuda.amp.custom_fwd" : "torch.amp.custom_fwd",
+                                   fn_custom_fwd, val_bool(cuda_amp)));
+    val_object_set(m, "custom_bwd",
+                   val_builtin_new(cuda_amp ? "torch.cuda.amp.custom_bwd" : "torch.amp.custom_bwd",
+                                   fn_custom_bwd, val_bool(cuda_amp)));
+    return m;
+}
