@@ -446,6 +446,7 @@ void torch_init(host *h)
     autograd_init(h, torch);
     add_module(h, torch, "nn", "torch.nn", nn);
     torch_backends_add(h, torch);
+    torch_info_add(h, torch);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
 }

@@ -1,0 +1,182 @@
+/* torch_info.c - torch.finfo and torch.iinfo, the numeric limits that
+ * quantisation kernels and their wrappers ask of a dtype (the float8
+ * formats included), and the markers that tell torch.compile to leave a
+ * function alone (torch.compiler.disable, torch._dynamo.disable), which do
+ * nothing in a program that is not compiled. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "torch_impl.h"
+
+/* ---- torch.finfo --------------------------------------------------------------- */
+
+typedef struct finfo_row {
+    dtype dt;
+    const char *name;        /* what finfo.dtype says */
+    int bits;
+    double eps, max, tiny, resolution;
+} finfo_row;
+
+/* The IEEE formats' exact limits, and the float8 ones of PyTorch
+ * (e4m3fn: no infinity, 448 the largest; e5m2: IEEE-like, 57344). */
+static const finfo_row finfo_rows[] = {
+    {DTYPE_FP16, "float16", 16, 0x1p-10, 65504.0, 0x1p-14, 1e-3},
+    {DTYPE_BF16, "bfloat16", 16, 0x1p-7, 0x1.fep+127, 0x1p-126, 1e-2},
+    {DTYPE_FP32, "float32", 32, 0x1p-23, 0x1.fffffep+127, 0x1p-126, 1e-6},
+    {DTYPE_FP64, "float64", 64, 0x1p-52, 0x1.fffffffffffffp+1023, 0x1p-1022, 1e-15},
+    {DTYPE_FP8E4NV, "float8_e4m3fn", 8, 0x1p-3, 448.0, 0x1p-6, 1.0},
+    {DTYPE_FP8E5, "float8_e5m2", 8, 0x1p-2, 57344.0, 0x1p-14, 1.0},
+};
+
+/* A finfo or iinfo object: its attributes, and the row its repr reads. */
+typedef struct info_obj {
+    val_object o;
+    const void *row;
+} info_obj;
+
+static val info_new(const val_type *type, const void *row)
+{
+    info_obj *o = val_obj_new(sizeof *o, VAL_OBJECT, type);
+    o->o.attrs = val_dict_new();
+    o->row = row;
+    return val_of(o);
+}
+
+static void finfo_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    const finfo_row *r = ((const info_obj *)self.u.o)->row;
+    strbuf_printf(out, "finfo(resolution=%g, min=%g, max=%g, eps=%g, smallest_normal=%g, "
+                  "tiny=%g, dtype=%s)", r->resolution, -r->max, r->max, r->eps, r->tiny,
+                  r->tiny, r->name);
+}
+
+static const val_type finfo_type = {
+    .name = "finfo",
+    .repr = finfo_repr,
+};
+
+/* torch.finfo(type=None): the default float32 without an argument. */
+static val fn_finfo(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "finfo", "type=", argc, argv, kw, a))
+        return val_err();
+    dtype dt = DTYPE_FP32;
+    if (a[0].kind != VAL_MISSING && !torch_dtype_arg(h, a[0], at, "finfo", &dt))
+        return val_err();
+    for (size_t i = 0; i < sizeof finfo_rows / sizeof *finfo_rows; i++) {
+        const finfo_row *r = &finfo_rows[i];
+        if (r->dt != dt)
+            continue;
+        val o = info_new(&finfo_type, r);
+        val_object_set(o, "bits", val_int(r->bits));
+        val_object_set(o, "eps", val_float(r->eps));
+        val_object_set(o, "max", val_float(r->max));
+        val_object_set(o, "min", val_float(-r->max));
+        val_object_set(o, "tiny", val_float(r->tiny));
+        val_object_set(o, "smallest_normal", val_float(r->tiny));
+        val_object_set(o, "resolution", val_float(r->resolution));
+        val_object_set(o, "dtype", val_str_cstr(r->name));
+        return o;
+    }
+    return host_raise(h, HOST_EXC_TYPE, at, "torch.finfo() requires a floating point input "
+                      "type. Use torch.iinfo to handle 'torch.finfo'");
+}
+
+/* ---- torch.iinfo --------------------------------------------------------------- */
+
+static void iinfo_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    const dtype *dt = ((const info_obj *)self.u.o)->row;
+    if (dtype_is_signed(*dt))
+        strbuf_printf(out, "iinfo(min=%lld, max=%llu, dtype=%s)",
+                      (long long)dtype_int_min(*dt), (unsigned long long)dtype_int_max(*dt),
+                      dtype_name(*dt));
+    else
+        strbuf_printf(out, "iinfo(min=0, max=%llu, dtype=%s)",
+                      (unsigned long long)dtype_int_max(*dt), dtype_name(*dt));
+}
+
+static const val_type iinfo_type = {
+    .name = "iinfo",
+    .repr = iinfo_repr,
+};
+
+/* The dtypes iinfo answers for, as their own values (the object keeps a
+ * pointer to its row); not uint64, whose max is beyond tritsim's ints. */
+static const dtype iinfo_types[] = {DTYPE_INT8,  DTYPE_INT16,  DTYPE_INT32, DTYPE_INT64,
+                                    DTYPE_UINT8, DTYPE_UINT16, DTYPE_UINT32};
+
+/* torch.iinfo(type) */
+static val fn_iinfo(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    (void)self;
+    val a[1];
+    dtype dt;
+    if (!host_args(h, at, "iinfo", "type", argc, argv, kw, a) ||
+        !torch_dtype_arg(h, a[0], at, "iinfo", &dt))
+        return val_err();
+    for (size_t i = 0; i < sizeof iinfo_types / sizeof *iinfo_types; i++) {
+        if (iinfo_types[i] != dt)
+            continue;
+        val o = info_new(&iinfo_type, &iinfo_types[i]);
+        val_object_set(o, "bits", val_int((int64_t)dtype_size(dt) * 8));
+        val_object_set(o, "min", val_int(dtype_int_min(dt)));
+        val_object_set(o, "max", val_int((int64_t)dtype_int_max(dt)));
+        val_object_set(o, "dtype", val_str_cstr(dtype_name(dt)));
+        return o;
+    }
+    if (dt == DTYPE_UINT64)
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "torch.iinfo(torch.uint64) is not "
+                          "supported by tritsim (its max is beyond tritsim's integers)");
+    return host_raise(h, HOST_EXC_TYPE, at, "torch.iinfo() requires an integer input type. "
+                      "Use torch.finfo to handle '%s'", dt == DTYPE_INT1 ? "torch.bool"
+                                                                        : dtype_name(dt));
+}
+
+/* ---- torch.compiler.disable, torch._dynamo.disable ----------------------------- */
+
+static val disable_apply(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "disable", "fn", argc, argv, kw, a))
+        return val_err();
+    return val_ref(a[0]);
+}
+
+/* disable(fn=None, recursive=True, *, reason=None): fn itself, or a
+ * decorator that gives back what it decorates. */
+static val fn_disable(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)self;
+    val a[3];
+    if (!host_args(h, at, "disable", "fn=, recursive=, reason=", argc, argv, kw, a))
+        return val_err();
+    if (a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
+        return val_ref(a[0]);
+    return val_builtin_new("disable", disable_apply, val_none());
+}
+
+void torch_info_add(host *h, val torch)
+{
+    val_object_set(torch, "finfo", val_builtin_new("torch.finfo", fn_finfo, val_none()));
+    val_object_set(torch, "iinfo", val_builtin_new("torch.iinfo", fn_iinfo, val_none()));
+    const char *mods[][2] = {{"compiler", "torch.compiler"}, {"_dynamo", "torch._dynamo"}};
+    for (size_t i = 0; i < 2; i++) {
+        val m = val_module_new(mods[i][1]);
+        val_object_set(m, "disable", val_builtin_new(i ? "torch._dynamo.disable"
+                                                       : "torch.compiler.disable",
+                                                     fn_disable, val_none()));
+        val_object_set(torch, mods[i][0], val_ref(m));
+        host_register_module(h, mods[i][1], m);
+    }
+}
