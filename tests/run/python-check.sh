@@ -16,7 +16,7 @@ for tk in run/*.tk; do
         py=/usr/bin/python3
     fi
     # shellcheck disable=SC2086
-    if $py -u "$tk" $args 2>&1 | diff -u "$base.out" - >/dev/null; then
+    if PYTHONDONTWRITEBYTECODE=1 $py -u "$tk" $args 2>&1 | diff -u "$base.out" - >/dev/null; then
         echo "same: $tk"
     else
         echo "DIFFERENT: $tk"
