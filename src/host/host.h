@@ -358,6 +358,8 @@ val host_getitem(host *h, val obj, val key, src_span at);
 bool host_setitem(host *h, val obj, val key, val v, src_span at);
 /* a op b for arithmetic, bitwise and comparison ops (and IN/NOTIN, IS). */
 val host_binop(host *h, ast_op op, val a, val b, src_span at);
+/* op v: not, -, +, ~ (AST_OP_NOT, USUB, UADD, INVERT). */
+val host_unop(host *h, ast_op op, val v, src_span at);
 /* bool(v): 1 or 0, -1 after an error. */
 int host_truth(host *h, val v, src_span at);
 /* a < b as sorted() and min() use it: 1 or 0, -1 after an error. */

@@ -136,8 +136,7 @@ val host_make_func(host *h, const ast_node *node, const char *name,
 
 /* a op b with the object types' hooks first (in place when asked). */
 val host_binop_full(host *h, ast_op op, bool inplace, val a, val b, src_span at);
-/* op v: not, -, +, ~. */
-val host_unop(host *h, ast_op op, val v, src_span at);
+
 
 /* ---- host_num.c ---- */
 
