@@ -320,7 +320,9 @@ static val import_load(host *h, const char *name, const import_found *fd, src_sp
     if (h->importing.kind != VAL_DICT)
         h->importing = val_dict_new();
     val_dict_set_str(h->importing, name, val_none());
-    bool ok = import_exec(h, m, name, f, body, bad ? (msgs ? msgs : "") : NULL, at);
+    /* the frame's name outlives this call (in tracebacks): kept with the file */
+    const char *kept = arena_strndup(a, name, strlen(name));
+    bool ok = import_exec(h, m, kept, f, body, bad ? (msgs ? msgs : "") : NULL, at);
     free(msgs);
     val key = val_str_cstr(name);
     val_unref(val_dict_pop(h->importing, key));
