@@ -37,6 +37,9 @@ static const struct modules_entry {
     {"urllib", builtin_urllib_init},    /* and urllib.request */
     {"sys", builtin_sys_init},
     {"typing", builtin_typing_init},
+    {"operator", builtin_operator_init},
+    {"importlib", builtin_importlib_init},   /* and importlib.util, .metadata */
+    {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},
     {"random", builtin_random_init},
     {"pathlib", pathlib_init},

@@ -212,6 +212,7 @@ bool dbg_pid_compare_ok(const ast_node *e, const src_file *f, int rank, diag_sin
     case AST_BINOP: kids[0] = e->u.binop.left; kids[1] = e->u.binop.right; break;
     case AST_UNARYOP: kids[0] = e->u.unaryop.operand; break;
     case AST_BOOLOP: list = &e->u.boolop.values; break;
+    case AST_NAMEDEXPR: kids[0] = e->u.namedexpr.value; break;
     case AST_IFEXP:
         kids[0] = e->u.ifexp.test; kids[1] = e->u.ifexp.body; kids[2] = e->u.ifexp.orelse;
         break;

@@ -510,6 +510,10 @@ static void sx_fields(sx *s, const ast_node *n, bool spans)
             sx_child(s, n->u.compare.comparators.items[i], spans);
         }
         break;
+    case AST_NAMEDEXPR:
+        sx_child(s, n->u.namedexpr.target, spans);
+        sx_child(s, n->u.namedexpr.value, spans);
+        break;
     case AST_IFEXP:
         sx_child(s, n->u.ifexp.body, spans);
         sx_atom(s, "if");
@@ -677,6 +681,7 @@ bool ast_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void
     case AST_UNARYOP: kid[0] = n->u.unaryop.operand; break;
     case AST_BOOLOP: list[0] = &n->u.boolop.values; break;
     case AST_COMPARE: kid[0] = n->u.compare.left; list[0] = &n->u.compare.comparators; break;
+    case AST_NAMEDEXPR: kid[0] = n->u.namedexpr.target; kid[1] = n->u.namedexpr.value; break;
     case AST_IFEXP:
         kid[0] = n->u.ifexp.test;
         kid[1] = n->u.ifexp.body;

@@ -46,7 +46,7 @@ typedef struct ast_list {
     X(LAMBDA, "lambda") X(TUPLE, "tuple") X(LIST, "list") X(DICT, "dict") \
     X(SET, "set") X(LISTCOMP, "listcomp") X(DICTCOMP, "dictcomp") \
     X(SETCOMP, "setcomp") X(GENEXP, "genexp") X(STARRED, "starred") \
-    X(YIELD, "yield") X(YIELDFROM, "yield-from") \
+    X(YIELD, "yield") X(YIELDFROM, "yield-from") X(NAMEDEXPR, "walrus") \
     /* helpers that are not expressions on their own */ \
     X(COMPREHENSION, "for-in") X(KEYWORD, "kw") X(PARAM, "param") \
     X(ALIAS, "alias") X(EXCEPT, "except") X(WITHITEM, "withitem")
@@ -191,6 +191,8 @@ struct ast_node {
         struct { ast_op op; ast_list values; } boolop;
         /* COMPARE: left ops[0] comparators[0] ops[1] comparators[1] ... */
         struct { ast_node *left; ast_op *ops; ast_list comparators; } compare;
+        /* NAMEDEXPR: target := value (target a NAME, ctx STORE) */
+        struct { ast_node *target, *value; } namedexpr;
         /* IFEXP: body if test else orelse */
         struct { ast_node *test, *body, *orelse; } ifexp;
         /* LAMBDA: params are PARAM nodes; body an expression */

@@ -349,6 +349,9 @@ static int node_height(ast_node *n)
     case AST_COMPARE:
         h = max3(node_height(n->u.compare.left), list_height(n->u.compare.comparators), 0);
         break;
+    case AST_NAMEDEXPR:
+        h = max3(node_height(n->u.namedexpr.target), node_height(n->u.namedexpr.value), 0);
+        break;
     case AST_IFEXP:
         h = max3(node_height(n->u.ifexp.test), node_height(n->u.ifexp.body),
                  node_height(n->u.ifexp.orelse));

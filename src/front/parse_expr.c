@@ -706,9 +706,25 @@ ast_node *parse_expression(parser *p)
             e = n;
         }
     }
-    if (!p->failed && parse_check(p, TK_WALRUS))
-        parse_unsupported(p, p->tok.span, "assignment expressions (:=) are",
-                          "assign on a line of its own");
+    if (!p->failed && parse_check(p, TK_WALRUS)) {
+        /* NAME := expression (Python's named_expression) */
+        if (e->kind != AST_NAME) {
+            parse_fail_here(p, "cannot use assignment expressions with %s (only a name can "
+                            "be assigned with :=)",
+                            e->kind == AST_ATTRIBUTE ? "attribute" :
+                            e->kind == AST_SUBSCRIPT ? "subscript" : "expression");
+            return e;
+        }
+        parse_advance(p);
+        ast_node *value = parse_enter(p, "expression") ? parse_expression(p)
+                                                       : parse_bad_expr(p);
+        parse_leave(p);
+        ast_node *n = parse_mk(p, AST_NAMEDEXPR, src_join(e->span, value->span));
+        e->u.name.ctx = AST_CTX_STORE;
+        n->u.namedexpr.target = e;
+        n->u.namedexpr.value = value;
+        e = n;
+    }
     return e;
 }
 

@@ -77,8 +77,11 @@ bool class_is_subclass(val cls, val base)
 void class_print_name(val cls, strbuf *out)
 {
     const val_class *c = class_of(cls);
-    if (!c->builtin)
-        strbuf_puts(out, "__main__.");
+    if (!c->builtin) {
+        val m = c->o.attrs.kind == VAL_DICT ? val_dict_get_str(c->o.attrs, "__module__")
+                                            : val_missing();
+        strbuf_printf(out, "%s.", m.kind == VAL_STR ? val_as_str(m)->s : "__main__");
+    }
     strbuf_puts(out, c->name);
 }
 

@@ -191,6 +191,9 @@ void exc_init(host *h)
         h->exc_classes[k] = c;
         val_dict_set_str(h->builtins, exc_table[k].name, val_ref(c));
     }
+    /* ImportError's name and path: None unless the import system sets them */
+    val_object_set(h->exc_classes[HOST_EXC_IMPORT], "name", val_none());
+    val_object_set(h->exc_classes[HOST_EXC_IMPORT], "path", val_none());
 }
 
 /* ---- traceback objects ---------------------------------------------------------- */
@@ -233,6 +236,8 @@ static val_raise *exc_site(host *h, src_span at, char *message)
     for (const host_frame *f = h->frame; f && f->prev; f = f->prev, i++) {
         r->frames[i].name = f->name;
         r->frames[i].call_site = f->call_site;
+        r->frames[i].file = f->prev->file;
+        r->frames[i].import = f->import;
     }
     return r;
 }
@@ -415,13 +420,14 @@ void host_exc_restore(host *h, val exc)
 static bool exc_same_site(const val_raise_frame *a, const val_raise_frame *b)
 {
     return a->call_site.off == b->call_site.off &&
-           a->call_site.end_off == b->call_site.end_off && !strcmp(a->name, b->name);
+           a->call_site.end_off == b->call_site.end_off && a->file == b->file &&
+           !strcmp(a->name, b->name);
 }
 
 /* The notes of a chain of calls, innermost first: runs of the same call
  * (recursion) print once with a count; of the rest, the 10 innermost and
  * the 10 outermost calls are shown. */
-static void exc_print_frames(host *h, const src_file *file, const val_raise_frame *fr, int n)
+static void exc_print_frames(host *h, const val_raise_frame *fr, int n)
 {
     int groups = 0;
     for (int i = 0; i < n;) {
@@ -441,8 +447,12 @@ static void exc_print_frames(host *h, const src_file *file, const val_raise_fram
             if (g == 10)
                 fprintf(h->diag->out, "  ... %d more calls ...\n", groups - 20);
         } else {
-            diag_report(h->diag, DIAG_NOTE, file, fr[i].call_site, "'%s' called from here",
-                        fr[i].name);
+            if (fr[i].import)
+                diag_report(h->diag, DIAG_NOTE, fr[i].file, fr[i].call_site,
+                            "in module '%s', imported from here", fr[i].name);
+            else
+                diag_report(h->diag, DIAG_NOTE, fr[i].file, fr[i].call_site,
+                            "'%s' called from here", fr[i].name);
             if (repeats)
                 fprintf(h->diag->out, "  [the call above repeated %d more time%s]\n", repeats,
                         repeats == 1 ? "" : "s");
@@ -455,7 +465,7 @@ static void exc_print_frames(host *h, const src_file *file, const val_raise_fram
 void host_traceback(host *h)
 {
     val_raise *r = exc_site(h, (src_span){0}, NULL);
-    exc_print_frames(h, h->file, r->frames, r->nframes);
+    exc_print_frames(h, r->frames, r->nframes);
     free(r);
 }
 
@@ -552,7 +562,7 @@ void host_exc_report(host *h)
     const val_raise *r = ((const val_instance *)e.u.o)->raised;
     if (r) {
         diag_report(h->diag, DIAG_ERROR, r->file, r->at, "%s", text);
-        exc_print_frames(h, r->file, r->frames, r->nframes);
+        exc_print_frames(h, r->frames, r->nframes);
     } else {
         fprintf(h->diag->out, "error: %s\n", text);
     }

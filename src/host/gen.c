@@ -297,12 +297,14 @@ static int gen_resume(host *h, gen_state *st, val send, val throw, src_span at, 
     st->transfer = val_ref(send);
     st->throw = throw;
     host_frame *frame = h->frame;
+    const src_file *file = h->file;
     val env = h->env, ns = h->class_ns, handling = h->handling;
     int depth = h->depth;
     gen_state *outer = gen_current;
     st->frame.prev = frame;
     st->frame.call_site = at;
     h->frame = &st->frame;
+    h->file = st->frame.file;
     h->env = st->env;
     h->class_ns = val_none();
     h->handling = st->handling;
@@ -312,6 +314,7 @@ static int gen_resume(host *h, gen_state *st, val send, val throw, src_span at, 
     gen_switch_in(st);
     st->handling = h->handling;
     h->frame = frame;
+    h->file = file;
     h->env = env;
     h->class_ns = ns;
     h->handling = handling;
@@ -581,6 +584,7 @@ static val gen_new(host *h, const ast_node *node, val func, val globals, val env
     st->frame.globals = globals;
     st->frame.retval = val_none();
     st->frame.func = func.kind == VAL_FUNC ? (const val_func *)func.u.o : NULL;
+    st->frame.file = st->frame.func ? st->frame.func->file : h->file;
     gen_obj *g = val_obj_new(sizeof *g, VAL_OBJECT, &gen_type);
     g->st = st;
     return val_of(g);

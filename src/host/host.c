@@ -110,138 +110,6 @@ const char *host_did_you_mean(const host_suggest *s, char *buf, size_t len)
     return buf;
 }
 
-/* ---- imports --------------------------------------------------------------------- */
-
-/* Make registered submodules "name.x" attributes of module `name`, as
- * Python packages that import their submodules do. */
-static void host_link_submodules(host *h, const char *name, val m)
-{
-    size_t n = strlen(name);
-    size_t pos = 0;
-    val k, v;
-    while (val_dict_next(h->modules, &pos, &k, &v)) {
-        const char *sub = val_as_str(k)->s;
-        if (strncmp(sub, name, n) || sub[n] != '.' || strchr(sub + n + 1, '.'))
-            continue;
-        if (val_object_get(m, sub + n + 1).kind == VAL_MISSING)
-            val_object_set(m, sub + n + 1, val_ref(v));
-    }
-}
-
-/* The registered module (borrowed), or VAL_ERR after reporting. */
-static val host_import(host *h, const char *name, src_span at)
-{
-    val m = val_dict_get_str(h->modules, name);
-    if (m.kind == VAL_MISSING)
-    {
-        val args = val_tuple_new(1);
-        val_seq_set(args, 0, val_str_fmt("No module named '%s'", name));
-        return host_raise_args(h, HOST_EXC_MODULE_NOT_FOUND, args, at, "module '%s' is not "
-                               "supported by tritsim (see doc/language.md)", name);
-    }
-    host_link_submodules(h, name, m);
-    return m;
-}
-
-bool host_exec_import(host *h, const ast_node *s)
-{
-    for (int i = 0; i < s->u.import.names.len; i++) {
-        const ast_node *al = s->u.import.names.items[i];
-        const char *name = al->u.alias.name;
-        if (al->u.alias.asname) {
-            val m = host_import(h, name, al->span);
-            if (m.kind == VAL_ERR ||
-                !host_store_name(h, al->u.alias.asname, val_ref(m), al->span))
-                return false;
-            continue;
-        }
-        /* import a.b.c: every prefix must exist; a is bound. */
-        char prefix[256];
-        val top = val_none();
-        for (const char *p = name;; p++) {
-            if (*p != '.' && *p != '\0')
-                continue;
-            size_t n = (size_t)(p - name);
-            if (n >= sizeof prefix)
-                return host_raise(h, HOST_EXC_MODULE_NOT_FOUND, al->span,
-                                  "module name too long").kind != VAL_ERR;
-            memcpy(prefix, name, n);
-            prefix[n] = '\0';
-            val m = host_import(h, prefix, al->span);
-            if (m.kind == VAL_ERR)
-                return false;
-            if (top.kind == VAL_NONE)
-                top = m;
-            if (*p == '\0')
-                break;
-        }
-        char first[256];
-        size_t n = strcspn(name, ".");
-        snprintf(first, sizeof first, "%.*s", (int)n, name);
-        if (!host_store_name(h, first, val_ref(top), al->span))
-            return false;
-    }
-    return true;
-}
-
-bool host_exec_importfrom(host *h, const ast_node *s)
-{
-    if (s->u.importfrom.level > 0 || !s->u.importfrom.module) {
-        host_raise(h, HOST_EXC_IMPORT, s->span,
-                   "relative imports are not supported by tritsim (a program is "
-                   "a single file)");
-        return false;
-    }
-    const char *mname = s->u.importfrom.module;
-    val m = host_import(h, mname, s->span);
-    if (m.kind == VAL_ERR)
-        return false;
-    for (int i = 0; i < s->u.importfrom.names.len; i++) {
-        const ast_node *al = s->u.importfrom.names.items[i];
-        const char *name = al->u.alias.name;
-        if (!strcmp(name, "*")) {
-            size_t pos = 0;
-            val k, v;
-            val attrs = ((val_object *)m.u.o)->attrs;
-            while (attrs.kind == VAL_DICT && val_dict_next(attrs, &pos, &k, &v))
-                if (val_as_str(k)->s[0] != '_' &&
-                    !host_store_name(h, val_as_str(k)->s, val_ref(v), al->span))
-                    return false;
-            continue;
-        }
-        val v = val_object_get(m, name);
-        if (v.kind == VAL_MISSING) {
-            char sub[512];
-            snprintf(sub, sizeof sub, "%s.%s", mname, name);
-            v = val_dict_get_str(h->modules, sub);
-            if (v.kind != VAL_MISSING)
-                host_link_submodules(h, sub, v);
-        }
-        if (v.kind == VAL_MISSING) {
-            host_suggest sg;
-            host_suggest_init(&sg, name);
-            host_suggest_dict(&sg, ((val_object *)m.u.o)->attrs);
-            char buf[128];
-            host_raise(h, HOST_EXC_IMPORT, al->span,
-                       "cannot import name '%s' from '%s'%s", name, mname,
-                       sg.best ? host_did_you_mean(&sg, buf, sizeof buf)
-                               : " (tritsim does not support it: see doc/language.md)");
-            return false;
-        }
-        if (!host_store_name(h, al->u.alias.asname ? al->u.alias.asname : name, val_ref(v),
-                             al->span))
-            return false;
-    }
-    return true;
-}
-
-/* A text eval() parsed: its file and AST, kept until host_free. */
-struct host_source {
-    struct host_source *next;
-    src_file *file;
-    arena a;
-};
-
 /* ---- the host ------------------------------------------------------------------- */
 
 host *host_new(diag_sink *d, const src_file *f)
@@ -259,6 +127,7 @@ host *host_new(diag_sink *d, const src_file *f)
     h->class_ns = val_none();
     h->exc = val_none();
     h->handling = val_none();
+    h->importing = val_none();
     arena_init(&h->scope_arena);
     class_init(h);
     exc_init(h);
@@ -276,6 +145,7 @@ void host_free(host *h)
     val_unref(h->main_globals);
     val_unref(h->exc);
     val_unref(h->handling);
+    val_unref(h->importing);
     for (int i = 0; i < HOST_EXC__COUNT; i++)
         val_unref(h->exc_classes[i]);
     arena_free(&h->scope_arena);
@@ -319,6 +189,13 @@ int host_run_as(host *h, const ast_node *module, const char *name, int argc, cha
     val_dict_set_str(g, "__file__", val_str_cstr(abs ? abs : h->file->name));
     free(abs);
     val_dict_set_str(g, "__doc__", val_none());
+    val_dict_set_str(g, "__package__", val_none());
+    /* sys.modules['__main__'] is a module whose attributes are the globals */
+    val main = val_module_new(name);
+    val_unref(((val_object *)main.u.o)->attrs);
+    ((val_object *)main.u.o)->attrs = val_ref(g);
+    host_register_module(h, name, main);
+    host_import_setup(h);
     val sys = host_module(h, "sys");
     if (sys.kind == VAL_MODULE) {
         val args = val_list_new((size_t)argc);
@@ -326,7 +203,7 @@ int host_run_as(host *h, const ast_node *module, const char *name, int argc, cha
             val_list_push(args, val_str_cstr(argv[i]));
         val_object_set(sys, "argv", args);
     }
-    host_frame top = {NULL, "<module>", module->span, g, val_none(), NULL};
+    host_frame top = {NULL, "<module>", module->span, g, val_none(), NULL, h->file, false};
     h->frame = &top;
     h->env = val_none();
     host_flow fl = host_exec_block(h, &module->u.module.body);
@@ -402,7 +279,8 @@ val host_eval_in(host *h, const src_file *f, const ast_node *e)
         return host_error(h, e->span, "no program is running");
     /* A frame with no caller: an error prints no traceback of the program,
      * and is reported at f's positions. */
-    host_frame top = {NULL, "<debugger>", e->span, h->frame->globals, val_none(), NULL};
+    host_frame top = {NULL, "<debugger>", e->span, h->frame->globals, val_none(), NULL, f,
+                      false};
     host_frame *saved = h->frame;
     const src_file *file = h->file;
     bool exiting = h->exiting;

@@ -203,7 +203,10 @@ struct host {
                                    hook with no span of its own (repr()
                                    calling __repr__) reports its call */
     arena scope_arena;          /* host_scope analyses of defs and lambdas */
-    struct host_source *sources;    /* texts host_eval_string parsed */
+    struct host_source *sources;    /* texts host_eval_string parsed, module
+                                       files imported */
+    val importing;              /* dict: names of the modules whose body runs
+                                   now (host_import.c), or VAL_NONE */
     host_scope **scope_table;   /* open addressing by node pointer */
     size_t scope_cap, scope_count;
 };
@@ -217,6 +220,19 @@ host *host_new(diag_sink *d, const src_file *f);
 /* Frees the host and its registry; values still referenced elsewhere live
  * on until val_free_all. */
 void host_free(host *h);
+
+/* import name (dotted, absolute) as the import statement does: a
+ * registered module, or one of the program's files found on sys.path
+ * (host_import.c); a new reference, or VAL_ERR. */
+val host_import_module(host *h, const char *name, src_span at);
+/* Where module name would come from, without importing it (its parent
+ * package is imported, as importlib.util.find_spec does): 1 with *origin
+ * its file (str), "built-in" for tritsim's own modules or None for a
+ * namespace package; 0 when there is no such module; -1 after an error. */
+int host_import_find(host *h, const char *name, src_span at, val *origin);
+/* Is m one of the program's modules whose body is still running (an
+ * import cycle sees it partially initialised)? */
+bool host_module_initializing(host *h, val m);
 
 /* Make `import name` / `from name import x` find module (stolen).  Dotted
  * names register submodules ("triton.language"); registering replaces an
@@ -345,6 +361,8 @@ val host_getitem(host *h, val obj, val key, src_span at);
 bool host_setitem(host *h, val obj, val key, val v, src_span at);
 /* a op b for arithmetic, bitwise and comparison ops (and IN/NOTIN, IS). */
 val host_binop(host *h, ast_op op, val a, val b, src_span at);
+/* op v: not, -, +, ~ (AST_OP_NOT, USUB, UADD, INVERT). */
+val host_unop(host *h, ast_op op, val v, src_span at);
 /* bool(v): 1 or 0, -1 after an error. */
 int host_truth(host *h, val v, src_span at);
 /* a < b as sorted() and min() use it: 1 or 0, -1 after an error. */

@@ -450,8 +450,10 @@ val host_getattr_opt(host *h, val obj, const char *name, src_span at)
         }
         if (!strcmp(name, "__name__") || !strcmp(name, "__qualname__"))
             return val_str_cstr(f->name);
-        if (!strcmp(name, "__module__"))
-            return val_str_cstr("__main__");
+        if (!strcmp(name, "__module__")) {
+            val mn = val_dict_get_str(f->globals, "__name__");
+            return mn.kind == VAL_STR ? val_ref(mn) : val_str_cstr("__main__");
+        }
         if (!strcmp(name, "__doc__"))
             return host_func_doc(f);
         return val_missing();
@@ -546,7 +548,19 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
     if (obj.kind == VAL_MODULE) {
         val mname = val_object_get(obj, "__name__");
         const char *mn = mname.kind == VAL_STR ? val_as_str(mname)->s : "?";
+        if (host_module_initializing(h, obj)) {
+            val_seq_set(args, 0, val_str_fmt("partially initialized module '%s' has no "
+                                             "attribute '%s' (most likely due to a circular "
+                                             "import)", mn, name));
+            return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at, "partially initialized "
+                                   "module '%s' has no attribute '%s' (most likely due to a "
+                                   "circular import)", mn, name);
+        }
         val_seq_set(args, 0, val_str_fmt("module '%s' has no attribute '%s'", mn, name));
+        if (val_object_get(obj, "__file__").kind == VAL_STR)
+            return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at,
+                                   "module '%s' has no attribute '%s'%s", mn, name,
+                                   host_did_you_mean(&s, buf, sizeof buf));
         if (s.best)
             return host_raise_args(h, HOST_EXC_ATTRIBUTE, args, at,
                                    "module '%s' has no attribute '%s'%s", mn, name,

@@ -205,9 +205,11 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
     }
     if (f->node->kind == AST_FUNCDEF && f->node->u.funcdef.generator)
         return gen_new_func(h, fn, env);
-    host_frame frame = {h->frame, f->name, at, f->globals, val_none(), f};
+    host_frame frame = {h->frame, f->name, at, f->globals, val_none(), f, f->file, false};
     val saved_env = h->env, saved_ns = h->class_ns;
+    const src_file *saved_file = h->file;
     h->frame = &frame;
+    h->file = f->file;
     h->env = env;
     h->class_ns = val_none();
     h->depth++;
@@ -222,6 +224,7 @@ static val host_call_func(host *h, val fn, int argc, const val *argv, const val_
     h->env = saved_env;
     h->class_ns = saved_ns;
     h->frame = frame.prev;
+    h->file = saved_file;
     host_env_release(env);
     return r;
 }

@@ -580,6 +580,19 @@ val host_eval(host *h, const ast_node *e)
         return host_eval_boolop(h, e);
     case AST_COMPARE:
         return host_eval_compare(h, e);
+    case AST_NAMEDEXPR: {
+        /* target := value: bound (in the enclosing function when inside a
+         * comprehension: host_scope.c), and the value is the result */
+        val v = host_eval(h, e->u.namedexpr.value);
+        if (v.kind == VAL_ERR)
+            return v;
+        const ast_node *t = e->u.namedexpr.target;
+        if (!host_store_name(h, t->u.name.id, val_ref(v), t->span)) {
+            val_unref(v);
+            return val_err();
+        }
+        return v;
+    }
     case AST_IFEXP: {
         val t = host_eval(h, e->u.ifexp.test);
         int c = t.kind == VAL_ERR ? -1 : host_truth(h, t, e->u.ifexp.test->span);

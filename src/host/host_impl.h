@@ -19,6 +19,11 @@ struct host_frame {
     val globals;            /* borrowed: the module's variables */
     val retval;             /* set by `return` */
     const val_func *func;   /* the function running, NULL at the top */
+    const src_file *file;   /* the file its code comes from (h->file while
+                               it runs; the caller's frame has the file of
+                               call_site) */
+    bool import;            /* a module's body run by `import` (call_site is
+                               the import statement) */
 };
 
 /* The variables of one call (or comprehension). */
@@ -62,10 +67,23 @@ static inline double host_float_of(val v)
 void host_suggest_dict(host_suggest *s, val d);
 /* " (did you mean 'x'?)" in buf, or "" when s found nothing. */
 const char *host_did_you_mean(const host_suggest *s, char *buf, size_t len);
+/* A text eval() parsed, or a module file imported: its file and AST,
+ * kept until host_free. */
+struct host_source {
+    struct host_source *next;
+    src_file *file;
+    arena a;
+};
+
+/* ---- host_import.c ---- */
+
 /* `import a.b` and `from m import x`: bind the names; false after an
  * error. */
 bool host_exec_import(host *h, const ast_node *s);
 bool host_exec_importfrom(host *h, const ast_node *s);
+/* Before the main program runs: sys.path (the program's folder, then
+ * PYTHONPATH's) and sys.modules, when there is a sys module. */
+void host_import_setup(host *h);
 
 /* ---- host_scope.c ---- */
 
@@ -118,8 +136,7 @@ val host_make_func(host *h, const ast_node *node, const char *name,
 
 /* a op b with the object types' hooks first (in place when asked). */
 val host_binop_full(host *h, ast_op op, bool inplace, val a, val b, src_span at);
-/* op v: not, -, +, ~. */
-val host_unop(host *h, ast_op op, val v, src_span at);
+
 
 /* ---- host_num.c ---- */
 

@@ -28,6 +28,9 @@ struct host_scope {
     int nglobals;
     const char **nonlocals;
     int nnonlocals;
+    const char **outers;        /* a comprehension's := targets: bound in the
+                                   scope around it (Python's rule) */
+    int nouters;
 };
 
 /* ---- scope analysis -------------------------------------------------------- */
@@ -182,6 +185,43 @@ static const char **host_names_freeze(host *h, const host_names *ns)
                                           (size_t)ns->n);
 }
 
+/* The targets of the assignment expressions (:=) inside root, not those
+ * of a def or lambda nested in it (they bind there); ast_any walks in
+ * pre-order, so a nested function is met before what it holds. */
+typedef struct host_walrus_walk {
+    const ast_node *root;
+    host_names *out;
+    unsigned skip_from[32], skip_to[32];
+    int nskip;
+} host_walrus_walk;
+
+static bool host_walrus_visit(const ast_node *n, void *ctx)
+{
+    host_walrus_walk *w = ctx;
+    if (n == w->root)
+        return false;
+    if (n->kind == AST_FUNCDEF || n->kind == AST_LAMBDA || n->kind == AST_CLASSDEF) {
+        if (w->nskip < 32) {
+            w->skip_from[w->nskip] = n->span.off;
+            w->skip_to[w->nskip++] = n->span.end_off;
+        }
+        return false;
+    }
+    if (n->kind != AST_NAMEDEXPR)
+        return false;
+    for (int i = 0; i < w->nskip; i++)
+        if (n->span.off >= w->skip_from[i] && n->span.end_off <= w->skip_to[i])
+            return false;
+    host_names_add(w->out, n->u.namedexpr.target->u.name.id);
+    return false;
+}
+
+static void host_scope_walrus(const ast_node *root, const ast_node *from, host_names *out)
+{
+    host_walrus_walk w = {root, out, {0}, {0}, 0};
+    ast_any(from, host_walrus_visit, &w);
+}
+
 static host_scope *host_scope_build(host *h, const ast_node *node)
 {
     host_scope_builder b;
@@ -197,13 +237,20 @@ static host_scope *host_scope_build(host *h, const ast_node *node)
             host_names_add(&b.locals, params->items[i]->u.param.name);
         nparams = b.locals.n;
     }
+    host_names outers = {0};
     if (node->kind == AST_FUNCDEF) {
         host_scope_block(h, &b, &node->u.funcdef.body);
-    } else if (node->kind != AST_LAMBDA) {
-        /* A comprehension binds its loop targets. */
+        for (int i = 0; i < node->u.funcdef.body.len; i++)
+            host_scope_walrus(node, node->u.funcdef.body.items[i], &b.locals);
+    } else if (node->kind == AST_LAMBDA) {
+        host_scope_walrus(node, node->u.lambda.body, &b.locals);
+    } else {
+        /* A comprehension binds its loop targets; its := targets belong
+         * to the scope around it. */
         const ast_list *gens = &node->u.comp.generators;
         for (int i = 0; i < gens->len; i++)
             host_scope_target(&b.locals, gens->items[i]->u.comprehension.target);
+        host_scope_walrus(node, node, &outers);
     }
     /* Names declared global or nonlocal are not local. */
     host_names locals = {0};
@@ -222,6 +269,9 @@ static host_scope *host_scope_build(host *h, const ast_node *node)
     sc->nglobals = b.globals.n;
     sc->nonlocals = host_names_freeze(h, &b.nonlocals);
     sc->nnonlocals = b.nonlocals.n;
+    sc->outers = host_names_freeze(h, &outers);
+    sc->nouters = outers.n;
+    free(outers.v);
     free(locals.v);
     free(b.locals.v);
     free(b.globals.v);
@@ -444,6 +494,21 @@ bool host_store_name(host *h, const char *name, val v, src_span at)
         return true;
     }
     host_env *e = host_env_of(h->env);
+    if (e && host_scope_declares(e->scope->outers, e->scope->nouters, name)) {
+        /* := in a comprehension: the first enclosing function that has the
+         * name, else the module */
+        for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
+            int i = host_scope_index(p->scope, name);
+            if (i >= 0) {
+                val old = p->slots[i];
+                p->slots[i] = v;
+                val_unref(old);
+                return true;
+            }
+        }
+        val_dict_set_str(h->frame->globals, name, v);
+        return true;
+    }
     if (e && host_scope_declares(e->scope->nonlocals, e->scope->nnonlocals, name)) {
         for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
             int i = host_scope_index(p->scope, name);

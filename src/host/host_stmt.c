@@ -494,7 +494,9 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
     }
     cls = class_new(s->u.classdef.name, base, false);
     val ns = ((val_object *)cls.u.o)->attrs;
-    val_dict_set_str(ns, "__module__", val_str_cstr("__main__"));
+    val modname = val_dict_get_str(h->frame->globals, "__name__");
+    val_dict_set_str(ns, "__module__",
+                     modname.kind == VAL_STR ? val_ref(modname) : val_str_cstr("__main__"));
     /* Outer.Inner, f.<locals>.Local */
     val outer = h->class_ns.kind == VAL_DICT ? val_dict_get_str(h->class_ns, "__qualname__")
                                              : val_missing();

@@ -730,8 +730,11 @@ static void val_module_repr(host *h, val self, strbuf *out)
 {
     (void)h;
     val name = val_object_get(self, "__name__");
-    strbuf_printf(out, "<module '%s'>",
-                    name.kind == VAL_STR ? val_as_str(name)->s : "?");
+    val file = val_object_get(self, "__file__");
+    strbuf_printf(out, "<module '%s'", name.kind == VAL_STR ? val_as_str(name)->s : "?");
+    if (file.kind == VAL_STR)
+        strbuf_printf(out, " from '%s'", val_as_str(file)->s);
+    strbuf_putc(out, '>');
 }
 
 static const val_type val_module_type = {

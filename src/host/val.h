@@ -352,8 +352,11 @@ typedef struct val_class {
  * shown if nothing catches it (NULL: "Type: str(e)", computed then), the
  * span and file of the raise, and the calls that led there, innermost first. */
 typedef struct val_raise_frame {
-    const char *name;           /* the function that was called */
+    const char *name;           /* the function that was called (the module
+                                   imported when import is set) */
     src_span call_site;         /* where its caller called it */
+    const src_file *file;       /* the file of call_site */
+    bool import;                /* a module's body, run by an import */
 } val_raise_frame;
 typedef struct val_raise {
     char *message;              /* owned, or NULL */

@@ -959,6 +959,9 @@ bool sp_expr(spec *s, const ast_node *e, sval *out)
         return sp_tuple_from_list(s, &e->u.seq.elts, out);
     case AST_IMAG:
         return sp_error(s, e, "complex numbers are not supported in kernels");
+    case AST_NAMEDEXPR:
+        return sp_error(s, e, "assignment expressions (:=) are not supported in kernels; "
+                        "assign on a line of its own");
     case AST_LAMBDA:
         return sp_error(s, e, "lambdas are not supported in kernels; use a "
                         "@triton.jit function");

@@ -74,6 +74,9 @@ static val inspect_getfile(host *h, val v, src_span at)
     if (v.kind == VAL_FUNC)
         return inspect_file(h, ((const val_func *)v.u.o)->file, at);
     if (v.kind == VAL_MODULE) {
+        val file = val_object_get(v, "__file__");
+        if (file.kind == VAL_STR)   /* one of the program's modules */
+            return val_ref(file);
         val name = val_object_get(v, "__name__");
         return host_error(h, at, "TypeError: <module '%s'> is a built-in module (tritsim "
                           "has no source file for it)",

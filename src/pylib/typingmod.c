@@ -1,6 +1,8 @@
 /* typingmod.c - the typing module: names for annotations (Optional,
  * List, Callable, ...) that print as Python's, take subscripts
- * (Optional[int]) and cannot be instantiated; and TYPE_CHECKING. */
+ * (Optional[int], Literal["a", "b"]) and cannot be instantiated;
+ * TypeVar, cast and the decorators that return what they decorate;
+ * TYPE_CHECKING.  Nothing is enforced, as in Python. */
 #include "builtins_impl.h"
 
 /* ---- typing: names for annotations ---------------------------------------- */
@@ -37,12 +39,65 @@ static const val_type builtin_typing_type = {
     .repr = builtin_typing_repr,
 };
 
+/* TypeVar("T", ...) and ParamSpec("P"): an object printed ~T (bounds and
+ * constraints are accepted, not checked). */
+static void builtin_typevar_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    val name = val_object_get(self, "__name__");
+    strbuf_printf(out, "~%s", name.kind == VAL_STR ? val_as_str(name)->s : "?");
+}
+
+static const val_type builtin_typevar_type = {
+    .name = "TypeVar",
+    .getitem = builtin_typing_getitem,
+    .repr = builtin_typevar_repr,
+};
+
+BUILTIN_FN(builtin_typing_typevar)
+{
+    (void)self, (void)kw;
+    const char *name;
+    if (argc < 1) {
+        return host_raise(h, HOST_EXC_TYPE, at, "TypeVar() missing required argument: "
+                          "'name'");
+    }
+    if (!host_to_str(h, argv[0], at, "TypeVar() argument 'name'", &name))
+        return val_err();
+    val t = val_object_new(&builtin_typevar_type);
+    val_object_set(t, "__name__", val_str_cstr(name));
+    return t;
+}
+
+/* typing.cast(typ, value): value. */
+BUILTIN_FN(builtin_typing_cast)
+{
+    (void)self;
+    if (!builtin_nargs(h, "cast", argc, kw, 2, 2, at))
+        return val_err();
+    return val_ref(argv[1]);
+}
+
+/* @overload, @final, @no_type_check, @runtime_checkable: the function (or
+ * class) unchanged. */
+BUILTIN_FN(builtin_typing_identity)
+{
+    (void)self;
+    if (!builtin_nargs(h, "decorator", argc, kw, 1, 1, at))
+        return val_err();
+    return val_ref(argv[0]);
+}
+
 /* typing: the common names, usable in annotations and subscripted. */
 void builtin_typing_init(host *h)
 {
     static const char *const names[] = {
         "Any", "Callable", "Dict", "Iterable", "List", "Optional", "Sequence", "Tuple",
-        "Union", NULL,
+        "Union", "Literal", "Final", "ClassVar", "Annotated", "Type", "Set", "FrozenSet",
+        "Mapping", "MutableMapping", "MutableSequence", "Iterator", "Generator", "Hashable",
+        "Sized", "Collection", "Container", "Awaitable", "Coroutine", "AsyncIterator",
+        "DefaultDict", "OrderedDict", "Counter", "Deque", "ChainMap", "NoReturn", "Never",
+        "Self", "TypeAlias", "AnyStr", "Concatenate", "TypeGuard", "Reversible", NULL,
     };
     val m = val_module_new("typing");
     for (int i = 0; names[i]; i++) {
@@ -51,5 +106,12 @@ void builtin_typing_init(host *h)
         val_object_set(m, names[i], t);
     }
     val_object_set(m, "TYPE_CHECKING", val_bool(false));
+    host_def(m, "typing.TypeVar", builtin_typing_typevar);
+    host_def(m, "typing.ParamSpec", builtin_typing_typevar);
+    host_def(m, "typing.cast", builtin_typing_cast);
+    host_def(m, "typing.overload", builtin_typing_identity);
+    host_def(m, "typing.final", builtin_typing_identity);
+    host_def(m, "typing.no_type_check", builtin_typing_identity);
+    host_def(m, "typing.runtime_checkable", builtin_typing_identity);
     host_register_module(h, "typing", m);
 }

@@ -490,6 +490,8 @@ void tritonmod_init(host *h)
 {
     val triton = val_module_new("triton");
     h->kernel_device = launch_kernel_device;
+    /* the Triton whose language tritsim follows (doc/language.md) */
+    val_object_set(triton, "__version__", val_str_cstr("3.6.0"));
     host_def(triton, "triton.jit", triton_jit);
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);

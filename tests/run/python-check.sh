@@ -11,12 +11,14 @@ for tk in run/*.tk; do
     args=
     [ -f "$base.args" ] && args=$(cat "$base.args")
     py=python3
-    # a test of the pytest module needs an interpreter that has it
-    if grep -q '^import pytest' "$tk" && ! python3 -c 'import pytest' 2>/dev/null; then
-        py=/usr/bin/python3
-    fi
+    # a test of the pytest or packaging module needs an interpreter that has it
+    for m in pytest packaging; do
+        if grep -q "^\(import\|from\) $m\b" "$tk" && ! python3 -c "import $m" 2>/dev/null; then
+            py=/usr/bin/python3
+        fi
+    done
     # shellcheck disable=SC2086
-    if $py -u "$tk" $args 2>&1 | diff -u "$base.out" - >/dev/null; then
+    if PYTHONDONTWRITEBYTECODE=1 $py -u "$tk" $args 2>&1 | diff -u "$base.out" - >/dev/null; then
         echo "same: $tk"
     else
         echo "DIFFERENT: $tk"

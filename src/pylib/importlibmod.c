@@ -1,0 +1,169 @@
+/* importlibmod.c - importlib: import_module (absolute and relative
+ * names), invalidate_caches; importlib.util.find_spec (a ModuleSpec or
+ * None, without running the module); importlib.metadata.version, which
+ * knows the packages tritsim provides (their __version__) and raises
+ * PackageNotFoundError for every other name, as CPython does for a
+ * package that is not installed. */
+#include "builtins_impl.h"
+
+#include <string.h>
+
+/* The absolute name of name (relative when it starts with dots) inside
+ * package; false after raising. */
+static bool importlib_resolve(host *h, const char *name, val package, src_span at,
+                              strbuf *out)
+{
+    if (name[0] != '.') {
+        strbuf_puts(out, name);
+        return true;
+    }
+    const char *pkg;
+    if (package.kind == VAL_MISSING || package.kind == VAL_NONE) {
+        host_raise(h, HOST_EXC_TYPE, at, "the 'package' argument is required to perform a "
+                   "relative import for '%s'", name);
+        return false;
+    }
+    if (!host_to_str(h, package, at, "package", &pkg))
+        return false;
+    size_t level = strspn(name, ".");
+    size_t n = strlen(pkg);
+    for (size_t up = 1; up < level; up++) {
+        /* one package up: cut at the last dot before n */
+        size_t cut = n;
+        while (cut > 0 && pkg[cut - 1] != '.')
+            cut--;
+        if (cut == 0) {
+            host_raise(h, HOST_EXC_IMPORT, at,
+                       "attempted relative import beyond top-level package");
+            return false;
+        }
+        n = cut - 1;
+    }
+    strbuf_printf(out, "%.*s", (int)n, pkg);
+    if (name[level])
+        strbuf_printf(out, ".%s", name + level);
+    return true;
+}
+
+BUILTIN_FN(importlib_import_module)
+{
+    (void)self;
+    val p[2];
+    const char *name;
+    if (!host_args(h, at, "import_module", "name, package=", argc, argv, kw, p) ||
+        !host_to_str(h, p[0], at, "import_module() argument 'name'", &name))
+        return val_err();
+    strbuf b = {0};
+    if (!importlib_resolve(h, name, p[1], at, &b)) {
+        strbuf_free(&b);
+        return val_err();
+    }
+    val m = host_import_module(h, strbuf_cstr(&b), at);
+    strbuf_free(&b);
+    return m;
+}
+
+BUILTIN_FN(importlib_invalidate_caches)
+{
+    (void)self, (void)argv;
+    if (!builtin_nargs(h, "invalidate_caches", argc, kw, 0, 0, at))
+        return val_err();
+    return val_none();
+}
+
+/* ---- importlib.util.find_spec ------------------------------------------------------ */
+
+static void importlib_spec_repr(host *h, val self, strbuf *out)
+{
+    strbuf_puts(out, "ModuleSpec(name=");
+    val_print_repr(h, val_object_get(self, "name"), out);
+    strbuf_puts(out, ", loader=None, origin=");
+    val_print_repr(h, val_object_get(self, "origin"), out);
+    strbuf_putc(out, ')');
+}
+
+static const val_type importlib_spec_type = {
+    .name = "ModuleSpec",
+    .repr = importlib_spec_repr,
+};
+
+BUILTIN_FN(importlib_find_spec)
+{
+    (void)self;
+    val p[2];
+    const char *name;
+    if (!host_args(h, at, "find_spec", "name, package=", argc, argv, kw, p) ||
+        !host_to_str(h, p[0], at, "find_spec() argument 'name'", &name))
+        return val_err();
+    strbuf b = {0};
+    if (!importlib_resolve(h, name, p[1], at, &b)) {
+        strbuf_free(&b);
+        return val_err();
+    }
+    val origin;
+    int r = host_import_find(h, strbuf_cstr(&b), at, &origin);
+    if (r <= 0) {
+        strbuf_free(&b);
+        return r < 0 ? val_err() : val_none();
+    }
+    val spec = val_object_new(&importlib_spec_type);
+    const char *full = strbuf_cstr(&b);
+    const char *dot = strrchr(full, '.');
+    val_object_set(spec, "name", val_str_cstr(full));
+    val_object_set(spec, "parent", dot ? val_str_new(full, (size_t)(dot - full))
+                                       : val_str_cstr(""));
+    val_object_set(spec, "has_location", val_bool(origin.kind == VAL_STR &&
+                                                  strcmp(val_as_str(origin)->s, "built-in")));
+    val_object_set(spec, "origin", origin);
+    val_object_set(spec, "loader", val_none());
+    strbuf_free(&b);
+    return spec;
+}
+
+/* ---- importlib.metadata.version ----------------------------------------------------- */
+
+BUILTIN_FN(importlib_version)
+{
+    (void)self;
+    val p[1];
+    const char *name;
+    if (!host_args(h, at, "version", "distribution_name", argc, argv, kw, p) ||
+        !host_to_str(h, p[0], at, "version() argument", &name))
+        return val_err();
+    /* a package tritsim provides is "installed" at its __version__ */
+    val m = strchr(name, '.') ? val_missing() : host_module(h, name);
+    val v = m.kind == VAL_MODULE ? val_object_get(m, "__version__") : val_missing();
+    if (v.kind == VAL_STR)
+        return val_ref(v);
+    val mod = host_module(h, "importlib.metadata");
+    val cls = mod.kind == VAL_MODULE ? val_object_get(mod, "PackageNotFoundError")
+                                     : val_missing();
+    val msg = val_str_fmt("No package metadata was found for %s", name);
+    val e = host_call(h, cls, 1, &msg, NULL, at);
+    val_unref(msg);
+    if (e.kind == VAL_ERR)
+        return e;
+    val_object_set(e, "name", val_str_cstr(name));
+    host_raise_value(h, e, at);
+    val_unref(e);
+    return val_err();
+}
+
+void builtin_importlib_init(host *h)
+{
+    val m = val_module_new("importlib");
+    host_def(m, "importlib.import_module", importlib_import_module);
+    host_def(m, "importlib.invalidate_caches", importlib_invalidate_caches);
+    val util = val_module_new("importlib.util");
+    host_def(util, "importlib.util.find_spec", importlib_find_spec);
+    val md = val_module_new("importlib.metadata");
+    host_def(md, "importlib.metadata.version", importlib_version);
+    val err = class_new("PackageNotFoundError", h->exc_classes[HOST_EXC_MODULE_NOT_FOUND], true);
+    val_object_set(err, "__module__", val_str_cstr("importlib.metadata"));
+    val_object_set(md, "PackageNotFoundError", err);
+    val_object_set(m, "util", val_ref(util));
+    val_object_set(m, "metadata", val_ref(md));
+    host_register_module(h, "importlib", m);
+    host_register_module(h, "importlib.util", util);
+    host_register_module(h, "importlib.metadata", md);
+}

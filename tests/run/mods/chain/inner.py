@@ -1,0 +1,2 @@
+# fails while its package imports it
+VALUE = 1 // 0

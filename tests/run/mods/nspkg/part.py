@@ -1,0 +1,2 @@
+# nspkg has no __init__.py: a namespace package
+WHO = "nspkg.part"
