@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <sys/resource.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -500,7 +501,27 @@ static int main_finish_output(int status)
     return status;
 }
 
+/* The main stack may grow to this: HOST_MAX_DEPTH nested calls, however
+ * many C frames each level takes (a repr through a class's __repr__ is a
+ * dozen; sanitizer builds make them three times larger), end in Python's
+ * RecursionError, not in a crash.  Raising the soft limit at the start
+ * lets the kernel grow the stack that far; it is used only as deep as the
+ * program goes. */
+enum { MAIN_STACK = 64 << 20 };
+
+static void main_raise_stack_limit(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+        rl.rlim_cur >= MAIN_STACK)
+        return;
+    rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max > MAIN_STACK ? MAIN_STACK
+                                                                             : rl.rlim_max;
+    setrlimit(RLIMIT_STACK, &rl);   /* at worst the limit stays as it was */
+}
+
 int main(int argc, char **argv)
 {
+    main_raise_stack_limit();
     return main_finish_output(main_command(argc, argv));
 }

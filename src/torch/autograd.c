@@ -1092,15 +1092,16 @@ static val ag_function_several(host *h, val cls, val ctx, int argc, const val *a
                                src_span at)
 {
     const val_seq *s = val_as_seq(r);
-    if (s->len > AG_OUTS) {
+    const size_t len = s->len;
+    if (len > AG_OUTS) {
         val_unref(r);
         val_unref(ctx);
         return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "a torch.autograd.Function whose "
                           "forward returns more than %d items is not supported by tritsim",
                           AG_OUTS);
     }
-    val items = val_tuple_new(s->len);
-    for (size_t k = 0; k < s->len; k++) {
+    val items = val_tuple_new(len);
+    for (size_t k = 0; k < len; k++) {
         val v = s->items[k];
         for (int i = 0; i < argc && tensor_of(v); i++)
             if (argv[i].kind == VAL_TENSOR && argv[i].u.o == v.u.o) {
@@ -1111,14 +1112,14 @@ static val ag_function_several(host *h, val cls, val ctx, int argc, const val *a
         if (v.kind != VAL_MISSING)
             val_seq_set(items, k, val_ref(v));
     }
-    val_unref(r);
+    val_unref(r);   /* s is gone with it */
     char name[96];
     snprintf(name, sizeof name, "%sBackward", ((val_class *)cls.u.o)->name);
     ag_node *n = ag_node_new(h, name, name, at);
     n->cls = val_ref(cls);
     n->ctx = ctx;
-    n->nout = (int)s->len;
-    n->outs = xcalloc(s->len, sizeof *n->outs);
+    n->nout = (int)len;
+    n->outs = xcalloc(len, sizeof *n->outs);
     ag_inputs(n, argc);
     for (int i = 0; i < argc; i++)
         ag_input(n, i, argv[i]);
