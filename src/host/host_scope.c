@@ -487,6 +487,22 @@ val host_load_name(host *h, const char *name, src_span at)
 }
 
 /* Bind name to v (stolen). */
+/* Bind name to v (taken) in the first function enclosing e's that has
+ * the name; false (v untouched) when none has it. */
+static bool store_enclosing(host_env *e, const char *name, val v)
+{
+    for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
+        int i = host_scope_index(p->scope, name);
+        if (i >= 0) {
+            val old = p->slots[i];
+            p->slots[i] = v;
+            val_unref(old);
+            return true;
+        }
+    }
+    return false;
+}
+
 bool host_store_name(host *h, const char *name, val v, src_span at)
 {
     if (h->class_ns.kind == VAL_DICT) {
@@ -497,28 +513,14 @@ bool host_store_name(host *h, const char *name, val v, src_span at)
     if (e && host_scope_declares(e->scope->outers, e->scope->nouters, name)) {
         /* := in a comprehension: the first enclosing function that has the
          * name, else the module */
-        for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
-            int i = host_scope_index(p->scope, name);
-            if (i >= 0) {
-                val old = p->slots[i];
-                p->slots[i] = v;
-                val_unref(old);
-                return true;
-            }
-        }
+        if (store_enclosing(e, name, v))
+            return true;
         val_dict_set_str(h->frame->globals, name, v);
         return true;
     }
     if (e && host_scope_declares(e->scope->nonlocals, e->scope->nnonlocals, name)) {
-        for (host_env *p = host_env_of(e->parent); p; p = host_env_of(p->parent)) {
-            int i = host_scope_index(p->scope, name);
-            if (i >= 0) {
-                val old = p->slots[i];
-                p->slots[i] = v;
-                val_unref(old);
-                return true;
-            }
-        }
+        if (store_enclosing(e, name, v))
+            return true;
         val_unref(v);
         host_error(h, at, "no binding for nonlocal '%s' found in an enclosing function",
                    name);
