@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "tensor_loops.h"
+#include "tensor_par.h"
 #include "torch_impl.h"
 
 tensor *ag_f64(const tensor *t, char *err)
@@ -445,10 +446,12 @@ static bool rec_layer_norm(host *h, ag_node *n, int argc, const val *all,
 
 /* One row of C elements of x and g in work's precision: xhat = (x - mean)
  * * rstd, wdy = g * w; dx = rstd * (wdy - mean(wdy) - xhat * mean(wdy *
- * xhat)); dw += g * xhat, db += g (the sums over rows). */
+ * xhat)); the row's mean and rstd go to *mean_out and *rstd_out for the
+ * sums over rows (AG_LAYER_NORM_COLS). */
 #define AG_LAYER_NORM_ROW(T)                                                               \
-    static void ag_layer_norm_row_##T(const T *xr, const T *gr, const T *w, T *dxr, T *dw, \
-                                      T *db, int64_t C, double eps)                        \
+    static void ag_layer_norm_row_##T(const T *xr, const T *gr, const T *w, T *dxr,        \
+                                      int64_t C, double eps, double *mean_out,             \
+                                      double *rstd_out)                                    \
     {                                                                                      \
         double s = 0, v = 0;                                                               \
         for (int64_t c = 0; c < C; c++)                                                    \
@@ -457,63 +460,141 @@ static bool rec_layer_norm(host *h, ag_node *n, int argc, const val *all,
         for (int64_t c = 0; c < C; c++)                                                    \
             v += (xr[c] - mean) * (xr[c] - mean);                                          \
         double rstd = 1.0 / sqrt(v / (double)C + eps);                                     \
+        *mean_out = mean;                                                                  \
+        *rstd_out = rstd;                                                                  \
+        if (!dxr)                                                                          \
+            return;                                                                        \
         double s1 = 0, s2 = 0;                                                             \
         for (int64_t c = 0; c < C; c++) {                                                  \
             double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);             \
             s1 += wdy;                                                                     \
             s2 += wdy * xh;                                                                \
+        }                                                                                  \
+        for (int64_t c = 0; c < C; c++) {                                                  \
+            double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);             \
+            dxr[c] = (T)(rstd * (wdy - (s1 + xh * s2) / (double)C));                       \
+        }                                                                                  \
+    }
+AG_LAYER_NORM_ROW(float)
+AG_LAYER_NORM_ROW(double)
+
+/* One row's part of the sums over rows, n columns of it: dw += g * xhat
+ * (rounded to work's dtype first), db += g. */
+#define AG_LAYER_NORM_COLS(T)                                                              \
+    static void ag_layer_norm_cols_##T(const T *xr, const T *gr, T *dw, T *db, int64_t n,  \
+                                       double mean, double rstd)                           \
+    {                                                                                      \
+        for (int64_t c = 0; c < n; c++) {                                                  \
+            double xh = (xr[c] - mean) * rstd;                                             \
             if (dw)                                                                        \
                 dw[c] += (T)(gr[c] * xh);                                                  \
             if (db)                                                                        \
                 db[c] += gr[c];                                                            \
         }                                                                                  \
-        if (dxr)                                                                           \
-            for (int64_t c = 0; c < C; c++) {                                              \
-                double xh = (xr[c] - mean) * rstd, wdy = gr[c] * (w ? w[c] : 1.0);         \
-                dxr[c] = (T)(rstd * (wdy - (s1 + xh * s2) / (double)C));                   \
-            }                                                                              \
     }
-AG_LAYER_NORM_ROW(float)
-AG_LAYER_NORM_ROW(double)
+AG_LAYER_NORM_COLS(float)
+AG_LAYER_NORM_COLS(double)
+
+/* The work of ag_layer_norm_rows: items of LN_ROWS rows (their dx rows,
+ * means and rstds), then items of LN_COLS columns (dw and db, adding the
+ * rows in order, so that the sums do not depend on the threads). */
+enum { LN_ROWS = 8, LN_COLS = 256 };
+typedef struct ln_job {
+    dtype work;
+    const tensor *x, *g;
+    tensor *dx;
+    const void *w;
+    void *dw, *db;
+    int64_t R, C;
+    double eps;
+    double *mean, *rstd;      /* R each */
+} ln_job;
+
+static void ln_rows_item(void *ctx, int64_t item)
+{
+    const ln_job *j = ctx;
+    dtype work = j->work;
+    size_t es = (size_t)dtype_size(work);
+    int64_t C = j->C;
+    unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
+    unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
+    const unsigned char *xp = tensor_cdata(j->x), *gp = tensor_cdata(j->g);
+    unsigned char *dp = j->dx ? tensor_data(j->dx) : NULL;
+    int64_t xs = tensor_elsize(j->x), gs = tensor_elsize(j->g), ds = dp ? tensor_elsize(j->dx) : 0;
+    int64_t r1 = (item + 1) * LN_ROWS < j->R ? (item + 1) * LN_ROWS : j->R;
+    for (int64_t r = item * LN_ROWS; r < r1; r++) {
+        const unsigned char *xrow = xp + r * C * xs, *grow = gp + r * C * gs;
+        unsigned char *drow = dp ? dp + r * C * ds : NULL;
+        if (work == DTYPE_FP32) {
+            tensor_loop_load_f32(j->x->type, xrow, xs, (float *)xr, C);
+            if (drow)
+                tensor_loop_load_f32(j->g->type, grow, gs, (float *)gr, C);
+            ag_layer_norm_row_float((const float *)xr, (const float *)gr, j->w,
+                                    drow ? (float *)dxr : NULL, C, j->eps, &j->mean[r],
+                                    &j->rstd[r]);
+            if (drow)
+                tensor_loop_store_f32(j->dx->type, drow, ds, (const float *)dxr, C);
+        } else {
+            tensor_loop_load_f64(j->x->type, xrow, xs, (double *)xr, C);
+            if (drow)
+                tensor_loop_load_f64(j->g->type, grow, gs, (double *)gr, C);
+            ag_layer_norm_row_double((const double *)xr, (const double *)gr, j->w,
+                                     drow ? (double *)dxr : NULL, C, j->eps, &j->mean[r],
+                                     &j->rstd[r]);
+            if (drow)
+                tensor_loop_store_f64(j->dx->type, drow, ds, (const double *)dxr, C);
+        }
+    }
+    free(buf);
+}
+
+static void ln_cols_item(void *ctx, int64_t item)
+{
+    const ln_job *j = ctx;
+    dtype work = j->work;
+    size_t es = (size_t)dtype_size(work);
+    int64_t c0 = item * LN_COLS, n = j->C - c0 < LN_COLS ? j->C - c0 : LN_COLS;
+    unsigned char xr[LN_COLS * sizeof(double)], gr[LN_COLS * sizeof(double)];
+    const unsigned char *xp = tensor_cdata(j->x), *gp = tensor_cdata(j->g);
+    int64_t xs = tensor_elsize(j->x), gs = tensor_elsize(j->g);
+    unsigned char *dw = j->dw ? (unsigned char *)j->dw + (size_t)c0 * es : NULL;
+    unsigned char *db = j->db ? (unsigned char *)j->db + (size_t)c0 * es : NULL;
+    for (int64_t r = 0; r < j->R; r++) {
+        const unsigned char *xrow = xp + (r * j->C + c0) * xs, *grow = gp + (r * j->C + c0) * gs;
+        if (work == DTYPE_FP32) {
+            tensor_loop_load_f32(j->x->type, xrow, xs, (float *)xr, n);
+            tensor_loop_load_f32(j->g->type, grow, gs, (float *)gr, n);
+            ag_layer_norm_cols_float((const float *)xr, (const float *)gr, (float *)dw,
+                                     (float *)db, n, j->mean[r], j->rstd[r]);
+        } else {
+            tensor_loop_load_f64(j->x->type, xrow, xs, (double *)xr, n);
+            tensor_loop_load_f64(j->g->type, grow, gs, (double *)gr, n);
+            ag_layer_norm_cols_double((const double *)xr, (const double *)gr, (double *)dw,
+                                      (double *)db, n, j->mean[r], j->rstd[r]);
+        }
+    }
+}
 
 /* The R rows of C elements of x and g (contiguous, float dtypes) in work's
  * precision (float32, or float64 for float64): each row is converted into
  * a buffer once, and its dx row (when dx is not NULL: contiguous, of a
  * float dtype) is stored rounded from the buffer, as a float32 dx tensor
  * converted afterwards would be.  dw and db (work's dtype) accumulate over
- * the rows; w is NULL or C elements of work's dtype. */
+ * the rows, in row order; w is NULL or C elements of work's dtype.  Rows,
+ * then columns, go to the host threads (tensor_par.h): the same bits with
+ * any number of them. */
 static void ag_layer_norm_rows(dtype work, const tensor *x, const tensor *g, const tensor *w,
                                tensor *dx, tensor *dw, tensor *db, int64_t R, int64_t C,
                                double eps)
 {
-    size_t es = (size_t)dtype_size(work);
-    unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
-    unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
-    const unsigned char *xp = tensor_cdata(x), *gp = tensor_cdata(g);
-    unsigned char *dp = dx ? tensor_data(dx) : NULL;
-    int64_t xs = tensor_elsize(x), gs = tensor_elsize(g), ds = dx ? tensor_elsize(dx) : 0;
-    const void *wp = w ? tensor_cdata(w) : NULL;
-    void *dwp = dw ? tensor_data(dw) : NULL, *dbp = db ? tensor_data(db) : NULL;
-    for (int64_t r = 0; r < R; r++) {
-        const unsigned char *xrow = xp + r * C * xs, *grow = gp + r * C * gs;
-        unsigned char *drow = dp ? dp + r * C * ds : NULL;
-        if (work == DTYPE_FP32) {
-            tensor_loop_load_f32(x->type, xrow, xs, (float *)xr, C);
-            tensor_loop_load_f32(g->type, grow, gs, (float *)gr, C);
-            ag_layer_norm_row_float((const float *)xr, (const float *)gr, wp,
-                                    drow ? (float *)dxr : NULL, dwp, dbp, C, eps);
-            if (drow)
-                tensor_loop_store_f32(dx->type, drow, ds, (const float *)dxr, C);
-        } else {
-            tensor_loop_load_f64(x->type, xrow, xs, (double *)xr, C);
-            tensor_loop_load_f64(g->type, grow, gs, (double *)gr, C);
-            ag_layer_norm_row_double((const double *)xr, (const double *)gr, wp,
-                                     drow ? (double *)dxr : NULL, dwp, dbp, C, eps);
-            if (drow)
-                tensor_loop_store_f64(dx->type, drow, ds, (const double *)dxr, C);
-        }
-    }
-    free(buf);
+    ln_job j = {work, x, g, dx, w ? tensor_cdata(w) : NULL, dw ? tensor_data(dw) : NULL,
+                db ? tensor_data(db) : NULL, R, C, eps, NULL, NULL};
+    j.mean = xmalloc(2 * sizeof *j.mean * (size_t)(R ? R : 1));
+    j.rstd = j.mean + R;
+    tensor_par_for((R + LN_ROWS - 1) / LN_ROWS, ln_rows_item, &j);
+    if (dw || db)
+        tensor_par_for((C + LN_COLS - 1) / LN_COLS, ln_cols_item, &j);
+    free(j.mean);
 }
 
 static bool bw_layer_norm(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)

@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE     /* madvise, MADV_HUGEPAGE */
 #include "tensor.h"
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "addrmap.h"
 #include "format.h"
 #include "tensor_loops.h"
+#include "tensor_par.h"
 
 void tensor_err(char *err, const char *fmt, ...)
 {
@@ -111,6 +113,65 @@ bool tensor_is_contiguous(const tensor *t)
 
 /* ---- storage and creation ------------------------------------------------------ */
 
+/* ---- the cache of large blocks ------------------------------------------------ */
+
+/* Freed blocks of BLOCK_MIN bytes or more are kept for the next tensor of
+ * the same size (a bounded number of them, at most BLOCK_BYTES together;
+ * the oldest goes first), so that the full-size temporaries of tensor
+ * work that come and go with every operation are not each fresh memory
+ * that the kernel zeroes and maps page by page (doc/performance.md, issue
+ * 14).  A result that writes every element (tensor_new_uninit) takes one
+ * as it is; tensor_new zeroes it. */
+enum { BLOCK_MIN = 1 << 20, BLOCK_SLOTS = 8 };
+#define BLOCK_BYTES ((size_t)1 << 30)
+
+static struct block { void *raw; size_t bytes; } block_cache[BLOCK_SLOTS];
+static int block_count;
+static size_t block_total;
+static pthread_mutex_t block_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* A kept block of exactly bytes, or NULL. */
+static void *block_take(size_t bytes)
+{
+    if (bytes < BLOCK_MIN)
+        return NULL;
+    void *raw = NULL;
+    pthread_mutex_lock(&block_lock);
+    for (int i = block_count - 1; i >= 0; i--)      /* the newest first */
+        if (block_cache[i].bytes == bytes) {
+            raw = block_cache[i].raw;
+            block_total -= bytes;
+            memmove(&block_cache[i], &block_cache[i + 1],
+                    sizeof *block_cache * (size_t)(block_count - i - 1));
+            block_count--;
+            break;
+        }
+    pthread_mutex_unlock(&block_lock);
+    return raw;
+}
+
+/* Keep raw (of bytes) for block_take, or free it. */
+static void block_give(void *raw, size_t bytes)
+{
+    if (!raw || bytes < BLOCK_MIN || bytes > BLOCK_BYTES) {
+        free(raw);
+        return;
+    }
+    void *drop[BLOCK_SLOTS + 1];
+    int ndrop = 0;
+    pthread_mutex_lock(&block_lock);
+    while (block_count > 0 && (block_count == BLOCK_SLOTS || block_total + bytes > BLOCK_BYTES)) {
+        drop[ndrop++] = block_cache[0].raw;
+        block_total -= block_cache[0].bytes;
+        memmove(&block_cache[0], &block_cache[1], sizeof *block_cache * (size_t)--block_count);
+    }
+    block_cache[block_count++] = (struct block){raw, bytes};
+    block_total += bytes;
+    pthread_mutex_unlock(&block_lock);
+    for (int i = 0; i < ndrop; i++)
+        free(drop[i]);
+}
+
 void tensor_release(val_obj *o)
 {
     tensor *t = (tensor *)o;
@@ -122,7 +183,7 @@ void tensor_release(val_obj *o)
         addrmap_remove(s->addr_tag);
         if (s->dev.release)
             s->dev.release(&s->dev);
-        free(s->raw);
+        block_give(s->raw, s->nbytes + TENSOR_ALIGN);
         free(s);
     }
 }
@@ -169,6 +230,17 @@ static tensor *tensor_wrap(tensor_storage *s, dtype type, int ndim, const int64_
  * block; the advice is a hint that a kernel without them ignores. */
 enum { HUGE_PAGE = 2 << 20 };
 
+/* Zero the bytes of a block of bytes bytes (a kept one) that are not the
+ * nbytes of a tensor's elements: those before its aligned start and
+ * those after its end. */
+static void clear_outside(void *raw, size_t bytes, size_t nbytes)
+{
+    unsigned char *b = raw;
+    size_t lead = (TENSOR_ALIGN - (uintptr_t)raw % TENSOR_ALIGN) % TENSOR_ALIGN;
+    memset(b, 0, lead);
+    memset(b + lead + nbytes, 0, bytes - lead - nbytes);
+}
+
 static void huge_pages(void *raw, size_t bytes)
 {
 #ifdef MADV_HUGEPAGE
@@ -183,7 +255,10 @@ static void huge_pages(void *raw, size_t bytes)
 #endif
 }
 
-tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *err)
+/* tensor_new and tensor_new_uninit: zero says whether the elements must
+ * start as zeros. */
+static tensor *tensor_make(dtype type, int ndim, const int64_t *shape, bool cuda, bool zero,
+                           char *err)
 {
     if (!tensor_dtype_ok(type)) {
         tensor_err(err, "tensors of dtype %s are not supported",
@@ -223,14 +298,24 @@ tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *
     /* calloc, not aligned_alloc + memset: large blocks then come as fresh
      * zero pages that are only touched when used. */
     tensor_storage *s = too_big ? NULL : malloc(sizeof *s);
-    void *raw = s ? calloc(1, alloc + TENSOR_ALIGN) : NULL;
+    void *raw = s ? block_take(alloc + TENSOR_ALIGN) : NULL;
+    if (raw) {
+        /* every byte outside the elements is zero, as in a fresh block */
+        if (zero)
+            memset(raw, 0, alloc + TENSOR_ALIGN);
+        else
+            clear_outside(raw, alloc + TENSOR_ALIGN, nbytes);
+    } else if (s) {
+        raw = calloc(1, alloc + TENSOR_ALIGN);
+        if (raw)
+            huge_pages(raw, alloc + TENSOR_ALIGN);
+    }
     if (!raw) {
         free(s);
         tensor_err(err, "cannot allocate memory for a tensor of shape %s and dtype %s",
                    shape_text(ndim, shape, buf, sizeof buf), dtype_torch_name(type));
         return NULL;
     }
-    huge_pages(raw, alloc + TENSOR_ALIGN);
     s->refs = 1;
     s->nbytes = alloc;
     s->size = nbytes;
@@ -241,6 +326,16 @@ tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *
     int64_t strides[TENSOR_MAX_DIMS];
     contiguous_strides(ndim, shape, strides);
     return tensor_wrap(s, type, ndim, shape, strides, 0, cuda);
+}
+
+tensor *tensor_new(dtype type, int ndim, const int64_t *shape, bool cuda, char *err)
+{
+    return tensor_make(type, ndim, shape, cuda, true, err);
+}
+
+tensor *tensor_new_uninit(dtype type, int ndim, const int64_t *shape, bool cuda, char *err)
+{
+    return tensor_make(type, ndim, shape, cuda, false, err);
 }
 
 tensor *tensor_full(dtype type, int ndim, const int64_t *shape, dtype_scalar v, bool cuda,
@@ -858,7 +953,22 @@ dtype_scalar tensor_convert(dtype_scalar v, dtype from, dtype to)
     return dtype_load(to, &b);
 }
 
-/* dst = src, both of dst's shape already (src maybe broadcast). */
+/* One segment of copy_elements' conversions between float dtypes. */
+typedef struct conv_job {
+    dtype from, to;
+} conv_job;
+
+static void convert_seg(void *ctx, unsigned char *const *ptr, const int64_t *step,
+                        int64_t first, int64_t n)
+{
+    (void)first;
+    const conv_job *j = ctx;
+    tensor_loop_convert(j->to, ptr[0], step[0], j->from, ptr[1], step[1], n);
+}
+
+/* dst = src, both of dst's shape already (src maybe broadcast); the
+ * conversions between float dtypes go to the host threads (tensor_par.h)
+ * unless the two share storage. */
 static void copy_elements(tensor *dst, const tensor *src)
 {
     tensor_iter it;
@@ -880,9 +990,15 @@ static void copy_elements(tensor *dst, const tensor *src)
     if (tensor_loop_float(from) && tensor_loop_float(to)) {
         int64_t len, step[TENSOR_ITER_OPS];
         tensor_iter_runs(&it, &len, step);
-        for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it))
-            tensor_loop_convert(to, tensor_iter_ptr(&it, 0), step[0], from,
-                                tensor_iter_ptr(&it, 1), step[1], len);
+        conv_job j = {from, to};
+        if (tensor_same_storage(dst, src)) {
+            /* the order of an overlapping copy is the plain one's */
+            for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it))
+                convert_seg(&j, (unsigned char *[]){tensor_iter_ptr(&it, 0),
+                                                      tensor_iter_ptr(&it, 1)}, step, 0, len);
+            return;
+        }
+        tensor_par_segments(&it, len, step, convert_seg, &j);
         return;
     }
     for (int64_t i = 0; i < it.numel; i++, tensor_iter_next(&it))
@@ -994,7 +1110,7 @@ static tensor *tensor_copy_as(const tensor *t, dtype to, bool cuda, bool keep_st
         r = tensor_view_of(flat, t->ndim, t->shape, t->strides, 0);
         tensor_unref(flat);
     } else {
-        r = tensor_new(to, t->ndim, t->shape, cuda, err);
+        r = tensor_new_uninit(to, t->ndim, t->shape, cuda, err);
     }
     if (r)
         copy_elements(r, t);

@@ -230,6 +230,10 @@ bool tensor_dtype_ok(dtype t);
  * Fails on a negative size, more than TENSOR_MAX_DIMS dimensions, an
  * unsupported dtype, or when the memory cannot be allocated. */
 tensor *tensor_new(dtype t, int ndim, const int64_t *shape, bool cuda, char *err);
+/* The same with elements of no particular value (a kept block may hold an
+ * earlier tensor's), for a result that writes every element before it is
+ * read; the bytes around the elements are zero. */
+tensor *tensor_new_uninit(dtype t, int ndim, const int64_t *shape, bool cuda, char *err);
 /* The same filled with v (v canonical for dtype t, dtype.h). */
 tensor *tensor_full(dtype t, int ndim, const int64_t *shape, dtype_scalar v, bool cuda,
                     char *err);

@@ -18,6 +18,7 @@
 
 #include "mathfn.h"
 #include "tensor_loops.h"
+#include "tensor_par.h"
 
 /* ---- dtype rules ---------------------------------------------------------------- */
 
@@ -500,20 +501,57 @@ static void fast_load_f64(const fast_operand *o, const unsigned char *src, int64
         buf[i] = o->value.f;
 }
 
+/* One segment of binop_fast: n elements of out, a and b (operands 0, 1,
+ * 2), a chunk at a time. */
+typedef struct fast_job {
+    tensor_binop op;
+    dtype compute, out;
+    fast_operand x, y;
+} fast_job;
+
+static void binop_fast_seg(void *ctx, unsigned char *const *ptr, const int64_t *step,
+                           int64_t first, int64_t len)
+{
+    (void)first;
+    const fast_job *j = ctx;
+    for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+        int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+        unsigned char *po = ptr[0] + done * step[0];
+        const unsigned char *pa = ptr[1] + done * step[1];
+        const unsigned char *pb = ptr[2] + done * step[2];
+        if (j->compute == DTYPE_FP32) {
+            float bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
+            fast_load_f32(&j->x, pa, step[1], bx, m);
+            fast_load_f32(&j->y, pb, step[2], by, m);
+            float_run_f32(j->op, bx, by, br, m);
+            tensor_loop_store_f32(j->out, po, step[0], br, m);
+        } else {
+            double bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
+            fast_load_f64(&j->x, pa, step[1], bx, m);
+            fast_load_f64(&j->y, pb, step[2], by, m);
+            float_run_f64(j->op, bx, by, br, m);
+            tensor_loop_store_f64(j->out, po, step[0], br, m);
+        }
+    }
+}
+
 /* out = a op b for + - * / computed in float32 or float64 on float
  * tensors, a chunk of each run at a time: the operands are converted into
  * buffers of the compute type, the operator runs over the buffers and the
- * results are stored rounded to out's dtype.  The bits of binop_loop.
- * false, with nothing done, for the cases binop_loop keeps. */
+ * results are stored rounded to out's dtype; segments of the runs go to
+ * the host threads (tensor_par.h).  The bits of binop_loop.  false, with
+ * nothing done, for the cases binop_loop keeps.  out must not overlap a
+ * or b except as the same elements (in place). */
 static bool binop_fast(tensor_binop op, const binop_plan *p, tensor *out, const tensor *a,
                        const tensor *b)
 {
     dtype ct = p->compute;
     if ((op != TENSOR_ADD && op != TENSOR_SUB && op != TENSOR_MUL && op != TENSOR_DIV) ||
-        (ct != DTYPE_FP32 && ct != DTYPE_FP64) || !tensor_loop_float(out->type))
+        (ct != DTYPE_FP32 && ct != DTYPE_FP64) || !tensor_loop_float(out->type) ||
+        tensor_par_threads() == 0)
         return false;
-    fast_operand x, y;
-    if (!fast_operand_of(p, 0, a, &x) || !fast_operand_of(p, 1, b, &y))
+    fast_job j = {.op = op, .compute = ct, .out = out->type};
+    if (!fast_operand_of(p, 0, a, &j.x) || !fast_operand_of(p, 1, b, &j.y))
         return false;
     tensor_iter it;
     tensor_iter_init(&it, out->ndim, out->shape);
@@ -522,27 +560,100 @@ static bool binop_fast(tensor_binop op, const binop_plan *p, tensor *out, const 
     tensor_iter_add_src(&it, b);
     int64_t len, step[TENSOR_ITER_OPS];
     tensor_iter_runs(&it, &len, step);
-    for (int64_t r = 0; r < it.numel; r++, tensor_iter_next(&it)) {
-        for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
-            int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
-            unsigned char *po = tensor_iter_ptr(&it, 0) + done * step[0];
-            const unsigned char *pa = tensor_iter_ptr(&it, 1) + done * step[1];
-            const unsigned char *pb = tensor_iter_ptr(&it, 2) + done * step[2];
-            if (ct == DTYPE_FP32) {
-                float bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
-                fast_load_f32(&x, pa, step[1], bx, m);
-                fast_load_f32(&y, pb, step[2], by, m);
-                float_run_f32(op, bx, by, br, m);
-                tensor_loop_store_f32(out->type, po, step[0], br, m);
-            } else {
-                double bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK], br[TENSOR_LOOP_CHUNK];
-                fast_load_f64(&x, pa, step[1], bx, m);
-                fast_load_f64(&y, pb, step[2], by, m);
-                float_run_f64(op, bx, by, br, m);
-                tensor_loop_store_f64(out->type, po, step[0], br, m);
-            }
+    tensor_par_segments(&it, len, step, binop_fast_seg, &j);
+    return true;
+}
+
+/* ---- comparisons and logic into bool tensors ---------------------------------- */
+
+/* One segment of binop_fast_bool: n bool results from a and b (operands 1
+ * and 2), a chunk at a time, the operands as doubles (comparisons) or as
+ * 0/1 (logic). */
+typedef struct bool_job {
+    tensor_binop op;
+    bool logic;
+    fast_operand x, y;
+} bool_job;
+
+static void bool_load(const bool_job *j, const fast_operand *o, const unsigned char *src,
+                      int64_t ss, double *buf, int64_t m)
+{
+    if (!j->logic) {
+        fast_load_f64(o, src, ss, buf, m);
+        return;
+    }
+    for (int64_t i = 0; i < m; i++)
+        buf[i] = o->one ? (o->value.u != 0) : (src[i * ss] != 0);
+}
+
+static void binop_bool_seg(void *ctx, unsigned char *const *ptr, const int64_t *step,
+                           int64_t first, int64_t len)
+{
+    (void)first;
+    const bool_job *j = ctx;
+    double bx[TENSOR_LOOP_CHUNK], by[TENSOR_LOOP_CHUNK];
+    for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+        int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+        unsigned char *po = ptr[0] + done * step[0];
+        bool_load(j, &j->x, ptr[1] + done * step[1], step[1], bx, m);
+        bool_load(j, &j->y, ptr[2] + done * step[2], step[2], by, m);
+        int64_t so = step[0];
+        switch (j->op) {
+        case TENSOR_EQ: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] == by[i]; break;
+        case TENSOR_NE: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] != by[i]; break;
+        case TENSOR_LT: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] < by[i]; break;
+        case TENSOR_LE: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] <= by[i]; break;
+        case TENSOR_GT: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] > by[i]; break;
+        case TENSOR_GE: for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] >= by[i]; break;
+        case TENSOR_MUL:
+        case TENSOR_AND:
+            for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] != 0 && by[i] != 0;
+            break;
+        case TENSOR_ADD:
+        case TENSOR_OR:
+            for (int64_t i = 0; i < m; i++) po[i * so] = bx[i] != 0 || by[i] != 0;
+            break;
+        case TENSOR_XOR: for (int64_t i = 0; i < m; i++) po[i * so] = (bx[i] != 0) != (by[i] != 0); break;
+        default: break;
         }
     }
+}
+
+/* out (bool) = a op b for the comparisons of float operands (compared as
+ * doubles: the common dtype's values widen exactly) and for & | ^ (and
+ * bool + *) of two bool operands: the bits of binop_loop, a chunk of each
+ * run at a time over the host threads.  false, with nothing done, for the
+ * cases binop_loop keeps. */
+static bool binop_fast_bool(tensor_binop op, const binop_plan *p, tensor *out, const tensor *a,
+                            const tensor *b)
+{
+    if (out->type != DTYPE_INT1 || tensor_par_threads() == 0)
+        return false;
+    bool logic = a->type == DTYPE_INT1 && b->type == DTYPE_INT1 && p->compute == DTYPE_INT1 &&
+                 (op == TENSOR_AND || op == TENSOR_OR || op == TENSOR_XOR || op == TENSOR_ADD ||
+                  op == TENSOR_MUL);
+    bool cmp = is_compare(op) && tensor_loop_float(p->compute);
+    if (!logic && !cmp)
+        return false;
+    bool_job j = {.op = op, .logic = logic};
+    if (logic) {
+        j.x = (fast_operand){.type = a->type, .one = tensor_numel(a) == 1};
+        j.y = (fast_operand){.type = b->type, .one = tensor_numel(b) == 1};
+        if (j.x.one)
+            j.x.value = dtype_load(DTYPE_INT1, tensor_cdata(a));
+        if (j.y.one)
+            j.y.value = dtype_load(DTYPE_INT1, tensor_cdata(b));
+    } else if (!fast_operand_of(p, 0, a, &j.x) || !fast_operand_of(p, 1, b, &j.y)) {
+        return false;
+    }
+    tensor_iter it;
+    tensor_iter_init(&it, out->ndim, out->shape);
+    tensor_iter_add_tensor(&it, out);
+    tensor_iter_add_src(&it, a);
+    tensor_iter_add_src(&it, b);
+    int64_t len, step[TENSOR_ITER_OPS];
+    tensor_iter_runs(&it, &len, step);
+    tensor_par_segments(&it, len, step, binop_bool_seg, &j);
     return true;
 }
 
@@ -550,7 +661,7 @@ static bool binop_fast(tensor_binop op, const binop_plan *p, tensor *out, const 
 static bool binop_loop(tensor_binop op, const binop_plan *p, tensor *out, const tensor *a,
                        const tensor *b, char *err)
 {
-    if (binop_fast(op, p, out, a, b))
+    if (binop_fast(op, p, out, a, b) || binop_fast_bool(op, p, out, a, b))
         return true;
     tensor_iter it;
     tensor_iter_init(&it, out->ndim, out->shape);
@@ -584,7 +695,7 @@ tensor *tensor_binary(tensor_binop op, tensor_operand a, tensor_operand b, char 
     int64_t shape[TENSOR_MAX_DIMS];
     tensor *out = NULL;
     if (tensor_broadcast_shapes(ta->ndim, ta->shape, tb->ndim, tb->shape, &n, shape, err))
-        out = tensor_new(p.result, n, shape, ta->cuda || tb->cuda, err);
+        out = tensor_new_uninit(p.result, n, shape, ta->cuda || tb->cuda, err);
     if (out && !binop_loop(op, &p, out, ta, tb, err)) {
         tensor_unref(out);
         out = NULL;
@@ -753,30 +864,44 @@ static bool unop_check(tensor_unop op, dtype t, char *err)
 /* tensor_unary on a float16, bfloat16, float32 or float64 tensor, a chunk
  * of a run at a time: the elements as doubles (exact), the function in
  * double, the result rounded once to out_t (tensor_loop_store_f64), or
- * the predicate's 0/1: the bits of the element-at-a-time loop below. */
+ * the predicate's 0/1: the bits of the element-at-a-time loop below.
+ * Segments of the runs go to the host threads (tensor_par.h). */
+typedef struct unary_job {
+    tensor_unop op;
+    dtype in, out;
+} unary_job;
+
+static void unary_float_seg(void *ctx, unsigned char *const *ptr, const int64_t *step,
+                            int64_t first, int64_t len)
+{
+    (void)first;
+    const unary_job *j = ctx;
+    double buf[TENSOR_LOOP_CHUNK];
+    for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
+        int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
+        unsigned char *d = ptr[0] + done * step[0];
+        tensor_loop_load_f64(j->in, ptr[1] + done * step[1], step[1], buf, m);
+        if (!dtype_is_float(j->out)) {       /* a predicate: int1 out */
+            tensor_unop op = j->op;
+            for (int64_t i = 0; i < m; i++) {
+                double x = buf[i];
+                d[i * step[0]] = op == TENSOR_ISNAN ? isnan(x) != 0
+                               : op == TENSOR_ISINF ? isinf(x) != 0 : isfinite(x) != 0;
+            }
+            continue;
+        }
+        for (int64_t i = 0; i < m; i++)
+            buf[i] = float_unop(j->op, buf[i]);
+        tensor_loop_store_f64(j->out, d, step[0], buf, m);
+    }
+}
+
 static void unary_float_runs(tensor_unop op, tensor_iter *it, dtype in, dtype out_t)
 {
     int64_t len, step[TENSOR_ITER_OPS];
     tensor_iter_runs(it, &len, step);
-    double buf[TENSOR_LOOP_CHUNK];
-    for (int64_t r = 0; r < it->numel; r++, tensor_iter_next(it))
-        for (int64_t done = 0; done < len; done += TENSOR_LOOP_CHUNK) {
-            int64_t m = len - done < TENSOR_LOOP_CHUNK ? len - done : TENSOR_LOOP_CHUNK;
-            unsigned char *d = tensor_iter_ptr(it, 0) + done * step[0];
-            tensor_loop_load_f64(in, tensor_iter_ptr(it, 1) + done * step[1], step[1],
-                                 buf, m);
-            if (!dtype_is_float(out_t)) {       /* a predicate: int1 out */
-                for (int64_t i = 0; i < m; i++) {
-                    double x = buf[i];
-                    d[i * step[0]] = op == TENSOR_ISNAN ? isnan(x) != 0
-                                   : op == TENSOR_ISINF ? isinf(x) != 0 : isfinite(x) != 0;
-                }
-                continue;
-            }
-            for (int64_t i = 0; i < m; i++)
-                buf[i] = float_unop(op, buf[i]);
-            tensor_loop_store_f64(out_t, d, step[0], buf, m);
-        }
+    unary_job j = {op, in, out_t};
+    tensor_par_segments(it, len, step, unary_float_seg, &j);
 }
 
 tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
@@ -787,14 +912,14 @@ tensor *tensor_unary(tensor_unop op, const tensor *t, char *err)
     bool predicate = op >= TENSOR_ISNAN;
     dtype out_t = predicate ? DTYPE_INT1
                 : unop_is_float_fn(op) && !dtype_is_float(in) ? DTYPE_FP32 : in;
-    tensor *out = tensor_new(out_t, t->ndim, t->shape, t->cuda, err);
+    tensor *out = tensor_new_uninit(out_t, t->ndim, t->shape, t->cuda, err);
     if (!out)
         return NULL;
     tensor_iter it;
     tensor_iter_init(&it, t->ndim, t->shape);
     tensor_iter_add_tensor(&it, out);
     tensor_iter_add_src(&it, t);
-    if (tensor_loop_float(in)) {
+    if (tensor_loop_float(in) && tensor_par_threads() != 0) {
         unary_float_runs(op, &it, in, out_t);
         return out;
     }

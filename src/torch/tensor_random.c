@@ -17,7 +17,10 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "arena.h"
+
 #include "tensor_loops.h"
+#include "tensor_par.h"
 
 #define TORCH_DEFAULT_SEED 67280421310721ULL
 
@@ -155,8 +158,116 @@ void tensor_fill_uniform(tensor *t, double lo, double hi)
     fill_with(t, gen_uniform, &s);
 }
 
+/* ---- normal numbers over threads ---------------------------------------------- */
+
+/* tensor_fill_normal on a float tensor: the same numbers as fill_with's
+ * gen_normal, with Box-Muller's logarithms, square roots and sines over
+ * the host threads (tensor_par.h).  The uniform numbers are drawn in the
+ * generator's order, a block of pairs at a time, into a buffer; each
+ * pair then makes elements 2i and 2i + 1 (after the spare left by the
+ * last call, which comes first), and an odd last one leaves its sine as
+ * the next spare, as next_normal does. */
+enum { NORMAL_BLOCK = 1 << 17, NORMAL_PIECE = 2048 };  /* pairs drawn at a time, per item */
+
+typedef struct normal_job {
+    const tensor_iter *it;
+    int64_t len;
+    const int64_t *step;
+    dtype type;
+    double mean, std;
+    const double *u;          /* 2 per pair: u1 (in (0, 1]) and u2 */
+    int64_t pair0;            /* the block's first pair */
+    int64_t npairs;           /* in the block */
+    int64_t lead;             /* elements before pair 0 (the old spare) */
+    int64_t numel;
+    int64_t piece;            /* pairs per item */
+    double last_sin;          /* the sine of an odd last pair */
+} normal_job;
+
+/* The values of one item: elements [lo, lo + n) of the walk. */
+typedef struct normal_vals {
+    const double *v;
+    int64_t lo;
+    dtype type;
+} normal_vals;
+
+static void normal_seg(void *ctx, unsigned char *const *ptr, const int64_t *step, int64_t first,
+                       int64_t n)
+{
+    const normal_vals *nv = ctx;
+    tensor_loop_store_f64(nv->type, ptr[0], step[0], nv->v + (first - nv->lo), n);
+}
+
+static void normal_item(void *ctx, int64_t item)
+{
+    normal_job *j = ctx;
+    int64_t k0 = item * j->piece;
+    int64_t k1 = k0 + j->piece < j->npairs ? k0 + j->piece : j->npairs;
+    double v[2 * NORMAL_PIECE];
+    const double two_pi = 6.283185307179586476925;
+    for (int64_t k = k0; k < k1; k++) {
+        double u1 = j->u[2 * k], u2 = j->u[2 * k + 1];
+        double r = sqrt(-2.0 * log(u1));
+        double s = r * sin(two_pi * u2);
+        double c = r * cos(two_pi * u2);
+        v[2 * (k - k0)] = j->mean + j->std * c;
+        v[2 * (k - k0) + 1] = j->mean + j->std * s;
+        if (k == j->npairs - 1)
+            j->last_sin = s;
+    }
+    int64_t lo = j->lead + 2 * (j->pair0 + k0), hi = j->lead + 2 * (j->pair0 + k1);
+    if (hi > j->numel)            /* an odd last pair: its sine is the spare */
+        hi = j->numel;
+    normal_vals nv = {v, lo, j->type};
+    tensor_par_range(j->it, j->len, j->step, lo, hi, normal_seg, &nv);
+}
+
+static void fill_normal_par(tensor *t, double mean, double std)
+{
+    tensor_iter it;
+    tensor_iter_init(&it, t->ndim, t->shape);
+    tensor_iter_add_tensor(&it, t);
+    int64_t len, step[TENSOR_ITER_OPS];
+    tensor_iter_runs(&it, &len, step);
+    int64_t numel = it.numel * len;
+    if (numel == 0)
+        return;
+    int64_t lead = 0;
+    if (spare_ready) {
+        /* the first element is the spare: mean + std * spare */
+        double v = mean + std * spare;
+        tensor_loop_store_f64(t->type, tensor_iter_ptr(&it, 0), step[0], &v, 1);
+        spare_ready = false;
+        lead = 1;
+    }
+    int64_t pairs = (numel - lead + 1) / 2;
+    double *u = xmalloc(sizeof *u * 2 * (size_t)(pairs < NORMAL_BLOCK ? pairs : NORMAL_BLOCK));
+    normal_job j = {.it = &it, .len = len, .step = step, .type = t->type, .mean = mean,
+                    .std = std, .u = u, .lead = lead, .numel = numel};
+    for (int64_t p0 = 0; p0 < pairs; p0 += NORMAL_BLOCK) {
+        int64_t np = pairs - p0 < NORMAL_BLOCK ? pairs - p0 : NORMAL_BLOCK;
+        for (int64_t k = 0; k < np; k++) {
+            u[2 * k] = 1.0 - next_unit(53);
+            u[2 * k + 1] = next_unit(53);
+        }
+        j.pair0 = p0;
+        j.npairs = np;
+        j.piece = NORMAL_PIECE;
+        tensor_par_for((np + j.piece - 1) / j.piece, normal_item, &j);
+    }
+    free(u);
+    if ((numel - lead) % 2) {
+        spare = j.last_sin;
+        spare_ready = true;
+    }
+}
+
 void tensor_fill_normal(tensor *t, double mean, double std)
 {
+    if (tensor_loop_float(t->type) && tensor_par_threads() != 0) {
+        fill_normal_par(t, mean, std);
+        return;
+    }
     span s = {mean, std, 53};
     fill_with(t, gen_normal, &s);
 }

@@ -11,6 +11,7 @@
 #include "tap.h"
 #include "tensor.h"
 #include "tensor_loops.h"
+#include "tensor_par.h"
 
 static char err[TENSOR_ERR_LEN];
 
@@ -661,6 +662,165 @@ static void test_float_unary(void)
                cases);
 }
 
+/* A freed large block is kept for the next tensor of its size
+ * (tensor.c's cache): tensor_new still gives zeros after a tensor of the
+ * same size held other values, and the bytes after a tensor_new_uninit
+ * tensor's elements are zero. */
+static void test_block_reuse(void)
+{
+    int64_t n = 3 << 18;                /* 3 MiB of float32 */
+    int64_t odd = n - 3;                /* the same block, 12 bytes of tail */
+    bool zeros = true, tail = true;
+    for (int round = 0; round < 3; round++) {
+        tensor *t = tensor_new(DTYPE_FP32, 1, &n, false, err);
+        const float *p = tensor_cdata(t);
+        for (int64_t i = 0; i < n; i++)
+            zeros = zeros && p[i] == 0.0f;
+        tensor_fill(t, (dtype_scalar){.f = -1.5});
+        tensor_unref(t);
+        tensor *u = tensor_new_uninit(DTYPE_FP32, 1, &odd, false, err);
+        const unsigned char *q = tensor_cdata(u);
+        for (size_t i = (size_t)odd * 4; i < u->storage->nbytes; i++)
+            tail = tail && q[i] == 0;
+        tensor_fill(u, (dtype_scalar){.f = 2.0});
+        tensor_unref(u);
+    }
+    TAP_OK(zeros, "tensor_new gives zeros in a block another tensor used");
+    TAP_OK(tail, "the bytes after tensor_new_uninit's elements are zero");
+}
+
+/* The same bytes of two tensors of one shape and dtype (read in order). */
+static bool same_bytes(const tensor *a, const tensor *b)
+{
+    if (!a || !b || a->type != b->type || tensor_numel(a) != tensor_numel(b))
+        return false;
+    int64_t n = tensor_numel(a);
+    size_t es = (size_t)tensor_elsize(a);
+    for (int64_t i = 0; i < n; i++) {
+        unsigned char x[8] = {0}, y[8] = {0};
+        dtype_store(a->type, x, tensor_get_flat(a, i));
+        dtype_store(b->type, y, tensor_get_flat(b, i));
+        if (memcmp(x, y, es))
+            return false;
+    }
+    return true;
+}
+
+/* The host loops' fast paths on threads (tensor_par.h) give the bytes of
+ * the plain element loops (0 threads): + - * / and comparisons of float
+ * tensors (contiguous, transposed, broadcast, a scalar), bool logic,
+ * unary functions, conversions, in-place arithmetic and randn (several
+ * fills in a row, odd sizes leaving a spare, a transposed view), with 1,
+ * 3 and 8 threads, on tensors large enough to be cut into pieces. */
+static void test_par_paths(void)
+{
+    enum { R = 211, C = 307 };          /* 64777 elements: several pieces */
+    int64_t shape[2] = {R, C}, ct[2] = {C, R}, row[2] = {1, C};
+    static double va[R * C], vb[R * C];
+    uint64_t seed = 99;
+    for (int i = 0; i < R * C; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        double u = (double)(seed >> 11) / 9007199254740992.0;
+        va[i] = ldexp(u - 0.5, (int)(seed >> 3 & 15) - 6);
+        vb[i] = i % 17 == 0 ? va[i] : ldexp(0.6 - u, (int)(seed & 7) - 3);
+    }
+    va[10] = NAN, vb[11] = INFINITY, vb[12] = 0.0;
+    const dtype types[] = {DTYPE_FP16, DTYPE_BF16, DTYPE_FP32, DTYPE_FP64};
+    const tensor_binop ops[] = {TENSOR_ADD, TENSOR_SUB, TENSOR_MUL, TENSOR_DIV, TENSOR_EQ,
+                                TENSOR_NE, TENSOR_LT, TENSOR_LE, TENSOR_GT, TENSOR_GE};
+    const int threads[] = {1, 3, 8};
+    int bad = 0, cases = 0;
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        dtype t = types[k];
+        tensor *a = from(t, 2, shape, va), *bt = from(t, 2, ct, vb);
+        tensor *b = tensor_transpose(bt, 0, 1, err), *r1 = from(t, 2, row, vb);
+        tensor_operand opnds[][2] = {
+            {tensor_operand_of(a), tensor_operand_of(b)},
+            {tensor_operand_of(r1), tensor_operand_of(a)},
+            {tensor_operand_of(a), tensor_operand_float(0.1)},
+        };
+        for (size_t o = 0; o < sizeof ops / sizeof *ops; o++)
+            for (size_t w = 0; w < sizeof opnds / sizeof *opnds; w++) {
+                tensor_par_set_threads(0);
+                tensor *plain = tensor_binary(ops[o], opnds[w][0], opnds[w][1], err);
+                for (size_t n = 0; n < sizeof threads / sizeof *threads; n++) {
+                    tensor_par_set_threads(threads[n]);
+                    tensor *fast = tensor_binary(ops[o], opnds[w][0], opnds[w][1], err);
+                    bad += !same_bytes(plain, fast);
+                    cases++;
+                    tensor_unref(fast);
+                }
+                tensor_unref(plain);
+            }
+        /* bool logic, unary functions, conversions, in place */
+        tensor_par_set_threads(0);
+        tensor *pa = tensor_binary(TENSOR_GT, tensor_operand_of(a), tensor_operand_float(0), err);
+        tensor *pb = tensor_binary(TENSOR_LT, tensor_operand_of(b), tensor_operand_float(0), err);
+        const tensor_binop logic[] = {TENSOR_AND, TENSOR_OR, TENSOR_XOR, TENSOR_ADD, TENSOR_MUL};
+        tensor *want[5 + 3 + 2 + 1];
+        for (int pass = 0; pass <= 3; pass++) {
+            if (pass)
+                tensor_par_set_threads(threads[pass - 1]);
+            tensor *got[5 + 3 + 2 + 1];
+            for (int i = 0; i < 5; i++)
+                got[i] = tensor_binary(logic[i], tensor_operand_of(pa), tensor_operand_of(pb), err);
+            got[5] = tensor_unary(TENSOR_ABS, b, err);
+            got[6] = tensor_unary(TENSOR_EXP, a, err);
+            got[7] = tensor_unary(TENSOR_ISFINITE, b, err);
+            got[8] = tensor_to(b, t == DTYPE_FP16 ? DTYPE_BF16 : DTYPE_FP16, false, err);
+            got[9] = tensor_to(a, DTYPE_FP32, false, err);
+            got[10] = tensor_to(a, t, false, err);
+            bad += !tensor_binary_inplace(TENSOR_ADD, got[10], tensor_operand_of(b), err);
+            for (int i = 0; i < 11; i++) {
+                if (!pass) {
+                    want[i] = got[i];
+                    continue;
+                }
+                bad += !same_bytes(want[i], got[i]);
+                cases++;
+                tensor_unref(got[i]);
+            }
+        }
+        for (int i = 0; i < 11; i++)
+            tensor_unref(want[i]);
+        tensor *all[] = {a, bt, b, r1, pa, pb};
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            tensor_unref(all[i]);
+    }
+    /* randn: fills of odd and even sizes in a row, and a transposed view */
+    int64_t sizes[] = {3, 40001, 70000, 5, 65537};
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++) {
+        tensor *want[6];
+        for (int pass = 0; pass <= 3; pass++) {
+            tensor_par_set_threads(pass ? threads[pass - 1] : 0);
+            tensor_manual_seed(1234);
+            tensor *got[6];
+            for (int i = 0; i < 5; i++) {
+                got[i] = tensor_new(types[k], 1, &sizes[i], false, err);
+                tensor_fill_normal(got[i], 0.5, 2.0);
+            }
+            tensor *base = tensor_new(types[k], 2, ct, false, err);
+            got[5] = tensor_transpose(base, 0, 1, err);
+            tensor_unref(base);
+            tensor_fill_normal(got[5], -1.0, 1.0);
+            for (int i = 0; i < 6; i++) {
+                if (!pass) {
+                    want[i] = got[i];
+                    continue;
+                }
+                bad += !same_bytes(want[i], got[i]);
+                cases++;
+                tensor_unref(got[i]);
+            }
+        }
+        for (int i = 0; i < 6; i++)
+            tensor_unref(want[i]);
+    }
+    tensor_par_set_threads(-1);
+    TAP_INT_EQ(cases, 4 * (10 * 3 * 3 + 11 * 3) + 4 * 6 * 3, "every fast path was compared");
+    TAP_INT_EQ(bad, 0, "host loops on 1, 3 and 8 threads give the plain loops' bytes");
+}
+
 int main(void)
 {
     test_launcher_view();
@@ -676,6 +836,8 @@ int main(void)
     test_float_sums();
     test_matmul();
     test_random();
+    test_par_paths();
+    test_block_reuse();
     test_repr();
     val_free_all();
     return tap_done();
