@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor_loops.h"
+#include "tensor_par.h"
+
 /* ---- binary operators ------------------------------------------------------ */
 
 val torch_binop(host *h, tensor_binop op, val a, val b, src_span at)
@@ -611,11 +614,146 @@ static bool layer_norm_param(host *h, const tensor *p, const char *what, int n,
     return false;
 }
 
+/* ---- layer_norm a row at a time ---- */
+
+/* layer_norm_rows' work: R rows of C elements of x (contiguous), w and b
+ * (NULL or C elements of work's dtype), y (contiguous, x's dtype). */
+enum { LN_FWD_ROWS = 8 };
+typedef struct ln_fwd {
+    const tensor *x;
+    tensor *y;
+    const void *w, *b;
+    int64_t R, C;
+    double eps;
+} ln_fwd;
+
+/* The steps of layer_norm's tensor operations on one row in float32,
+ * each rounded as that operation rounds: the mean and the variance sum
+ * in double in order and round once (tensor_reduce), x - mean, its
+ * square, var + eps (eps as float32), 1 / sqrt in double rounded, the
+ * products and the sum in float32. */
+static void ln_fwd_row_f32(const ln_fwd *j, float *xr)
+{
+    int64_t C = j->C;
+    double s = 0;
+    for (int64_t c = 0; c < C; c++)
+        s += xr[c];
+    float mean = (float)(s / (double)C);
+    double v = 0;
+    for (int64_t c = 0; c < C; c++) {
+        float d = xr[c] - mean;
+        xr[c] = d;
+        float sq = d * d;
+        v += sq;
+    }
+    float var = (float)(v / (double)C);
+    float ve = var + (float)j->eps;
+    float rstd = (float)(1.0 / sqrt((double)ve));
+    const float *w = j->w, *b = j->b;
+    for (int64_t c = 0; c < C; c++) {
+        float y = xr[c] * rstd;
+        if (w)
+            y = y * w[c];
+        if (b)
+            y = y + b[c];
+        xr[c] = y;
+    }
+}
+
+/* The same in float64 (a float64 x). */
+static void ln_fwd_row_f64(const ln_fwd *j, double *xr)
+{
+    int64_t C = j->C;
+    double s = 0;
+    for (int64_t c = 0; c < C; c++)
+        s += xr[c];
+    double mean = s / (double)C, v = 0;
+    for (int64_t c = 0; c < C; c++) {
+        xr[c] -= mean;
+        v += xr[c] * xr[c];
+    }
+    double rstd = 1.0 / sqrt(v / (double)C + j->eps);
+    const double *w = j->w, *b = j->b;
+    for (int64_t c = 0; c < C; c++) {
+        double y = xr[c] * rstd;
+        if (w)
+            y = y * w[c];
+        if (b)
+            y = y + b[c];
+        xr[c] = y;
+    }
+}
+
+static void ln_fwd_item(void *ctx, int64_t item)
+{
+    const ln_fwd *j = ctx;
+    int64_t C = j->C, r1 = (item + 1) * LN_FWD_ROWS < j->R ? (item + 1) * LN_FWD_ROWS : j->R;
+    dtype t = j->x->type;
+    bool f64 = t == DTYPE_FP64;
+    void *buf = xmalloc((size_t)C * (f64 ? sizeof(double) : sizeof(float)));
+    int64_t es = tensor_elsize(j->x);
+    const unsigned char *xp = tensor_cdata(j->x);
+    unsigned char *yp = tensor_data(j->y);
+    for (int64_t r = item * LN_FWD_ROWS; r < r1; r++) {
+        if (f64) {
+            tensor_loop_load_f64(t, xp + r * C * es, es, buf, C);
+            ln_fwd_row_f64(j, buf);
+            tensor_loop_store_f64(t, yp + r * C * es, es, buf, C);
+        } else {
+            tensor_loop_load_f32(t, xp + r * C * es, es, buf, C);
+            ln_fwd_row_f32(j, buf);
+            tensor_loop_store_f32(t, yp + r * C * es, es, buf, C);
+        }
+    }
+    free(buf);
+}
+
+/* layer_norm (below) a row at a time over the host threads, with no
+ * full-size temporaries: the bits of its tensor operations
+ * (tests/tensor/host-threads.tk compares them).  false, with nothing
+ * done, where the dtypes leave it to those operations: the row way takes
+ * x, w and b of float16, bfloat16 or float32 (float32 work), or x float64
+ * and w and b of any of the four (float64 work), C > 0; otherwise true
+ * with the result (NULL after an error) in *out. */
+static bool layer_norm_rows(const tensor *x, int n, const tensor *w, const tensor *b,
+                            double eps, tensor **out, char *err)
+{
+    dtype work = x->type == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+    const tensor *p[2] = {w, b};
+    for (int i = 0; i < 2; i++)
+        if (p[i] && (!tensor_loop_float(p[i]->type) ||
+                     (work == DTYPE_FP32 && p[i]->type == DTYPE_FP64)))
+            return false;
+    int64_t C = 1;
+    for (int i = 0; i < n; i++)
+        C *= x->shape[x->ndim - n + i];
+    if (!tensor_loop_float(x->type) || C <= 0 || tensor_par_threads() == 0)
+        return false;
+    tensor *xc = tensor_contiguous(x, err);
+    tensor *wf = xc && w ? tensor_to(w, work, false, err) : NULL;
+    tensor *bf = xc && b ? tensor_to(b, work, false, err) : NULL;
+    tensor *y = xc && (!w || wf) && (!b || bf)
+              ? tensor_new_uninit(x->type, x->ndim, x->shape, x->cuda, err) : NULL;
+    if (y) {
+        ln_fwd j = {xc, y, wf ? tensor_cdata(wf) : NULL, bf ? tensor_cdata(bf) : NULL,
+                    tensor_numel(x) / C, C, eps};
+        tensor_par_for((j.R + LN_FWD_ROWS - 1) / LN_FWD_ROWS, ln_fwd_item, &j);
+    }
+    tensor_unref(xc);
+    tensor_unref(wf);
+    tensor_unref(bf);
+    *out = y;
+    return true;
+}
+
 /* (x - mean) / sqrt(var + eps) over the trailing dims of x, then * weight
  * + bias; computed in float32 (or float64), returned in x's dtype. */
 static tensor *layer_norm(const tensor *x, int n, const tensor *w, const tensor *b, double eps,
                           char *err)
 {
+    tensor *fast;
+    if (layer_norm_rows(x, n, w, b, eps, &fast, err))
+        return fast;
     int64_t dims[TENSOR_MAX_DIMS];
     for (int i = 0; i < n; i++)
         dims[i] = x->ndim - n + i;
