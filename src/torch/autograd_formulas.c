@@ -501,8 +501,10 @@ AG_LAYER_NORM_COLS(double)
 enum { LN_ROWS = 8, LN_COLS = 256 };
 typedef struct ln_job {
     dtype work;
-    const tensor *x, *g;
+    const tensor *x, *g;      /* their dtypes and element sizes */
     tensor *dx;
+    const unsigned char *xp, *gp;   /* the elements (read on the caller's */
+    unsigned char *dp;              /* thread: coherence is not threaded) */
     const void *w;
     void *dw, *db;
     int64_t R, C;
@@ -518,8 +520,8 @@ static void ln_rows_item(void *ctx, int64_t item)
     int64_t C = j->C;
     unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
     unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
-    const unsigned char *xp = tensor_cdata(j->x), *gp = tensor_cdata(j->g);
-    unsigned char *dp = j->dx ? tensor_data(j->dx) : NULL;
+    const unsigned char *xp = j->xp, *gp = j->gp;
+    unsigned char *dp = j->dp;
     int64_t xs = tensor_elsize(j->x), gs = tensor_elsize(j->g), ds = dp ? tensor_elsize(j->dx) : 0;
     int64_t r1 = (item + 1) * LN_ROWS < j->R ? (item + 1) * LN_ROWS : j->R;
     for (int64_t r = item * LN_ROWS; r < r1; r++) {
@@ -555,7 +557,7 @@ static void ln_cols_item(void *ctx, int64_t item)
     size_t es = (size_t)dtype_size(work);
     int64_t c0 = item * LN_COLS, n = j->C - c0 < LN_COLS ? j->C - c0 : LN_COLS;
     unsigned char xr[LN_COLS * sizeof(double)], gr[LN_COLS * sizeof(double)];
-    const unsigned char *xp = tensor_cdata(j->x), *gp = tensor_cdata(j->g);
+    const unsigned char *xp = j->xp, *gp = j->gp;
     int64_t xs = tensor_elsize(j->x), gs = tensor_elsize(j->g);
     unsigned char *dw = j->dw ? (unsigned char *)j->dw + (size_t)c0 * es : NULL;
     unsigned char *db = j->db ? (unsigned char *)j->db + (size_t)c0 * es : NULL;
@@ -587,7 +589,8 @@ static void ag_layer_norm_rows(dtype work, const tensor *x, const tensor *g, con
                                tensor *dx, tensor *dw, tensor *db, int64_t R, int64_t C,
                                double eps)
 {
-    ln_job j = {work, x, g, dx, w ? tensor_cdata(w) : NULL, dw ? tensor_data(dw) : NULL,
+    ln_job j = {work, x, g, dx, tensor_cdata(x), tensor_cdata(g), dx ? tensor_data(dx) : NULL,
+                w ? tensor_cdata(w) : NULL, dw ? tensor_data(dw) : NULL,
                 db ? tensor_data(db) : NULL, R, C, eps, NULL, NULL};
     j.mean = xmalloc(2 * sizeof *j.mean * (size_t)(R ? R : 1));
     j.rstd = j.mean + R;

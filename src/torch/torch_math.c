@@ -620,8 +620,9 @@ static bool layer_norm_param(host *h, const tensor *p, const char *what, int n,
  * (NULL or C elements of work's dtype), y (contiguous, x's dtype). */
 enum { LN_FWD_ROWS = 8 };
 typedef struct ln_fwd {
-    const tensor *x;
-    tensor *y;
+    const tensor *x;          /* its dtype and element size */
+    const unsigned char *xp;  /* the elements of x and y (from the caller's */
+    unsigned char *yp;        /* thread: coherence is not threaded) */
     const void *w, *b;
     int64_t R, C;
     double eps;
@@ -692,8 +693,8 @@ static void ln_fwd_item(void *ctx, int64_t item)
     bool f64 = t == DTYPE_FP64;
     void *buf = xmalloc((size_t)C * (f64 ? sizeof(double) : sizeof(float)));
     int64_t es = tensor_elsize(j->x);
-    const unsigned char *xp = tensor_cdata(j->x);
-    unsigned char *yp = tensor_data(j->y);
+    const unsigned char *xp = j->xp;
+    unsigned char *yp = j->yp;
     for (int64_t r = item * LN_FWD_ROWS; r < r1; r++) {
         if (f64) {
             tensor_loop_load_f64(t, xp + r * C * es, es, buf, C);
@@ -735,8 +736,8 @@ static bool layer_norm_rows(const tensor *x, int n, const tensor *w, const tenso
     tensor *y = xc && (!w || wf) && (!b || bf)
               ? tensor_new_uninit(x->type, x->ndim, x->shape, x->cuda, err) : NULL;
     if (y) {
-        ln_fwd j = {xc, y, wf ? tensor_cdata(wf) : NULL, bf ? tensor_cdata(bf) : NULL,
-                    tensor_numel(x) / C, C, eps};
+        ln_fwd j = {xc, tensor_cdata(xc), tensor_data(y), wf ? tensor_cdata(wf) : NULL,
+                    bf ? tensor_cdata(bf) : NULL, tensor_numel(x) / C, C, eps};
         tensor_par_for((j.R + LN_FWD_ROWS - 1) / LN_FWD_ROWS, ln_fwd_item, &j);
     }
     tensor_unref(xc);
