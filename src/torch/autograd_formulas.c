@@ -478,6 +478,46 @@ static bool rec_layer_norm(host *h, ag_node *n, int argc, const val *all,
 AG_LAYER_NORM_ROW(float)
 AG_LAYER_NORM_ROW(double)
 
+/* Two float32 rows a and b at once, each with the operations of
+ * ag_layer_norm_row_float in the same order (the same bits): every sum
+ * is a chain of dependent additions, and two independent chains in one
+ * loop run about twice as fast as one. */
+static void ag_layer_norm_row2_float(const float *xa, const float *ga, const float *xb,
+                                     const float *gb, const float *w, float *dxa, float *dxb,
+                                     int64_t C, double eps, double *mean_out, double *rstd_out)
+{
+    double sa = 0, sb = 0, va = 0, vb = 0;
+    for (int64_t c = 0; c < C; c++) {
+        sa += xa[c];
+        sb += xb[c];
+    }
+    double ma = sa / (double)C, mb = sb / (double)C;
+    for (int64_t c = 0; c < C; c++) {
+        va += (xa[c] - ma) * (xa[c] - ma);
+        vb += (xb[c] - mb) * (xb[c] - mb);
+    }
+    double ra = 1.0 / sqrt(va / (double)C + eps), rb = 1.0 / sqrt(vb / (double)C + eps);
+    mean_out[0] = ma, mean_out[1] = mb;
+    rstd_out[0] = ra, rstd_out[1] = rb;
+    double s1a = 0, s2a = 0, s1b = 0, s2b = 0;
+    for (int64_t c = 0; c < C; c++) {
+        double wc = w ? w[c] : 1.0;
+        double xha = (xa[c] - ma) * ra, wdya = ga[c] * wc;
+        double xhb = (xb[c] - mb) * rb, wdyb = gb[c] * wc;
+        s1a += wdya;
+        s2a += wdya * xha;
+        s1b += wdyb;
+        s2b += wdyb * xhb;
+    }
+    for (int64_t c = 0; c < C; c++) {
+        double wc = w ? w[c] : 1.0;
+        double xha = (xa[c] - ma) * ra, wdya = ga[c] * wc;
+        double xhb = (xb[c] - mb) * rb, wdyb = gb[c] * wc;
+        dxa[c] = (float)(ra * (wdya - (s1a + xha * s2a) / (double)C));
+        dxb[c] = (float)(rb * (wdyb - (s1b + xhb * s2b) / (double)C));
+    }
+}
+
 /* One row's part of the sums over rows, n columns of it: dw += g * xhat
  * (rounded to work's dtype first), db += g. */
 #define AG_LAYER_NORM_COLS(T)                                                              \
@@ -518,13 +558,23 @@ static void ln_rows_item(void *ctx, int64_t item)
     dtype work = j->work;
     size_t es = (size_t)dtype_size(work);
     int64_t C = j->C;
-    unsigned char *buf = xmalloc(3 * (size_t)(C ? C : 1) * es);
+    unsigned char *buf = xmalloc(6 * (size_t)(C ? C : 1) * es);
     unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
     const unsigned char *xp = j->xp, *gp = j->gp;
     unsigned char *dp = j->dp;
     int64_t xs = tensor_elsize(j->x), gs = tensor_elsize(j->g), ds = dp ? tensor_elsize(j->dx) : 0;
     int64_t r1 = (item + 1) * LN_ROWS < j->R ? (item + 1) * LN_ROWS : j->R;
-    for (int64_t r = item * LN_ROWS; r < r1; r++) {
+    int64_t r = item * LN_ROWS;
+    /* float32 rows with dx two at a time (ag_layer_norm_row2_float) */
+    for (; work == DTYPE_FP32 && dp && r + 2 <= r1; r += 2) {
+        float *x2 = (float *)(void *)buf, *g2 = x2 + 2 * C, *d2 = x2 + 4 * C;
+        tensor_loop_load_f32(j->x->type, xp + r * C * xs, xs, x2, 2 * C);
+        tensor_loop_load_f32(j->g->type, gp + r * C * gs, gs, g2, 2 * C);
+        ag_layer_norm_row2_float(x2, g2, x2 + C, g2 + C, j->w, d2, d2 + C, C, j->eps,
+                                 &j->mean[r], &j->rstd[r]);
+        tensor_loop_store_f32(j->dx->type, dp + r * C * ds, ds, d2, 2 * C);
+    }
+    for (; r < r1; r++) {
         const unsigned char *xrow = xp + r * C * xs, *grow = gp + r * C * gs;
         unsigned char *drow = dp ? dp + r * C * ds : NULL;
         if (work == DTYPE_FP32) {
