@@ -3,10 +3,15 @@
  * None, without running the module); importlib.metadata.version, which
  * knows the packages tritsim provides (their __version__) and raises
  * PackageNotFoundError for every other name, as CPython does for a
- * package that is not installed. */
+ * package that is not installed.  Also pkgutil.iter_modules, which
+ * packages use to import their own subpackages. */
+#define _POSIX_C_SOURCE 200809L
 #include "builtins_impl.h"
 
+#include <dirent.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The absolute name of name (relative when it starts with dots) inside
  * package; false after raising. */
@@ -149,6 +154,112 @@ BUILTIN_FN(importlib_version)
     return val_err();
 }
 
+/* ---- pkgutil.iter_modules -------------------------------------------- */
+
+static int pkgutil_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The module a folder entry is, as CPython's FileFinder sees it: name.py
+ * a module, a folder holding __init__.py a package; NULL otherwise. */
+static char *pkgutil_module_name(const char *dir, const char *entry, bool *ispkg)
+{
+    *ispkg = false;
+    size_t n = strlen(entry);
+    if (n > 3 && !strcmp(entry + n - 3, ".py")) {
+        char *name = strndup(entry, n - 3);
+        if (!strchr(name, '.') && strcmp(name, "__init__"))
+            return name;
+        free(name);
+        return NULL;
+    }
+    if (strchr(entry, '.') || !strcmp(entry, "__pycache__"))
+        return NULL;
+    strbuf p = {0};
+    strbuf_printf(&p, "%s/%s/__init__.py", dir, entry);
+    struct stat st;
+    *ispkg = stat(p.data, &st) == 0 && S_ISREG(st.st_mode);
+    strbuf_free(&p);
+    return *ispkg ? strdup(entry) : NULL;
+}
+
+/* The entries of folder dir (sorted, as CPython lists them) as
+ * (folder, name, ispkg) tuples appended to out, each name once. */
+static void pkgutil_scan(const char *dir, const char *prefix, val seen, val out)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 32;
+            names = xrealloc(names, cap * sizeof *names);
+        }
+        names[n++] = strdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, pkgutil_cmp);
+    for (size_t i = 0; i < n; i++) {
+        bool ispkg;
+        char *name = pkgutil_module_name(dir, names[i], &ispkg);
+        if (name && val_dict_get_str(seen, name).kind == VAL_MISSING) {
+            val_dict_set_str(seen, name, val_none());
+            val t = val_tuple_new(3);
+            val_seq_set(t, 0, val_str_cstr(dir));
+            val_seq_set(t, 1, val_str_fmt("%s%s", prefix, name));
+            val_seq_set(t, 2, val_bool(ispkg));
+            val_list_push(out, t);
+        }
+        free(name);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* pkgutil.iter_modules(path=None, prefix=''): (finder, name, ispkg) for
+ * each module and package in the folders of path (sys.path when None);
+ * the finder is the folder's name here. */
+static val pkgutil_iter_modules(host *h, val self, int argc, const val *argv,
+                                const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[2];
+    const char *prefix = "";
+    if (!host_args(h, at, "iter_modules", "path=, prefix=", argc, argv, kw, a) ||
+        (a[1].kind != VAL_MISSING && !host_to_str(h, a[1], at, "prefix", &prefix)))
+        return val_err();
+    val path = a[0];
+    if (path.kind == VAL_MISSING || path.kind == VAL_NONE) {
+        val sys = host_module(h, "sys");
+        path = sys.kind == VAL_MODULE ? val_object_get(sys, "path") : val_missing();
+        if (path.kind == VAL_MISSING)
+            return val_list_new(0);
+    }
+    val dirs = host_to_list(h, path, at);
+    if (dirs.kind == VAL_ERR)
+        return dirs;
+    val out = val_list_new(0), seen = val_dict_new();
+    const val_seq *ds = val_as_seq(dirs);
+    for (size_t i = 0; i < ds->len; i++) {
+        const char *dir;
+        if (!host_to_str(h, ds->items[i], at, "a folder of path", &dir)) {
+            val_unref(out);
+            out = val_err();
+            break;
+        }
+        pkgutil_scan(dir, prefix, seen, out);
+    }
+    val_unref(seen);
+    val_unref(dirs);
+    return out;
+}
+
 void builtin_importlib_init(host *h)
 {
     val m = val_module_new("importlib");
@@ -166,4 +277,7 @@ void builtin_importlib_init(host *h)
     host_register_module(h, "importlib", m);
     host_register_module(h, "importlib.util", util);
     host_register_module(h, "importlib.metadata", md);
+    val pkgutil = val_module_new("pkgutil");
+    host_def(pkgutil, "pkgutil.iter_modules", pkgutil_iter_modules);
+    host_register_module(h, "pkgutil", pkgutil);
 }

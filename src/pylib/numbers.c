@@ -142,6 +142,8 @@ BUILTIN_FN(builtin_int)
         return val_int(v);
     }
     val r = builtin_dunder(h, x, "__int__", 0, NULL, at);
+    if (r.kind == VAL_MISSING)  /* then __index__, as Python does */
+        r = builtin_dunder(h, x, "__index__", 0, NULL, at);
     if (r.kind != VAL_MISSING)
         return r;
     return host_raise(h, HOST_EXC_TYPE, at, "int() argument must be a string or a number, not '%s'",
@@ -234,6 +236,14 @@ BUILTIN_FN(builtin_float)
         return val_float(d);
     }
     val r = builtin_dunder(h, x, "__float__", 0, NULL, at);
+    if (r.kind == VAL_MISSING) {    /* then __index__, as Python does */
+        r = builtin_dunder(h, x, "__index__", 0, NULL, at);
+        if (builtin_is_int(r)) {
+            val f = val_float((double)builtin_int_of(r));
+            val_unref(r);
+            return f;
+        }
+    }
     if (r.kind != VAL_MISSING)
         return r;
     return host_raise(h, HOST_EXC_TYPE, at,

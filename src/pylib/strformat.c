@@ -286,11 +286,19 @@ static bool builtin_percent_one(host *h, val v, const char *flags, int64_t width
                 return false;
             i = iv.u.i;
         } else {
-            host_raise(h, HOST_EXC_TYPE, at, "%%%c format: %s is required, not %s", type,
-                       type == 'd' || type == 'i' || type == 'u' ? "a real number"
-                                                                 : "an integer",
-                       val_type_name(v));
-            return false;
+            /* an object that stands for an int says so with __index__ */
+            val r = builtin_dunder(h, v, "__index__", 0, NULL, at);
+            if (r.kind == VAL_ERR)
+                return false;
+            if (!builtin_is_int(r)) {
+                val_unref(r);
+                host_raise(h, HOST_EXC_TYPE, at, "%%%c format: %s is required, not %s", type,
+                           type == 'd' || type == 'i' || type == 'u' ? "a real number"
+                                                                     : "an integer",
+                           val_type_name(v));
+                return false;
+            }
+            i = builtin_int_of(r);
         }
         sp.type = type == 'i' || type == 'u' ? 'd' : type;
         /* A precision is a minimum number of digits. */

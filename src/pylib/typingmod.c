@@ -2,7 +2,9 @@
  * List, Callable, ...) that print as Python's, take subscripts
  * (Optional[int], Literal["a", "b"]) and cannot be instantiated;
  * TypeVar, cast and the decorators that return what they decorate;
- * TYPE_CHECKING.  Nothing is enforced, as in Python. */
+ * TYPE_CHECKING.  Nothing is enforced, as in Python.  Also __future__,
+ * whose features (annotations, ...) tritsim always has: annotations are
+ * never evaluated. */
 #include "builtins_impl.h"
 
 /* ---- typing: names for annotations ---------------------------------------- */
@@ -114,4 +116,17 @@ void builtin_typing_init(host *h)
     host_def(m, "typing.no_type_check", builtin_typing_identity);
     host_def(m, "typing.runtime_checkable", builtin_typing_identity);
     host_register_module(h, "typing", m);
+    /* from __future__ import annotations: each feature is on already */
+    static const char *const future[] = {
+        "annotations", "division", "absolute_import", "print_function", "unicode_literals",
+        "generator_stop", "nested_scopes", "generators", "with_statement", NULL,
+    };
+    val fut = val_module_new("__future__");
+    for (int i = 0; future[i]; i++)
+        val_object_set(fut, future[i], val_bool(true));
+    val names_list = val_list_new(0);
+    for (int i = 0; future[i]; i++)
+        val_list_push(names_list, val_str_cstr(future[i]));
+    val_object_set(fut, "all_feature_names", names_list);
+    host_register_module(h, "__future__", fut);
 }

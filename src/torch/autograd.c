@@ -417,8 +417,87 @@ static val ag_created(host *h, val r, const val_kwargs *kw, src_span at)
     return r;
 }
 
+/* f(..., out=t) for a function that computes a new tensor: the result
+ * is computed without out, then written into t, which must have its shape;
+ * t is the call's value.  As in PyTorch, a dtype the result cannot be cast
+ * to safely is an error, and so is out= while autograd records. */
+static val ag_call_plain(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at);
+
+static val ag_call_out(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       int oi, src_span at)
+{
+    const char *called = h->calling->name, *dot = strrchr(called, '.');
+    const char *shortname = dot ? dot + 1 : called;   /* PyTorch's messages say add() */
+    const char *names[TORCH_ARGS_MAX];
+    val values[TORCH_ARGS_MAX];
+    val_kwargs rest = {.n = 0, .names = names, .values = values};
+    for (int i = 0; i < kw->n && rest.n < TORCH_ARGS_MAX; i++)
+        if (i != oi) {
+            names[rest.n] = kw->names[i];
+            values[rest.n++] = kw->values[i];
+        }
+    if (kw->values[oi].kind == VAL_NONE)    /* out=None: no out */
+        return ag_call_plain(h, self, argc, argv, rest.n ? &rest : NULL, at);
+    tensor *out = tensor_of(kw->values[oi]);
+    if (!out)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s(): argument 'out' must be Tensor, not %s",
+                          shortname, val_type_name(kw->values[oi]));
+    const torch_fn *f = h->calling->data;
+    bool any = false;
+    val all[TORCH_ARGS_MAX];
+    int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
+    for (int i = 0; i < n; i++)
+        any |= ag_arg_requires(all[i]);
+    for (int i = 0; i < rest.n; i++)
+        any |= ag_arg_requires(values[i]);
+    if (any && !h->no_grad)
+        return host_error(h, at, "%s(): functions with out=... arguments don't support "
+                          "automatic differentiation, but one of the arguments requires grad.",
+                          shortname);
+    val r = f->fn(h, self, argc, argv, rest.n ? &rest : NULL, at);
+    tensor *t = tensor_of(r);
+    if (r.kind == VAL_ERR || !t)
+        return r;
+    char err[TENSOR_ERR_LEN];
+    bool same = t->ndim == out->ndim;
+    for (int i = 0; same && i < t->ndim; i++)
+        same = t->shape[i] == out->shape[i];
+    bool ok = false;
+    if (!same) {
+        strbuf a = {0}, b = {0};
+        tensor_shape_str(t->ndim, t->shape, &a);
+        tensor_shape_str(out->ndim, out->shape, &b);
+        host_error(h, at, "%s(): the result has shape %s and out= has shape %s; tritsim does "
+                   "not resize out= tensors (make out the result's shape)", shortname,
+                   strbuf_cstr(&a), strbuf_cstr(&b));
+        strbuf_free(&a);
+        strbuf_free(&b);
+    } else if (!tensor_can_cast(t->type, out->type)) {
+        host_error(h, at, "result type %s can't be cast to the desired output type %s",
+                   tensor_type_name(t->type), tensor_type_name(out->type));
+    } else if (!tensor_copy_into(out, t, err)) {
+        torch_fail(h, at, err);
+    } else {
+        ok = true;
+    }
+    val_unref(r);
+    return ok ? val_ref(kw->values[oi]) : val_err();
+}
+
 val autograd_call(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                   src_span at)
+{
+    const torch_fn *f = h->calling->data;
+    /* out=: the creation functions and norm read it themselves */
+    for (int i = 0; f->grad != TORCH_AG_CREATE && kw && i < kw->n; i++)
+        if (!strcmp(kw->names[i], "out") && strcmp(f->name, "norm"))
+            return ag_call_out(h, self, argc, argv, kw, i, at);
+    return ag_call_plain(h, self, argc, argv, kw, at);
+}
+
+static val ag_call_plain(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
 {
     const torch_fn *f = h->calling->data;
     if (f->grad == TORCH_AG_CREATE)
@@ -794,6 +873,50 @@ static int ag_tensor_list(host *h, val v, const char *what, val *out, int cap, s
 }
 
 enum { AG_GRAD_MAX = 64 };
+
+/* torch.autograd.backward(tensors, grad_tensors=None, retain_graph=None,
+ * create_graph=False, grad_variables=None, inputs=None): tensor.backward
+ * for each tensor in turn, the gradients adding up in the leaves' .grad. */
+AG_FN(fn_autograd_backward)
+{
+    (void)self;
+    val a[6];
+    if (!host_args(h, at, "backward", "tensors, grad_tensors=, retain_graph=, create_graph=, "
+                   "grad_variables=, inputs=", argc, argv, kw, a))
+        return val_err();
+    bool retain = false, create = false;
+    if ((ag_present(a[2]) && a[2].kind != VAL_NONE &&
+         !torch_bool_arg(h, a[2], at, "backward", "retain_graph", &retain)) ||
+        (ag_present(a[3]) && !torch_bool_arg(h, a[3], at, "backward", "create_graph", &create)))
+        return val_err();
+    if (create || (ag_present(a[5]) && a[5].kind != VAL_NONE))
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "torch.autograd.backward(): %s is "
+                          "not supported by tritsim", create ? "create_graph=True" : "inputs=");
+    val outs[AG_GRAD_MAX], gos[AG_GRAD_MAX];
+    int no = ag_tensor_list(h, a[0], "tensors", outs, AG_GRAD_MAX, at);
+    int ng = 0;
+    if (no >= 0 && ag_present(a[1]) && a[1].kind != VAL_NONE) {
+        ng = ag_tensor_list(h, a[1], "grad_outputs", gos, AG_GRAD_MAX, at);
+        if (ng >= 0 && ng != no) {
+            host_error(h, at, "grad_tensors has %d items for %d tensors", ng, no);
+            ng = -1;
+        }
+    }
+    if (no < 0 || ng < 0)
+        return val_err();
+    for (int k = 0; k < no; k++)
+        if (!tensor_of(outs[k])->requires_grad)
+            return host_error(h, at, "element %d of tensors does not require grad and does "
+                              "not have a grad_fn", k);
+    bool ok = true;
+    for (int k = 0; ok && k < no; k++) {
+        tensor *t = tensor_of(outs[k]);
+        tensor *g = ag_output_grad(h, t, ng ? gos[k] : val_none(), k, at);
+        ok = g && ag_from_output(h, t, g, retain || k + 1 < no, NULL, at);
+        tensor_unref(g);
+    }
+    return ok ? val_none() : val_err();
+}
 
 /* torch.autograd.grad(outputs, inputs, grad_outputs=None, retain_graph=None,
  * create_graph=False, only_inputs=True, allow_unused=None,
@@ -1175,18 +1298,14 @@ AG_FN(fn_function_apply)
         return r;
     }
     /* the output: one tensor, or a tuple whose float tensors are the
-     * node's outputs (one gradient per item reaches backward) */
-    val out = r;
+     * node's outputs (backward gets one gradient per item of the tuple,
+     * None for the items that are not tensors) */
     if (r.kind == VAL_TUPLE) {
-        int nt = 0;
         for (size_t i = 0; i < val_as_seq(r)->len; i++)
-            if (tensor_of(val_as_seq(r)->items[i])) {
-                nt++;
-                out = val_as_seq(r)->items[i];
-            }
-        if (nt > 1)
-            return ag_function_several(h, cls, ctx, argc, argv, r, at);
+            if (tensor_of(val_as_seq(r)->items[i]))
+                return ag_function_several(h, cls, ctx, argc, argv, r, at);
     }
+    val out = r;
     tensor *ot = tensor_of(out);
     if (!ot || !dtype_is_float(ot->type)) {
         val_unref(ctx);
@@ -1195,13 +1314,6 @@ AG_FN(fn_function_apply)
     for (int i = 0; i < argc; i++) {
         if (argv[i].kind != VAL_TENSOR || argv[i].u.o != out.u.o)
             continue;
-        if (r.kind == VAL_TUPLE) {
-            val_unref(r);
-            val_unref(ctx);
-            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "a torch.autograd.Function "
-                              "whose forward returns one of its inputs in a tuple is not "
-                              "supported by tritsim (return x.clone() or a view)");
-        }
         /* forward returned an input: the output is a view of it */
         val v = ag_detached(r);
         val_unref(r);
@@ -1216,13 +1328,7 @@ AG_FN(fn_function_apply)
     ag_inputs(n, argc);
     for (int i = 0; i < argc; i++)
         ag_input(n, i, argv[i]);
-    if (r.kind == VAL_TUPLE) {
-        for (size_t k = 0; k < val_as_seq(r)->len; k++)
-            if (tensor_of(val_as_seq(r)->items[k]))
-                ag_attach(val_as_seq(r)->items[k], n, 0);
-    } else {
-        ag_attach(r, n, 0);
-    }
+    ag_attach(r, n, 0);
     val_unref(val_of(n));
     return r;
 }
@@ -1438,22 +1544,41 @@ static val ag_mode_new(bool enable)
     return val_of(m);
 }
 
+/* Something `@torch.no_grad` (without parentheses) may decorate. */
+static bool ag_is_function(val v)
+{
+    const val_type *t = val_type_of(v);
+    return v.kind == VAL_FUNC || v.kind == VAL_BUILTIN || v.kind == VAL_KERNEL ||
+           (v.kind != VAL_CLASS && t && t->call);
+}
+
+/* torch.no_grad() or, used bare as a decorator, torch.no_grad(fn) */
+static val ag_mode_make(host *h, bool enable, const char *name, int argc, const val *argv,
+                        const val_kwargs *kw, src_span at)
+{
+    if (kw && kw->n)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() takes no arguments", name);
+    if (argc == 1 && ag_is_function(argv[0])) {
+        val m = ag_mode_new(enable);
+        val r = ag_mode_call(h, m, argc, argv, kw, at);
+        val_unref(m);
+        return r;
+    }
+    if (argc)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() takes no arguments", name);
+    return ag_mode_new(enable);
+}
+
 AG_FN(fn_no_grad)
 {
     (void)self;
-    (void)argv;
-    if (argc || (kw && kw->n))
-        return host_raise(h, HOST_EXC_TYPE, at, "no_grad() takes no arguments");
-    return ag_mode_new(false);
+    return ag_mode_make(h, false, "no_grad", argc, argv, kw, at);
 }
 
 AG_FN(fn_enable_grad)
 {
     (void)self;
-    (void)argv;
-    if (argc || (kw && kw->n))
-        return host_raise(h, HOST_EXC_TYPE, at, "enable_grad() takes no arguments");
-    return ag_mode_new(true);
+    return ag_mode_make(h, true, "enable_grad", argc, argv, kw, at);
 }
 
 /* set_grad_enabled(mode): sets the mode now, and is a context manager
@@ -1488,6 +1613,8 @@ AG_FN(fn_inference_mode)
     (void)self;
     bool on = true;
     val a[1];
+    if (argc == 1 && !(kw && kw->n) && ag_is_function(argv[0]))
+        return ag_mode_make(h, false, "inference_mode", argc, argv, kw, at);
     if (!host_args(h, at, "inference_mode", "mode=", argc, argv, kw, a) ||
         (ag_present(a[0]) && !torch_bool_arg(h, a[0], at, "inference_mode", "mode", &on)))
         return val_err();
@@ -1510,6 +1637,8 @@ void autograd_init(host *h, val torch)
     val_object_set(ag, "Function", fn);
     val_object_set(ag, "grad", val_builtin_new("torch.autograd.grad", fn_autograd_grad,
                                                val_none()));
+    val_object_set(ag, "backward", val_builtin_new("torch.autograd.backward",
+                                                   fn_autograd_backward, val_none()));
     static const struct {
         const char *name, *qual;
         val_cfunc fn;

@@ -140,6 +140,10 @@ val torch_amp_module(bool cuda_amp);
 /* torch.finfo, torch.iinfo, torch.compiler and torch._dynamo's disable
  * (torch_info.c). */
 void torch_info_add(host *h, val torch);
+/* torch.distributed, never initialised (torch_dist.c). */
+void torch_dist_add(host *h, val torch);
+/* torch.nn.modules.utils: _single, _pair, ... (torch_nnutils.c). */
+void torch_nnutils_add(host *h, val nn);
 
 /* ---- errors and results ------------------------------------------------------- */
 

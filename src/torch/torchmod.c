@@ -447,6 +447,8 @@ void torch_init(host *h)
     add_module(h, torch, "nn", "torch.nn", nn);
     torch_backends_add(h, torch);
     torch_info_add(h, torch);
+    torch_dist_add(h, torch);
+    torch_nnutils_add(h, nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
 }

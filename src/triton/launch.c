@@ -15,6 +15,7 @@
 
 #include "backend.h"
 #include "cgen.h"
+#include "constexpr.h"
 #include "debug.h"
 #include "pyformat.h"
 #include "spec.h"
@@ -400,6 +401,8 @@ val launch_kernel_func(val kernel)
 static bool launch_const(val v, arena *a, spec_const *out)
 {
     memset(out, 0, sizeof *out);
+    if (constexpr_value(v).kind != VAL_MISSING)
+        v = constexpr_value(v);    /* tl.constexpr(x) is x to a kernel */
     switch (v.kind) {
     case VAL_NONE: out->kind = SC_NONE; return true;
     case VAL_BOOL: out->kind = SC_BOOL; out->u.b = v.u.b; return true;
@@ -462,6 +465,11 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
     val b = val_dict_get_str(c->h->builtins, name);
     if (b.kind != VAL_MISSING && val_is_heap(b) && val_is_heap(v) && b.u.o == v.u.o)
         return g;
+    if (constexpr_is_class(v)) {
+        g.kind = SPEC_G_FUNC;
+        g.qualname = "triton.language.constexpr";
+        return g;
+    }
     switch (v.kind) {
     case VAL_MODULE: {
         val n = val_object_get(v, "__name__");
@@ -727,7 +735,10 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
         const ast_node *p = ps->items[i];
         val v = bound[i];
         memset(&out[i], 0, sizeof out[i]);
-        if (launch_is_constexpr(p) || v.kind == VAL_NONE) {
+        /* Triton specializes on a tl.constexpr object whatever the
+         * parameter's annotation */
+        if (launch_is_constexpr(p) || v.kind == VAL_NONE ||
+            constexpr_value(v).kind != VAL_MISSING) {
             out[i].is_const = true;
             if (!launch_const(v, a, &out[i].c)) {
                 host_error(h, at, "argument '%s' of %s() is a tl.constexpr, so it must be a "

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "autotune.h"
+#include "constexpr.h"
 #include "dtype.h"
 #include "launch.h"
 #include "spec.h"
@@ -121,16 +122,6 @@ static val triton_kernel_only(host *h, val self, int argc, const val *argv,
     (void)argc, (void)argv, (void)kw;
     const char *name = self.kind == VAL_STR ? val_as_str(self)->s : "this function";
     return host_error(h, at, "%s can only be called inside a @triton.jit function", name);
-}
-
-static val triton_constexpr(host *h, val self, int argc, const val *argv,
-                            const val_kwargs *kw, src_span at)
-{
-    (void)self;
-    val p[1];
-    if (!host_args(h, at, "constexpr", "value", argc, argv, kw, p))
-        return val_err();
-    return val_ref(p[0]);
 }
 
 /* tl.pointer_type(element_ty, address_space=1) on the host: the dtype
@@ -481,7 +472,7 @@ static val tritonmod_language(const char *name)
         if (attr)
             val_object_set(tl, attr, val_tl_dtype(d));
     }
-    host_def(tl, "triton.language.constexpr", triton_constexpr);
+    val_object_set(tl, "constexpr", constexpr_class_new());
     host_def(tl, "triton.language.pointer_type", tl_pointer_type);
     return tl;
 }
