@@ -37,8 +37,11 @@ static const struct modules_entry {
     {"urllib", builtin_urllib_init},    /* and urllib.request */
     {"sys", builtin_sys_init},
     {"typing", builtin_typing_init},
+    {"__future__", builtin_future_init},
     {"operator", builtin_operator_init},
     {"importlib", builtin_importlib_init},   /* and importlib.util, .metadata */
+    {"pkgutil", builtin_pkgutil_init},
+    {"ctypes", builtin_ctypes_init},
     {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},
     {"random", builtin_random_init},

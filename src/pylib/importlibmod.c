@@ -277,6 +277,10 @@ void builtin_importlib_init(host *h)
     host_register_module(h, "importlib", m);
     host_register_module(h, "importlib.util", util);
     host_register_module(h, "importlib.metadata", md);
+}
+
+void builtin_pkgutil_init(host *h)
+{
     val pkgutil = val_module_new("pkgutil");
     host_def(pkgutil, "pkgutil.iter_modules", pkgutil_iter_modules);
     host_register_module(h, "pkgutil", pkgutil);

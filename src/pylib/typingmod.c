@@ -116,7 +116,12 @@ void builtin_typing_init(host *h)
     host_def(m, "typing.no_type_check", builtin_typing_identity);
     host_def(m, "typing.runtime_checkable", builtin_typing_identity);
     host_register_module(h, "typing", m);
-    /* from __future__ import annotations: each feature is on already */
+}
+
+/* __future__: from __future__ import annotations: each feature is on
+ * already. */
+void builtin_future_init(host *h)
+{
     static const char *const future[] = {
         "annotations", "division", "absolute_import", "print_function", "unicode_literals",
         "generator_stop", "nested_scopes", "generators", "with_statement", NULL,
