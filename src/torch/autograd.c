@@ -187,7 +187,10 @@ val ag_detached(val v)
     tensor *t = tensor_of(v);
     if (!t)
         return val_ref(v);
-    return tensor_val(tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset));
+    tensor *d = tensor_view_of(t, t->ndim, t->shape, t->strides, t->offset);
+    d->kept = true;     /* not a view the program can write through */
+    d->storage->kept++;
+    return tensor_val(d);
 }
 
 void ag_keep_call(ag_node *n, int argc, const val *all, const val_kwargs *kw)
@@ -302,6 +305,36 @@ static const ag_formula *ag_formula_of(const char *op)
 
 /* Record a call of op (what `called` names in messages) with arguments
  * all[0..argc) and kw that made result (stolen; returned). */
+/* The versions of what node n keeps, for ag_saved_intact. */
+static void ag_note_versions(ag_node *n)
+{
+    for (int k = 0; k < AG_SAVED; k++) {
+        tensor *t = tensor_of(n->saved[k]);
+        n->saved_version[k] = t ? t->storage->version : 0;
+    }
+}
+
+/* False, with PyTorch's error, when an in-place write autograd recorded
+ * (x[key] = v) changed data node n kept for its backward. */
+static bool ag_saved_intact(host *h, const ag_node *n, src_span at)
+{
+    for (int k = 0; k < AG_SAVED; k++) {
+        const tensor *t = tensor_of(n->saved[k]);
+        if (!t || t->storage->version == n->saved_version[k] || (n->saved_unread >> k & 1))
+            continue;
+        strbuf s = {0};
+        tensor_shape_str(t->ndim, t->shape, &s);
+        host_error(h, at, "one of the variables needed for gradient computation has been "
+                   "modified by an inplace operation: [torch.%sTensor %s], which %s needs, is "
+                   "at version %u; expected version %u instead. Write into a clone, or do "
+                   "the in-place write before the operation", tensor_type_name(t->type),
+                   strbuf_cstr(&s), n->name, t->storage->version, n->saved_version[k]);
+        strbuf_free(&s);
+        return false;
+    }
+    return true;
+}
+
 static val ag_record(host *h, const char *op, const char *called, val result, int argc,
                      const val *all, const val_kwargs *kw, src_span at)
 {
@@ -335,6 +368,7 @@ static val ag_record(host *h, const char *op, const char *called, val result, in
             val_unref(result);
             return val_err();
         }
+        ag_note_versions(n);
     } else {
         /* no formula: the tensor arguments are its inputs */
         int count = 0;
@@ -398,6 +432,49 @@ bool autograd_check_inplace(host *h, const char *op, val target, int n, const va
                "operations ('%s' on a tensor that requires grad): use the out-of-place form, "
                "or do it under torch.no_grad()", op);
     return false;
+}
+
+/* x[key] = value where autograd records it: x is not a leaf that requires
+ * grad (PyTorch's error) and no other tensor of the program views its
+ * storage (a write through a view would change its base's graph too, which
+ * tritsim does not follow; the views nodes keep do not count).  x's old place in the graph and value become the inputs
+ * of a CopySlices node, which is x's grad_fn from then on; the storage's
+ * version goes up, so nodes that kept x's old data refuse to run. */
+bool autograd_setitem(host *h, val self, val key, val value, src_span at)
+{
+    tensor *t = tensor_of(self);
+    bool any = t->requires_grad || ag_requires(value);
+    if (h->no_grad || !any)
+        return torch_setitem(h, self, key, value, at);
+    if (t->requires_grad && t->grad_fn.kind == VAL_NONE)
+        return autograd_check_inplace(h, "x[key] = value", self, 1, &value, at);
+    if (t->storage->refs - t->storage->kept > 1) {
+        host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "tritsim's autograd does not record "
+                   "'x[key] = value' on a tensor that shares its storage with another (a view "
+                   "or a view's base) while one of them requires grad: write into a clone, or "
+                   "do it under torch.no_grad()");
+        return false;
+    }
+    if (!dtype_is_float(t->type)) {
+        host_error(h, at, "x[key] = value: a %s tensor cannot take a value that requires grad",
+                   dtype_torch_name(t->type));
+        return false;
+    }
+    const ag_formula *f = ag_formula_of("setitem");
+    ag_node *n = ag_node_new(h, f->node, "x[key] = value", at);
+    n->f = f;
+    val all[3] = {self, key, value};
+    /* the inputs first: self's place in the graph before the write */
+    if (!f->record(h, n, 3, all, NULL, self, at) ||
+        !torch_setitem(h, self, key, value, at)) {
+        val_unref(val_of(n));
+        return false;
+    }
+    ag_note_versions(n);
+    t->storage->version++;
+    ag_attach(self, n, 0);
+    val_unref(val_of(n));
+    return true;
 }
 
 /* requires_grad= of a creation function, applied to what it made. */
@@ -602,6 +679,8 @@ static bool ag_apply(host *h, ag_node *n, tensor *g, tensor **gin, src_span at)
                    n->op, where);
         return false;
     }
+    if (!ag_saved_intact(h, n, at))
+        return false;
     bool was = h->no_grad;
     h->no_grad = true;
     bool ok = n->f->backward(h, n, g, gin, err);

@@ -43,6 +43,9 @@ val autograd_record(host *h, const char *op, val result, int n, const val *opera
 /* Before writing tensor target in place (x += y, x[i] = v, x.copy_(y)):
  * false after raising when autograd forbids it (target or one of the
  * others requires grad, outside torch.no_grad()). */
+/* x[key] = value, recorded by autograd when x or value requires grad (a
+ * CopySlices node); false after an error. */
+bool autograd_setitem(host *h, val self, val key, val value, src_span at);
 bool autograd_check_inplace(host *h, const char *op, val target, int n, const val *others,
                             src_span at);
 

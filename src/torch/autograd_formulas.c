@@ -136,8 +136,11 @@ static bool bw_sub(host *h, ag_node *n, const tensor *g, tensor **gin, char *err
 }
 
 /* mul(input, other), div(input, other): both kept (numbers or tensors) */
+static bool bw_mul(host *h, ag_node *n, const tensor *g, tensor **gin, char *err);
+static bool bw_div(host *h, ag_node *n, const tensor *g, tensor **gin, char *err);
+
 bool ag_rec_two(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
-                    val result, src_span at)
+                val result, src_span at)
 {
     (void)h;
     (void)result;
@@ -148,6 +151,13 @@ bool ag_rec_two(host *h, ag_node *n, int argc, const val *all, const val_kwargs 
     ag_input(n, 1, other);
     n->saved[0] = ag_detached(all[0]);
     n->saved[1] = ag_detached(other);
+    /* a product's backward reads one operand for the other's gradient,
+     * a quotient's reads the dividend for the divisor's only */
+    bool product = n->f->backward == bw_mul || n->f->backward == ag_bw_matmul;
+    bool quotient = n->f->backward == bw_div;
+    for (int k = 0; k < 2; k++)
+        if ((product || (quotient && k == 0)) && n->next[1 - k].kind == VAL_NONE)
+            n->saved_unread |= 1u << k;
     return true;
 }
 

@@ -60,6 +60,9 @@ struct ag_node {
     val *next;               /* per input: a node, a leaf tensor, or NONE */
     ag_meta *meta;           /* per input that is a tensor */
     val saved[AG_SAVED];     /* what the formula keeps */
+    unsigned saved_version[AG_SAVED];   /* their storage's version then */
+    unsigned saved_unread;   /* bit k: backward will not read saved[k] (the
+                                operand of an input that needs no gradient) */
     int64_t dims[TENSOR_MAX_DIMS];
     int ndims;               /* sum/mean: the dims (all_dims: every one) */
     bool all_dims, keepdim;

@@ -966,6 +966,58 @@ static bool bw_scatter(host *h, ag_node *n, const tensor *g, tensor **gin, char 
     return ok;
 }
 
+/* ---- x[key] = value (CopySlices) ------------------------------------------------------ */
+
+/* inputs: x before the write (0), value (1); saved: key */
+static bool rec_setitem(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
+                        val result, src_span at)
+{
+    (void)h, (void)argc, (void)kw, (void)result, (void)at;
+    ag_inputs(n, 2);
+    ag_input(n, 0, all[0]);
+    ag_input(n, 1, all[2]);
+    n->saved[0] = val_ref(all[1]);
+    return true;
+}
+
+/* x's gradient: g with the written elements zero; value's: g[key],
+ * summed over what value was broadcast along. */
+static bool bw_setitem(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
+{
+    val key = n->saved[0];
+    if (n->next[0].kind != VAL_NONE) {
+        tensor *c = tensor_new(g->type, g->ndim, g->shape, g->cuda, err);
+        if (!c || !tensor_copy_into(c, g, err)) {
+            tensor_unref(c);
+            return false;
+        }
+        val cv = tensor_val(c);
+        bool ok = torch_setitem(h, cv, key, val_int(0), n->at);
+        if (!ok) {
+            val_unref(cv);
+            tensor_err(err, "x[key] = value: the gradient could not be indexed again");
+            return false;
+        }
+        gin[0] = c;
+    }
+    if (n->next[1].kind != VAL_NONE) {
+        val gv = tensor_val(tensor_ref((tensor *)g));
+        val piece = torch_getitem(h, gv, key, n->at);
+        val_unref(gv);
+        tensor *pt = tensor_of(piece);
+        if (!pt) {
+            val_unref(piece);
+            tensor_err(err, "x[key] = value: the gradient could not be indexed again");
+            return false;
+        }
+        gin[1] = ag_reduce_to(pt, &n->meta[1], err);
+        val_unref(piece);
+        if (!gin[1])
+            return false;
+    }
+    return true;
+}
+
 /* ---- the ops that move elements -------------------------------------------------------- */
 
 /* Keep the call (to run it again on element numbers); the input is 0. */
@@ -1205,5 +1257,6 @@ const ag_formula ag_formulas_ops[] = {
     {"split", "SplitBackward0", rec_move, bw_move},
     {"split_with_sizes", "SplitWithSizesBackward0", rec_move, bw_move},
     {"unbind", "UnbindBackward0", rec_move, bw_move},
+    {"setitem", "CopySlices", rec_setitem, bw_setitem},
     {NULL, NULL, NULL, NULL},
 };

@@ -179,6 +179,8 @@ void tensor_release(val_obj *o)
     val_unref(t->grad_fn);
     tensor_storage *s = t->storage;
     t->storage = NULL;
+    if (s && t->kept)
+        s->kept--;
     if (s && --s->refs == 0) {
         addrmap_remove(s->addr_tag);
         if (s->dev.release)

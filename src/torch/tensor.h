@@ -105,6 +105,9 @@ typedef struct tensor_storage {
     void *raw;                /* what was allocated */
     int addr_tag;             /* its tag in addrmap.h once its address is known
                                  to the program (tensor_reveal), else 0 */
+    unsigned version;         /* in-place writes autograd recorded (x[key] = v):
+                                 a node that kept this data checks it in backward */
+    int kept;                 /* of refs, the views autograd nodes keep */
     backend_buffer dev;       /* host = data, size = size; the device copy and
                                  its flags belong to a GPU backend (backend.h):
                                  none under the CPU backend */
@@ -127,6 +130,7 @@ typedef struct tensor {
     val grad;                 /* a tensor, or VAL_NONE */
     val grad_fn;              /* an autograd node, or VAL_NONE */
     int grad_index;           /* which output of grad_fn this is */
+    bool kept;                /* a view an autograd node keeps (storage->kept) */
 } tensor;
 
 /* ---- the launcher's view ------------------------------------------------- */

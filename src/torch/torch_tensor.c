@@ -241,8 +241,8 @@ static void tensor_repr_hook(host *h, val self, strbuf *out)
     }
 }
 
-/* x[key] is recorded (its backward indexes again, autograd_ops.c); x[key]
- * = v is an in-place write, which autograd refuses on tensors it records */
+/* x[key] is recorded (its backward indexes again, autograd_ops.c); so is
+ * x[key] = v, an in-place write (autograd_setitem) */
 static val tensor_getitem_hook(host *h, val self, val key, src_span at)
 {
     return autograd_record(h, "index", torch_getitem(h, self, key, at), 2,
@@ -251,8 +251,7 @@ static val tensor_getitem_hook(host *h, val self, val key, src_span at)
 
 static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span at)
 {
-    return autograd_check_inplace(h, "x[key] = value", self, 1, &value, at) &&
-           torch_setitem(h, self, key, value, at);
+    return autograd_setitem(h, self, key, value, at);
 }
 
 /* format(x, spec) as Tensor.__format__: a 0-d tensor formats as its item
