@@ -502,6 +502,10 @@ bool dbg_watch_hit(debug *g, dbg_bp *b, bool report)
     dbg_values v;
     int64_t pid = exec_prog_pid(D->focus);
     if (!dbg_eval(g, b->expr, true, &v) || v.n != 1 || v.v[0].kind == SPEC_DBG_OTHER) {
+        if (!(b->have_old && b->old_pid == pid)) {
+            b->absent = true;       /* nothing to compare with in this program yet */
+            b->absent_pid = pid;
+        }
         dbg_values_free(&v);
         return false;
     }
@@ -512,19 +516,24 @@ bool dbg_watch_hit(debug *g, dbg_bp *b, bool report)
         v.v[0].tile.data = NULL;
     }
     bool hit = false;
-    if (report && b->have_old && b->old_pid == pid && now.data &&
-        !dbg_tiles_equal(&b->old, &now)) {
+    bool first = b->absent && b->absent_pid == pid && !(b->have_old && b->old_pid == pid);
+    if (report && now.data &&
+        (first || (b->have_old && b->old_pid == pid && !dbg_tiles_equal(&b->old, &now)))) {
         hit = true;
         b->hits++;
         printf("\nWatchpoint %d: %s\n", b->num, b->expr->text);
         strbuf sb = {0};
         dbg_value ov = {.kind = SPEC_DBG_TILE, .tile = b->old};
         dbg_value nv = {.kind = SPEC_DBG_TILE, .tile = now};
-        dbg_print_value(g, "Old value", &ov, false, &sb);
+        if (first)
+            strbuf_puts(&sb, "Old value = (none: it had no value yet)\n");
+        else
+            dbg_print_value(g, "Old value", &ov, false, &sb);
         dbg_print_value(g, "New value", &nv, false, &sb);
         fputs(strbuf_cstr(&sb), stdout);
         strbuf_free(&sb);
     }
+    b->absent = false;
     exec_tile_free(&b->old);
     b->old = now;
     b->have_old = now.data != NULL;
@@ -931,6 +940,20 @@ static void dbg_stop_at(debug *g, dbg_launch *D, int32_t stmt, dbg_why why, int3
     *seen = D->focus_stmt >= 0 ? D->focus_stmt : INT32_MAX;
 }
 
+/* A while loop's statement appears twice in the kernel's table: where the
+ * loop starts, and again at its condition (spec_stmt.c's loop head), which
+ * every iteration comes back to.  Coming in from above, the program has
+ * stopped at the first already: skip the loop head.  Coming back from the
+ * body, the loop head is the one to consider, with the loop's variables. */
+static bool dbg_skip_twin(const ir_kernel *k, int32_t s, bool came_back)
+{
+    bool head = s > 0 && k->stmts[s - 1].at == k->stmts[s].at &&
+                k->stmts[s].at->kind == AST_WHILE;
+    bool has_head = s + 1 < k->nstmts && k->stmts[s + 1].at == k->stmts[s].at &&
+                    k->stmts[s].at->kind == AST_WHILE;
+    return came_back ? has_head && k->stmts[s + 1].pc == k->stmts[s].pc : head;
+}
+
 /* Run the focused program until it stops, ends or fails.  At a pc where
  * statements start it stops before the kernel's breakpoint() there (if
  * any), then considers each statement in turn (they are consecutive in
@@ -940,6 +963,7 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
     const ir_kernel *k = D->k;
     bool fresh = D->focus_fresh;   /* nothing looked at where it stands yet */
     int32_t seen = fresh ? -1 : D->focus_stmt >= 0 ? D->focus_stmt : INT32_MAX;
+    bool came_back = false;     /* the last instruction jumped backwards */
     while (D->focus && !g->kill) {
         exec_prog *P = D->focus;
         if (exec_prog_state(P) != EXEC_RUNNING) {
@@ -989,6 +1013,8 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
         if (first >= 0 && seen < D->last_stmt[pc]) {
             int32_t s = seen < first ? first : seen + 1;
             seen = s;
+            if (dbg_skip_twin(k, s, came_back))
+                continue;
             D->focus_stmt = s;      /* conditions and watches are evaluated here */
             dbg_why why = dbg_stmt_stop(g, D, s);
             if (why != WHY_NONE)
@@ -996,6 +1022,7 @@ static void dbg_run_focus(debug *g, dbg_launch *D)
             continue;
         }
         exec_prog_step(P);
+        came_back = exec_prog_state(P) == EXEC_RUNNING && exec_prog_pc(P) <= pc;
         D->focus_stmt = -1;
         fresh = true;
         seen = -1;
@@ -1012,7 +1039,17 @@ static void dbg_drive(debug *g, dbg_launch *D)
                 for (int i = 1; i < D->npaused; i++)
                     if (exec_prog_pid(D->paused[i].P) < exec_prog_pid(D->paused[best].P))
                         best = i;
-                dbg_unpark(D, exec_prog_pid(D->paused[best].P));
+                int64_t pid = exec_prog_pid(D->paused[best].P);
+                dbg_unpark(D, pid);
+                if (g->mode == DBG_STOP) {
+                    /* a step ended with its program: show the next one
+                     * where it waits, before any of it runs */
+                    char c[80];
+                    dbg_coord_str(D, pid, c, sizeof c);
+                    printf("[Switching to program %s, paused here earlier]\n", c);
+                    dbg_stop(g, D, WHY_BREAK);
+                    continue;
+                }
             } else if (D->next < nprog) {
                 int64_t end = dbg_pool_end(g, D);
                 if (end > D->next) {
@@ -1063,6 +1100,11 @@ static void dbg_drive(debug *g, dbg_launch *D)
                 D->focus = dbg_start(D, D->next);
                 D->focus_stmt = -1;
                 D->focus_fresh = true;
+                if (g->mode == DBG_STOP) {   /* stepping: it stops at its first line */
+                    char c[80];
+                    dbg_coord_str(D, exec_prog_pid(D->focus), c, sizeof c);
+                    printf("[Switching to program %s, the next to start]\n", c);
+                }
             } else {
                 return;
             }

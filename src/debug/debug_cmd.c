@@ -794,11 +794,16 @@ static cmd_result cmd_watch(debug *g, const char *arg)
     dbg_bp *b = dbg_new_bp(g, DBG_WATCH);
     b->expr = x;
     printf("Watchpoint %d: %s\n", b->num, x->text);
-    if (ok)                   /* the value now is the one to compare with */
+    if (ok) {                 /* the value now is the one to compare with */
         dbg_watch_hit(g, b, false);
-    else if (stopped)
-        printf("Watchpoint %d cannot be evaluated here; it is kept, and watches where it can be "
-               "(`delete %d` removes it).\n", b->num, b->num);
+    } else if (stopped) {
+        /* it may get a value further on (a variable assigned later): then
+         * it reports that first value */
+        b->absent = true;
+        b->absent_pid = exec_prog_pid(g->cur->focus);
+        printf("Watchpoint %d cannot be evaluated here; it is kept, and watches where it can be, "
+               "reporting its first value (`delete %d` removes it).\n", b->num, b->num);
+    }
     return CMD_STAY;
 }
 

@@ -42,6 +42,10 @@ typedef struct dbg_bp {
     bool have_old;
     int64_t old_pid;
     exec_tile old;
+    /* DBG_WATCH: program absent_pid stood where the expression had no
+     * value yet (a variable not assigned): its first value is reported */
+    bool absent;
+    int64_t absent_pid;
 } dbg_bp;
 
 typedef struct dbg_display {

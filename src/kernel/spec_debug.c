@@ -409,6 +409,29 @@ static bool sp_dbg_result(spec *s, sval v, const ast_node *e, spec_dbg_result *o
     return true;
 }
 
+int sp_dbg_later_line(const spec *s, const char *name, const char **func)
+{
+    const ir_kernel *k = s->dbg_kernel;
+    const sp_dbg_rec *r = k ? k->debug : NULL;
+    if (!r || !r->snaps || s->dbg_at < 0 || s->dbg_at >= k->nstmts)
+        return 0;
+    int32_t frame = k->stmts[s->dbg_at].frame;
+    *func = frame >= 0 && frame < k->nframes ? k->frames[frame].func : k->name;
+    int32_t prev = -1;          /* the frame's statement before i */
+    for (int32_t i = 0; i < k->nstmts; i++) {
+        if (k->stmts[i].frame != frame)
+            continue;
+        const sp_dbg_snap *sn = &r->snaps[i];
+        for (int32_t j = 0; prev >= 0 && j < sn->count; j++) {
+            const sp_dbg_change *c = &r->changes[sn->first + j];
+            if (!strcmp(c->name, name) && !(c->full && c->full->kind == SV_UNDEF))
+                return k->stmts[prev].at->span.line;
+        }
+        prev = i;
+    }
+    return 0;
+}
+
 bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const ast_node *e,
                    const int64_t *pid, int pid_rank, diag_sink *d, arena *a,
                    spec_dbg_result *out)
@@ -421,7 +444,8 @@ bool spec_dbg_eval(const ir_kernel *k, int32_t stmt, const src_file *ef, const a
         return false;
     }
     const ir_stmt *st = &k->stmts[stmt];
-    spec s = {.d = d, .a = a, .host = &r->host, .cur_stmt = -1, .dbg_expr = true};
+    spec s = {.d = d, .a = a, .host = &r->host, .cur_stmt = -1, .dbg_expr = true,
+              .dbg_kernel = k, .dbg_at = stmt};
     s.slots = xmalloc((size_t)(k->nslots + 1) * sizeof *s.slots);
     if (k->nslots)
         memcpy(s.slots, k->slots, (size_t)k->nslots * sizeof *s.slots);

@@ -27,6 +27,11 @@ static bool sp_name(spec *s, const ast_node *e, sval *out)
         *out = *local;
         return true;
     }
+    const char *func = NULL;
+    int later = s->dbg_expr ? sp_dbg_later_line(s, name, &func) : 0;
+    if (later)
+        return sp_error(s, e, "'%s' has no value here yet: %s() assigns it at line %d", name,
+                        func, later);
     spec_global g = s->host->lookup(s->host->ctx, s->fn->env, name);
     switch (g.kind) {
     case SPEC_G_CONST:

@@ -116,6 +116,8 @@ typedef struct spec {
     ir_stmt *stmts;  int32_t nstmts, cap_stmts;
     sp_dbg_rec *dbg;           /* scope snapshots and frame environments */
     bool dbg_expr;             /* compiling a debugger expression: no side effects */
+    const ir_kernel *dbg_kernel;   /* dbg_expr: the stopped kernel, */
+    int32_t dbg_at;                /* and the statement it stands at */
     int32_t ndesc;             /* tl.make_tensor_descriptor calls made (ir_kernel.ndesc) */
     int64_t unrolled;          /* tl.static_range iterations unrolled so far */
     bool too_big;              /* a limit was passed (sp_emit): the error is reported,
@@ -230,6 +232,10 @@ void sp_dbg_finish(spec *s, ir_kernel *k);
  * (effects, from the built-in table, other than SPEC_FX_NONE: tl.store,
  * atomics, prints, asserts, breakpoints) is an error. */
 bool sp_dbg_pure(spec *s, const char *qualname, int effects, const ast_node *call);
+/* In a debugger expression, a name the stopped function assigns but that
+ * has no value where it stands: the line of the statement that gives it
+ * its first value, and the function's name in *func; 0 for other names. */
+int sp_dbg_later_line(const spec *s, const char *name, const char **func);
 /* x[...] in a debugger expression: besides None and ':', constant indices
  * and slices (x[0], x[:, 2], x[1:3]) pick elements.  The elements that item
  * it (an index or a slice) picks on an axis of that size: [*start, *stop). */

@@ -803,6 +803,10 @@ static bool sp_while(spec *s, const ast_node *st)
     if (!sp_carry_begin(s, &st->u.if_.body, st, NULL, &c))
         return false;
     int32_t head = s->ncode;
+    /* the condition, where each iteration comes back to, is the while
+     * statement again for the debugger (a second entry of it, its "loop
+     * head", with the loop's variables in scope) */
+    int32_t outer = sp_dbg_stmt(s, st);
     sval cond;
     int32_t cs;
     bool ok = sp_expr(s, st->u.if_.test, &cond);
@@ -810,6 +814,7 @@ static bool sp_while(spec *s, const ast_node *st)
         if (sp_const_truth(&cond.c))
             ok = sp_error(s, st->u.if_.test, "this loop would never end: its condition "
                           "is a constant");
+        s->cur_stmt = outer;
         sp_carry_end(s, &c, st);
         return ok;
     }
@@ -824,6 +829,7 @@ static bool sp_while(spec *s, const ast_node *st)
         sp_emit(s, IR_JUMP, 0, -1, -1, -1, -1, head, st);
         s->code[br].imm = s->ncode;
     }
+    s->cur_stmt = outer;
     sp_carry_end(s, &c, st);
     return ok;
 }

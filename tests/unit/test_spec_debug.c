@@ -377,8 +377,9 @@ static void test_eval(tk *t)
     TAP_STR_EQ(first_line(&v), "<expr>:1:8: error: name 'zz' is not defined",
                "... and says where");
     v = eval_at(t, 1, "offs", 0, 0);
-    TAP_STR_EQ(first_line(&v), "<expr>:1:1: error: name 'offs' is not defined",
-               "a name assigned by the statement itself is not defined yet");
+    TAP_STR_EQ(first_line(&v), "<expr>:1:1: error: 'offs' has no value here yet: kern() "
+               "assigns it at line 9", "a name assigned by the statement itself has no value "
+               "yet, and the message says where it gets one");
     v = eval_at(t, at_store, "y + 1", 0, 0);
     TAP_STR_EQ(first_line(&v), "<expr>:1:1: error: 'y' is not defined here: it is assigned "
                "in only one branch of the 'if' at line 16", "a one-branch name says why");
