@@ -20,6 +20,7 @@
 #include "constexpr.h"
 #include "dtype.h"
 #include "launch.h"
+#include "libtriton.h"
 #include "proton.h"
 #include "spec.h"
 #include "torchmod.h"
@@ -500,6 +501,7 @@ void tritonmod_init(host *h)
     proton_init(h, triton);
     tritontesting_init(h, triton);
     tritontools_init(h, triton);
+    libtriton_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
     tritonmod_kernel_names(tl, "triton.language");
