@@ -45,6 +45,7 @@ static const struct modules_entry {
     {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},
     {"random", builtin_random_init},
+    {"logging", builtin_logging_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -403,6 +403,21 @@ bool host_is_iterator(val v);
  * a static string: "zip", "map", "generator", ... */
 val host_iterator_new(val items, const char *name);
 
+/* Where the running program is, `up` calls out from a C function called
+ * at `at`: up 0 is that call (in the innermost running function), up 1
+ * the place that function was called from, and so on (warnings.warn's
+ * stacklevel, logging's records).  file is the file of the span, func the
+ * name of the function the span is in ("<module>" at the top), globals
+ * (borrowed) its module's variables.  False when there are fewer calls
+ * (then *out holds the outermost). */
+typedef struct host_site {
+    const src_file *file;
+    src_span at;
+    const char *func;
+    val globals;
+} host_site;
+bool host_site_of(host *h, int up, src_span at, host_site *out);
+
 /* ---- arguments of C functions ----------------------------------------------- */
 
 /* Match the arguments of a call of C function fname to its parameters, as

@@ -28,5 +28,6 @@ void builtin_ctypes_init(host *h);       /* ctypesmod.c */
 void builtin_packaging_init(host *h);    /* packagingmod.c: packaging.version */
 void builtin_time_init(host *h);
 void builtin_random_init(host *h);
+void builtin_logging_init(host *h);     /* loggingmod.c */
 
 #endif
