@@ -46,6 +46,7 @@ static const struct modules_entry {
     {"time", builtin_time_init},
     {"random", builtin_random_init},
     {"logging", builtin_logging_init},
+    {"warnings", builtin_warnings_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -102,7 +102,15 @@ typedef struct host_scope host_scope;
     X(MODULE_NOT_FOUND, "ModuleNotFoundError", IMPORT) \
     X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
     X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION) \
-    X(SYNTAX, "SyntaxError", EXCEPTION)
+    X(SYNTAX, "SyntaxError", EXCEPTION) X(WARNING, "Warning", EXCEPTION) \
+    X(USER_WARNING, "UserWarning", WARNING) \
+    X(DEPRECATION_WARNING, "DeprecationWarning", WARNING) \
+    X(PENDING_DEPRECATION_WARNING, "PendingDeprecationWarning", WARNING) \
+    X(SYNTAX_WARNING, "SyntaxWarning", WARNING) X(RUNTIME_WARNING, "RuntimeWarning", WARNING) \
+    X(FUTURE_WARNING, "FutureWarning", WARNING) X(IMPORT_WARNING, "ImportWarning", WARNING) \
+    X(UNICODE_WARNING, "UnicodeWarning", WARNING) X(BYTES_WARNING, "BytesWarning", WARNING) \
+    X(RESOURCE_WARNING, "ResourceWarning", WARNING) \
+    X(ENCODING_WARNING, "EncodingWarning", WARNING)
 
 /* The GPU the simulation answers device queries for (--target): what
  * torch.cuda and triton.runtime.driver report, whatever runs the kernels. */

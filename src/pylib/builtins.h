@@ -29,5 +29,6 @@ void builtin_packaging_init(host *h);    /* packagingmod.c: packaging.version */
 void builtin_time_init(host *h);
 void builtin_random_init(host *h);
 void builtin_logging_init(host *h);     /* loggingmod.c */
+void builtin_warnings_init(host *h);    /* warningsmod.c */
 
 #endif

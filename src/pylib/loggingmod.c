@@ -516,10 +516,7 @@ static val log_record_new(host *h, val logger, int64_t level, val msg, val args,
     host_site site;
     host_site_of(h, stacklevel > 0 ? stacklevel - 1 : 0, at, &site);
     val file = val_dict_get_str(site.globals, "__file__");
-    val modname = val_dict_get_str(site.globals, "__name__");
-    const char *path = modname.kind == VAL_STR && !strcmp(val_as_str(modname)->s, "__main__")
-                           ? site.file->name
-                           : file.kind == VAL_STR ? val_as_str(file)->s : site.file->name;
+    const char *path = file.kind == VAL_STR ? val_as_str(file)->s : site.file->name;
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     val_object_set(rec, "pathname", val_str_cstr(path));
