@@ -47,6 +47,7 @@ static const struct modules_entry {
     {"random", builtin_random_init},
     {"logging", builtin_logging_init},
     {"warnings", builtin_warnings_init},
+    {"threading", builtin_threading_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

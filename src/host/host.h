@@ -471,6 +471,8 @@ const val_type *set_val_type(bool frozen);
  * namespace with val_object_set (methods: builtins, which get the
  * instance as self; class_static / class_method wrappers). */
 val class_new(const char *name, val base, bool builtin);
+/* A new instance of cls with no attributes (no __init__ run). */
+val class_instance_new(val cls);
 /* Wrap a function (stolen) as staticmethod(fn) / classmethod(fn). */
 val class_static(val fn);
 val class_method(val fn);
