@@ -48,6 +48,7 @@ static const struct modules_entry {
     {"logging", builtin_logging_init},
     {"warnings", builtin_warnings_init},
     {"threading", builtin_threading_init},
+    {"dataclasses", builtin_dataclasses_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -415,6 +415,19 @@ static val class_getattr_hook(host *h, val self, const char *name, src_span at)
 static bool class_setattr_hook(host *h, val self, const char *name, val value, src_span at)
 {
     if (self.kind == VAL_INSTANCE) {
+        /* a __setattr__ of the class decides (object.__setattr__ stores) */
+        val sa = class_lookup(instance_class(self), "__setattr__");
+        if (sa.kind != VAL_MISSING) {
+            val m = class_bind(h, sa, self, instance_class(self), at);
+            if (m.kind == VAL_ERR)
+                return false;
+            val args[2] = {val_str_cstr(name), value};
+            val r = host_call(h, m, 2, args, NULL, at);
+            val_unref(args[0]);
+            val_unref(m);
+            val_unref(r);
+            return r.kind != VAL_ERR;
+        }
         class_wrap *p = wrap_of(class_lookup(instance_class(self), name), &property_type);
         if (p) {
             if (p->self.kind == VAL_NONE) {
@@ -823,6 +836,29 @@ CLASS_FN(object_init)
     return val_none();
 }
 
+/* object.__setattr__(obj, name, value): store the attribute, bypassing
+ * the class's own __setattr__ (what such a method calls to store). */
+CLASS_FN(object_setattr)
+{
+    val args[3];
+    int n = 0;
+    if (self.kind != VAL_NONE)
+        args[n++] = self;
+    for (int i = 0; i < argc && n < 3; i++)
+        args[n++] = argv[i];
+    if (n != 3 || argc + (self.kind != VAL_NONE) != 3 || (kw && kw->n))
+        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() takes the object, a name "
+                          "and a value");
+    if (args[1].kind != VAL_STR)
+        return host_raise(h, HOST_EXC_TYPE, at, "attribute name must be string, not '%s'",
+                          val_type_name(args[1]));
+    if (args[0].kind != VAL_INSTANCE && args[0].kind != VAL_CLASS)
+        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() of a '%s' is not "
+                          "supported by tritsim", val_type_name(args[0]));
+    val_object_set(args[0], val_as_str(args[1])->s, val_ref(args[2]));
+    return val_none();
+}
+
 static val super_getattr(host *h, val self, const char *name, src_span at)
 {
     class_super *s = (class_super *)self.u.o;
@@ -832,6 +868,8 @@ static val super_getattr(host *h, val self, const char *name, src_span at)
     if (v.kind == VAL_MISSING) {
         if (!strcmp(name, "__init__"))
             return val_builtin_new("object.__init__", object_init, val_ref(s->obj));
+        if (!strcmp(name, "__setattr__") && inst)
+            return val_builtin_new("object.__setattr__", object_setattr, val_ref(s->obj));
         return val_missing();
     }
     return class_bind(h, v, inst ? s->obj : val_none(), inst ? instance_class(s->obj) : s->obj,
@@ -1000,6 +1038,8 @@ void class_init(host *h)
     val object = class_new("object", val_none(), true);
     val_object_set(object, "__init__", val_builtin_new("object.__init__", object_init,
                                                        val_none()));
+    val_object_set(object, "__setattr__", val_builtin_new("object.__setattr__", object_setattr,
+                                                          val_none()));
     val_dict_set_str(h->builtins, "object", object);
     static const struct {
         const char *name;

@@ -445,6 +445,29 @@ done:
     return fl;
 }
 
+/* `name: annotation` in a class body: the class's __annotations__ gets
+ * the annotation's value (dataclasses read it).  An annotation that cannot
+ * be evaluated (a name defined later) is kept as its source text, as
+ * `from __future__ import annotations` would keep every one. */
+static bool host_class_annotation(host *h, const ast_node *s)
+{
+    val ann = val_dict_get_str(h->class_ns, "__annotations__");
+    if (ann.kind != VAL_DICT) {
+        ann = val_dict_new();
+        val_dict_set_str(h->class_ns, "__annotations__", ann);
+    }
+    const ast_node *a = s->u.annassign.annotation;
+    val v = host_eval(h, a);
+    if (v.kind == VAL_ERR) {
+        if (h->exiting)
+            return false;
+        val_unref(host_exc_take(h));
+        v = val_str_new(h->file->text + a->span.off, a->span.end_off - a->span.off);
+    }
+    val_dict_set_str(ann, s->u.annassign.target->u.name.id, v);
+    return true;
+}
+
 static host_flow host_exec_classdef(host *h, const ast_node *s)
 {
     const ast_list *decs = &s->u.classdef.decorators;
@@ -618,6 +641,9 @@ static host_flow host_exec(host *h, const ast_node *s)
     case AST_AUGASSIGN:
         return host_augassign(h, s) ? FLOW_NEXT : FLOW_ERROR;
     case AST_ANNASSIGN: {
+        if (h->class_ns.kind == VAL_DICT && s->u.annassign.target->kind == AST_NAME &&
+            !host_class_annotation(h, s))
+            return FLOW_ERROR;
         if (!s->u.annassign.value)
             return FLOW_NEXT;
         val v = host_eval(h, s->u.annassign.value);

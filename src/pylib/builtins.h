@@ -31,5 +31,6 @@ void builtin_random_init(host *h);
 void builtin_logging_init(host *h);     /* loggingmod.c */
 void builtin_warnings_init(host *h);    /* warningsmod.c */
 void builtin_threading_init(host *h);   /* threadingmod.c */
+void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
 
 #endif
