@@ -49,6 +49,7 @@ static const struct modules_entry {
     {"warnings", builtin_warnings_init},
     {"threading", builtin_threading_init},
     {"dataclasses", builtin_dataclasses_init},
+    {"enum", builtin_enum_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -513,18 +513,70 @@ val class_call(host *h, val cls, int argc, const val *argv, const val_kwargs *kw
     return inst;
 }
 
+const class_meta *class_meta_of(val cls)
+{
+    for (val c = cls; c.kind == VAL_CLASS; c = class_of(c)->base)
+        if (class_of(c)->meta)
+            return class_of(c)->meta;
+    return NULL;
+}
+
 static val class_call_hook(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                            src_span at)
 {
+    const class_meta *m = class_meta_of(self);
+    if (m && m->call)
+        return m->call(h, self, argc, argv, kw, at);
     return class_call(h, self, argc, argv, kw, at);
 }
 
 static void class_repr(host *h, val self, strbuf *out)
 {
-    (void)h;
+    const class_meta *m = class_meta_of(self);
+    if (m && m->repr) {
+        m->repr(h, self, out);
+        return;
+    }
     strbuf_puts(out, "<class '");
     class_print_name(self, out);
     strbuf_puts(out, "'>");
+}
+
+static val class_getitem_hook(host *h, val self, val key, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->getitem)
+        return m->getitem(h, self, key, at);
+    return host_raise(h, HOST_EXC_TYPE, at, "type '%s' is not subscriptable",
+                      class_of(self)->name);
+}
+
+static val class_iter_hook(host *h, val self, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->iter)
+        return m->iter(h, self, at);
+    return host_raise(h, HOST_EXC_TYPE, at, "'type' object is not iterable");
+}
+
+static int64_t class_len_hook(host *h, val self, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->len)
+        return m->len(h, self, at);
+    host_raise(h, HOST_EXC_TYPE, at, "object of type 'type' has no len()");
+    return -1;
+}
+
+static val class_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src_span at)
+{
+    (void)inplace;
+    const class_meta *m = b.kind == VAL_CLASS ? class_meta_of(b) : NULL;
+    if (op == AST_OP_IN && m && m->contains) {
+        int r = m->contains(h, b, a, at);
+        return r < 0 ? val_err() : val_bool(r);
+    }
+    return val_missing();
 }
 
 static const val_type class_type = {
@@ -532,6 +584,10 @@ static const val_type class_type = {
     .getattr = class_getattr_hook,
     .setattr = class_setattr_hook,
     .call = class_call_hook,
+    .getitem = class_getitem_hook,
+    .iter = class_iter_hook,
+    .len = class_len_hook,
+    .binop = class_binop_hook,
     .repr = class_repr,
 };
 

@@ -466,6 +466,31 @@ const val_type *set_val_type(bool frozen);
 
 /* ---- classes (classes.c) ---------------------------------------------------- */
 
+/* The behaviour of the classes derived from a class written in C, beyond
+ * that of plain classes: a metaclass in C (enum.Enum's).  A class has the
+ * meta of its nearest base that sets one (val_class.meta).  cls is the
+ * derived class; every hook may be NULL (plain class behaviour). */
+typedef struct class_meta {
+    /* after a class statement ran the body of cls, before its decorators;
+     * false after an error */
+    bool (*created)(host *h, val cls, src_span at);
+    /* cls(args...) */
+    val (*call)(host *h, val cls, int argc, const val *argv, const val_kwargs *kw,
+                src_span at);
+    /* cls[key] */
+    val (*getitem)(host *h, val cls, val key, src_span at);
+    /* iter(cls): a list or tuple of the items */
+    val (*iter)(host *h, val cls, src_span at);
+    /* len(cls) */
+    int64_t (*len)(host *h, val cls, src_span at);
+    /* x in cls: 1, 0, -1 after an error */
+    int (*contains)(host *h, val cls, val x, src_span at);
+    /* repr(cls) */
+    void (*repr)(host *h, val cls, strbuf *out);
+} class_meta;
+/* The meta of cls (its own or its nearest base's), or NULL. */
+const class_meta *class_meta_of(val cls);
+
 /* A class named name (copied) with base (a VAL_CLASS, borrowed) or
  * VAL_NONE; builtin classes print without '__main__.'.  Fill its
  * namespace with val_object_set (methods: builtins, which get the

@@ -474,7 +474,8 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
     int nd = decs->len;
     val *dv = xmalloc((size_t)(nd ? nd : 1) * sizeof *dv);
     int n = 0;
-    val base = val_none(), cls = val_none();
+    val base = val_none(), cls = val_none(), mixin = val_none();
+    src_span mixin_at = s->span;
     host_flow fl = FLOW_ERROR;
     for (; n < nd; n++) {
         dv[n] = host_eval(h, decs->items[n]);
@@ -495,6 +496,14 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
                                         : host_eval(h, bn);
         if (b.kind == VAL_ERR)
             goto done;
+        if (b.kind == VAL_BUILTIN && ((val_builtin *)b.u.o)->inst_kind != VAL_ERR &&
+            mixin.kind == VAL_NONE) {
+            /* class Color(str, Enum): a built-in type beside a class with a
+             * meta (below) is the type of its members' values */
+            mixin = b;
+            mixin_at = bn->span;
+            continue;
+        }
         if (b.kind != VAL_CLASS) {
             host_raise(h, HOST_EXC_TYPE, bn->span, "a class can derive from classes only, not "
                        "from a '%s'%s", val_type_name(b), b.kind == VAL_BUILTIN
@@ -515,8 +524,16 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
         }
         base = b;
     }
+    if (mixin.kind != VAL_NONE && !class_meta_of(base)) {
+        host_raise(h, HOST_EXC_TYPE, mixin_at, "a class can derive from classes only, not "
+                   "from a 'type' (tritsim's built-in types int, str, list, ... cannot be "
+                   "subclassed, except as the value type of an enum: class E(str, Enum))");
+        goto done;
+    }
     cls = class_new(s->u.classdef.name, base, false);
     val ns = ((val_object *)cls.u.o)->attrs;
+    if (mixin.kind != VAL_NONE)
+        val_dict_set_str(ns, "_member_type_", val_ref(mixin));
     val modname = val_dict_get_str(h->frame->globals, "__name__");
     val_dict_set_str(ns, "__module__",
                      modname.kind == VAL_STR ? val_ref(modname) : val_str_cstr("__main__"));
@@ -543,6 +560,9 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
     if (bf != FLOW_NEXT)
         goto done;
     class_adopt(cls);
+    const class_meta *meta = class_meta_of(cls);
+    if (meta && meta->created && !meta->created(h, cls, s->span))
+        goto done;
     for (int i = nd - 1; i >= 0; i--) {
         val g = host_call(h, dv[i], 1, &cls, NULL, decs->items[i]->span);
         val_unref(cls);
@@ -556,6 +576,7 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
 done:
     val_unref(cls);
     val_unref(base);
+    val_unref(mixin);
     for (int i = 0; i < n; i++)
         val_unref(dv[i]);
     free(dv);

@@ -32,5 +32,6 @@ void builtin_logging_init(host *h);     /* loggingmod.c */
 void builtin_warnings_init(host *h);    /* warningsmod.c */
 void builtin_threading_init(host *h);   /* threadingmod.c */
 void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
+void builtin_enum_init(host *h);        /* enummod.c */
 
 #endif
