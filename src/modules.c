@@ -50,6 +50,7 @@ static const struct modules_entry {
     {"threading", builtin_threading_init},
     {"dataclasses", builtin_dataclasses_init},
     {"enum", builtin_enum_init},
+    {"copy", builtin_copy_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

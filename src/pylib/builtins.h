@@ -33,5 +33,6 @@ void builtin_warnings_init(host *h);    /* warningsmod.c */
 void builtin_threading_init(host *h);   /* threadingmod.c */
 void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
 void builtin_enum_init(host *h);        /* enummod.c */
+void builtin_copy_init(host *h);        /* copymod.c */
 
 #endif
