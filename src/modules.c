@@ -51,6 +51,7 @@ static const struct modules_entry {
     {"dataclasses", builtin_dataclasses_init},
     {"enum", builtin_enum_init},
     {"copy", builtin_copy_init},
+    {"json", builtin_json_init},
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},
