@@ -52,6 +52,7 @@ static const struct modules_entry {
     {"enum", builtin_enum_init},
     {"copy", builtin_copy_init},
     {"json", builtin_json_init},
+    {"collections", builtin_collections_init},   /* and collections.abc */
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -579,8 +579,21 @@ static val class_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src_
     return val_missing();
 }
 
+/* isinstance(v, cls): v's class derives from cls (everything is an
+ * object), or cls's meta says so. */
+static bool class_instancecheck(val self, val v)
+{
+    if (class_is_object(self))
+        return true;
+    if (v.kind == VAL_INSTANCE && class_is_subclass(instance_class(v), self))
+        return true;
+    const class_meta *m = class_meta_of(self);
+    return m && m->instancecheck && m->instancecheck(self, v);
+}
+
 static const val_type class_type = {
     .name = "type",
+    .instancecheck = class_instancecheck,
     .getattr = class_getattr_hook,
     .setattr = class_setattr_hook,
     .call = class_call_hook,

@@ -487,6 +487,9 @@ typedef struct class_meta {
     int (*contains)(host *h, val cls, val x, src_span at);
     /* repr(cls) */
     void (*repr)(host *h, val cls, strbuf *out);
+    /* isinstance(v, cls) beyond v's class deriving from cls (the ABCs of
+     * collections.abc: a list is a Sequence) */
+    bool (*instancecheck)(val cls, val v);
 } class_meta;
 /* The meta of cls (its own or its nearest base's), or NULL. */
 const class_meta *class_meta_of(val cls);

@@ -35,5 +35,6 @@ void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
 void builtin_enum_init(host *h);        /* enummod.c */
 void builtin_copy_init(host *h);        /* copymod.c */
 void builtin_json_init(host *h);        /* jsonmod.c */
+void builtin_collections_init(host *h); /* collectionsmod.c: and collections.abc */
 
 #endif
