@@ -10,6 +10,8 @@
 #include "torch_impl.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The keyword arguments every creation function accepts. */
@@ -43,7 +45,60 @@ static bool computed_dtype_ok(host *h, dtype t, src_span at)
 
 /* ---- zeros, ones, empty, rand, randn ------------------------------------------ */
 
-typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN } fill_kind;
+typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN, FILL_EMPTY } fill_kind;
+
+/* ---- --initcheck: torch.empty and its kin give memory never written ------ */
+
+static host *initcheck_host;     /* the run's host, for the report */
+
+/* A fresh tensor t from fname (torch.empty, ...) at `at`: unwritten under
+ * --initcheck (tensor.h). */
+static void empty_made(host *h, tensor *t, const char *fname, src_span at)
+{
+    if (!h->initcheck || !t)
+        return;
+    char from[512];
+    snprintf(from, sizeof from, "%s at %s:%d:%d", fname, h->file ? h->file->name : "?",
+             at.line, at.col);
+    tensor_init_unwritten(t, from);
+}
+
+/* Host code is about to read element flat (row-major) of view t, which
+ * nothing has written: report it at the running statement, with the
+ * chain of calls, and end the run as a kernel's error does (nothing
+ * catches it). */
+static void initcheck_fail(const tensor *t, int64_t flat)
+{
+    host *h = initcheck_host;
+    char idx[256] = "";
+    size_t n = 0;
+    int64_t rest = flat, co[TENSOR_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        co[d] = t->shape[d] ? rest % t->shape[d] : 0;
+        rest = t->shape[d] ? rest / t->shape[d] : 0;
+    }
+    for (int d = 0; d < t->ndim && n < sizeof idx - 32; d++)
+        n += (size_t)snprintf(idx + n, sizeof idx - n, "%s%lld", d ? ", " : "",
+                              (long long)co[d]);
+    const char *from = t->storage->dev.init_from;
+    fflush(stdout);
+    diag_report(h->diag, DIAG_ERROR, h->file, h->stmt_at, "read of uninitialised memory: "
+                "element [%s] of the tensor%s%s has never been written", idx,
+                from ? " made by " : "", from ? from : "");
+    diag_report(h->diag, DIAG_NOTE, h->file, h->stmt_at, "torch.empty, empty_like and "
+                "new_empty give memory with no values: write every element before reading "
+                "it (fill_, copy_, an assignment, a kernel's store), or make the tensor with "
+                "torch.zeros");
+    host_traceback(h);
+    fflush(h->diag->out);
+    exit(1);
+}
+
+void torch_initcheck_init(host *h)
+{
+    initcheck_host = h;
+    tensor_init_fail = h->initcheck ? initcheck_fail : NULL;
+}
 
 /* A float dtype for rand/randn, or false with torch's message. */
 static bool random_float_type(host *h, fill_kind k, dtype t, src_span at)
@@ -99,12 +154,14 @@ static val make(host *h, val self, int argc, const val *argv, const val_kwargs *
     tensor *t = tensor_new(dt, nd, shape, cuda, err);
     if (t)
         fill(t, k);
+    if (k == FILL_EMPTY)
+        empty_made(h, t, "torch.empty", at);
     return torch_result(h, at, t, err);
 }
 
 TORCH_NAMED(zeros, make, FILL_ZEROS)
 TORCH_NAMED(ones, make, FILL_ONES)
-TORCH_NAMED(empty, make, FILL_ZEROS)
+TORCH_NAMED(empty, make, FILL_EMPTY)
 TORCH_NAMED(rand, make, FILL_RAND)
 TORCH_NAMED(randn, make, FILL_RANDN)
 
@@ -140,7 +197,7 @@ static val fn_full(host *h, val self, int argc, const val *argv, const val_kwarg
 /* ---- the *_like functions ----------------------------------------------------- */
 
 typedef enum like_kind { LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL,
-                         LIKE_RANDINT } like_kind;
+                         LIKE_RANDINT, LIKE_EMPTY } like_kind;
 
 static val like(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                 src_span at, const char *fname, like_kind k)
@@ -182,6 +239,8 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
         tensor_fill_randint(r, lo, hi);
     } else if (k == LIKE_ONES) {
         tensor_fill(r, one_of(dt));
+    } else if (k == LIKE_EMPTY) {
+        empty_made(h, r, "torch.empty_like", at);
     } else {
         fill(r, fk);
     }
@@ -190,7 +249,7 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
 
 TORCH_NAMED(zeros_like, like, LIKE_ZEROS)
 TORCH_NAMED(ones_like, like, LIKE_ONES)
-TORCH_NAMED(empty_like, like, LIKE_ZEROS)
+TORCH_NAMED(empty_like, like, LIKE_EMPTY)
 TORCH_NAMED(rand_like, like, LIKE_RAND)
 TORCH_NAMED(randn_like, like, LIKE_RANDN)
 TORCH_NAMED(full_like, like, LIKE_FULL)
@@ -228,6 +287,8 @@ static val new_like(host *h, val self, int argc, const val *argv, const val_kwar
         return torch_fail(h, at, err);
     if (what == 1)
         tensor_fill(r, one_of(dt));
+    if (what == 2)
+        empty_made(h, r, "Tensor.new_empty", at);
     if (what == 3) {
         dtype_scalar v;
         if (!torch_number_to(h, argv[argc - 1], dt, at, fname, &v)) {

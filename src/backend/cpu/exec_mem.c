@@ -639,6 +639,9 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
         alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_LOAD, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
+        return false;
     void *D = SLOT(P, in->dst);
     const void *O = in->c >= 0 ? SLOT(P, in->c) : NULL;
     int64_t so = in->c >= 0 ? STRIDE(P, in->c) : 0;
@@ -698,6 +701,9 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
     if (P->x->L->log)
         alog_access(P, in, &ac, checked);
     if (!checked)
+        return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_STORE, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
         return false;
     const void *V = SLOT(P, in->b);
     int64_t sv = STRIDE(P, in->b);
@@ -860,6 +866,9 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
     if (P->x->L->log)
         alog_access(P, in, &ac, checked);
     if (!checked)
+        return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_ATOMIC, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
         return false;
     const void *V = SLOT(P, vslot);
     int64_t sv = STRIDE(P, vslot);
