@@ -174,8 +174,7 @@ typedef struct backend_launch {
      * through an active lane of a byte nothing has written
      * (backend_buffer.init) fails the program; stores mark the bytes
      * written.  Only the CPU backend checks (main.c refuses the options
-     * with another); accesses through pointers made from integers are
-     * not checked. */
+     * with another; cpu/exec_check.c says how). */
     bool racecheck;
     bool initcheck;
 } backend_launch;

@@ -12,8 +12,8 @@
  * shadow state is per cell of each storage the launch's pointer
  * arguments point into (arguments on the same storage share it; a cell is
  * the smallest element size of those arguments), one kind of access at a
- * time (plain store, plain load, atomic): two words, the smallest and the
- * largest key of the lanes that did that to the cell, where a key is
+ * time (plain store, plain load, atomic): three words, the smallest and
+ * the largest key of the lanes that did that to the cell, where a key is
  *
  *     program (31 bits) | memory instruction (13 bits) | lane (20 bits)
  *
@@ -25,9 +25,22 @@
  * the race reported is found by a scan in a fixed order: by argument,
  * then element, then kind (store/store, store/load, store/atomic,
  * load/atomic).  The smallest and largest program of each kind are
- * enough to find two different programs wherever there are two.  Pages
- * of cells are made on first touch, per kind: an input only loaded costs
- * 16 bytes a cell, an element touched in every way 48.  A memory
+ * enough to find two different programs wherever there are two.
+ *
+ * Spin locks.  Triton's own tutorials serialise programs with a lock:
+ * `while tl.atomic_cas(lock, 0, 1) == 1: pass`, plain loads and stores,
+ * then `tl.atomic_xchg(lock, 0)`.  A program holds the lock from a CAS of
+ * one active lane that found the value it compared with until its XCHG
+ * (or plain store) of the same address (exec_check_lock); the third word
+ * of a cell says which lock every access of that kind held: 0 none yet, 1
+ * no lock, a lock's address, or all ones when they differed (an order-free
+ * summary again).  Two kinds whose accesses all held the same lock do not
+ * race.  One lock at a time is followed.
+ *
+ * Pages of cells are made on first touch, per kind: an input only loaded
+ * costs 24 bytes a cell, an element touched in every way 72.  Kernels
+ * that make pointers from integers also get a region per storage whose
+ * address the program took (addrmap.h), with cells of one byte.  A memory
  * instruction past the 8191st or a lane past 2^20 - 1 keeps that number
  * (its place or lane is then named less exactly).
  *
@@ -41,14 +54,15 @@
  * a bitmap of the bytes written so far (backend_buffer.init, tensor.c);
  * a load or atomic whose active lane reaches a byte not written fails
  * the program there, as an out-of-bounds lane does, and stores and
- * atomics set the bits of the bytes they write.  Lanes through pointers
- * made from integers are not checked by either checker. */
+ * atomics set the bits of the bytes they write; lanes through pointers
+ * made from integers find their storage's bitmap through addrmap.h. */
 #include "exec_impl.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "addrmap.h"
 #include "arena.h"
 #include "fault.h"
 
@@ -62,7 +76,11 @@ enum {
     RC_KINDS = 3,                   /* exec_acc: load, store, atomic */
     RC_MINST_MAX = (1 << 13) - 1,
     RC_LANE_MAX = (1 << 20) - 1,
+    RC_WORDS = 3,                   /* per cell and kind */
 };
+
+#define RC_NO_LOCK ((uint64_t)1)
+#define RC_MIXED (~(uint64_t)0)
 
 #define RC_PID_SHIFT 33
 #define RC_MINST_SHIFT 20
@@ -71,18 +89,22 @@ enum {
 typedef struct rc_region {
     uint64_t lo, bytes;             /* its bytes */
     int shift;                      /* log2 of a cell's bytes */
-    int first_arg;                  /* the lowest parameter on it */
+    int first_arg;                  /* the lowest parameter on it, or -1: a
+                                       storage reached through pointers
+                                       made from integers */
     int64_t npages;
     uint64_t **page[RC_KINDS];      /* per kind: npages pages of RC_PAGE
-                                       cells, two words each (~smallest
-                                       key, largest key + 1; 0: none), or
-                                       NULL while untouched */
+                                       cells, RC_WORDS words each (~smallest
+                                       key, largest key + 1, lock; 0: none),
+                                       or NULL while untouched */
 } rc_region;
 
 struct exec_check {
     bool race, init;
     int nregions;
-    rc_region *region;              /* by first_arg */
+    rc_region *region;              /* by first_arg, then those of no
+                                       argument by address */
+    int first_extra;                /* the first region of no argument */
     int *region_of;                 /* per parameter: its region, or -1 */
     uint32_t *minst;                /* per instruction: its number among the
                                        memory instructions */
@@ -144,6 +166,21 @@ exec_check *exec_check_new(exec_ctx *x)
         }
         c->region_of[i] = r;
     }
+    /* storages that pointers made from integers may reach, by address */
+    c->first_extra = c->nregions;
+    int nmap = x->plan.int_ptrs ? addrmap_count() : 0;
+    if (nmap) {
+        c->region = xrealloc(c->region, (size_t)(c->nregions + nmap + 1) * sizeof *c->region);
+        for (int i = 0; i < nmap; i++) {
+            const addrmap_entry *e = addrmap_nth(i);
+            bool known = false;
+            for (int r = 0; r < c->first_extra; r++)
+                known |= c->region[r].lo == e->base;
+            if (!known && e->bytes)
+                c->region[c->nregions++] = (rc_region){.lo = e->base, .bytes = e->bytes,
+                                                       .first_arg = -1};
+        }
+    }
     for (int r = 0; r < c->nregions; r++) {
         rc_region *g = &c->region[r];
         int64_t cells = (int64_t)((g->bytes + ((uint64_t)1 << g->shift) - 1) >> g->shift);
@@ -182,14 +219,14 @@ static uint64_t rc_key(int64_t pid, uint32_t minst, int64_t lane)
 
 static int64_t rc_pid(uint64_t key) { return (int64_t)(key >> RC_PID_SHIFT); }
 
-/* The two words of cell `cell` of region g for kind kd; made when make,
- * else NULL while its page is untouched. */
+/* The words of cell `cell` of region g for kind kd; made when make, else
+ * NULL while its page is untouched. */
 static uint64_t *rc_cell(rc_region *g, int kd, uint64_t cell, bool make)
 {
     uint64_t **slot = &g->page[kd][cell >> RC_PAGE_BITS];
     uint64_t *pg = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!pg && make) {
-        uint64_t *fresh = xcalloc(2 * RC_PAGE, sizeof *fresh);
+        uint64_t *fresh = xcalloc(RC_WORDS * RC_PAGE, sizeof *fresh);
         uint64_t *seen = NULL;
         if (__atomic_compare_exchange_n(slot, &seen, fresh, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
@@ -199,7 +236,7 @@ static uint64_t *rc_cell(rc_region *g, int kd, uint64_t cell, bool make)
             pg = seen;
         }
     }
-    return pg ? pg + 2 * (cell & (RC_PAGE - 1)) : NULL;
+    return pg ? pg + RC_WORDS * (cell & (RC_PAGE - 1)) : NULL;
 }
 
 /* w = max(w, v), atomically. */
@@ -211,10 +248,21 @@ static void rc_max(uint64_t *w, uint64_t v)
         ;
 }
 
+/* w = the lock of every access so far: the first one's, or RC_MIXED. */
+static void rc_lock_word(uint64_t *w, uint64_t lock)
+{
+    uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+    while (cur != lock && cur != RC_MIXED &&
+           !__atomic_compare_exchange_n(w, &cur, cur ? RC_MIXED : lock, true,
+                                        __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+        ;
+}
+
 /* A cell's smallest and largest key of one kind; false when none. */
 typedef struct rc_side {
     uint64_t key;
     int kind;                       /* exec_acc */
+    uint64_t lock;                  /* the kind's lock word */
 } rc_side;
 
 static bool rc_read(uint64_t *w, int kd, rc_side *lo, rc_side *hi)
@@ -223,11 +271,19 @@ static bool rc_read(uint64_t *w, int kd, rc_side *lo, rc_side *hi)
         return false;
     uint64_t a = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
     uint64_t b = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
+    uint64_t l = __atomic_load_n(&w[2], __ATOMIC_RELAXED);
     if (!a || !b)
         return false;
-    *lo = (rc_side){~a, kd};
-    *hi = (rc_side){b - 1, kd};
+    *lo = (rc_side){~a, kd, l};
+    *hi = (rc_side){b - 1, kd, l};
     return true;
+}
+
+/* Did every access of both sides' kinds hold one and the same lock? */
+static bool rc_locked(const rc_side *a, const rc_side *b)
+{
+    return a->lock == b->lock && a->lock != 0 && a->lock != RC_NO_LOCK &&
+           a->lock != RC_MIXED;
 }
 
 /* ---- the report ------------------------------------------------------------ */
@@ -239,7 +295,7 @@ static void rc_name_cell(const exec_ctx *x, int r, uint64_t cell, strbuf *out)
     const exec_check *c = x->check;
     const rc_region *g = &c->region[r];
     uint64_t ad = g->lo + (cell << g->shift);
-    for (int i = g->first_arg; i < x->k->nparams; i++) {
+    for (int i = g->first_arg; i >= 0 && i < x->k->nparams; i++) {
         if (c->region_of[i] != r)
             continue;
         uint64_t base = x->L->args[i].value.u;
@@ -251,8 +307,12 @@ static void rc_name_cell(const exec_ctx *x, int r, uint64_t cell, strbuf *out)
         strbuf_printf(out, "element %" PRIu64 " of '%s'", (ad - base) / (uint64_t)esz, name);
         return;
     }
-    strbuf_printf(out, "byte %" PRIu64 " of the storage of '%s'", ad - g->lo,
-                  x->L->args[g->first_arg].name ? x->L->args[g->first_arg].name : "?");
+    if (g->first_arg < 0)
+        strbuf_printf(out, "byte %" PRIu64 " of the tensor at 0x%" PRIx64 " (reached through "
+                      "a pointer made from an integer)", ad - g->lo, g->lo);
+    else
+        strbuf_printf(out, "byte %" PRIu64 " of the storage of '%s'", ad - g->lo,
+                      x->L->args[g->first_arg].name ? x->L->args[g->first_arg].name : "?");
 }
 
 static const char *const rc_verb[RC_KINDS] = {"loads", "stores to", "atomically updates"};
@@ -323,24 +383,27 @@ static bool rc_race_in(rc_region *g, uint64_t cell, rc_side *a, rc_side *b)
     const int S = EXEC_ACC_STORE, Ld = EXEC_ACC_LOAD, A = EXEC_ACC_ATOMIC;
     rc_side found[2];
     bool ok = false;
-    if (has[S] && rc_pid(lo[S].key) != rc_pid(hi[S].key)) {
+    if (has[S] && rc_pid(lo[S].key) != rc_pid(hi[S].key) && !rc_locked(&lo[S], &hi[S])) {
         found[0] = lo[S];
         found[1] = hi[S];
         ok = true;
     }
-    /* otherwise the stores are one program's: any other program's load or
-     * atomic races with them */
+    /* otherwise the stores are one program's (or all under one lock): any
+     * other program's load or atomic races with them, unless it held the
+     * same lock */
     for (int o = 0; o < 2 && !ok; o++) {
         int kd = o == 0 ? Ld : A;
-        if (!has[S] || !has[kd])
+        if (!has[S] || !has[kd] || rc_locked(&lo[S], &lo[kd]))
             continue;
         int64_t s = rc_pid(lo[S].key);
         if (rc_pid(lo[kd].key) != s)
             found[0] = lo[S], found[1] = lo[kd], ok = true;
         else if (rc_pid(hi[kd].key) != s)
             found[0] = lo[S], found[1] = hi[kd], ok = true;
+        else if (rc_pid(hi[S].key) != s)
+            found[0] = hi[S], found[1] = lo[kd], ok = true;
     }
-    if (!ok && has[Ld] && has[A]) {
+    if (!ok && has[Ld] && has[A] && !rc_locked(&lo[Ld], &lo[A])) {
         const rc_side *pairs[4][2] = {{&lo[Ld], &lo[A]}, {&lo[Ld], &hi[A]},
                                       {&hi[Ld], &lo[A]}, {&hi[Ld], &hi[A]}};
         for (int i = 0; i < 4 && !ok; i++)
@@ -411,9 +474,9 @@ static bool rc_now(exec_prog *P, const ir_inst *in, int r, uint64_t cell, int kd
             continue;
         const rc_side *other = rc_pid(lo.key) != P->pid ? &lo
                                : rc_pid(hi.key) != P->pid ? &hi : NULL;
-        if (!other)
+        if (!other || (P->lock && lo.lock == P->lock))
             continue;
-        rc_side me = {key, kd};
+        rc_side me = {key, kd, P->lock ? P->lock : RC_NO_LOCK};
         strbuf msg = {0}, note = {0};
         rc_message(P->x, r, cell, other, &me, &msg, &note);
         exec_fail(P, in, strbuf_cstr(&note), "%s", strbuf_cstr(&msg));
@@ -437,23 +500,30 @@ static bool ic_fail(exec_prog *P, const ir_inst *in, int kd, int64_t lane, int a
                     uint64_t ad, const backend_buffer *b)
 {
     const exec_ctx *x = P->x;
-    char ln[64];
+    char ln[64], from[320] = "", what[320];
     exec_lane_name(ln, sizeof ln, exec_lane_type(P, in), lane);
-    int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
-    const char *name = x->L->args[arg].name ? x->L->args[arg].name
-                       : x->k->params[arg].name ? x->k->params[arg].name : "?";
-    char from[320] = "";
     if (b->init_from)
         snprintf(from, sizeof from, " (the tensor was made by %s)", b->init_from);
+    if (arg >= 0) {
+        int64_t esz = dtype_size(dtype_elem(x->k->params[arg].dt));
+        const char *name = x->L->args[arg].name ? x->L->args[arg].name
+                           : x->k->params[arg].name ? x->k->params[arg].name : "?";
+        snprintf(what, sizeof what, "%s '%s' in program (%" PRId64 ", %" PRId64 ", %" PRId64
+                 "): %s reads element %" PRId64, kd == EXEC_ACC_LOAD ? "from" : "in", name,
+                 P->coord[0], P->coord[1], P->coord[2], ln,
+                 (int64_t)(ad - x->L->args[arg].value.u) / esz);
+    } else {
+        snprintf(what, sizeof what, "through a pointer made from an integer in program (%"
+                 PRId64 ", %" PRId64 ", %" PRId64 "): %s reads byte %" PRIu64 " of its tensor",
+                 P->coord[0], P->coord[1], P->coord[2], ln,
+                 ad - (uint64_t)(uintptr_t)b->host);
+    }
     return exec_fail(P, in,
                      "torch.empty, empty_like and new_empty give memory with no values: "
                      "write every element before a kernel reads it (a kernel's store, "
                      "fill_, copy_ or an assignment), or make the tensor with torch.zeros",
-                     "%s of uninitialised memory %s '%s' in program (%" PRId64 ", %" PRId64
-                     ", %" PRId64 "): %s reads element %" PRId64 ", which nothing has "
-                     "written%s", kd == EXEC_ACC_LOAD ? "load" : "atomic update",
-                     kd == EXEC_ACC_LOAD ? "from" : "in", name, P->coord[0], P->coord[1],
-                     P->coord[2], ln, (int64_t)(ad - x->L->args[arg].value.u) / esz, from);
+                     "%s of uninitialised memory %s, which nothing has written%s",
+                     kd == EXEC_ACC_LOAD ? "load" : "atomic update", what, from);
 }
 
 /* ---- the hook ------------------------------------------------------------------- */
@@ -473,6 +543,51 @@ static int arg_of(const exec_ctx *x, int hint, uint64_t ad, int esz)
     return -1;
 }
 
+/* The region of no argument that holds ad (they are sorted by address),
+ * or -1. */
+static int extra_region_of(const exec_check *c, uint64_t ad)
+{
+    int lo = c->first_extra, hi = c->nregions;
+    while (lo < hi) {
+        int mid = lo + (hi - lo) / 2;
+        if (c->region[mid].lo + c->region[mid].bytes <= ad)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < c->nregions && ad >= c->region[lo].lo ? lo : -1;
+}
+
+/* Check (or mark) the esz bytes at ad, in storage b, for --initcheck;
+ * false after failing P. */
+static bool ic_access(exec_prog *P, const ir_inst *in, exec_acc kind, int64_t lane, int arg,
+                      uint64_t ad, int esz, const backend_buffer *b)
+{
+    if (!b || !b->init)
+        return true;
+    uint64_t off = ad - (uint64_t)(uintptr_t)b->host;
+    if (off >= b->size)
+        return true;
+    unsigned char m = ic_mask(off, esz);
+    unsigned char *w = &b->init[off >> 3];
+    bool written = (__atomic_load_n(w, __ATOMIC_RELAXED) & m) == m;
+    if (kind != EXEC_ACC_STORE && !written)
+        return ic_fail(P, in, kind, lane, arg, ad, b);
+    if (kind != EXEC_ACC_LOAD && !written)
+        __atomic_fetch_or(w, m, __ATOMIC_RELAXED);
+    return true;
+}
+
+void exec_check_lock(exec_prog *P, ir_atomic op, uint64_t ad, bool ok)
+{
+    if (!P->x->check->race)
+        return;
+    if (op == IR_ATOMIC_CAS && ok && !P->lock)
+        P->lock = ad;
+    else if (op == IR_ATOMIC_XCHG && ad == P->lock)
+        P->lock = 0;
+}
+
 bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t pslot,
                        const uint64_t *ptr, int64_t sp, const uint8_t *mask, int64_t sm,
                        int64_t n, int esz)
@@ -481,28 +596,27 @@ bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t p
     exec_check *c = x->check;
     int hint = x->k->slots[pslot].ptr_arg;
     uint32_t minst = c->race ? c->minst[in - x->k->code] : 0;
+    uint64_t lock = P->lock ? P->lock : RC_NO_LOCK;
     for (int64_t i = 0; i < n; i++) {
         if (mask && !mask[i * sm])
             continue;
         uint64_t ad = ptr[i * sp];
         int arg = arg_of(x, hint, ad, esz);
-        if (arg < 0)
-            continue;               /* a pointer made from an integer */
         if (c->init) {
-            const backend_buffer *b = x->L->args[arg].buffer;
-            if (b && b->init) {
-                uint64_t off = ad - (uint64_t)(uintptr_t)b->host;
-                unsigned char m = ic_mask(off, esz);
-                unsigned char *w = &b->init[off >> 3];
-                bool written = (__atomic_load_n(w, __ATOMIC_RELAXED) & m) == m;
-                if (kind != EXEC_ACC_STORE && !written)
-                    return ic_fail(P, in, kind, i, arg, ad, b);
-                if (kind != EXEC_ACC_LOAD && !written)
-                    __atomic_fetch_or(w, m, __ATOMIC_RELAXED);
+            const backend_buffer *b = NULL;
+            if (arg >= 0) {
+                b = x->L->args[arg].buffer;
+            } else if (!x->L->reloc) {      /* at the host's addresses */
+                const addrmap_entry *e = addrmap_get(addrmap_find(ad));
+                b = e ? e->owner : NULL;
             }
+            if (!ic_access(P, in, kind, i, arg, ad, esz, b))
+                return false;
         }
         if (c->race) {
-            int r = c->region_of[arg];
+            int r = arg >= 0 ? c->region_of[arg] : extra_region_of(c, ad);
+            if (r < 0)
+                continue;
             rc_region *g = &c->region[r];
             uint64_t key = rc_key(P->pid, minst, i);
             uint64_t first = (ad - g->lo) >> g->shift;
@@ -511,9 +625,12 @@ bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t p
                 uint64_t *w = rc_cell(g, kind, cell, true);
                 rc_max(&w[0], ~key);
                 rc_max(&w[1], key + 1);
+                rc_lock_word(&w[2], lock);
                 if (x->session && !rc_now(P, in, r, cell, kind, key))
                     return false;
             }
+            if (kind == EXEC_ACC_STORE && ad == P->lock)
+                P->lock = 0;            /* a plain store releases it too */
         }
     }
     return true;

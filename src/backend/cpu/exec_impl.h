@@ -236,6 +236,8 @@ typedef struct exec_prog {
     int64_t coord[3];
     uint32_t naccess;       /* its memory accesses recorded so far
                                (alog_event.access) */
+    uint64_t lock;          /* --racecheck: the address of the spin lock it
+                               holds (exec_check_lock), or 0 */
     const ir_inst *fail_at;
     char msg[640];
     char note[256];
@@ -406,6 +408,10 @@ void exec_check_free(exec_check *c);
 bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t pslot,
                        const uint64_t *ptr, int64_t sp, const uint8_t *mask, int64_t sm,
                        int64_t n, int esz);
+/* An ATOMIC of one active lane at address ad has run: a CAS that
+ * succeeded (ok) takes a spin lock there, an XCHG of the lock held
+ * releases it (tl.atomic_cas(lock, 0, 1) ... tl.atomic_xchg(lock, 0)). */
+void exec_check_lock(exec_prog *P, ir_atomic op, uint64_t ad, bool ok);
 /* After every program ran: report the launch's first race (false), if
  * any. */
 bool exec_check_end(exec_ctx *x);

@@ -876,15 +876,23 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
     int64_t scmp = cas ? STRIDE(P, in->b) : 0;
     void *D = in->dst >= 0 ? SLOT(P, in->dst) : NULL;
     dtype_scalar zero = {.u = 0};
+    int64_t active = 0;         /* a lock (exec_check_lock): one lane */
+    bool swapped = false;
+    uint64_t last = 0;
     for (int64_t i = 0; i < n; i++) {
         dtype_scalar old = zero;     /* masked lanes return 0 */
         if (!ac.mask || ac.mask[i * ac.sm]) {
             dtype_scalar cmp = cas ? lane_get(t, CMP, i * scmp) : zero;
-            old = atomic_lane((ir_atomic)in->sub, t, (void *)(uintptr_t)ac.ptr[i * ac.sp],
+            last = ac.ptr[i * ac.sp];
+            old = atomic_lane((ir_atomic)in->sub, t, (void *)(uintptr_t)last,
                               lane_get(t, V, i * sv), cmp);
+            active++;
+            swapped = cas && dtype_is_int(t) && old.u == cmp.u;
         }
         if (D)
             lane_set(t, D, i, old);
     }
+    if (P->x->check && active == 1)
+        exec_check_lock(P, (ir_atomic)in->sub, last, swapped);
     return true;
 }

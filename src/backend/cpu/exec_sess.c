@@ -55,6 +55,7 @@ bool exec_run_program_stoppable(exec_prog *P)
     exec_prog *Q = prog_new(x, P->pid);
     memcpy(Q->own.regs, P->regs, x->plan.regbytes);
     Q->pc = pc;
+    Q->lock = P->lock;
     strbuf_putn(&Q->own.out, strbuf_cstr(&P->w->out), P->w->out.len);
     strbuf_clear(&P->w->out);
     pthread_mutex_lock(&x->lock);
