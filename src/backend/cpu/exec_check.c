@@ -35,10 +35,11 @@
  * of a cell says which lock every access of that kind held: 0 none yet, 1
  * no lock, a lock's address, or all ones when they differed (an order-free
  * summary again).  Two kinds whose accesses all held the same lock do not
- * race.  One lock at a time is followed.
+ * race.  One lock at a time is followed.  A kernel without
+ * tl.atomic_cas takes no lock, and its cells have no third word.
  *
  * Pages of cells are made on first touch, per kind: an input only loaded
- * costs 24 bytes a cell, an element touched in every way 72.  Kernels
+ * costs 16 (24) bytes a cell, an element touched in every way 48 (72).  Kernels
  * that make pointers from integers also get a region per storage whose
  * address the program took (addrmap.h), with cells of one byte.  A memory
  * instruction past the 8191st or a lane past 2^20 - 1 keeps that number
@@ -76,7 +77,7 @@ enum {
     RC_KINDS = 3,                   /* exec_acc: load, store, atomic */
     RC_MINST_MAX = (1 << 13) - 1,
     RC_LANE_MAX = (1 << 20) - 1,
-    RC_WORDS = 3,                   /* per cell and kind */
+    RC_WORDS = 3,                   /* per cell and kind, at most */
 };
 
 #define RC_NO_LOCK ((uint64_t)1)
@@ -94,13 +95,15 @@ typedef struct rc_region {
                                        made from integers */
     int64_t npages;
     uint64_t **page[RC_KINDS];      /* per kind: npages pages of RC_PAGE
-                                       cells, RC_WORDS words each (~smallest
-                                       key, largest key + 1, lock; 0: none),
-                                       or NULL while untouched */
+                                       cells, exec_check.words words each
+                                       (~smallest key, largest key + 1, lock;
+                                       0: none), or NULL while untouched */
 } rc_region;
 
 struct exec_check {
     bool race, init;
+    int words;                      /* per cell and kind: 3, or 2 (no lock
+                                       word) when the kernel has no CAS */
     int nregions;
     rc_region *region;              /* by first_arg, then those of no
                                        argument by address */
@@ -133,8 +136,11 @@ exec_check *exec_check_new(exec_ctx *x)
     c->minst = xcalloc((size_t)k->ncode + 1, sizeof *c->minst);
     c->minst_pc = xcalloc(RC_MINST_MAX + 1, sizeof *c->minst_pc);
     uint32_t m = 0;
+    c->words = 2;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
         ir_opcode op = (ir_opcode)k->code[pc].op;
+        if (op == IR_ATOMIC && k->code[pc].sub == IR_ATOMIC_CAS)
+            c->words = 3;
         if (op != IR_LOAD && op != IR_STORE && op != IR_ATOMIC)
             continue;
         c->minst[pc] = m;
@@ -221,12 +227,12 @@ static int64_t rc_pid(uint64_t key) { return (int64_t)(key >> RC_PID_SHIFT); }
 
 /* The words of cell `cell` of region g for kind kd; made when make, else
  * NULL while its page is untouched. */
-static uint64_t *rc_cell(rc_region *g, int kd, uint64_t cell, bool make)
+static uint64_t *rc_cell(const exec_check *c, rc_region *g, int kd, uint64_t cell, bool make)
 {
     uint64_t **slot = &g->page[kd][cell >> RC_PAGE_BITS];
     uint64_t *pg = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!pg && make) {
-        uint64_t *fresh = xcalloc(RC_WORDS * RC_PAGE, sizeof *fresh);
+        uint64_t *fresh = xcalloc((size_t)c->words * RC_PAGE, sizeof *fresh);
         uint64_t *seen = NULL;
         if (__atomic_compare_exchange_n(slot, &seen, fresh, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
@@ -236,7 +242,7 @@ static uint64_t *rc_cell(rc_region *g, int kd, uint64_t cell, bool make)
             pg = seen;
         }
     }
-    return pg ? pg + RC_WORDS * (cell & (RC_PAGE - 1)) : NULL;
+    return pg ? pg + c->words * (cell & (RC_PAGE - 1)) : NULL;
 }
 
 /* w = max(w, v), atomically. */
@@ -265,13 +271,13 @@ typedef struct rc_side {
     uint64_t lock;                  /* the kind's lock word */
 } rc_side;
 
-static bool rc_read(uint64_t *w, int kd, rc_side *lo, rc_side *hi)
+static bool rc_read(const exec_check *c, uint64_t *w, int kd, rc_side *lo, rc_side *hi)
 {
     if (!w)
         return false;
     uint64_t a = __atomic_load_n(&w[0], __ATOMIC_RELAXED);
     uint64_t b = __atomic_load_n(&w[1], __ATOMIC_RELAXED);
-    uint64_t l = __atomic_load_n(&w[2], __ATOMIC_RELAXED);
+    uint64_t l = c->words > 2 ? __atomic_load_n(&w[2], __ATOMIC_RELAXED) : RC_NO_LOCK;
     if (!a || !b)
         return false;
     *lo = (rc_side){~a, kd, l};
@@ -374,12 +380,13 @@ static void rc_message(const exec_ctx *x, int r, uint64_t cell, const rc_side *a
 /* A race in the cell's words, a before b by program, when there is one
  * (the order of the kinds is fixed: store/store, store/load,
  * store/atomic, load/atomic). */
-static bool rc_race_in(rc_region *g, uint64_t cell, rc_side *a, rc_side *b)
+static bool rc_race_in(const exec_check *c, rc_region *g, uint64_t cell, rc_side *a,
+                       rc_side *b)
 {
     rc_side lo[RC_KINDS], hi[RC_KINDS];
     bool has[RC_KINDS];
     for (int kd = 0; kd < RC_KINDS; kd++)
-        has[kd] = rc_read(rc_cell(g, kd, cell, false), kd, &lo[kd], &hi[kd]);
+        has[kd] = rc_read(c, rc_cell(c, g, kd, cell, false), kd, &lo[kd], &hi[kd]);
     const int S = EXEC_ACC_STORE, Ld = EXEC_ACC_LOAD, A = EXEC_ACC_ATOMIC;
     rc_side found[2];
     bool ok = false;
@@ -439,7 +446,7 @@ bool exec_check_end(exec_ctx *x)
             for (uint64_t cell = (uint64_t)p << RC_PAGE_BITS;
                  cell < (uint64_t)(p + 1) << RC_PAGE_BITS; cell++) {
                 rc_side a, b;
-                if (!rc_race_in(g, cell, &a, &b))
+                if (!rc_race_in(c, g, cell, &a, &b))
                     continue;
                 strbuf msg = {0}, note = {0};
                 rc_message(x, r, cell, &a, &b, &msg, &note);
@@ -470,7 +477,7 @@ static bool rc_now(exec_prog *P, const ir_inst *in, int r, uint64_t cell, int kd
         if (kd != EXEC_ACC_STORE && o == kd)
             continue;               /* load/load, atomic/atomic */
         rc_side lo, hi;
-        if (!rc_read(rc_cell(g, o, cell, false), o, &lo, &hi))
+        if (!rc_read(c, rc_cell(c, g, o, cell, false), o, &lo, &hi))
             continue;
         const rc_side *other = rc_pid(lo.key) != P->pid ? &lo
                                : rc_pid(hi.key) != P->pid ? &hi : NULL;
@@ -595,6 +602,11 @@ bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t p
     exec_ctx *x = P->x;
     exec_check *c = x->check;
     int hint = x->k->slots[pslot].ptr_arg;
+    /* every active lane is in the pointer's argument (exec_mem.c's
+     * check): without a bitmap there, --initcheck alone has nothing to do */
+    if (!c->race && hint >= 0 &&
+        (!x->L->args[hint].buffer || !x->L->args[hint].buffer->init))
+        return true;
     uint32_t minst = c->race ? c->minst[in - x->k->code] : 0;
     uint64_t lock = P->lock ? P->lock : RC_NO_LOCK;
     for (int64_t i = 0; i < n; i++) {
@@ -622,10 +634,11 @@ bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t p
             uint64_t first = (ad - g->lo) >> g->shift;
             uint64_t last = (ad + (uint64_t)esz - 1 - g->lo) >> g->shift;
             for (uint64_t cell = first; cell <= last; cell++) {
-                uint64_t *w = rc_cell(g, kind, cell, true);
+                uint64_t *w = rc_cell(c, g, kind, cell, true);
                 rc_max(&w[0], ~key);
                 rc_max(&w[1], key + 1);
-                rc_lock_word(&w[2], lock);
+                if (c->words > 2)
+                    rc_lock_word(&w[2], lock);
                 if (x->session && !rc_now(P, in, r, cell, kind, key))
                     return false;
             }
