@@ -1,6 +1,6 @@
 /* torch_create.c - the functions that make tensors: torch.tensor,
- * as_tensor, zeros, ones, empty, full, arange, linspace, eye, rand, randn,
- * randint, randperm, the *_like and Tensor.new_* forms, torch.Tensor(...),
+ * as_tensor, zeros, ones, empty, empty_strided, full, arange, linspace,
+ * eye, rand, randn, randint, randperm, the *_like and Tensor.new_* forms, torch.Tensor(...),
  * and the generator's manual_seed / initial_seed.
  *
  * Every creation function takes dtype= and device=; device='cuda' only
@@ -85,10 +85,10 @@ static void initcheck_fail(const tensor *t, int64_t flat)
     diag_report(h->diag, DIAG_ERROR, h->file, h->stmt_at, "read of uninitialised memory: "
                 "element [%s] of the tensor%s%s has never been written", idx,
                 from ? " made by " : "", from ? from : "");
-    diag_report(h->diag, DIAG_NOTE, h->file, h->stmt_at, "torch.empty, empty_like and "
-                "new_empty give memory with no values: write every element before reading "
-                "it (fill_, copy_, an assignment, a kernel's store), or make the tensor with "
-                "torch.zeros");
+    diag_report(h->diag, DIAG_NOTE, h->file, h->stmt_at, "torch.empty and its kin "
+                "(empty_like, new_empty, empty_strided) give memory with no values: write "
+                "every element before reading it (fill_, copy_, an assignment, a kernel's "
+                "store), or make the tensor with torch.zeros");
     host_traceback(h);
     fflush(h->diag->out);
     exit(1);
@@ -305,6 +305,49 @@ TORCH_NAMED(new_ones, new_like, 1)
 TORCH_NAMED(new_empty, new_like, 2)
 TORCH_NAMED(new_full, new_like, 3)
 TORCH_NAMED(new_tensor, new_like, 4)
+
+/* torch.empty_strided(size, stride) and x.new_empty_strided(size, stride)
+ * (x's dtype and device unless given): a view with those strides of a
+ * storage that holds just the elements it reaches, zeros (or unwritten
+ * under --initcheck, as torch.empty). */
+static val empty_strided(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at, const char *fname, bool method)
+{
+    val a[8];
+    if (!host_args(h, at, fname, "size, stride, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    const tensor *like = method ? tensor_of(self) : NULL;
+    dtype dt = like ? like->type : DTYPE_FP32;
+    bool cuda = like ? like->cuda : false;
+    int nd, ns;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    if (!create_kw(h, a + 2, at, fname, &dt, &cuda) ||
+        !torch_shape_args(h, 1, &a[0], at, fname, &nd, shape) ||
+        !torch_int_list(h, a[1], at, fname, "stride", &ns, strides, TENSOR_MAX_DIMS))
+        return val_err();
+    if (ns != nd)
+        return host_error(h, at, "mismatch in length of strides and shape");
+    int64_t extent = 1;
+    for (int d = 0; d < nd; d++) {
+        if (strides[d] < 0)
+            return host_error(h, at, "%s: negative strides are not supported", fname);
+        if (shape[d] == 0)
+            extent = 0;
+    }
+    for (int d = 0; d < nd && extent; d++)
+        extent += (shape[d] - 1) * strides[d];
+    char err[TENSOR_ERR_LEN];
+    tensor *base = tensor_new(dt, 1, &extent, cuda, err);
+    if (!base)
+        return torch_fail(h, at, err);
+    tensor *r = tensor_view_of(base, nd, shape, strides, 0);
+    tensor_unref(base);
+    empty_made(h, r, method ? "Tensor.new_empty_strided" : "torch.empty_strided", at);
+    return tensor_val(r);
+}
+
+TORCH_NAMED(empty_strided, empty_strided, false)
+TORCH_NAMED(new_empty_strided, empty_strided, true)
 
 /* ---- torch.tensor and friends ----------------------------------------------------- */
 
@@ -657,6 +700,7 @@ const torch_fn torch_create_fns[] = {
     TORCH_CREATE("zeros", fn_zeros),
     TORCH_CREATE("ones", fn_ones),
     TORCH_CREATE("empty", fn_empty),
+    TORCH_CREATE("empty_strided", fn_empty_strided),
     TORCH_CREATE("full", fn_full),
     TORCH_CREATE("rand", fn_rand),
     TORCH_CREATE("randn", fn_randn),
@@ -677,6 +721,7 @@ const torch_fn torch_create_fns[] = {
     TORCH_METHOD_CREATE("new_zeros", fn_new_zeros),
     TORCH_METHOD_CREATE("new_ones", fn_new_ones),
     TORCH_METHOD_CREATE("new_empty", fn_new_empty),
+    TORCH_METHOD_CREATE("new_empty_strided", fn_new_empty_strided),
     TORCH_METHOD_CREATE("new_full", fn_new_full),
     TORCH_METHOD_CREATE("new_tensor", fn_new_tensor),
     TORCH_METHOD("uniform_", fn_uniform_),

@@ -352,10 +352,10 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
         }
     }
     pl->scratchbytes = align64(pl->scratchbytes);
-    bool lanes = L->log || L->racecheck || L->initcheck;
+    bool lanes = L->log || L->racecheck;
     fastpath_analyse(k, pl->numel, !L->keep_lanes && !lanes, pl->sflags, pl->iflags);
     if (lanes)             /* every lane through exec_mem.c's access log and
-                              the checkers (exec_check.c) */
+                              --racecheck (exec_check.c) */
         for (int32_t pc = 0; pc < k->ncode; pc++)
             pl->iflags[pc] &= (uint8_t)~(FASTPATH_MEMORY | FASTPATH_LOAD_VIEW);
     return true;

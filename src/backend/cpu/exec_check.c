@@ -56,7 +56,11 @@
  * a load or atomic whose active lane reaches a byte not written fails
  * the program there, as an out-of-bounds lane does, and stores and
  * atomics set the bits of the bytes they write; lanes through pointers
- * made from integers find their storage's bitmap through addrmap.h. */
+ * made from integers find their storage's bitmap through addrmap.h.
+ * Under --initcheck alone the memory fast paths stay on for the accesses
+ * through arguments whose storage has no bitmap (exec_check_lanes), and
+ * a storage whose every byte has been written loses its bitmap when the
+ * launch ends. */
 #include "exec_impl.h"
 
 #include <inttypes.h>
@@ -430,9 +434,39 @@ bool exec_check_races(const exec_check *c)
     return c && c->race;
 }
 
+bool exec_check_lanes(const exec_check *c, const exec_launch *L, int arg)
+{
+    return c->race || arg < 0 || (L->args[arg].buffer && L->args[arg].buffer->init);
+}
+
+/* --initcheck, after a launch: a storage every byte of which has been
+ * written needs its bitmap no more (its accesses go back to the fast
+ * paths).  Only the launch's own threads read the bitmaps, and they have
+ * ended. */
+static void ic_drop_written(const exec_ctx *x)
+{
+    for (int i = 0; i < x->k->nparams; i++) {
+        backend_buffer *b = x->L->args[i].buffer;
+        if (!dtype_is_ptr(x->k->params[i].dt) || !b || !b->init)
+            continue;
+        size_t full = b->size / 8;
+        bool all = true;
+        for (size_t j = 0; j < full && all; j++)
+            all = b->init[j] == 0xff;
+        if (all && (b->size & 7))
+            all = (b->init[full] & ((1u << (b->size & 7)) - 1)) == ((1u << (b->size & 7)) - 1);
+        if (all) {
+            free(b->init);
+            b->init = NULL;
+        }
+    }
+}
+
 bool exec_check_end(exec_ctx *x)
 {
     exec_check *c = x->check;
+    if (c && c->init)
+        ic_drop_written(x);
     if (!c || !c->race)
         return true;
     for (int r = 0; r < c->nregions; r++) {
@@ -526,9 +560,10 @@ static bool ic_fail(exec_prog *P, const ir_inst *in, int kd, int64_t lane, int a
                  ad - (uint64_t)(uintptr_t)b->host);
     }
     return exec_fail(P, in,
-                     "torch.empty, empty_like and new_empty give memory with no values: "
-                     "write every element before a kernel reads it (a kernel's store, "
-                     "fill_, copy_ or an assignment), or make the tensor with torch.zeros",
+                     "torch.empty and its kin (empty_like, new_empty, empty_strided) "
+                     "give memory with no values: write every element before a kernel "
+                     "reads it (a kernel's store, fill_, copy_ or an assignment), or make "
+                     "the tensor with torch.zeros",
                      "%s of uninitialised memory %s, which nothing has written%s",
                      kd == EXEC_ACC_LOAD ? "load" : "atomic update", what, from);
 }

@@ -418,6 +418,9 @@ bool exec_check_end(exec_ctx *x);
 /* Does c look for races (a debugger session then runs its programs one
  * after the other, so that the same access is caught on every run)? */
 bool exec_check_races(const exec_check *c);
+/* Must an access through parameter arg (-1: unknown) take the plain
+ * path, lane by lane, for c (mem_fast asks)? */
+bool exec_check_lanes(const exec_check *c, const exec_launch *L, int arg);
 
 /* ---- exec_sess.c ------------------------------------------------------ */
 

@@ -8,7 +8,10 @@
  * A recorded launch (exec_launch.log: --viz, tritsim check) also records
  * every lane of every access, the lanes that failed the check included
  * (alog_access, alog.h); the plan then sends every access down the plain
- * path (exec.c).
+ * path (exec.c), as it does under --racecheck.  The checkers
+ * (exec_check.c) see the active lanes of every access that passed its
+ * check; under --initcheck alone, only accesses through an argument whose
+ * storage has a bitmap of written bytes leave the fast path.
  *
  * ATOMIC lanes run one at a time, in lane order, each a real atomic
  * (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
@@ -442,6 +445,10 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     int32_t ps = in->a, ms = load ? in->b : in->c;
     const exec_rec *pr = REC(P, ps);
     if (!pr->valid)
+        return false;
+    /* --initcheck: an argument whose storage has a bitmap takes the plain
+     * path, which checks and marks it (exec_check.c) */
+    if (x->check && exec_check_lanes(x->check, x->L, x->k->slots[ps].ptr_arg))
         return false;
     const ir_type *tp = TYPE(P, ps);
     dtype t = dtype_elem(tp->dt);
