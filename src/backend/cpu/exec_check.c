@@ -64,8 +64,10 @@
 #include "exec_impl.h"
 
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "addrmap.h"
 #include "arena.h"
@@ -124,6 +126,46 @@ static int log2_of(int64_t n)
     while (((int64_t)1 << (s + 1)) <= n)
         s++;
     return s;
+}
+
+/* Pages of cells given back by earlier launches, for the next ones: a
+ * launch that checks a large tensor touches a page of shadow for every
+ * 4,096 elements, and memory that malloc returned to the system would
+ * fault in again, page by page, at every launch.  A list per size (two or
+ * three words a cell), linked through each page's first word, at most
+ * RC_POOL_MAX pages in all (then free). */
+enum { RC_POOL_MAX = 8192 };
+static pthread_mutex_t rc_pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *rc_pool[RC_WORDS + 1];
+static int rc_pooled;
+
+static void rc_page_give(uint64_t *pg, int words)
+{
+    pthread_mutex_lock(&rc_pool_lock);
+    if (rc_pooled < RC_POOL_MAX) {
+        pg[0] = (uint64_t)(uintptr_t)rc_pool[words];
+        rc_pool[words] = pg;
+        rc_pooled++;
+        pg = NULL;
+    }
+    pthread_mutex_unlock(&rc_pool_lock);
+    free(pg);
+}
+
+/* A zeroed page of cells of `words` words. */
+static uint64_t *rc_page_take(int words)
+{
+    pthread_mutex_lock(&rc_pool_lock);
+    uint64_t *pg = rc_pool[words];
+    if (pg) {
+        rc_pool[words] = (uint64_t *)(uintptr_t)pg[0];
+        rc_pooled--;
+    }
+    pthread_mutex_unlock(&rc_pool_lock);
+    if (!pg)
+        return xcalloc((size_t)words * RC_PAGE, sizeof *pg);
+    memset(pg, 0, (size_t)words * RC_PAGE * sizeof *pg);
+    return pg;
 }
 
 exec_check *exec_check_new(exec_ctx *x)
@@ -208,7 +250,8 @@ void exec_check_free(exec_check *c)
     for (int r = 0; r < c->nregions; r++)
         for (int kd = 0; kd < RC_KINDS; kd++) {
             for (int64_t p = 0; p < c->region[r].npages; p++)
-                free(c->region[r].page[kd][p]);
+                if (c->region[r].page[kd][p])
+                    rc_page_give(c->region[r].page[kd][p], c->words);
             free(c->region[r].page[kd]);
         }
     free(c->region);
@@ -236,13 +279,13 @@ static uint64_t *rc_cell(const exec_check *c, rc_region *g, int kd, uint64_t cel
     uint64_t **slot = &g->page[kd][cell >> RC_PAGE_BITS];
     uint64_t *pg = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
     if (!pg && make) {
-        uint64_t *fresh = xcalloc((size_t)c->words * RC_PAGE, sizeof *fresh);
+        uint64_t *fresh = rc_page_take(c->words);
         uint64_t *seen = NULL;
         if (__atomic_compare_exchange_n(slot, &seen, fresh, false, __ATOMIC_ACQ_REL,
                                         __ATOMIC_ACQUIRE))
             pg = fresh;
         else {
-            free(fresh);
+            rc_page_give(fresh, c->words);
             pg = seen;
         }
     }
