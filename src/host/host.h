@@ -168,6 +168,11 @@ struct host {
                                    (above), or NULL */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     bool unchecked;             /* --unchecked: GPU kernels without bounds checks */
+    bool racecheck;             /* --racecheck: launches check for races between
+                                   programs (backend.h) */
+    bool initcheck;             /* --initcheck: torch.empty and its kin give
+                                   storages whose unwritten elements kernels and
+                                   the host may not read (tensor.h) */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
                                    else the kernel of that name (launch.c) */
     int ir_dumped;              /* specializations --dump-ir listed so far */
