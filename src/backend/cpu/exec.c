@@ -352,7 +352,12 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
         }
     }
     pl->scratchbytes = align64(pl->scratchbytes);
-    fastpath_analyse(k, pl->numel, !L->keep_lanes && !L->log, pl->sflags, pl->iflags);
+    fastpath_analyse(k, pl->numel, !L->keep_lanes && !L->log && !L->plain, pl->sflags,
+                     pl->iflags);
+    if (L->plain) {        /* every instruction the ordinary way */
+        memset(pl->sflags, 0, (size_t)k->nslots);
+        memset(pl->iflags, 0, (size_t)k->ncode);
+    }
     if (L->log)            /* every lane through exec_mem.c's access log */
         for (int32_t pc = 0; pc < k->ncode; pc++)
             pl->iflags[pc] &= (uint8_t)~(FASTPATH_MEMORY | FASTPATH_LOAD_VIEW);
