@@ -591,6 +591,59 @@ static bool st_full(gen *g)
     }
 }
 
+/* Data movement the others lack: join/split, gather, histogram, cat;
+ * device_print and an assertion that holds. */
+static bool st_misc(gen *g)
+{
+    opnd a;
+    if (!pick_var(g, P_ANY, true, &a) || !a.rows || (g->twod && !a.cols))
+        return false;
+    const char *ar = g->twod ? "BN" : "B";
+    switch (below(g, 6)) {
+    case 0: {
+        opnd b;
+        if (!pick_var(g, P_ANY, true, &b))
+            return false;
+        assign(g, a.dt, SH_F, "tl.split(tl.join(%s, %s.to(%s)))[%d]", a.t, b.t, tl(a.dt),
+               below(g, 2));
+        return true;
+    }
+    case 1:
+        if (g->twod)
+            assign(g, a.dt, SH_F, "tl.gather(%s, tl.broadcast_to(((tl.arange(0, BN) * 5 + %d) %% BN)"
+                   "[None, :], (BM, BN)), 1)", a.t, below(g, 4));
+        else
+            assign(g, a.dt, SH_F, "tl.gather(%s, (tl.arange(0, %s) * 3 + %d) %% %s, 0)", a.t, ar,
+                   below(g, 4), ar);
+        return true;
+    case 2:
+        if (g->twod || !dtype_is_int(a.dt))
+            return false;
+        assign(g, DTYPE_INT32, SH_S, "tl.sum(tl.histogram(%s.to(tl.int32), 8) * tl.arange(0, 8))",
+               a.t);
+        return true;
+    case 3:
+        /* (an int sum: the same whatever order can_reorder gives) */
+        if (g->twod)
+            return false;       /* (1-D tiles only) */
+        assign(g, DTYPE_INT32, SH_S, "tl.sum(tl.cat(%s, %s, can_reorder=True).to(tl.int32))",
+               a.t, a.t);
+        return true;
+    case 4: {
+        int64_t lanes = g->twod ? g->BM * g->BN : g->B;
+        int64_t progs = g->twod ? g->gm * g->gn : g->g;
+        if (lanes * progs > 64 || g->in_loop)
+            return false;
+        line(g, "tl.device_print(\"x\", %s)", a.t);
+        return true;
+    }
+    default:
+        line(g, "tl.device_assert(%s == %s, \"same\")", g->twod ? "rm" : "offs",
+             g->twod ? "rm" : "offs");
+        return true;
+    }
+}
+
 /* ---- loads ------------------------------------------------------------------------ */
 
 static const char *other_for(gen *g, dtype dt)
@@ -907,13 +960,28 @@ static void store_var(gen *g, const var *v)
         line(g, "tl.store(%s %s, %s)", name, ptr, val);
 }
 
+/* A constant stored through a tile of pointers (one value for every lane). */
+static void store_const(gen *g)
+{
+    dtype dt = pick_dt(g);
+    const char *name = buf_add(g, dt, g->twod ? g->M * g->N : g->n, true);
+    if (!name)
+        return;
+    const char *val = dtype_is_float(dt) ? (chance(g, 50) ? "1.5" : "-0.0") : "7";
+    if (chance(g, 50))
+        line(g, "tl.store(%s + offs, %s, mask=mask)", name, val);
+    else
+        line(g, "tl.store(%s + offs, tl.full(%s, %s, %s), mask=mask)", name,
+             g->twod ? "(BM, BN)" : "(B,)", val, tl(dt));
+}
+
 /* ---- atomics ---------------------------------------------------------------------- */
 
 static bool st_atomic(gen *g)
 {
-    static const char *ops[] = {"add", "max", "min", "and", "or", "xor", "xchg", "add"};
-    int op = below(g, 8);
-    bool fl = op == 0 && chance(g, 30);
+    static const char *ops[] = {"add", "max", "min", "and", "or", "xor", "xchg", "add", "cas"};
+    int op = below(g, 9);
+    bool fl = op <= 2 && chance(g, 30);
     dtype dt = fl ? DTYPE_FP32 : (chance(g, 70) ? DTYPE_INT32 : (chance(g, 50) ? DTYPE_INT64 : DTYPE_UINT32));
     opnd a;
     if (!pick_var(g, P_NUM, true, &a))
@@ -923,8 +991,8 @@ static bool st_atomic(gen *g)
         return false;
     g->k->buf[g->k->nbuf - 1].zero = chance(g, 50);
     bool use_old = chance(g, 25);
-    if (fl || op == 6 || use_old)
-        g->k->order_dependent = true;
+    if (fl || op >= 6 || use_old)
+        g->k->order_dependent = true;      /* (float max/min: which zero) */
     char idx[TEXT], msk[TEXT] = "";
     if (!a.rows && !a.cols) {
         put(idx, "%d", below(g, 8));
@@ -936,8 +1004,12 @@ static bool st_atomic(gen *g)
         put(msk, ", mask=mask");
     }
     char call[4 * TEXT];
-    snprintf(call, sizeof call, "tl.atomic_%s(%s + %s, %s.to(%s)%s)", ops[op], name, idx, a.t,
-             tl(dt), msk);
+    if (op == 8)        /* cmp: what some element may hold (0, 90 or a value) */
+        snprintf(call, sizeof call, "tl.atomic_cas(%s + %s, %s, %s.to(%s))", name, idx,
+                 chance(g, 50) ? "0" : "90", a.t, tl(dt));
+    else
+        snprintf(call, sizeof call, "tl.atomic_%s(%s + %s, %s.to(%s)%s)", ops[op], name, idx,
+                 a.t, tl(dt), msk);
     if (use_old)
         assign(g, dt, shape_of(g, a.rows, a.cols), "%s", call);
     else
@@ -1079,12 +1151,17 @@ static bool st_dot(gen *g)
 {
     if (!g->twod || g->BM < 16 || g->BN < 16 || g->in_loop || g->depth)
         return false;
-    static const dtype in_dts[] = {DTYPE_FP32, DTYPE_FP16, DTYPE_BF16, DTYPE_INT8, DTYPE_FP32};
-    dtype idt = in_dts[below(g, 5)];
+    static const dtype in_dts[] = {DTYPE_FP32, DTYPE_FP16, DTYPE_BF16, DTYPE_INT8, DTYPE_FP32,
+                                   DTYPE_FP64};
+    dtype idt = in_dts[below(g, 6)];
     int64_t BK = g->k->cons[2].v, K = g->k->scal[5].v.i, KT = g->k->scal[6].v.i;
     if (idt == DTYPE_INT8 && BK < 32)
         idt = DTYPE_FP16;               /* (Triton: K >= 32 for int8) */
-    dtype adt = idt == DTYPE_INT8 ? DTYPE_INT32 : DTYPE_FP32;
+    dtype adt = idt == DTYPE_INT8 ? DTYPE_INT32 : idt == DTYPE_FP64 ? DTYPE_FP64 : DTYPE_FP32;
+    /* an fp16 accumulator: each step rounds to fp16 (out_dtype) */
+    bool acc16 = idt == DTYPE_FP16 && chance(g, 30);
+    if (acc16)
+        adt = DTYPE_FP16;
     bool padded = chance(g, 40);
     const char *a, *b;
     if (padded) {
@@ -1116,8 +1193,10 @@ static bool st_dot(gen *g)
              "mask=(kk%d[:, None] < K) & (rn[None, :] < N), other=0)", id, b, id, id);
     }
     const char *prec = idt == DTYPE_FP32 && chance(g, 50) ? ", input_precision=\"ieee\""
-                       : idt == DTYPE_INT8 ? ", out_dtype=tl.int32" : "";
-    switch (below(g, 3)) {
+                       : idt == DTYPE_INT8 ? ", out_dtype=tl.int32"
+                       : idt == DTYPE_FP64 ? ", out_dtype=tl.float64"
+                       : acc16 ? ", out_dtype=tl.float16" : "";
+    switch (acc16 ? 1 : below(g, 3)) {
     case 0: line(g, "%s += tl.dot(a%d, b%d%s)", an, id, id, prec); break;
     case 1: line(g, "%s = tl.dot(a%d, b%d, %s%s)", an, id, id, an, prec); break;
     default: line(g, "%s = %s + tl.dot(a%d, b%d%s)", an, an, id, id, prec); break;
@@ -1143,7 +1222,8 @@ static void statement(gen *g)
         else if (c < 85) ok = st_full(g);
         else if (c < 88) ok = st_atomic(g);
         else if (c < 93) ok = st_loop(g);
-        else if (c < 97) ok = st_if(g);
+        else if (c < 95) ok = st_if(g);
+        else if (c < 98) ok = st_misc(g);
         else ok = st_dot(g);
         if (ok)
             return;
@@ -1271,6 +1351,8 @@ void fz_generate(uint64_t seed, uint64_t index, fz_kernel *k)
     for (int i = first; i < g->nv; i++)
         if (g->v[i].sh != SH_F && chance(g, 40))
             store_var(g, &g->v[i]);
+    if (chance(g, 10))
+        store_const(g);
 
     strbuf_puts(&k->src, "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kern(");
     for (int i = 0; i < k->nbuf; i++)
