@@ -82,9 +82,16 @@ static const ast_node *find_def(const ast_node *mod, const char *name)
     return NULL;
 }
 
+/* The module's globals: tl, triton and its @triton.jit functions. */
+typedef struct module {
+    const src_file *file;
+    const ast_node *mod;
+} module;
+
 static spec_global lookup(void *ctx, void *env, const char *name)
 {
-    (void)ctx, (void)env;
+    const module *m = ctx;
+    (void)env;
     spec_global g = {.kind = SPEC_G_UNDEFINED};
     if (!strcmp(name, "tl")) {
         g.kind = SPEC_G_MODULE;
@@ -92,6 +99,11 @@ static spec_global lookup(void *ctx, void *env, const char *name)
     } else if (!strcmp(name, "triton")) {
         g.kind = SPEC_G_MODULE;
         g.qualname = "triton";
+    } else if (find_def(m->mod, name)) {
+        g.kind = SPEC_G_JIT;
+        g.def = find_def(m->mod, name);
+        g.file = m->file;
+        g.env = ctx;
     }
     return g;
 }
@@ -344,9 +356,10 @@ static bool fuzz_one(fuzz *F, fz_kernel *k, uint64_t index, bool show)
         for (int c = 0; c < k->nconst; c++)
             params[np++] = (spec_param){.is_const = true,
                                         .c = {.kind = SC_INT, .u.i = k->cons[c].v}};
-        spec_host host = {.lookup = lookup};
+        module m = {.file = file, .mod = mod};
+        spec_host host = {.lookup = lookup, .ctx = &m};
         FILE *sp = fopen("/dev/null", "w");
-        ir = spec_kernel(file, find_def(mod, "kern"), NULL, &host, params, &d, &mem, sp);
+        ir = spec_kernel(file, find_def(mod, "kern"), &m, &host, params, &d, &mem, sp);
         fclose(sp);
     }
     fclose(dout);

@@ -528,6 +528,40 @@ static bool st_scan(gen *g)
     return true;
 }
 
+/* tl.associative_scan / tl.reduce with the module's combine functions
+ * (fz_max, fz_add, fz_mul: @triton.jit helpers the module defines), and
+ * tl.sort. */
+static bool st_combine(gen *g)
+{
+    var *src = NULL;
+    for (int tries = 0; tries < 4 && !src; tries++) {
+        var *v = &g->v[below(g, g->nv)];
+        if (v->sh == SH_F && v->dt != DTYPE_INT1)
+            src = v;
+    }
+    if (!src)
+        return false;
+    static const char *fns[] = {"fz_max", "fz_add", "fz_mul", "fz_min"};
+    const char *fn = fns[below(g, 4)];
+    int axis = g->twod ? below(g, 2) : 0;
+    switch (below(g, 3)) {
+    case 0:
+        assign(g, src->dt, SH_F, "tl.associative_scan(%s, %d, %s%s)", src->name, axis, fn,
+               chance(g, 20) ? ", reverse=True" : "");
+        return true;
+    case 1:
+        assign(g, src->dt, g->twod ? (axis ? SH_VM : SH_VN) : SH_S, "tl.reduce(%s, %d, %s)",
+               src->name, axis, fn);
+        return true;
+    default:
+        if (g->twod && axis == 0)
+            return false;           /* (tl.sort sorts along the last axis) */
+        assign(g, src->dt, SH_F, "tl.sort(%s%s)", src->name,
+               chance(g, 50) ? ", descending=True" : "");
+        return true;
+    }
+}
+
 static bool st_shape(gen *g)
 {
     var *src = NULL;
@@ -712,7 +746,26 @@ static bool st_load(gen *g)
             own_other = true;
             break;
         }
-        case 2: numel = GB, put(ptr, "+ offs"); break;
+        case 2:
+            numel = GB;
+            switch (below(g, 3)) {
+            case 0: put(ptr, "+ offs"); break;
+            /* a pointer made in steps: scalar, then the lanes */
+            case 1: put(ptr, "+ pid * B + tl.arange(0, B)"); break;
+            /* masked-off lanes point at element 0 (a select of pointers) */
+            default:
+                numel = g->n;
+                {
+                    const char *name = buf_add(g, dt, numel, false);
+                    if (!name)
+                        return false;
+                    assign(g, dt == DTYPE_FP8E5 || dt == DTYPE_FP8E4NV ? DTYPE_FP32 : dt, SH_F,
+                           "tl.load(tl.where(mask, %s + offs, %s))%s", name, name,
+                           dt == DTYPE_FP8E5 || dt == DTYPE_FP8E4NV ? ".to(tl.float32)" : "");
+                    return true;
+                }
+            }
+            break;
         case 3:
             numel = g->n;
             put(ptr, "+ (pid * B + (B - 1) - tl.arange(0, B))");
@@ -782,8 +835,20 @@ static bool st_load(gen *g)
             put(msk, "mask");
             break;
         case 3:
-            numel = g->N, put(ptr, "+ rn[None, :] + rm[:, None] * 0");
-            put(msk, "mask");
+            numel = g->N, put(msk, "mask");
+            if (chance(g, 50))
+                put(ptr, "+ rn[None, :] + rm[:, None] * 0");
+            else {
+                /* a row of pointers broadcast to the tile */
+                const char *name = buf_add(g, dt, numel, false);
+                if (!name)
+                    return false;
+                bool fp8 = dt == DTYPE_FP8E5 || dt == DTYPE_FP8E4NV;
+                assign(g, fp8 ? DTYPE_FP32 : dt, SH_F,
+                       "tl.load(tl.broadcast_to(%s + rn[None, :], (BM, BN)), mask=mask)%s", name,
+                       fp8 ? ".to(tl.float32)" : "");
+                return true;
+            }
             break;
         case 4:
             numel = g->M, put(ptr, "+ rm"), put(msk, "rm < M");
@@ -1217,7 +1282,8 @@ static void statement(gen *g)
         else if (c < 61) ok = st_math(g);
         else if (c < 68) ok = st_cast(g);
         else if (c < 76) ok = st_reduce(g);
-        else if (c < 79) ok = st_scan(g);
+        else if (c < 78) ok = st_scan(g);
+        else if (c < 79) ok = st_combine(g);
         else if (c < 83) ok = st_shape(g);
         else if (c < 85) ok = st_full(g);
         else if (c < 88) ok = st_atomic(g);
@@ -1295,8 +1361,21 @@ void fz_generate(uint64_t seed, uint64_t index, fz_kernel *k)
         scalars(g);
         const_add(g, "B", g->B);
         line(g, "pid = tl.program_id(0)");
-        line(g, "offs = pid * B + tl.arange(0, B)");
-        line(g, "mask = offs < n");
+        /* the same index and mask, written in ways the affine records
+         * must all see through (or give up on, correctly) */
+        static const char *offs_forms[] = {
+            "offs = pid * B + tl.arange(0, B)", "offs = tl.arange(0, B) + B * pid",
+            "offs = (pid * B) + tl.arange(0, B) * 1", "offs = (pid.to(tl.int64) * B + tl.arange(0, B)).to(tl.int32)",
+            "offs = tl.reshape(pid * B + tl.arange(0, B), (B,))",
+            "offs = tl.broadcast_to(pid * B, (B,)) + tl.arange(0, B)",
+        };
+        static const char *mask_forms[] = {
+            "mask = offs < n", "mask = n > offs", "mask = offs <= n - 1",
+            "mask = (offs < n) & (offs >= 0)", "mask = ~(offs >= n)", "mask = (offs - n) < 0",
+            "mask = (offs < n) | (offs < 0)",
+        };
+        line(g, "%s", offs_forms[chance(g, 50) ? 0 : below(g, 6)]);
+        line(g, "%s", mask_forms[chance(g, 50) ? 0 : below(g, 7)]);
         var_named(g, "pid", DTYPE_INT32, SH_S);
         var_named(g, "offs", DTYPE_INT32, SH_F);
     } else {
@@ -1325,8 +1404,20 @@ void fz_generate(uint64_t seed, uint64_t index, fz_kernel *k)
         line(g, "pn = tl.program_id(1)");
         line(g, "rm = pm * BM + tl.arange(0, BM)");
         line(g, "rn = pn * BN + tl.arange(0, BN)");
-        line(g, "mask = (rm[:, None] < M) & (rn[None, :] < N)");
-        line(g, "offs = rm[:, None] * N + rn[None, :]");
+        static const char *mask_forms[] = {
+            "mask = (rm[:, None] < M) & (rn[None, :] < N)",
+            "mask = (rm < M)[:, None] & (rn < N)[None, :]",
+            "mask = (M > rm[:, None]) & (rn[None, :] <= N - 1)",
+            "mask = tl.broadcast_to(rm[:, None] < M, (BM, BN)) & (rn[None, :] < N)",
+            "mask = ((rm[:, None] < M) & (rn[None, :] < N)) & (rm[:, None] >= 0)",
+        };
+        static const char *offs_forms[] = {
+            "offs = rm[:, None] * N + rn[None, :]", "offs = rn[None, :] + N * rm[:, None]",
+            "offs = (rm * N)[:, None] + rn[None, :]",
+            "offs = tl.reshape(tl.reshape(rm[:, None] * N + rn[None, :], (BM * BN,)), (BM, BN))",
+        };
+        line(g, "%s", mask_forms[chance(g, 50) ? 0 : below(g, 5)]);
+        line(g, "%s", offs_forms[chance(g, 50) ? 0 : below(g, 4)]);
         var_named(g, "pm", DTYPE_INT32, SH_S);
         var_named(g, "pn", DTYPE_INT32, SH_S);
         var_named(g, "rm", DTYPE_INT32, SH_VM);
@@ -1354,7 +1445,12 @@ void fz_generate(uint64_t seed, uint64_t index, fz_kernel *k)
     if (chance(g, 10))
         store_const(g);
 
-    strbuf_puts(&k->src, "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kern(");
+    strbuf_puts(&k->src, "import triton\nimport triton.language as tl\n\n\n"
+                         "@triton.jit\ndef fz_max(a, b):\n    return tl.maximum(a, b)\n\n\n"
+                         "@triton.jit\ndef fz_min(a, b):\n    return tl.minimum(a, b)\n\n\n"
+                         "@triton.jit\ndef fz_add(a, b):\n    return a + b\n\n\n"
+                         "@triton.jit\ndef fz_mul(a, b):\n    return a * b\n\n\n"
+                         "@triton.jit\ndef kern(");
     for (int i = 0; i < k->nbuf; i++)
         strbuf_printf(&k->src, "%s, ", k->buf[i].name);
     for (int i = 0; i < k->nscal; i++)
