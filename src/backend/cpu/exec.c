@@ -353,7 +353,12 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
     }
     pl->scratchbytes = align64(pl->scratchbytes);
     bool lanes = L->log || L->racecheck;
-    fastpath_analyse(k, pl->numel, !L->keep_lanes && !lanes, pl->sflags, pl->iflags);
+    fastpath_analyse(k, pl->numel, !L->keep_lanes && !lanes && !L->plain, pl->sflags,
+                     pl->iflags);
+    if (L->plain) {        /* every instruction the ordinary way */
+        memset(pl->sflags, 0, (size_t)k->nslots);
+        memset(pl->iflags, 0, (size_t)k->ncode);
+    }
     if (lanes)             /* every lane through exec_mem.c's access log and
                               --racecheck (exec_check.c) */
         for (int32_t pc = 0; pc < k->ncode; pc++)
