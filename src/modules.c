@@ -36,6 +36,7 @@ static const struct modules_entry {
     {"os", builtin_os_init},
     {"urllib", builtin_urllib_init},    /* and urllib.request */
     {"sys", builtin_sys_init},
+    {"platform", builtin_platform_init},
     {"typing", builtin_typing_init},
     {"__future__", builtin_future_init},
     {"operator", builtin_operator_init},

@@ -19,6 +19,7 @@ void builtin_itertools_init(host *h);
 void builtin_os_init(host *h);
 void builtin_urllib_init(host *h);
 void builtin_sys_init(host *h);
+void builtin_platform_init(host *h);     /* sysmod.c */
 void builtin_typing_init(host *h);
 void builtin_future_init(host *h);       /* typingmod.c: __future__ */
 void builtin_operator_init(host *h);     /* operatormod.c */

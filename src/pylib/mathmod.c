@@ -48,6 +48,8 @@ static val builtin_math_result(host *h, double r, double x, src_span at)
     }
 
 MATH1(exp, exp(x))
+MATH1(exp2, exp2(x))
+MATH1(cbrt, cbrt(x))
 MATH1(expm1, expm1(x))
 MATH1(sin, sin(x))
 MATH1(cos, cos(x))
@@ -135,6 +137,62 @@ MATH2(atan2, atan2(x[0], x[1]))
 MATH2(copysign, copysign(x[0], x[1]))
 MATH2(fmod, (x[1] == 0 || isinf(x[0])) ? NAN : fmod(x[0], x[1]))
 MATH2(remainder, x[1] == 0 ? NAN : remainder(x[0], x[1]))
+MATH2(nextafter, nextafter(x[0], x[1]))
+
+/* ulp(x): the gap from |x| to the next float away from zero (CPython's
+ * rule for the largest float: the gap below it). */
+BUILTIN_FN(builtin_math_ulp)
+{
+    (void)self;
+    double x;
+    if (!builtin_math_arg(h, "ulp", argc, argv, kw, 1, &x, at))
+        return val_err();
+    if (isnan(x) || isinf(x))
+        return val_float(fabs(x));
+    x = fabs(x);
+    double up = nextafter(x, INFINITY);
+    if (isinf(up))
+        return val_float(x - nextafter(x, 0));
+    return val_float(up - x);
+}
+
+/* dist(p, q): the Euclidean distance of two points of as many
+ * coordinates. */
+BUILTIN_FN(builtin_math_dist)
+{
+    (void)self;
+    if (!builtin_nargs(h, "dist", argc, kw, 2, 2, at))
+        return val_err();
+    val p = host_to_list(h, argv[0], at);
+    if (p.kind == VAL_ERR)
+        return p;
+    val q = host_to_list(h, argv[1], at);
+    if (q.kind == VAL_ERR) {
+        val_unref(p);
+        return q;
+    }
+    val r = val_none();
+    const val_seq *a = val_as_seq(p), *b = val_as_seq(q);
+    if (a->len != b->len) {
+        r = host_raise(h, HOST_EXC_VALUE, at, "ValueError: both points must have the same "
+                       "number of dimensions");
+    } else {
+        double acc = 0;
+        for (size_t i = 0; i < a->len && r.kind != VAL_ERR; i++) {
+            if (!builtin_is_num(a->items[i]) || !builtin_is_num(b->items[i]))
+                r = host_raise(h, HOST_EXC_TYPE, at, "must be real number, not '%s'",
+                               val_type_name(builtin_is_num(a->items[i]) ? b->items[i]
+                                                                         : a->items[i]));
+            else
+                acc = hypot(acc, builtin_float_of(a->items[i]) - builtin_float_of(b->items[i]));
+        }
+        if (r.kind != VAL_ERR)
+            r = val_float(acc);
+    }
+    val_unref(p);
+    val_unref(q);
+    return r;
+}
 
 BUILTIN_FN(builtin_math_pow)
 {
@@ -459,7 +517,9 @@ void builtin_math_init(host *h)
     val_object_set(m, "nan", val_float(NAN));
     static const struct { const char *name; val_cfunc fn; } fns[] = {
         {"math.sqrt", builtin_math_sqrt}, {"math.exp", builtin_math_exp},
-        {"math.expm1", builtin_math_expm1}, {"math.log", builtin_math_log},
+        {"math.expm1", builtin_math_expm1}, {"math.exp2", builtin_math_exp2},
+        {"math.cbrt", builtin_math_cbrt}, {"math.nextafter", builtin_math_nextafter},
+        {"math.ulp", builtin_math_ulp}, {"math.dist", builtin_math_dist}, {"math.log", builtin_math_log},
         {"math.log2", builtin_math_log2}, {"math.log10", builtin_math_log10},
         {"math.log1p", builtin_math_log1p}, {"math.sin", builtin_math_sin},
         {"math.cos", builtin_math_cos}, {"math.tan", builtin_math_tan},
