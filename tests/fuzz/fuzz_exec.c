@@ -323,7 +323,7 @@ static bool agree(fuzz *F, const fz_kernel *k, const outcome *a, const outcome *
  * Counted in CPU time (ITIMER_PROF, every thread's), so that a machine
  * busy with other work does not make a slow kernel look hung. */
 
-enum { HANG_SECONDS = 60 };
+static int hang_seconds = 60;     /* FUZZ_HANG_SECONDS in the environment */
 static char hang_msg[256];
 static const char *hang_src;
 
@@ -385,9 +385,9 @@ static bool fuzz_one(fuzz *F, fz_kernel *k, uint64_t index, bool show)
     const char *text = strbuf_cstr(&k->src);
     snprintf(hang_msg, sizeof hang_msg, "HANG: kernel %" PRIu64 " of seed %" PRIu64
              " ran more than %d s of CPU time (fuzz_exec -s %" PRIu64 " --show %" PRIu64 ")\n", index,
-             F->seed, HANG_SECONDS, F->seed, index);
+             F->seed, hang_seconds, F->seed, index);
     hang_src = text;
-    struct itimerval tv = {.it_value = {.tv_sec = HANG_SECONDS}};
+    struct itimerval tv = {.it_value = {.tv_sec = hang_seconds}};
     setitimer(ITIMER_PROF, &tv, NULL);
     src_file *file = src_from_string("fuzz.tk", text, strlen(text));
     char *dtext = NULL;
@@ -625,6 +625,9 @@ int main(int argc, char **argv)
         strbuf_free(&k.src);
         return 0;
     }
+    const char *hs = getenv("FUZZ_HANG_SECONDS");
+    if (hs && atoi(hs) > 0)
+        hang_seconds = atoi(hs);
     signal(SIGPROF, on_alarm);
     F.one = pool_create(1);
     F.many = pool_create(threads < 2 ? 2 : threads);
