@@ -12,10 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "backend.h"
 #include "cgen.h"
 #include "constexpr.h"
+#include "proton.h"
 #include "debug.h"
 #include "pyformat.h"
 #include "spec.h"
@@ -41,6 +43,7 @@ typedef struct launch_kernel {
     val fn;                 /* the VAL_FUNC of the def */
     uint64_t no_spec;       /* bit i: do_not_specialize names parameter i */
     bool interpret;         /* made while TRITON_INTERPRET=1 (launch_interpreting) */
+    val metadata;           /* @triton.jit(launch_metadata=fn): fn, or None */
     launch_spec *cache;
 } launch_kernel;
 
@@ -307,6 +310,7 @@ static void launch_kernel_free(val_obj *o)
 {
     launch_kernel *k = (launch_kernel *)o;
     val_unref(k->fn);
+    val_unref(k->metadata);
     for (launch_spec *s = k->cache, *next; s; s = next) {
         next = s->next;
         backend_free(s->compiled);
@@ -379,10 +383,11 @@ bool launch_interpreting(void)
     return v && !strcmp(v, "1");
 }
 
-val launch_kernel_new(val fn, uint64_t no_spec)
+val launch_kernel_new(val fn, uint64_t no_spec, val launch_metadata)
 {
     launch_kernel *k = val_obj_new(sizeof *k, VAL_KERNEL, &launch_kernel_type);
     k->fn = val_ref(fn);
+    k->metadata = val_ref(launch_metadata);
     k->no_spec = no_spec;
     k->interpret = launch_interpreting();
     return val_of(k);
@@ -1025,6 +1030,52 @@ static void launch_alog_arg(alog_arg *va, const char *name, const tensor *t)
     va->addr = (uint64_t)(uintptr_t)tensor_addr(t);
 }
 
+/* ---- Proton (proton.c) ----------------------------------------------------- */
+
+static const val_type launch_metadata_type;
+
+static double launch_now_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* launch_metadata's (grid, kernel, args): the grid as three ints, the
+ * kernel as its metadata (.name), args every parameter by name. */
+static val launch_md_args(const val_func *f, const val *bound, const int64_t *g,
+                          int64_t warps, int64_t stages)
+{
+    val args = val_dict_new();
+    const ast_list *ps = &f->node->u.funcdef.params;
+    for (int i = 0; i < ps->len; i++)
+        val_dict_set_str(args, ps->items[i]->u.param.name, val_ref(bound[i]));
+    val kern = val_object_new(&launch_metadata_type);
+    val_object_set(kern, "name", val_str_cstr(f->name));
+    val_object_set(kern, "num_warps", val_int(warps));
+    val_object_set(kern, "num_stages", val_int(stages));
+    val_object_set(kern, "num_ctas", val_int(1));
+    val_object_set(kern, "shared", val_int(0));
+    val grid = val_tuple_of(3, (val[]){val_int(g[0]), val_int(g[1]), val_int(g[2])});
+    return val_tuple_of(3, (val[]){grid, kern, args});
+}
+
+/* A launch that ran while a Proton session records: its time, under the
+ * name launch_metadata gives (md_args: its arguments, or None). */
+static bool launch_profiled(host *h, const launch_kernel *k, const val_func *f, val md_args,
+                            double ns, src_span at)
+{
+    val md = val_none();
+    if (md_args.kind == VAL_TUPLE) {
+        md = host_call(h, k->metadata, 3, val_as_seq(md_args)->items, NULL, at);
+        if (md.kind == VAL_ERR)
+            return false;
+    }
+    bool ok = proton_kernel(h, f->name, md, ns, at);
+    val_unref(md);
+    return ok;
+}
+
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -1104,10 +1155,14 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         default: break;
         }
     }
+    /* a Proton profile that names launches: launch_metadata's arguments */
+    val md_args = proton_wants_metadata() && k->metadata.kind != VAL_NONE
+                      ? launch_md_args(f, bound, g, warps, stages) : val_none();
     free(bound);
     if (g[0] * g[1] * g[2] == 0) {
         free(args);
         free(vargs);
+        val_unref(md_args);
         return val_none();
     }
     val scratch;
@@ -1130,7 +1185,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
-                        .revealed = revealed, .nrevealed = nrevealed};
+                        .revealed = revealed, .nrevealed = nrevealed,
+                        .racecheck = h->racecheck, .initcheck = h->initcheck};
     if (vargs)
         L.log = h->recorder->begin(h->recorder->ctx, f->name, g, rank, ir->nparams, vargs);
     bool killed = false;
@@ -1142,7 +1198,10 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     } else {
         launch_quiet q;
         L.diag = launch_quiet_begin(h, &q);
+        double t0 = proton_recording() ? launch_now_ns() : 0;
         run_ok = backend_run(dev, compiled, &L);
+        if (run_ok && proton_recording())
+            run_ok = launch_profiled(h, k, f, md_args, launch_now_ns() - t0, at);
         if (L.log)
             h->recorder->end(h->recorder->ctx, L.log, run_ok);
         fflush(stdout);
@@ -1151,6 +1210,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             free(vargs);
             free(revealed);
             val_unref(scratch);
+            val_unref(md_args);
             return val_err();
         }
     }
@@ -1159,6 +1219,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     free(vargs);
     free(revealed);
     val_unref(scratch);
+    val_unref(md_args);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;
         h->exit_status = 1;

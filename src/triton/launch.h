@@ -13,7 +13,9 @@
 /* A VAL_KERNEL for the def fn (a VAL_FUNC; a reference is taken); bit i
  * of no_spec keeps parameter i from being specialized when it is 1
  * (@triton.jit(do_not_specialize=...)). */
-val launch_kernel_new(val fn, uint64_t no_spec);
+/* launch_metadata: None, or the function (grid, kernel, args) -> dict that
+ * names a launch in a Proton profile (proton.c). */
+val launch_kernel_new(val fn, uint64_t no_spec, val launch_metadata);
 
 /* Is TRITON_INTERPRET=1 in the environment now (set before the program
  * started, or through os.environ)?  A kernel decides when @triton.jit

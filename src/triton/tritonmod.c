@@ -20,6 +20,8 @@
 #include "constexpr.h"
 #include "dtype.h"
 #include "launch.h"
+#include "libtriton.h"
+#include "proton.h"
 #include "spec.h"
 #include "torchmod.h"
 #include "tritontesting.h"
@@ -60,25 +62,32 @@ static bool triton_no_spec(host *h, val list, val fn, src_span at, uint64_t *bit
     return ok;
 }
 
-/* @triton.jit, or @triton.jit(do_not_specialize=..., debug=..., ...), which
- * returns the decorator with its do_not_specialize list as self. */
+/* @triton.jit, or @triton.jit(do_not_specialize=..., launch_metadata=...,
+ * debug=..., ...), which returns the decorator with those two as self. */
 static val triton_jit(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                       src_span at)
 {
     if (argc == 0) {
-        val dns = val_none();
-        for (int i = 0; kw && i < kw->n; i++)
+        /* self: (do_not_specialize, launch_metadata) */
+        val dns = val_none(), md = val_none();
+        for (int i = 0; kw && i < kw->n; i++) {
             if (!strcmp(kw->names[i], "do_not_specialize"))
                 dns = kw->values[i];
-        return val_builtin_new("triton.jit", triton_jit, val_ref(dns));
+            else if (!strcmp(kw->names[i], "launch_metadata"))
+                md = kw->values[i];
+        }
+        return val_builtin_new("triton.jit", triton_jit,
+                               val_tuple_of(2, (val[]){val_ref(dns), val_ref(md)}));
     }
     if (argc != 1 || argv[0].kind != VAL_FUNC || ((const val_func *)argv[0].u.o)->node->kind
                                                      != AST_FUNCDEF)
         return host_error(h, at, "@triton.jit decorates a function defined with 'def'");
+    val dns = self.kind == VAL_TUPLE ? val_as_seq(self)->items[0] : val_none();
+    val md = self.kind == VAL_TUPLE ? val_as_seq(self)->items[1] : val_none();
     uint64_t no_spec;
-    if (!triton_no_spec(h, self, argv[0], at, &no_spec))
+    if (!triton_no_spec(h, dns, argv[0], at, &no_spec))
         return val_err();
-    return launch_kernel_new(argv[0], no_spec);
+    return launch_kernel_new(argv[0], no_spec, md);
 }
 
 static val triton_cdiv(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -489,8 +498,10 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.set_allocator", triton_set_allocator);
     /* Config, autotune, heuristics (autotune.c) and triton.testing */
     autotune_init(triton);
+    proton_init(h, triton);
     tritontesting_init(h, triton);
     tritontools_init(h, triton);
+    libtriton_init(h, triton);
 
     val tl = tritonmod_language("triton.language");
     tritonmod_kernel_names(tl, "triton.language");

@@ -66,7 +66,8 @@ void cpu_backend_exec_launch(backend_dev *dev, const ir_kernel *ir, const backen
         .kernel = ir, .file = L->file, .grid = {L->grid[0], L->grid[1], L->grid[2]},
         .rank = L->rank, .args = L->args, .pool = d->pool, .out = L->out, .diag = L->diag,
         .breaks = L->breaks == BACKEND_BREAK_IGNORE ? EXEC_BREAK_IGNORE : EXEC_BREAK_REPORT,
-        .log = L->log, .plain = d->plain,
+        .log = L->log, .racecheck = L->racecheck, .initcheck = L->initcheck,
+        .plain = d->plain,
     };
 }
 

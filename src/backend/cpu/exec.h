@@ -71,6 +71,10 @@ typedef struct exec_launch {
      * address + delta.  NULL: at the host's addresses. */
     const struct exec_reloc *reloc;
     int nreloc;
+    bool racecheck;         /* backend_launch's (backend.h, exec_check.c); */
+    bool initcheck;         /* racecheck: every access down the plain path, no
+                               lazy slots; initcheck: those through storages
+                               with a bitmap of written bytes */
 } exec_launch;
 
 typedef struct exec_reloc {
