@@ -38,7 +38,9 @@
  *
  * Each kernel is a function of (seed, index) alone, so a failure is
  * reproduced with --show.  Exit status: 0 when every kernel agreed, 1
- * otherwise (the first failures are printed with their kernel). */
+ * otherwise (the first FUZZ_REPORTS failures, 5 unless the environment
+ * says, are printed with their kernel); 3 when a kernel ran more than
+ * FUZZ_HANG_SECONDS (60) of CPU time: it is printed and the run stops. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
