@@ -24,13 +24,23 @@
  *                                  arguments, and run it
  *   fuzz_exec -s SEED --tk I       kernel I as a tritsim program (inputs
  *                                  included) that prints its outputs
+ *   fuzz_exec --nvrtc ...          also emit each kernel as CUDA C (cgen.h,
+ *                                  the CUDA backend's emitter, sm_90,
+ *                                  4 warps) and compile it with NVRTC: an
+ *                                  emission fault other than "not
+ *                                  supported yet" or "needs more shared
+ *                                  memory", or a compiler diagnostic, is a
+ *                                  failure (where NVRTC cannot be loaded,
+ *                                  exit status 77)
  *   fuzz_exec --selftest ...       spoil each plain run's first output
  *                                  element: every kernel must then fail
  *                                  (the comparison itself is tested)
  *
  * Each kernel is a function of (seed, index) alone, so a failure is
  * reproduced with --show.  Exit status: 0 when every kernel agreed, 1
- * otherwise (the first failures are printed with their kernel). */
+ * otherwise (the first FUZZ_REPORTS failures, 5 unless the environment
+ * says, are printed with their kernel); 3 when a kernel ran more than
+ * FUZZ_HANG_SECONDS (60) of CPU time: it is printed and the run stops. */
 #define _POSIX_C_SOURCE 200809L
 #include <inttypes.h>
 #include <math.h>
@@ -40,13 +50,16 @@
 #include <time.h>
 #include <unistd.h>
 #include <signal.h>
+#include <sys/time.h>
 
 #include "arena.h"
+#include "cgen.h"
 #include "exec.h"
 #include "fuzz_gen.h"
 #include "parse.h"
 #include "pool.h"
 #include "spec.h"
+#include "../unit/nvrtc_test.h"
 
 enum { NCONF = 4 };
 static const char *const conf_name[NCONF] = {"fast", "plain", "lanes", "threads"};
@@ -66,6 +79,8 @@ typedef struct fuzz {
     pool *one, *many;
     int max_reports;        /* failures printed in full */
     bool selftest;          /* spoil the plain runs' first output element */
+    const cuda_nvrtc *rtc;  /* --nvrtc */
+    uint64_t ncuda, ncuda_unsupported, ncuda_smem;
     int nfail;
     uint64_t nrun, nnan, nreject, ninvalid, nskip_threads;
 } fuzz;
@@ -306,9 +321,11 @@ static bool agree(fuzz *F, const fz_kernel *k, const outcome *a, const outcome *
     return true;
 }
 
-/* ---- the watchdog: a kernel that runs too long is a failure too ----------- */
+/* ---- the watchdog: a kernel that runs too long is a failure too -----------
+ * Counted in CPU time (ITIMER_PROF, every thread's), so that a machine
+ * busy with other work does not make a slow kernel look hung. */
 
-enum { HANG_SECONDS = 60 };
+static int hang_seconds = 60;     /* FUZZ_HANG_SECONDS in the environment */
 static char hang_msg[256];
 static const char *hang_src;
 
@@ -321,6 +338,44 @@ static void on_alarm(int sig)
     _exit(3);
 }
 
+/* ---- the CUDA emitter ----------------------------------------------------- */
+
+/* Emit ir as CUDA C and compile it with NVRTC; true when it compiled, or
+ * the emitter refused it for a reason it states as a limit. */
+static bool cuda_check(fuzz *F, const fz_kernel *k, const ir_kernel *ir, uint64_t index)
+{
+    cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
+                      .num_warps = 4, .num_stages = 3, .checked = true,
+                      .max_smem = 227 * 1024};
+    strbuf src = {0};
+    cgen_info info;
+    cgen_fault f;
+    bool ok = true;
+    char *log = NULL;
+    F->ncuda++;
+    if (!cgen_emit(ir, &o, &src, &info, &f)) {
+        if (f.resources)
+            F->ncuda_smem++;
+        else if (strstr(f.why, "not supported"))
+            F->ncuda_unsupported++;
+        else
+            ok = false;
+        if (!ok && F->nfail < F->max_reports) {
+            print_kernel(stderr, k, F->seed, index);
+            fprintf(stderr, "CGEN FAILED at instruction %d: %s\n", f.pc, f.why);
+        }
+    } else if (!nvrtc_test_compile(F->rtc, strbuf_cstr(&src), "fuzz.cu", &log)) {
+        ok = false;
+        if (F->nfail < F->max_reports) {
+            print_kernel(stderr, k, F->seed, index);
+            fprintf(stderr, "NVRTC FAILED:\n%s\n", log ? log : "(no log)");
+        }
+    }
+    free(log);
+    strbuf_free(&src);
+    return ok;
+}
+
 /* ---- one kernel ------------------------------------------------------------------- */
 
 /* Generate, build and run kernel index; true when every run agreed. */
@@ -331,10 +386,11 @@ static bool fuzz_one(fuzz *F, fz_kernel *k, uint64_t index, bool show)
         print_kernel(stdout, k, F->seed, index);
     const char *text = strbuf_cstr(&k->src);
     snprintf(hang_msg, sizeof hang_msg, "HANG: kernel %" PRIu64 " of seed %" PRIu64
-             " ran more than %d s (fuzz_exec -s %" PRIu64 " --show %" PRIu64 ")\n", index,
-             F->seed, HANG_SECONDS, F->seed, index);
+             " ran more than %d s of CPU time (fuzz_exec -s %" PRIu64 " --show %" PRIu64 ")\n", index,
+             F->seed, hang_seconds, F->seed, index);
     hang_src = text;
-    alarm(HANG_SECONDS);
+    struct itimerval tv = {.it_value = {.tv_sec = hang_seconds}};
+    setitimer(ITIMER_PROF, &tv, NULL);
     src_file *file = src_from_string("fuzz.tk", text, strlen(text));
     char *dtext = NULL;
     size_t dlen = 0;
@@ -403,6 +459,8 @@ static bool fuzz_one(fuzz *F, fz_kernel *k, uint64_t index, bool show)
             }
             free(rtext);
         }
+        if (good && F->rtc && !cuda_check(F, k, ir, index))
+            good = false;
         if (good && !o[0].ok) {
             F->ninvalid++;
             good = false;
@@ -430,7 +488,8 @@ static bool fuzz_one(fuzz *F, fz_kernel *k, uint64_t index, bool show)
         for (int b = 0; b < k->nbuf; b++)
             free(img[b]);
     }
-    alarm(0);
+    struct itimerval off = {{0, 0}, {0, 0}};
+    setitimer(ITIMER_PROF, &off, NULL);
     if (!good)
         F->nfail++;
     F->nrun++;
@@ -545,11 +604,18 @@ int main(int argc, char **argv)
         else if (!strcmp(a, "-t") && more) threads = atoi(argv[++i]);
         else if (!strcmp(a, "-q")) quiet = true;
         else if (!strcmp(a, "--selftest")) F.selftest = true;
+        else if (!strcmp(a, "--nvrtc")) {
+            F.rtc = nvrtc_test_load();
+            if (!F.rtc) {
+                fprintf(stderr, "fuzz_exec: NVRTC cannot be loaded here\n");
+                return 77;
+            }
+        }
         else if (!strcmp(a, "--show") && more) show = (int64_t)arg_u64(argv[++i]);
         else if (!strcmp(a, "--tk") && more) tk = (int64_t)arg_u64(argv[++i]);
         else {
             fprintf(stderr, "usage: fuzz_exec [-s SEED] [-n COUNT] [-i FIRST] [-t THREADS] [-q]"
-                            " [--show INDEX] [--tk INDEX] [--selftest]\n");
+                            " [--show INDEX] [--tk INDEX] [--selftest] [--nvrtc]\n");
             return 2;
         }
     }
@@ -561,7 +627,10 @@ int main(int argc, char **argv)
         strbuf_free(&k.src);
         return 0;
     }
-    signal(SIGALRM, on_alarm);
+    const char *hs = getenv("FUZZ_HANG_SECONDS");
+    if (hs && atoi(hs) > 0)
+        hang_seconds = atoi(hs);
+    signal(SIGPROF, on_alarm);
     F.one = pool_create(1);
     F.many = pool_create(threads < 2 ? 2 : threads);
     int status;
@@ -583,6 +652,11 @@ int main(int argc, char **argv)
                " order-dependent (not run on threads), %" PRIu64 " NaNs with other payloads, "
                "%lds\n", F.seed, first, first + count - 1, F.nrun, F.nfail, F.nreject,
                F.ninvalid, F.nskip_threads, F.nnan, (long)(time(NULL) - t0));
+        if (F.rtc)
+            printf("fuzz_exec: CUDA C: %" PRIu64 " emitted and compiled, %" PRIu64
+                   " not supported by the emitter yet, %" PRIu64 " over the shared memory\n",
+                   F.ncuda - F.ncuda_unsupported - F.ncuda_smem, F.ncuda_unsupported,
+                   F.ncuda_smem);
         status = F.nfail ? 1 : 0;
     }
     pool_destroy(F.one);
