@@ -136,6 +136,9 @@ typedef struct backend_launch {
     const backend_arg *args;    /* the kernel's nparams of them */
     int num_warps;          /* launch options (Triton's defaults 4 and 3); */
     int num_stages;         /* the CPU backend has no use for them */
+    int waves_per_eu;       /* AMD's launch option: the HIP backend's
+                               amdgpu_waves_per_eu; 0 none (the others
+                               ignore it) */
     FILE *out;              /* program output (prints), in program-id order */
     diag_sink *diag;        /* errors */
     backend_breaks breaks;

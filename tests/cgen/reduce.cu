@@ -12,29 +12,29 @@ volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
 (void)tk_lo3; (void)tk_hi3; (void)tk_c3;
-tk_u64 s0;
-tk_u64 s1;
-tk_u64 s2;
-tk_u64 s3;
-tk_i32 s4[1];
-tk_i32 s5[1];
-tk_i32 s6;
-tk_i32 s7[1];
-tk_u64 s8[1];
-tk_i32 s9[1];
-tk_i32 s10[1];
-tk_u64 s11[4];
-tk_i32 s12[4];
-tk_u64 s13[4];
-float s14[4];
-tk_i32 s15[1];
-tk_u64 s16[1];
-float s17[1];
-tk_i32 s18[1];
-tk_u64 s19[1];
-float s20[1];
-float s21[4];
-tk_i32 s22;
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_u64 s2; (void)s2;
+tk_u64 s3; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5[1]; (void)s5;
+tk_i32 s6; (void)s6;
+tk_i32 s7[1]; (void)s7;
+tk_u64 s8[1]; (void)s8;
+tk_i32 s9[1]; (void)s9;
+tk_i32 s10[1]; (void)s10;
+tk_u64 s11[4]; (void)s11;
+tk_i32 s12[4]; (void)s12;
+tk_u64 s13[4]; (void)s13;
+float s14[4]; (void)s14;
+tk_i32 s15[1]; (void)s15;
+tk_u64 s16[1]; (void)s16;
+float s17[1]; (void)s17;
+tk_i32 s18[1]; (void)s18;
+tk_u64 s19[1]; (void)s19;
+float s20[1]; (void)s20;
+float s21[4]; (void)s21;
+tk_i32 s22; (void)s22;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -137,7 +137,7 @@ if (tk_vs[c]) continue;
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {

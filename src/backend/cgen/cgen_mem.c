@@ -464,7 +464,7 @@ static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
     cg_printf(g, "if (tk_vs[c]) continue;\n");
     chunk_head(g, V);
     cg_printf(g, "#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
     chunk_lane_head(g, pc, in, in->dst, in->b, V, NULL);
     load_lane(g, pc, in);
     cg_printf(g, "}}}}\n");
@@ -541,7 +541,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
          * DOT's shared memory through a computable pointer) */
         cg_printf(g, "} else {\n#pragma unroll %s\nfor (int v = 0; v < %d; v++) {\n",
                   dot >= 0 && lanes_free(g, in) ? "1" : "", V);
-        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
         lane_head(g, pc, in, in->b);
         load_lane(g, pc, in);
         cg_printf(g, "}}}}\n");
@@ -634,7 +634,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
             strbuf_free(&val[v]);
         cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
         cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
         chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
         store_lane(g, in, value);
         cg_printf(g, "}}}}\n");

@@ -104,8 +104,9 @@ void cgen_rt_prelude(cg *g)
         " if (tk_bad) atomicMin(&tk_fmin, (unsigned long long)tk_fr[4]); __syncthreads();"
         " if (tk_bad && (unsigned long long)tk_fr[4] != tk_fmin) tk_bad = 0; } while (0)\n");
     /* 16 bytes from global memory into shared memory without registers
-     * (sm_80 on; only pipelined tensor-core loops call it) */
-    cg_printf(g,
+     * (sm_80 on; only pipelined tensor-core loops call it; PTX only) */
+    if (cgen_dialect_of(&g->o->target)->ptx)
+        cg_printf(g,
         "__device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)\n"
         "{ asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\" :: "
         "\"r\"((unsigned)__cvta_generic_to_shared(s)), \"l\"(a) : \"memory\"); }\n");
