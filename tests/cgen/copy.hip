@@ -412,21 +412,37 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
       (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
   unsigned long long key = (pl << 26) | (unsigned long long)lane;
   if (key >= *(volatile unsigned long long *)&rt->err_key) return;
-  while (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) { }
-  __threadfence();
-  if (key < *(volatile unsigned long long *)&rt->err_key) {
-    volatile tk_err *E = &rt->err;
-    E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;
-    E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;
-    E->pid[2] = blockIdx.z;
-    *(volatile unsigned long long *)&rt->err_key = key;
+  for (bool done = false; !done; ) {
+    if (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) continue;
+    __threadfence();
+    if (key < *(volatile unsigned long long *)&rt->err_key) {
+      volatile tk_err *E = &rt->err;
+      E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;
+      E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;
+      E->pid[2] = blockIdx.z;
+      *(volatile unsigned long long *)&rt->err_key = key;
+    }
+    __threadfence();
+    atomicExch(&rt->err_lock, 0u);
+    done = true;
   }
-  __threadfence();
-  atomicExch(&rt->err_lock, 0u);
 }
 #define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fr[0] = (long long)(k) << 32 | (unsigned)(g); tk_fr[1] = (l); tk_fr[2] = (long long)(a); tk_fr[3] = (v); tk_fr[4] = (long long)tk_ep << 32 | (unsigned)(p); } tk_bad = 1; } while (0)
 #define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, (unsigned)(tk_fr[0] >> 32), (int)(unsigned)tk_fr[4], tk_fr[1], (unsigned long long)tk_fr[2], (int)(unsigned)tk_fr[0], tk_fr[3]); } while (0)
 #define TK_FIRST() do { if (tk_tid == 0) tk_fmin = ~0ull; __syncthreads(); if (tk_bad) atomicMin(&tk_fmin, (unsigned long long)tk_fr[4]); __syncthreads(); if (tk_bad && (unsigned long long)tk_fr[4] != tk_fmin) tk_bad = 0; } while (0)
+__device__ __forceinline__ unsigned short tk_cas16(unsigned short *a,
+    unsigned short cmp, unsigned short val)
+{
+  unsigned int *w = (unsigned int *)((unsigned long long)a & ~3ull);
+  const unsigned int sh = (unsigned int)((unsigned long long)a & 2ull) * 8u;
+  unsigned int old = *(volatile unsigned int *)w, as;
+  do {
+    as = old;
+    if ((unsigned short)(as >> sh) != cmp) return (unsigned short)(as >> sh);
+    old = atomicCAS(w, as, (as & ~(0xffffu << sh)) | ((unsigned int)val << sh));
+  } while (old != as);
+  return cmp;
+}
 __device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,
     unsigned long long hi, unsigned int sz)
 { return a >= lo && a < hi && hi - a >= sz && ((a - lo) & (sz - 1)) == 0; }

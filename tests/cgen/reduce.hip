@@ -164,7 +164,7 @@ float tk_a[1];
 for (int j = 0; j < 1; j++) {
 #pragma unroll
 for (int i = 0; i < 2; i++) {
-const int r = (0 | (((i) >> 0) & 1) << 0);
+const int r = (0 | (((i) >> 0) & 1) << 0); (void)r;
 const float tk_x = ((float)s14[r]);
 if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = __fadd_rn(tk_lo, tk_hi); }
 }}
@@ -197,8 +197,8 @@ if ((tk_tid & 7) == 0) {
 const int tk_w = (0);
 #pragma unroll
 for (int j = 0; j < 1; j++) {
-const int r = (0 | (((0) >> 0) & 1) << 0);
-const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2);
+const int r = (0 | (((0) >> 0) & 1) << 0); (void)r;
+const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
 const int tk_o = ((((e) >> 4) << 0) | ((e) & 0));
 ((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
 }}
@@ -247,7 +247,7 @@ float tk_a[2];
 for (int j = 0; j < 2; j++) {
 #pragma unroll
 for (int i = 0; i < 1; i++) {
-const int r = (0 | (((j) >> 0) & 1) << 0);
+const int r = (0 | (((j) >> 0) & 1) << 0); (void)r;
 const float tk_x = ((float)s14[r]);
 if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo)); }
 }}
@@ -280,8 +280,8 @@ if ((tk_tid & 56) == 0) {
 const int tk_w = (0);
 #pragma unroll
 for (int j = 0; j < 2; j++) {
-const int r = (0 | (((j) >> 0) & 1) << 0);
-const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2);
+const int r = (0 | (((j) >> 0) & 1) << 0); (void)r;
+const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
 const int tk_o = ((((e) >> 7) << 4) | ((e) & 15));
 ((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
 }}
@@ -325,7 +325,7 @@ float tk_av[1]; int tk_ai[1];
 for (int j = 0; j < 1; j++) {
 #pragma unroll
 for (int i = 0; i < 2; i++) {
-const int r = (0 | (((i) >> 0) & 1) << 0);
+const int r = (0 | (((i) >> 0) & 1) << 0); (void)r;
 const float tk_x = s21[r];
 const int tk_xi = tk_x != tk_x ? -1 : (((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2) >> 0) & 127;
 if (i == 0) { tk_av[j] = tk_x; tk_ai[j] = tk_xi; } else

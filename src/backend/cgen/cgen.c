@@ -630,6 +630,12 @@ static bool emit_inst(cg *g, int32_t pc)
     case IR_WHERE:
         return emit_lanes(g, pc, in, lane_where);
     case IR_MATH:
+        if (in->sub >= IR_ADD_R && in->sub <= IR_FMA_R && in->sub != IR_CVT_R &&
+            in->imm != IR_RN && !cgen_dialect_of(&g->o->target)->directed_rounding)
+            return cg_fail(g, pc, "%s arithmetic rounded %s is not available in %s "
+                           "(it has no __fadd_rz and friends)", dtype_name(cg_dt(g, in->dst)),
+                           in->imm == IR_RZ ? "toward zero" : in->imm == IR_RD ? "down" : "up",
+                           cgen_dialect_of(&g->o->target)->name);
         return emit_lanes(g, pc, in, lane_math);
     case IR_PTR_ADD:
         return emit_lanes(g, pc, in, lane_ptr_add);

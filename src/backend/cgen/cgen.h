@@ -68,6 +68,12 @@ typedef struct cgen_dialect_row {
     bool min_blocks;
     /* __attribute__((amdgpu_waves_per_eu(N))) (cgen_options.waves_per_eu) */
     bool waves_per_eu;
+    /* arithmetic in a directed rounding mode: __fadd_rz, __dmul_ru, ...
+     * (libdevice's *_rz, *_rd, *_ru); without it such a kernel is refused */
+    bool directed_rounding;
+    /* the compare-and-swap of a 16-bit word: CUDA's atomicCAS, or the
+     * prelude's tk_cas16 (cgen_rt.c) over the 32-bit word around it */
+    const char *cas16;
 } cgen_dialect_row;
 
 const cgen_dialect_row *cgen_dialect_of(const cgen_target *t);

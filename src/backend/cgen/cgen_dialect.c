@@ -21,6 +21,8 @@ static const cgen_dialect_row cgen_dialect_rows[] = {
         .ptx = true,
         .min_blocks = true,
         .waves_per_eu = false,
+        .directed_rounding = true,
+        .cas16 = "atomicCAS",
     },
     [CGEN_HIP] = {
         .name = "HIP",
@@ -32,6 +34,13 @@ static const cgen_dialect_row cgen_dialect_rows[] = {
          * waves_per_eu says that instead */
         .min_blocks = false,
         .waves_per_eu = true,
+        /* HIP has the _rn intrinsics only (and the conversions'
+         * __double2float_rz ...); exact directed arithmetic would need the
+         * prelude's own code (the error of the nearest result, from an
+         * FMA, deciding the neighbour) */
+        .directed_rounding = false,
+        /* HIP's atomicCAS takes 32- and 64-bit words only */
+        .cas16 = "tk_cas16",
     },
 };
 

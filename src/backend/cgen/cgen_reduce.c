@@ -295,7 +295,7 @@ static void thread_combine(cg *g, const ir_inst *in, const plan *p, const char *
         cg_printf(g, "%s tk_a[%d];\n", rt, p->nslots);
     cg_printf(g, "#pragma unroll\nfor (int j = 0; j < %d; j++) {\n", p->nslots);
     cg_printf(g, "#pragma unroll\nfor (int i = 0; i < %d; i++) {\n", p->nper);
-    cg_printf(g, "const int r = %s;\n", strbuf_cstr(&r));
+    cg_printf(g, "const int r = %s; (void)r;\n", strbuf_cstr(&r));
     if (arg) {
         strbuf e = {0};
         cg_elem_index(g, p->L, &e, "r");
@@ -390,7 +390,8 @@ static void block_combine(cg *g, const ir_inst *in, const plan *p, const char *s
         cg_printf(g, " && tk_tid < %" PRId64, p->L->n);
     cg_printf(g, ") {\nconst int tk_w = %s;\n", strbuf_cstr(&w));
     cg_printf(g, "#pragma unroll\nfor (int j = 0; j < %d; j++) {\n", p->nslots);
-    cg_printf(g, "const int r = %s;\nconst int e = %s;\nconst int tk_o = %s;\n", strbuf_cstr(&r),
+    cg_printf(g, "const int r = %s; (void)r;\nconst int e = %s; (void)e;\nconst int tk_o = %s;\n",
+              strbuf_cstr(&r),
               strbuf_cstr(&e), strbuf_cstr(&o));
     if (arg) {
         cg_printf(g, "((%s *)tk_smem)[tk_o * %d + tk_w] = tk_av[j];\n", ct, nw);
