@@ -8,6 +8,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,25 @@ bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why)
     return false;
 }
 
+void cuda_why_join(strbuf *a, strbuf *b, strbuf *why)
+{
+    if (a->len && b->len)
+        strbuf_printf(why, "%s; and %s", strbuf_cstr(a), strbuf_cstr(b));
+    else
+        strbuf_puts(why, strbuf_cstr(a->len ? a : b));
+    strbuf_free(a);
+    strbuf_free(b);
+}
+
+void cuda_compiler_text(const cuda_nvrtc *rtc, const char *name, const char *target,
+                        strbuf *out)
+{
+    strbuf_puts(out, name);
+    if (rtc)
+        strbuf_printf(out, " %d.%d", rtc->major, rtc->minor);
+    strbuf_printf(out, " (%s)", target);
+}
+
 /* ---- NVIDIA's side: libcuda and NVRTC ---------------------------------------- */
 
 /* Both libraries; else why. */
@@ -33,16 +53,8 @@ static const cuda_driver *cuda_nvidia_load(strbuf *why)
     strbuf drv = {0}, rtc = {0};
     const cuda_driver *cu = cuda_driver_load(&drv);
     const cuda_nvrtc *nv = cuda_nvrtc_load(&rtc);
-    bool ok = cu && nv;
-    if (!cu && !nv)
-        strbuf_printf(why, "%s; and %s", strbuf_cstr(&drv), strbuf_cstr(&rtc));
-    else if (!cu)
-        strbuf_puts(why, strbuf_cstr(&drv));
-    else if (!nv)
-        strbuf_puts(why, strbuf_cstr(&rtc));
-    strbuf_free(&drv);
-    strbuf_free(&rtc);
-    return ok ? cu : NULL;
+    cuda_why_join(&drv, &rtc, why);
+    return cu && nv ? cu : NULL;
 }
 
 /* NVRTC through the disk cache (cuda_cache.h), for the device's own
@@ -60,12 +72,9 @@ static bool cuda_nvidia_build(cuda_dev *d, const char *src, strbuf *image, strbu
 static void cuda_nvidia_compiler(const cuda_dev *d, strbuf *out)
 {
     strbuf why = {0};
-    const cuda_nvrtc *rtc = cuda_nvrtc_load(&why);
-    if (rtc)
-        strbuf_printf(out, "NVRTC %d.%d", rtc->major, rtc->minor);
-    else
-        strbuf_puts(out, "NVRTC");
-    strbuf_printf(out, " (sm_%d)", d->arch);
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d", d->arch);
+    cuda_compiler_text(cuda_nvrtc_load(&why), "NVRTC", arch, out);
     strbuf_free(&why);
 }
 

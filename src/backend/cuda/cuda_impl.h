@@ -135,6 +135,15 @@ struct cuda_dev {
  * in why (what in the vendor's words: cuda_vendor.call_name). */
 bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why);
 
+/* ---- cuda_backend.c: what both vendors' rows use ---- */
+
+/* The reasons two libraries failed to load (either may be empty), joined
+ * for a person into why; a and b are freed. */
+void cuda_why_join(strbuf *a, strbuf *b, strbuf *why);
+/* "NAME MAJOR.MINOR (TARGET)": the compiler in messages (rtc may be NULL). */
+void cuda_compiler_text(const cuda_nvrtc *rtc, const char *name, const char *target,
+                        strbuf *out);
+
 /* ---- cuda_backend.c: the parts of a backend table (backend.h) that both
  * vendors' tables hold ---------------------------------------------------- */
 

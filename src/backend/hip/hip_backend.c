@@ -23,14 +23,7 @@ static const cuda_driver *hip_load(strbuf *why)
     strbuf rt = {0}, rtc = {0};
     const hip_runtime *r = hip_runtime_load(&rt);
     const cuda_nvrtc *c = hip_rtc_load(&rtc);
-    if (!r && !c)
-        strbuf_printf(why, "%s; and %s", strbuf_cstr(&rt), strbuf_cstr(&rtc));
-    else if (!r)
-        strbuf_puts(why, strbuf_cstr(&rt));
-    else if (!c)
-        strbuf_puts(why, strbuf_cstr(&rtc));
-    strbuf_free(&rt);
-    strbuf_free(&rtc);
+    cuda_why_join(&rt, &rtc, why);
     return r && c ? hip_driver_of(r) : NULL;
 }
 
@@ -103,11 +96,7 @@ static bool hip_build(cuda_dev *d, const char *src, strbuf *image, strbuf *log,
 static void hip_compiler(const cuda_dev *d, strbuf *out)
 {
     strbuf why = {0};
-    const cuda_nvrtc *rtc = hip_rtc_load(&why);
-    strbuf_puts(out, "hiprtc");
-    if (rtc)
-        strbuf_printf(out, " %d.%d", rtc->major, rtc->minor);
-    strbuf_printf(out, " (%s)", d->arch_name);
+    cuda_compiler_text(hip_rtc_load(&why), "hiprtc", d->arch_name, out);
     strbuf_free(&why);
 }
 
