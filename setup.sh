@@ -9,10 +9,20 @@ cd "$(dirname "$0")"
 
 packages="gcc make autoconf automake autoconf-archive pkg-config \
 libopenblas-dev libreadline-dev libpng-dev libjpeg-dev libcairo2-dev"
+# Optional, where the distribution has them: Debian's HIP compiler, with
+# which `make check` compiles the HIP backend's code (tests/cgen-hip.test;
+# skipped without it) and its hiprtc (tests/hip-runtime.test).
+optional="hipcc"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
         missing="$missing $p"
+done
+for p in $optional; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' &&
+       apt-cache show "$p" >/dev/null 2>&1; then
+        missing="$missing $p"
+    fi
 done
 if [ -n "$missing" ]; then
     echo "setup: installing$missing"

@@ -49,15 +49,16 @@ static const char main_usage[] =
     "\n"
     "Options of run and debug:\n"
     "  -t, --threads N      run programs of a launch on N threads (default: cores)\n"
-    "  -b, --backend NAME   where kernels run: cpu (the default) or cuda (an\n"
-    "                       NVIDIA GPU: needs its driver and NVRTC); hip is not\n"
-    "                       built yet\n"
+    "  -b, --backend NAME   where kernels run: cpu (the default), cuda (an\n"
+    "                       NVIDIA GPU: needs its driver and NVRTC) or hip (an\n"
+    "                       AMD GPU: needs ROCm's libamdhip64 and libhiprtc)\n"
     "      --unchecked      GPU backends: kernels without bounds checks or\n"
     "                       device assertions, launched without waiting (faster;\n"
     "                       the CPU always checks)\n"
     "      --target GPU     the GPU the simulation answers device queries for\n"
     "                       (torch.cuda, triton.runtime.driver): h100 (the\n"
-    "                       default) or mi300x (AMD code paths: torch.version.hip)\n"
+    "                       default) or mi300x (AMD code paths: torch.version.hip;\n"
+    "                       what --backend hip answers)\n"
     "      --break SPEC     stop at a kernel line and open the debugger: LINE,\n"
     "                       FILE:LINE or FUNCTION, with ' if COND' if wanted\n"
     "                       (e.g. '14 if pid == (1, 0)')\n"
@@ -71,6 +72,9 @@ static const char main_usage[] =
     "                       print the CUDA C++ the GPU backends make of each\n"
     "                       kernel (or KERNEL's only) on stderr, at its first\n"
     "                       launch with each num_warps, on any backend\n"
+    "      --dump-hip[=KERNEL]\n"
+    "                       the same for the HIP C++ of the HIP backend (an AMD\n"
+    "                       GPU of 64-lane wavefronts, as MI200 and MI300)\n"
     "      --racecheck      report two programs of a launch that touch the same\n"
     "                       element where one access is a plain store (or one\n"
     "                       plain, one atomic): the run stops with an error\n"
@@ -202,7 +206,8 @@ typedef struct main_prog {
     bool unchecked;
     bool racecheck, initcheck;  /* --racecheck, --initcheck */
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
-    const char *dump_cuda;  /* --dump-cuda: the same */
+    const char *dump_cuda;  /* --dump-cuda or --dump-hip: the same */
+    bool dump_hip;          /* --dump-hip: dump_cuda lists HIP */
     const char *viz_dir;    /* --viz: the pictures' folder, or NULL */
 } main_prog;
 
@@ -237,6 +242,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->initcheck = p->initcheck;
     h->dump_ir = p->dump_ir;
     h->dump_cuda = p->dump_cuda;
+    h->dump_hip = p->dump_hip;
     modules_init(h);
     viz *v = NULL;
     if (p->viz_dir && !(v = viz_open(p->viz_dir, p->f->name))) {
@@ -262,7 +268,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 
 static int main_run(int argc, char **argv, bool debugging)
 {
-    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA,
+    enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA, OPT_DUMP_HIP,
            OPT_UNCHECKED, OPT_VIZ, OPT_RACECHECK, OPT_INITCHECK };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
@@ -272,6 +278,7 @@ static int main_run(int argc, char **argv, bool debugging)
         {"no-break", no_argument, NULL, OPT_NO_BREAK},
         {"dump-ir", optional_argument, NULL, OPT_DUMP_IR},
         {"dump-cuda", optional_argument, NULL, OPT_DUMP_CUDA},
+        {"dump-hip", optional_argument, NULL, OPT_DUMP_HIP},
         {"unchecked", no_argument, NULL, OPT_UNCHECKED},
         {"viz", optional_argument, NULL, OPT_VIZ},
         {"racecheck", no_argument, NULL, OPT_RACECHECK},
@@ -280,6 +287,7 @@ static int main_run(int argc, char **argv, bool debugging)
         {NULL, 0, NULL, 0},
     };
     main_prog prog = {.backend = "cpu", .target = HOST_TARGET_H100};
+    bool target_set = false;
     const char *breaks[64];
     int nbreaks = 0;
     bool viz = false;
@@ -313,6 +321,7 @@ static int main_run(int argc, char **argv, bool debugging)
             break;
         }
         case OPT_TARGET:
+            target_set = true;
             if (!strcmp(optarg, "h100"))
                 prog.target = HOST_TARGET_H100;
             else if (!strcmp(optarg, "mi300x"))
@@ -336,10 +345,17 @@ static int main_run(int argc, char **argv, bool debugging)
             prog.dump_ir = optarg ? optarg : "";
             break;
         case OPT_DUMP_CUDA:
+        case OPT_DUMP_HIP: {
+            const char *opt = c == OPT_DUMP_HIP ? "--dump-hip" : "--dump-cuda";
             if (optarg && !*optarg)
-                return main_usage_error("run: %s", "--dump-cuda= wants a kernel's name");
+                return main_usage_error("run: %s= wants a kernel's name", opt);
+            if (prog.dump_cuda && prog.dump_hip != (c == OPT_DUMP_HIP))
+                return main_usage_error("run: %s", "--dump-cuda and --dump-hip: one or the "
+                                        "other");
             prog.dump_cuda = optarg ? optarg : "";
+            prog.dump_hip = c == OPT_DUMP_HIP;
             break;
+        }
         case OPT_VIZ:
             if (optarg && !*optarg)
                 return main_usage_error("run: %s", "--viz= wants a folder");
@@ -352,6 +368,13 @@ static int main_run(int argc, char **argv, bool debugging)
     }
     if (optind >= argc)
         return main_usage_error("%s", debugging ? "debug: missing FILE" : "run: missing FILE");
+    /* kernels on an AMD GPU: device queries describe one */
+    if (!strcmp(prog.backend, "hip")) {
+        if (target_set && prog.target != HOST_TARGET_MI300X)
+            return main_usage_error("run: %s", "--backend hip runs kernels on an AMD GPU: "
+                                    "--target h100 would describe an NVIDIA one");
+        prog.target = HOST_TARGET_MI300X;
+    }
     if (viz && debugging)
         return main_usage_error("debug: %s", "--viz goes with run, not debug");
     if (viz && strcmp(prog.backend, "cpu"))

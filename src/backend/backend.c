@@ -15,6 +15,7 @@
 #include "cpu_backend.h"
 #include "cpu_staged.h"
 #include "cuda_backend.h"
+#include "hip_backend.h"
 
 /* Every name --backend accepts.  A row without a table is a backend this
  * build does not have; missing says so, for backend_select's message. */
@@ -25,7 +26,7 @@ static const struct backend_entry {
 } backend_table[] = {
     {"cpu", &cpu_backend, NULL},
     {"cuda", &cuda_backend, NULL},
-    {"hip", NULL, "the HIP backend (AMD GPUs) is not built yet"},
+    {"hip", &hip_backend, NULL},
 };
 
 /* Backends for tests only (backend.h), known when TRITSIM_TEST_BACKENDS=1. */

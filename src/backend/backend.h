@@ -6,8 +6,9 @@
  * table per executor, as MicroPython's emitters are.  The CPU executor
  * (cpu/cpu_backend.c, over exec.h and the thread pool) is the first
  * entry; the CUDA backend (cuda/cuda_backend.c) the second, available
- * where the NVIDIA driver and NVRTC can be loaded; HIP has its name
- * reserved in the registry (backend.c) but no implementation.  Asking for
+ * where the NVIDIA driver and NVRTC can be loaded; the HIP backend
+ * (hip/hip_backend.c, the CUDA backend's driver-API core over AMD's HIP
+ * runtime) the third, where libamdhip64 and hiprtc can be.  Asking for
  * a backend that cannot run here is an error that says why, never a run
  * on the CPU in disguise.
  *
@@ -144,6 +145,9 @@ typedef struct backend_launch {
     const backend_arg *args;    /* the kernel's nparams of them */
     int num_warps;          /* launch options (Triton's defaults 4 and 3); */
     int num_stages;         /* the CPU backend has no use for them */
+    int waves_per_eu;       /* AMD's launch option: the HIP backend's
+                               amdgpu_waves_per_eu; 0 none (the others
+                               ignore it) */
     FILE *out;              /* program output (prints), in program-id order */
     diag_sink *diag;        /* errors */
     backend_breaks breaks;

@@ -178,6 +178,8 @@ struct host {
     int ir_dumped;              /* specializations --dump-ir listed so far */
     const char *dump_cuda;      /* --dump-cuda[=KERNEL]: the same for the CUDA
                                    source the GPU backends would compile */
+    bool dump_hip;              /* --dump-hip[=KERNEL]: dump_cuda lists the
+                                   HIP source instead */
     int cuda_dumped;
     /* ---- free for the kernel side (launch caches, thread pool) ----------- */
     void *kernel_ctx;

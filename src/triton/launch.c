@@ -885,9 +885,11 @@ static void launch_dump_ir(const val_func *f, const launch_spec *s)
     ir_dump(s->ir, stderr);
 }
 
-/* --dump-cuda: the CUDA source the GPU backends would compile for s with
- * this many warps, on stderr (or why there is none). */
-static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t warps)
+/* --dump-cuda (--dump-hip): the CUDA (HIP) source the GPU backends would
+ * compile for s with this many warps (and waves_per_eu), on stderr (or why
+ * there is none).  HIP: a CDNA GPU's 64-lane wavefronts. */
+static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t warps,
+                             int64_t waves)
 {
     if (!h->dump_cuda || (*h->dump_cuda && strcmp(h->dump_cuda, f->name)))
         return;
@@ -901,10 +903,16 @@ static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t
     cgen_options o = {.target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = 90},
                       .num_warps = (int)warps, .num_stages = 3, .checked = !h->unchecked,
                       .max_smem = 227 * 1024};
+    if (h->dump_hip) {
+        o.target = (cgen_target){.dialect = CGEN_HIP, .warp_size = 64};
+        o.max_smem = 64 * 1024;
+        o.waves_per_eu = waves > 0 && waves <= 32 ? (int)waves : 0;
+    }
     strbuf src = {0};
     cgen_info info;
     cgen_fault fault;
-    fprintf(stderr, "// ---- tritsim: CUDA source of %s (num_warps %d)\n", f->name, (int)warps);
+    fprintf(stderr, "// ---- tritsim: %s source of %s (num_warps %d)\n",
+            cgen_dialect_of(&o.target)->name, f->name, (int)warps);
     if (cgen_emit(s->ir, &o, &src, &info, &fault)) {
         fputs(strbuf_cstr(&src), stderr);
         fprintf(stderr, "// ---- end (%d threads, %zu bytes of shared memory)\n", info.threads,
@@ -1084,7 +1092,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     val *bound = xcalloc((size_t)(n + 1), sizeof *bound);
     int64_t g[3];
     int rank = 1;
-    int64_t warps = 4, stages = 3;
+    int64_t warps = 4, stages = 3, waves = 0;
     launch_spec *s = NULL;
     backend_kernel *compiled = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
@@ -1094,11 +1102,13 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                launch_int_option(h, kw, "num_warps", 4, at, &warps)) &&
               (launch_is_param(f, "num_stages") ||
                launch_int_option(h, kw, "num_stages", 3, at, &stages)) &&
+              (launch_is_param(f, "waves_per_eu") ||
+               launch_int_option(h, kw, "waves_per_eu", 0, at, &waves)) &&
               (s = launch_specialize(h, k, bound, at)) != NULL &&
               launch_on_device(h, k, bound, at) &&
               (compiled = launch_compile(h, s, f, at)) != NULL;
     if (ok)
-        launch_dump_cuda(h, f, s, warps);
+        launch_dump_cuda(h, f, s, warps, waves);
     if (!ok) {
         free(bound);
         return val_err();
@@ -1183,6 +1193,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     fflush(stdout);
     backend_launch L = {.file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
+                        .waves_per_eu = waves > 0 && waves <= 32 ? (int)waves : 0,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
                         .revealed = revealed, .nrevealed = nrevealed,

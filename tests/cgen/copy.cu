@@ -18,7 +18,7 @@ typedef unsigned long long tk_u64;
 #if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
 #define TK_DEVICE_PASS 1
 #endif
-#define TK_FN static __host__ __device__ __forceinline__
+#define TK_FN static __host__ __device__ __forceinline__ __attribute__((unused))
 
 /* ---- bits ---- */
 TK_FN tk_u32 tk_f2u(float x)
@@ -412,17 +412,20 @@ __device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,
       (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
   unsigned long long key = (pl << 26) | (unsigned long long)lane;
   if (key >= *(volatile unsigned long long *)&rt->err_key) return;
-  while (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) { }
-  __threadfence();
-  if (key < *(volatile unsigned long long *)&rt->err_key) {
-    volatile tk_err *E = &rt->err;
-    E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;
-    E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;
-    E->pid[2] = blockIdx.z;
-    *(volatile unsigned long long *)&rt->err_key = key;
+  for (bool done = false; !done; ) {
+    if (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) continue;
+    __threadfence();
+    if (key < *(volatile unsigned long long *)&rt->err_key) {
+      volatile tk_err *E = &rt->err;
+      E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;
+      E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;
+      E->pid[2] = blockIdx.z;
+      *(volatile unsigned long long *)&rt->err_key = key;
+    }
+    __threadfence();
+    atomicExch(&rt->err_lock, 0u);
+    done = true;
   }
-  __threadfence();
-  atomicExch(&rt->err_lock, 0u);
 }
 #define TK_NOTE(k, p, l, a, g, v) do { if (!tk_bad) { tk_fr[0] = (long long)(k) << 32 | (unsigned)(g); tk_fr[1] = (l); tk_fr[2] = (long long)(a); tk_fr[3] = (v); tk_fr[4] = (long long)tk_ep << 32 | (unsigned)(p); } tk_bad = 1; } while (0)
 #define TK_REPORT() do { if (tk_bad) tk_fault(tk_rt_p, (unsigned)(tk_fr[0] >> 32), (int)(unsigned)tk_fr[4], tk_fr[1], (unsigned long long)tk_fr[2], (int)(unsigned)tk_fr[0], tk_fr[3]); } while (0)
@@ -450,18 +453,18 @@ unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
-tk_u64 s0;
-tk_u64 s1;
-tk_i32 s2;
-tk_i32 s3;
-tk_i32 s4;
-tk_i32 s5;
-tk_i32 s6[8];
-tk_i32 s7[8];
-bool s8[8];
-tk_u64 s9[8];
-tk_u64 s10[8];
-float s11[8];
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_i32 s2; (void)s2;
+tk_i32 s3; (void)s3;
+tk_i32 s4; (void)s4;
+tk_i32 s5; (void)s5;
+tk_i32 s6[8]; (void)s6;
+tk_i32 s7[8]; (void)s7;
+bool s8[8]; (void)s8;
+tk_u64 s9[8]; (void)s9;
+tk_u64 s10[8]; (void)s10;
+float s11[8]; (void)s11;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -542,7 +545,7 @@ if (tk_vs[c]) continue;
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull)) + (tk_u64)v * 4ull;
 bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
@@ -567,7 +570,7 @@ if (tk_v) {
 } else {
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
 bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {

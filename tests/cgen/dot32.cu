@@ -11,24 +11,24 @@ volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
-tk_u64 s0;
-tk_u64 s1;
-tk_u64 s2;
-tk_i32 s3[1];
-tk_i32 s4[1];
-tk_i32 s5;
-tk_i32 s6[1];
-tk_i32 s7[1];
-tk_i32 s8[1];
-tk_i32 s9[8];
-tk_i32 s10[8];
-tk_i32 s11[8];
-tk_u64 s12[8];
-tk_u64 s13[8];
-float s14[8];
-tk_u64 s15[8];
-float s16[8];
-float s17[8];
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_u64 s2; (void)s2;
+tk_i32 s3[1]; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5; (void)s5;
+tk_i32 s6[1]; (void)s6;
+tk_i32 s7[1]; (void)s7;
+tk_i32 s8[1]; (void)s8;
+tk_i32 s9[8]; (void)s9;
+tk_i32 s10[8]; (void)s10;
+tk_i32 s11[8]; (void)s11;
+tk_u64 s12[8]; (void)s12;
+tk_u64 s13[8]; (void)s13;
+float s14[8]; (void)s14;
+tk_u64 s15[8]; (void)s15;
+float s16[8]; (void)s16;
+float s17[8]; (void)s17;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -140,7 +140,7 @@ if (tk_vs[c]) continue;
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull)) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
@@ -174,7 +174,7 @@ if (tk_v) {
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 4ull);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
@@ -239,7 +239,7 @@ if (tk_v) {
 } else {
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {

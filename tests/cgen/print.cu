@@ -9,13 +9,13 @@ __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
-tk_u64 s0;
-tk_i32 s1;
-tk_i32 s2[1];
-tk_u64 s3[1];
-tk_i32 s4[1];
-tk_i32 s5;
-bool s6[1];
+tk_u64 s0; (void)s0;
+tk_i32 s1; (void)s1;
+tk_i32 s2[1]; (void)s2;
+tk_u64 s3[1]; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5; (void)s5;
+bool s6[1]; (void)s6;
 unsigned int tk_seq = 0, tk_pslot = 0; (void)tk_pslot;
 __shared__ unsigned long long tk_print_at[2]; (void)tk_print_at;
 /* 0: arg */

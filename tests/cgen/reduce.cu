@@ -12,29 +12,29 @@ volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
 (void)tk_lo3; (void)tk_hi3; (void)tk_c3;
-tk_u64 s0;
-tk_u64 s1;
-tk_u64 s2;
-tk_u64 s3;
-tk_i32 s4[1];
-tk_i32 s5[1];
-tk_i32 s6;
-tk_i32 s7[1];
-tk_u64 s8[1];
-tk_i32 s9[1];
-tk_i32 s10[1];
-tk_u64 s11[4];
-tk_i32 s12[4];
-tk_u64 s13[4];
-float s14[4];
-tk_i32 s15[1];
-tk_u64 s16[1];
-float s17[1];
-tk_i32 s18[1];
-tk_u64 s19[1];
-float s20[1];
-float s21[4];
-tk_i32 s22;
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_u64 s2; (void)s2;
+tk_u64 s3; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5[1]; (void)s5;
+tk_i32 s6; (void)s6;
+tk_i32 s7[1]; (void)s7;
+tk_u64 s8[1]; (void)s8;
+tk_i32 s9[1]; (void)s9;
+tk_i32 s10[1]; (void)s10;
+tk_u64 s11[4]; (void)s11;
+tk_i32 s12[4]; (void)s12;
+tk_u64 s13[4]; (void)s13;
+float s14[4]; (void)s14;
+tk_i32 s15[1]; (void)s15;
+tk_u64 s16[1]; (void)s16;
+float s17[1]; (void)s17;
+tk_i32 s18[1]; (void)s18;
+tk_u64 s19[1]; (void)s19;
+float s20[1]; (void)s20;
+float s21[4]; (void)s21;
+tk_i32 s22; (void)s22;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -137,7 +137,7 @@ if (tk_vs[c]) continue;
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 #pragma unroll
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)v * 4ull;
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
@@ -166,7 +166,7 @@ float tk_a[1];
 for (int j = 0; j < 1; j++) {
 #pragma unroll
 for (int i = 0; i < 4; i++) {
-const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1);
+const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1); (void)r;
 const float tk_x = ((float)s14[r]);
 if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = __fadd_rn(tk_lo, tk_hi); }
 }}
@@ -191,8 +191,8 @@ if ((tk_tid & 3) == 0) {
 const int tk_w = (0);
 #pragma unroll
 for (int j = 0; j < 1; j++) {
-const int r = (0 | (((0) >> 0) & 1) << 0 | (((0) >> 1) & 1) << 1);
-const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4);
+const int r = (0 | (((0) >> 0) & 1) << 0 | (((0) >> 1) & 1) << 1); (void)r;
+const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
 const int tk_o = ((((e) >> 4) << 0) | ((e) & 0));
 ((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
 }}
@@ -241,7 +241,7 @@ float tk_a[4];
 for (int j = 0; j < 4; j++) {
 #pragma unroll
 for (int i = 0; i < 1; i++) {
-const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1);
+const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1); (void)r;
 const float tk_x = ((float)s14[r]);
 if (i == 0) tk_a[j] = tk_x; else { const float tk_lo = tk_a[j], tk_hi = tk_x; tk_a[j] = (((tk_hi) > (tk_lo) || (tk_lo) != (tk_lo)) ? (tk_hi) : (tk_lo)); }
 }}
@@ -274,8 +274,8 @@ if ((tk_tid & 28) == 0) {
 const int tk_w = (0);
 #pragma unroll
 for (int j = 0; j < 4; j++) {
-const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1);
-const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4);
+const int r = (0 | (((j) >> 0) & 1) << 0 | (((j) >> 1) & 1) << 1); (void)r;
+const int e = ((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4); (void)e;
 const int tk_o = ((((e) >> 7) << 4) | ((e) & 15));
 ((float *)tk_smem)[tk_o * 1 + tk_w] = tk_a[j];
 }}
@@ -319,7 +319,7 @@ float tk_av[1]; int tk_ai[1];
 for (int j = 0; j < 1; j++) {
 #pragma unroll
 for (int i = 0; i < 4; i++) {
-const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1);
+const int r = (0 | (((i) >> 0) & 1) << 0 | (((i) >> 1) & 1) << 1); (void)r;
 const float tk_x = s21[r];
 const int tk_xi = tk_x != tk_x ? -1 : (((((r) / 4) * 32 + tk_tid) * 4 + (r) % 4) >> 0) & 127;
 if (i == 0) { tk_av[j] = tk_x; tk_ai[j] = tk_xi; } else

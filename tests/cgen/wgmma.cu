@@ -13,51 +13,51 @@ volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
-tk_u64 s0;
-tk_u64 s1;
-tk_u64 s2;
-tk_i32 s3;
-tk_i32 s4[1];
-tk_i32 s5[1];
-tk_i32 s6[1];
-tk_i32 s7[1];
-tk_i32 s8[1];
-tk_u64 s9[1];
-tk_i32 s10[1];
-tk_u64 s11[16];
-tk_i32 s12[16];
-tk_u64 s13[16];
-tk_i32 s14[1];
-tk_i32 s15;
-tk_i32 s16[1];
-tk_u64 s17[1];
-tk_i32 s18[1];
-tk_u64 s19[16];
-tk_i32 s20[16];
-tk_u64 s21[16];
-float s22[32];
-tk_i32 s23;
-tk_i32 s24;
-float s25[32];
-tk_i64 s26_d;   /* base: s13 */
-tk_i64 s27_d;   /* base: s21 */
-tk_i32 s28;
-bool s29;
-float s30[16];
-float s31[16];
-float s33[32];
-tk_i32 s34;
-tk_i64 s35_d;   /* base: s13 */
-tk_i32 s36;
-tk_i64 s37_d;   /* base: s21 */
-tk_i32 s38[1];
-tk_i32 s39;
-tk_i32 s40[1];
-tk_u64 s41[1];
-tk_i32 s42[1];
-tk_u64 s43[32];
-tk_i32 s44[32];
-tk_u64 s45[32];
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_u64 s2; (void)s2;
+tk_i32 s3; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5[1]; (void)s5;
+tk_i32 s6[1]; (void)s6;
+tk_i32 s7[1]; (void)s7;
+tk_i32 s8[1]; (void)s8;
+tk_u64 s9[1]; (void)s9;
+tk_i32 s10[1]; (void)s10;
+tk_u64 s11[16]; (void)s11;
+tk_i32 s12[16]; (void)s12;
+tk_u64 s13[16]; (void)s13;
+tk_i32 s14[1]; (void)s14;
+tk_i32 s15; (void)s15;
+tk_i32 s16[1]; (void)s16;
+tk_u64 s17[1]; (void)s17;
+tk_i32 s18[1]; (void)s18;
+tk_u64 s19[16]; (void)s19;
+tk_i32 s20[16]; (void)s20;
+tk_u64 s21[16]; (void)s21;
+float s22[32]; (void)s22;
+tk_i32 s23; (void)s23;
+tk_i32 s24; (void)s24;
+float s25[32]; (void)s25;
+tk_i64 s26_d; (void)s26_d;   /* base: s13 */
+tk_i64 s27_d; (void)s27_d;   /* base: s21 */
+tk_i32 s28; (void)s28;
+bool s29; (void)s29;
+float s30[16]; (void)s30;
+float s31[16]; (void)s31;
+float s33[32]; (void)s33;
+tk_i32 s34; (void)s34;
+tk_i64 s35_d; (void)s35_d;   /* base: s13 */
+tk_i32 s36; (void)s36;
+tk_i64 s37_d; (void)s37_d;   /* base: s21 */
+tk_i32 s38[1]; (void)s38;
+tk_i32 s39; (void)s39;
+tk_i32 s40[1]; (void)s40;
+tk_u64 s41[1]; (void)s41;
+tk_i32 s42[1]; (void)s42;
+tk_u64 s43[32]; (void)s43;
+tk_i32 s44[32]; (void)s44;
+tk_u64 s45[32]; (void)s45;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -271,7 +271,7 @@ if (tk_v) {
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s3)))) * 2ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 2ull)) + (tk_u64)s26_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
@@ -299,7 +299,7 @@ if (tk_v) {
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 64)))))) * (tk_u32)(s15)))) * 2ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 64)))))) * 2ull)) + (tk_u64)s27_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
@@ -377,7 +377,7 @@ if (tk_v) {
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 32)))))) * (tk_u32)(s3)))) * 2ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 32)))))) * 2ull)) + (tk_u64)s26_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
@@ -403,7 +403,7 @@ if (tk_v) {
 } else {
 #pragma unroll 1
 for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)e;
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 64)))))) * (tk_u32)(s15)))) * 2ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 64)))))) * 2ull)) + (tk_u64)s27_d);
 bool tk_m = true; (void)tk_m;
 if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "hip_api.h"
 #include "ir.h"
 #include "irbuild.h"
 #include "tap.h"
@@ -40,17 +41,24 @@ static void test_registry(void)
     TAP_OK(cuda && cuda->timer_new && cuda->timer_record && cuda->timer_sync &&
            cuda->timer_elapsed_ms && cuda->timer_free, "which has timers");
     TAP_OK(!cpu || (!cpu->timer_new && !cpu->timer_free), "the CPU backend has none");
-    TAP_OK(backend_find("hip") == NULL, "no HIP backend in this build (no stand-in either)");
+    const backend *hip = backend_find("hip");
+    TAP_STR_EQ(hip ? hip->name : "", "hip", "backend_find finds the HIP backend");
+    TAP_OK(hip && hip->timer_new && hip->defer && hip->launch == cuda->launch,
+           "which has timers and the deferred mode, and launches as the CUDA backend does");
     TAP_OK(backend_find("opencl") == NULL, "an unknown name finds nothing");
 
     const backend *be = NULL;
     strbuf why = {0};
     TAP_INT_EQ(backend_select("cpu", &be, &why), BACKEND_OK, "the CPU backend can run here");
     TAP_OK(be == cpu && why.len == 0, "backend_select gives it, with no reason");
+    setenv("TRITSIM_LIBAMDHIP", "/nonexistent/libamdhip64.so", 1);
     TAP_INT_EQ(backend_select("hip", &be, &why), BACKEND_UNAVAILABLE,
-               "hip is a known name that cannot run");
-    TAP_STR_EQ(strbuf_cstr(&why), "the HIP backend (AMD GPUs) is not built yet",
-               "and the reason says what is missing");
+               "hip cannot run without the HIP runtime");
+    TAP_OK(strstr(strbuf_cstr(&why), "the HIP runtime (ROCm's libamdhip64) is not installed: "
+                  "tried /nonexistent/libamdhip64.so; install ROCm") == strbuf_cstr(&why),
+           "and the reason says what is missing");
+    unsetenv("TRITSIM_LIBAMDHIP");
+    hip_api_reset();
     TAP_OK(be == NULL, "backend_select gives no backend then");
     strbuf_clear(&why);
     TAP_INT_EQ(backend_select("opencl", &be, &why), BACKEND_UNKNOWN, "opencl is unknown");

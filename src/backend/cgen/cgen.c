@@ -253,11 +253,15 @@ static bool uses_wgmma(const cg *g)
 static void emit_signature(cg *g)
 {
     const ir_kernel *k = g->k;
-    int mb = min_blocks(g);
+    const cgen_dialect_row *dr = cgen_dialect_of(&g->o->target);
+    int mb = dr->min_blocks ? min_blocks(g) : 0;
     cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d", g->T);
     if (mb)
         cg_printf(g, ", %d", mb);
-    cg_printf(g, ")\ntk_kernel(tk_rt *tk_rt_p");
+    cg_printf(g, ")\n");
+    if (dr->waves_per_eu && g->o->waves_per_eu > 0)
+        cg_printf(g, "__attribute__((amdgpu_waves_per_eu(%d)))\n", g->o->waves_per_eu);
+    cg_printf(g, "tk_kernel(tk_rt *tk_rt_p");
     for (int32_t i = 0; i < k->nparams; i++)
         cg_printf(g, ", %s p%d", cgen_param_ctype(k->params[i].dt), i);
     for (int32_t i = 0; i < k->nparams; i++)
@@ -294,18 +298,19 @@ static void emit_signature(cg *g)
             cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d; (void)tk_c%d;\n", i, i, i);
     if (g->int_ptrs)
         cg_printf(g, "(void)tk_am; (void)tk_nam;\n");
+    /* (void): a slot only written (a result nothing reads) is no warning */
     for (int32_t s = 0; s < k->nslots; s++) {
         if (!g->writes[s])
             continue;
         if (cg_scalar(g, s))
-            cg_printf(g, "%s s%d;\n", cg_ctype(g, s), s);
+            cg_printf(g, "%s s%d; (void)s%d;\n", cg_ctype(g, s), s, s);
         else if (g->abase[s] >= 0)
-            cg_printf(g, "tk_i64 s%d_d;   /* base: s%d */\n", s, g->abase[s]);
+            cg_printf(g, "tk_i64 s%d_d; (void)s%d_d;   /* base: s%d */\n", s, s, g->abase[s]);
         else if (g->packed[s])
-            cg_printf(g, "tk_u32 s%d[%d];   /* %s bits, two a register */\n", s,
-                      cg_layout(g, s).regs / 2, dtype_name(cg_dt(g, s)));
+            cg_printf(g, "tk_u32 s%d[%d]; (void)s%d;   /* %s bits, two a register */\n", s,
+                      cg_layout(g, s).regs / 2, s, dtype_name(cg_dt(g, s)));
         else
-            cg_printf(g, "%s s%d[%d];\n", cg_ctype(g, s), s, cg_layout(g, s).regs);
+            cg_printf(g, "%s s%d[%d]; (void)s%d;\n", cg_ctype(g, s), s, cg_layout(g, s).regs, s);
     }
     cgen_print_decls(g);
 }
@@ -625,6 +630,12 @@ static bool emit_inst(cg *g, int32_t pc)
     case IR_WHERE:
         return emit_lanes(g, pc, in, lane_where);
     case IR_MATH:
+        if (in->sub >= IR_ADD_R && in->sub <= IR_FMA_R && in->sub != IR_CVT_R &&
+            in->imm != IR_RN && !cgen_dialect_of(&g->o->target)->directed_rounding)
+            return cg_fail(g, pc, "%s arithmetic rounded %s is not available in %s "
+                           "(it has no __fadd_rz and friends)", dtype_name(cg_dt(g, in->dst)),
+                           in->imm == IR_RZ ? "toward zero" : in->imm == IR_RD ? "down" : "up",
+                           cgen_dialect_of(&g->o->target)->name);
         return emit_lanes(g, pc, in, lane_math);
     case IR_PTR_ADD:
         return emit_lanes(g, pc, in, lane_ptr_add);

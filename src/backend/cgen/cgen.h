@@ -48,9 +48,35 @@ typedef enum cgen_dialect { CGEN_CUDA, CGEN_HIP } cgen_dialect;
 
 typedef struct cgen_target {
     cgen_dialect dialect;
-    int warp_size;          /* 32 on NVIDIA, 64 on CDNA */
-    int arch;               /* CUDA: compute capability * 10 (90 = sm_90) */
+    int warp_size;          /* 32 on NVIDIA and RDNA, 64 on CDNA */
+    int arch;               /* CUDA: compute capability * 10 (90 = sm_90);
+                               HIP: unused (0) */
 } cgen_target;
+
+/* What differs between the dialects (cgen_dialect.c, one row each); the
+ * emitter asks the row, never the dialect's name. */
+typedef struct cgen_dialect_row {
+    const char *name;       /* "CUDA", "HIP": for messages and dumps */
+    /* a butterfly shuffle of a 32- or 64-bit value across the warp, as a
+     * printf format of (the value's C type, the value, the lane mask) */
+    const char *shfl_xor;
+    /* inline PTX: tensor cores (mma.sync, ldmatrix; wgmma on sm_90),
+     * cp.async; without it tl.dot runs on FMA loops over shared memory */
+    bool ptx;
+    /* __launch_bounds__(threads, blocks): the second argument is the
+     * blocks per multiprocessor the registers should allow */
+    bool min_blocks;
+    /* __attribute__((amdgpu_waves_per_eu(N))) (cgen_options.waves_per_eu) */
+    bool waves_per_eu;
+    /* arithmetic in a directed rounding mode: __fadd_rz, __dmul_ru, ...
+     * (libdevice's *_rz, *_rd, *_ru); without it such a kernel is refused */
+    bool directed_rounding;
+    /* the compare-and-swap of a 16-bit word: CUDA's atomicCAS, or the
+     * prelude's tk_cas16 (cgen_rt.c) over the 32-bit word around it */
+    const char *cas16;
+} cgen_dialect_row;
+
+const cgen_dialect_row *cgen_dialect_of(const cgen_target *t);
 
 typedef struct cgen_options {
     cgen_target target;
@@ -58,6 +84,10 @@ typedef struct cgen_options {
     int num_stages;         /* Triton's num_stages: a hint */
     bool checked;           /* bounds checks (off: --unchecked) */
     size_t max_smem;        /* shared memory a block may have, bytes */
+    /* AMD's waves_per_eu launch option (Triton's AMD backend): the
+     * wavefronts per execution unit the compiler should leave registers
+     * for; 0 none.  Dialects without it (cgen_dialect_row) ignore it. */
+    int waves_per_eu;
 } cgen_options;
 
 /* What the backend needs to launch the emitted kernel. */

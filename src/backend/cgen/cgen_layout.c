@@ -61,7 +61,7 @@ static bool mma_layout(const cg *g, const ir_inst *in, cgen_layout *L)
 {
     const ir_type *ta = cg_type(g, in->a), *td = cg_type(g, in->dst);
     dtype adt = ta->dt, bdt = cg_dt(g, in->b);
-    if (g->o->target.dialect != CGEN_CUDA || g->o->target.arch < 80 || td->ndim != 2 ||
+    if (!cgen_dialect_of(&g->o->target)->ptx || g->o->target.arch < 80 || td->ndim != 2 ||
         (adt != DTYPE_FP16 && adt != DTYPE_BF16) || bdt != adt || td->dt != DTYPE_FP32)
         return false;
     int M = td->shape[0], N = td->shape[1], K = ta->shape[1];

@@ -464,7 +464,7 @@ static void load_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes)
     cg_printf(g, "if (tk_vs[c]) continue;\n");
     chunk_head(g, V);
     cg_printf(g, "#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
     chunk_lane_head(g, pc, in, in->dst, in->b, V, NULL);
     load_lane(g, pc, in);
     cg_printf(g, "}}}}\n");
@@ -541,7 +541,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
          * DOT's shared memory through a computable pointer) */
         cg_printf(g, "} else {\n#pragma unroll %s\nfor (int v = 0; v < %d; v++) {\n",
                   dot >= 0 && lanes_free(g, in) ? "1" : "", V);
-        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
         lane_head(g, pc, in, in->b);
         load_lane(g, pc, in);
         cg_printf(g, "}}}}\n");
@@ -634,7 +634,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
             strbuf_free(&val[v]);
         cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
         cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)e;\n");
+        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
         chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
         store_lane(g, in, value);
         cg_printf(g, "}}}}\n");
@@ -699,7 +699,7 @@ static bool native_atomic(strbuf *sb, ir_atomic op, dtype dt, const char *v)
 /* old = the update of lane value v (and, for CAS, compare cmp) as a
  * compare-and-swap loop on the element's bits. */
 static bool cas_loop(strbuf *sb, ir_atomic op, dtype dt, const char *v, const char *cmp,
-                     const char *res)
+                     const char *res, const char *cas16)
 {
     int w = (int)dtype_size(dt);
     if (w != 2 && w != 4 && w != 8)
@@ -731,8 +731,8 @@ static bool cas_loop(strbuf *sb, ir_atomic op, dtype dt, const char *v, const ch
         if (op == IR_ATOMIC_CAS)
             strbuf_printf(sb, "    if (tk_as != (%s)(%s)) break;\n", bt, strbuf_cstr(&cmpb));
         strbuf_printf(sb, "    const %s tk_nv = %s;\n", cgen_ctype(dt), strbuf_cstr(&nv));
-        strbuf_printf(sb, "    tk_old = atomicCAS((%s *)tk_a, tk_as, (%s)(%s));\n", bt, bt,
-                      strbuf_cstr(&to));
+        strbuf_printf(sb, "    tk_old = %s((%s *)tk_a, tk_as, (%s)(%s));\n",
+                      w == 2 ? cas16 : "atomicCAS", bt, bt, strbuf_cstr(&to));
         strbuf_printf(sb, "  } while (tk_old != tk_as);\n");
         strbuf from2 = {0};
         cgen_bitcast(&from2, dt, bd, "tk_old");
@@ -767,7 +767,8 @@ static bool emit_atomic(cg *g, int32_t pc, const ir_inst *in)
         cg_printf(g, "if (tk_m) tk_r = %s;\n", strbuf_cstr(&call));
     } else {
         strbuf loop = {0};
-        if (!cas_loop(&loop, op, dt, strbuf_cstr(&v), strbuf_cstr(&c), "tk_r")) {
+        if (!cas_loop(&loop, op, dt, strbuf_cstr(&v), strbuf_cstr(&c), "tk_r",
+                      cgen_dialect_of(&g->o->target)->cas16)) {
             strbuf_free(&loop);
             return cg_fail(g, pc, "atomics on %s are not supported by the GPU backends",
                            dtype_name(dt));

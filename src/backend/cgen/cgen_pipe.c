@@ -128,7 +128,8 @@ static int32_t pipelinable(const cg *g, int32_t d, int32_t loads[2], int *nloads
     }
     /* tensor cores with both operands loaded straight into shared memory,
      * where only the head's branch reads its condition */
-    *async = g->lay[in->dst].kind == CGEN_MMA && g->o->target.arch >= 80 &&
+    *async = g->lay[in->dst].kind == CGEN_MMA && cgen_dialect_of(&g->o->target)->ptx &&
+             g->o->target.arch >= 80 &&
              (g->fused[d] & 3) == 3 && in->a != in->b;
     for (int32_t x = H + 2; *async && x <= J; x++)
         *async = !reads_slot(&k->code[x], cmp->dst);

@@ -7,7 +7,7 @@
  * the element bits of that axis, level by level:
  *   1. within a thread, the registers that differ only in reduced bits
  *      (thread_combine), into one accumulator per output it holds;
- *   2. within a warp, over the reduced lane bits, by __shfl_xor_sync
+ *   2. within a warp, over the reduced lane bits, by __shfl_xor(_sync)
  *      butterflies (warp_combine): every lane of a group ends with the same
  *      value, since both partners combine (lower lane, upper lane);
  *   3. across warps through shared memory (block_combine): each warp's
@@ -97,8 +97,9 @@ static void arg_step(cg *g, ir_reduce kind, const char *av, const char *ai, cons
               bi, ai, bv, cmp, av, bv, av, bi, ai, av, bv, ai, bi);
 }
 
-/* __shfl_xor_sync(v, mask) for a register form (narrow ones travel as
- * 32-bit integers). */
+/* A butterfly shuffle of v by mask (the dialect's __shfl_xor_sync or
+ * __shfl_xor) for a register form (narrow ones travel as 32-bit
+ * integers). */
 static void shfl_expr(const cg *g, strbuf *sb, dtype dt, const char *v, int mask)
 {
     const char *w;
@@ -114,11 +115,9 @@ static void shfl_expr(const cg *g, strbuf *sb, dtype dt, const char *v, int mask
         w = "unsigned";
     else
         w = "int";
-    if (g->o->target.dialect == CGEN_HIP)
-        strbuf_printf(sb, "((%s)__shfl_xor((%s)(%s), %d))", cgen_ctype(dt), w, v, mask);
-    else
-        strbuf_printf(sb, "((%s)__shfl_xor_sync(0xffffffffu, (%s)(%s), %d))", cgen_ctype(dt), w, v,
-                      mask);
+    strbuf_printf(sb, "((%s)", cgen_ctype(dt));
+    strbuf_printf(sb, cgen_dialect_of(&g->o->target)->shfl_xor, w, v, mask);
+    strbuf_putc(sb, ')');
 }
 
 /* ---- layouts as bit maps ---------------------------------------------------- */
@@ -296,7 +295,7 @@ static void thread_combine(cg *g, const ir_inst *in, const plan *p, const char *
         cg_printf(g, "%s tk_a[%d];\n", rt, p->nslots);
     cg_printf(g, "#pragma unroll\nfor (int j = 0; j < %d; j++) {\n", p->nslots);
     cg_printf(g, "#pragma unroll\nfor (int i = 0; i < %d; i++) {\n", p->nper);
-    cg_printf(g, "const int r = %s;\n", strbuf_cstr(&r));
+    cg_printf(g, "const int r = %s; (void)r;\n", strbuf_cstr(&r));
     if (arg) {
         strbuf e = {0};
         cg_elem_index(g, p->L, &e, "r");
@@ -391,7 +390,8 @@ static void block_combine(cg *g, const ir_inst *in, const plan *p, const char *s
         cg_printf(g, " && tk_tid < %" PRId64, p->L->n);
     cg_printf(g, ") {\nconst int tk_w = %s;\n", strbuf_cstr(&w));
     cg_printf(g, "#pragma unroll\nfor (int j = 0; j < %d; j++) {\n", p->nslots);
-    cg_printf(g, "const int r = %s;\nconst int e = %s;\nconst int tk_o = %s;\n", strbuf_cstr(&r),
+    cg_printf(g, "const int r = %s; (void)r;\nconst int e = %s; (void)e;\nconst int tk_o = %s;\n",
+              strbuf_cstr(&r),
               strbuf_cstr(&e), strbuf_cstr(&o));
     if (arg) {
         cg_printf(g, "((%s *)tk_smem)[tk_o * %d + tk_w] = tk_av[j];\n", ct, nw);

@@ -5,6 +5,7 @@
 #include "cgen_impl.h"
 
 #include <stddef.h>
+#include <string.h>
 
 #include "cgen_abi.h"
 
@@ -59,7 +60,12 @@ void cgen_rt_prelude(cg *g)
     cg_printf(g, "static_assert(sizeof(tk_err) == %zu, \"tk_err\");\n", sizeof(tk_err));
     /* The lowest program wins, then the lowest lane: key = pid << 26 | lane
      * (lanes are below 2^26: IR_MAX_NUMEL).  A lock orders the writers of
-     * the details; failures are rare, so it is never contended for long. */
+     * the details; failures are rare, so it is never contended for long.
+     * The lane that takes the lock releases it in the same round of the
+     * loop: lanes of one warp may contend, and on a GPU without
+     * independent thread scheduling (AMD's) a lane spinning in a loop of
+     * its own would keep the holder, in the same wavefront, from ever
+     * reaching the release. */
     cg_printf(g,
         "__device__ __noinline__ void tk_fault(tk_rt *rt, unsigned int kind, int pc,\n"
         "    long long lane, unsigned long long addr, int arg, long long value)\n"
@@ -68,17 +74,20 @@ void cgen_rt_prelude(cg *g)
         "      (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);\n"
         "  unsigned long long key = (pl << 26) | (unsigned long long)lane;\n"
         "  if (key >= *(volatile unsigned long long *)&rt->err_key) return;\n"
-        "  while (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) { }\n"
-        "  __threadfence();\n"
-        "  if (key < *(volatile unsigned long long *)&rt->err_key) {\n"
-        "    volatile tk_err *E = &rt->err;\n"
-        "    E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;\n"
-        "    E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;\n"
-        "    E->pid[2] = blockIdx.z;\n"
-        "    *(volatile unsigned long long *)&rt->err_key = key;\n"
+        "  for (bool done = false; !done; ) {\n"
+        "    if (atomicCAS(&rt->err_lock, 0u, 1u) != 0u) continue;\n"
+        "    __threadfence();\n"
+        "    if (key < *(volatile unsigned long long *)&rt->err_key) {\n"
+        "      volatile tk_err *E = &rt->err;\n"
+        "      E->kind = kind; E->pc = pc; E->lane = lane; E->addr = addr; E->arg = arg;\n"
+        "      E->value = value; E->pid[0] = blockIdx.x; E->pid[1] = blockIdx.y;\n"
+        "      E->pid[2] = blockIdx.z;\n"
+        "      *(volatile unsigned long long *)&rt->err_key = key;\n"
+        "    }\n"
+        "    __threadfence();\n"
+        "    atomicExch(&rt->err_lock, 0u);\n"
+        "    done = true;\n"
         "  }\n"
-        "  __threadfence();\n"
-        "  atomicExch(&rt->err_lock, 0u);\n"
         "}\n");
     /* A thread notes its first failure (TK_NOTE) in tk_fr: kind and
      * argument, lane, address, value, and the key TK_FIRST orders by (the
@@ -104,11 +113,31 @@ void cgen_rt_prelude(cg *g)
         " if (tk_bad) atomicMin(&tk_fmin, (unsigned long long)tk_fr[4]); __syncthreads();"
         " if (tk_bad && (unsigned long long)tk_fr[4] != tk_fmin) tk_bad = 0; } while (0)\n");
     /* 16 bytes from global memory into shared memory without registers
-     * (sm_80 on; only pipelined tensor-core loops call it) */
-    cg_printf(g,
+     * (sm_80 on; only pipelined tensor-core loops call it; PTX only) */
+    if (cgen_dialect_of(&g->o->target)->ptx)
+        cg_printf(g,
         "__device__ __forceinline__ void tk_cp_async(void *s, unsigned long long a)\n"
         "{ asm volatile(\"cp.async.cg.shared.global [%%0], [%%1], 16;\" :: "
         "\"r\"((unsigned)__cvta_generic_to_shared(s)), \"l\"(a) : \"memory\"); }\n");
+    /* A 16-bit compare-and-swap, where the dialect has none: on the
+     * aligned 32-bit word that holds it (device allocations are aligned
+     * and padded well past 4 bytes, so the word is the kernel's to read);
+     * returns the old 16 bits, as atomicCAS does */
+    if (!strcmp(cgen_dialect_of(&g->o->target)->cas16, "tk_cas16"))
+        cg_printf(g,
+        "__device__ __forceinline__ unsigned short tk_cas16(unsigned short *a,\n"
+        "    unsigned short cmp, unsigned short val)\n"
+        "{\n"
+        "  unsigned int *w = (unsigned int *)((unsigned long long)a & ~3ull);\n"
+        "  const unsigned int sh = (unsigned int)((unsigned long long)a & 2ull) * 8u;\n"
+        "  unsigned int old = *(volatile unsigned int *)w, as;\n"
+        "  do {\n"
+        "    as = old;\n"
+        "    if ((unsigned short)(as >> sh) != cmp) return (unsigned short)(as >> sh);\n"
+        "    old = atomicCAS(w, as, (as & ~(0xffffu << sh)) | ((unsigned int)val << sh));\n"
+        "  } while (old != as);\n"
+        "  return cmp;\n"
+        "}\n");
     /* Does [a, a + sz) lie in [lo, hi), at a multiple of sz from lo? */
     cg_printf(g,
         "__device__ __forceinline__ bool tk_in(unsigned long long a, unsigned long long lo,\n"

@@ -31,7 +31,7 @@
 bool cgen_wgmma_fits(const cg *g, int M, int N, int K)
 {
     int W = g->o->num_warps;
-    return g->o->target.dialect == CGEN_CUDA && g->o->target.arch == 90 && W % 4 == 0 &&
+    return cgen_dialect_of(&g->o->target)->ptx && g->o->target.arch == 90 && W % 4 == 0 &&
            M % (16 * W) == 0 && N % 64 == 0 && N <= 256 &&
            (K == 16 || K == 32 || K % 64 == 0);
 }

@@ -11,12 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One entry point: the member it fills and the names to try, in order. */
-typedef struct cuda_sym {
-    size_t offset;
-    const char *names[3];
-} cuda_sym;
-
 #define DRV(member, ...) {offsetof(cuda_driver, member), {__VA_ARGS__}}
 static const cuda_sym cuda_driver_syms[] = {
     DRV(cuInit, "cuInit"),
@@ -84,9 +78,8 @@ static cuda_loaded cuda_driver_state, cuda_nvrtc_state;
 static cuda_driver cuda_driver_table;
 static cuda_nvrtc cuda_nvrtc_table;
 
-/* Fill table from handle; false with the first missing name in why. */
-static bool cuda_bind(void *handle, const cuda_sym *syms, size_t n, void *table,
-                      const char *lib, strbuf *why)
+bool cuda_api_bind(void *handle, const cuda_sym *syms, size_t n, void *table, const char *lib,
+                   strbuf *why)
 {
     for (size_t i = 0; i < n; i++) {
         void *p = NULL;
@@ -131,7 +124,7 @@ const cuda_driver *cuda_driver_load(strbuf *why)
                       env && *env ? ", or unset TRITSIM_LIBCUDA" : "");
     } else {
         strbuf tmp = {0};
-        ok = cuda_bind(h, cuda_driver_syms, sizeof cuda_driver_syms / sizeof *cuda_driver_syms,
+        ok = cuda_api_bind(h, cuda_driver_syms, sizeof cuda_driver_syms / sizeof *cuda_driver_syms,
                        &cuda_driver_table, name, &tmp);
         if (!ok) {
             strbuf_printf(&msg, "the NVIDIA driver is too old: %s; install a driver for "
@@ -154,7 +147,7 @@ static bool cuda_nvrtc_try(const char *name, void **out, strbuf *tried, strbuf *
     strbuf_printf(tried, "%s%s", tried->len ? ", " : "", name);
     if (!h)
         return false;
-    if (!cuda_bind(h, cuda_nvrtc_syms, sizeof cuda_nvrtc_syms / sizeof *cuda_nvrtc_syms,
+    if (!cuda_api_bind(h, cuda_nvrtc_syms, sizeof cuda_nvrtc_syms / sizeof *cuda_nvrtc_syms,
                    &cuda_nvrtc_table, name, bad) ||
         cuda_nvrtc_table.nvrtcVersion(&cuda_nvrtc_table.major, &cuda_nvrtc_table.minor) !=
             NVRTC_SUCCESS) {

@@ -35,6 +35,8 @@ typedef struct CUevent_st *CUevent;
 enum {
     CUDA_SUCCESS = 0,
     CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_DEVICE = 101,    /* HIP's hipInit on a machine without
+                                           an AMD GPU */
 };
 
 /* CUdevice_attribute values used here */
@@ -137,6 +139,19 @@ const cuda_nvrtc *cuda_nvrtc_load(strbuf *why);
 /* "CUDA_ERROR_OUT_OF_MEMORY (out of memory)", for messages: the driver's
  * name and description of r, or its number when the driver has none. */
 void cuda_result_text(const cuda_driver *cu, CUresult r, strbuf *out);
+
+/* One entry point of a library: the member of a table of function
+ * pointers it fills and the names to try, in order (the HIP backend's
+ * loader, hip_api.c, binds its tables the same way). */
+typedef struct cuda_sym {
+    size_t offset;
+    const char *names[3];
+} cuda_sym;
+
+/* Fill table from handle (a dlopen handle): each symbol's address into its
+ * member; false with the first missing name in why ("LIB has no NAME"). */
+bool cuda_api_bind(void *handle, const cuda_sym *syms, size_t n, void *table, const char *lib,
+                   strbuf *why);
 
 /* Forget what was loaded (the next load tries again, e.g. after the
  * environment variables above changed).  Tests only: entry points handed

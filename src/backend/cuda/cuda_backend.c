@@ -1,66 +1,133 @@
-/* cuda_backend.c - the CUDA backend's table (cuda_backend.h): whether it
- * can run here, the device of a run (device 0 of those the driver shows,
- * which honours CUDA_VISIBLE_DEVICES; its primary context and one
- * stream), sync, and timers over CUDA events.  Compile and launch are
- * cuda_launch.c, device memory cuda_mem.c. */
+/* cuda_backend.c - the CUDA backend's table (cuda_backend.h) and vendor
+ * (cuda_impl.h: NVIDIA's libraries and NVRTC), and what both vendors'
+ * tables share: whether a vendor's GPU can run here, the device of a run
+ * (device 0 of those the driver shows, which honours CUDA_VISIBLE_DEVICES
+ * or HIP_VISIBLE_DEVICES; its primary context and one stream), sync, and
+ * timers over the driver's events.  Compile and launch are cuda_launch.c,
+ * device memory cuda_mem.c. */
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "arena.h"
+#include "cuda_cache.h"
 
 bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why)
 {
     if (r == CUDA_SUCCESS)
         return true;
+    if (d && d->v->call_name)
+        what = d->v->call_name(what);
     strbuf_printf(why, "%s failed: ", what);
     cuda_result_text(d ? d->cu : NULL, r, why);
     return false;
 }
 
-/* Both libraries, the driver initialised and a device present; else why. */
-static bool cuda_available(strbuf *why)
+void cuda_why_join(strbuf *a, strbuf *b, strbuf *why)
+{
+    if (a->len && b->len)
+        strbuf_printf(why, "%s; and %s", strbuf_cstr(a), strbuf_cstr(b));
+    else
+        strbuf_puts(why, strbuf_cstr(a->len ? a : b));
+    strbuf_free(a);
+    strbuf_free(b);
+}
+
+void cuda_compiler_text(const cuda_nvrtc *rtc, const char *name, const char *target,
+                        strbuf *out)
+{
+    strbuf_puts(out, name);
+    if (rtc)
+        strbuf_printf(out, " %d.%d", rtc->major, rtc->minor);
+    strbuf_printf(out, " (%s)", target);
+}
+
+/* ---- NVIDIA's side: libcuda and NVRTC ---------------------------------------- */
+
+/* Both libraries; else why. */
+static const cuda_driver *cuda_nvidia_load(strbuf *why)
 {
     strbuf drv = {0}, rtc = {0};
     const cuda_driver *cu = cuda_driver_load(&drv);
     const cuda_nvrtc *nv = cuda_nvrtc_load(&rtc);
-    bool ok = cu && nv;
-    if (!cu && !nv)
-        strbuf_printf(why, "%s; and %s", strbuf_cstr(&drv), strbuf_cstr(&rtc));
-    else if (!cu)
-        strbuf_puts(why, strbuf_cstr(&drv));
-    else if (!nv)
-        strbuf_puts(why, strbuf_cstr(&rtc));
-    strbuf_free(&drv);
-    strbuf_free(&rtc);
-    if (!ok)
+    cuda_why_join(&drv, &rtc, why);
+    return cu && nv ? cu : NULL;
+}
+
+/* NVRTC through the disk cache (cuda_cache.h), for the device's own
+ * architecture. */
+static bool cuda_nvidia_build(cuda_dev *d, const char *src, strbuf *image, strbuf *log,
+                              bool *from_cache, strbuf *why)
+{
+    const cuda_nvrtc *rtc = cuda_nvrtc_load(why);
+    if (!rtc)
+        return false;
+    cuda_build b = {.src = src, .arch = d->arch, .driver_version = d->driver_version};
+    return cuda_build_into(rtc, &b, image, log, from_cache, why);
+}
+
+static void cuda_nvidia_compiler(const cuda_dev *d, strbuf *out)
+{
+    strbuf why = {0};
+    char arch[16];
+    snprintf(arch, sizeof arch, "sm_%d", d->arch);
+    cuda_compiler_text(cuda_nvrtc_load(&why), "NVRTC", arch, out);
+    strbuf_free(&why);
+}
+
+const cuda_vendor cuda_vendor_nvidia = {
+    .backend = "cuda",
+    .name = "CUDA",
+    .driver_name = "the NVIDIA driver",
+    .no_device = "the NVIDIA driver sees no GPU (check nvidia-smi, and CUDA_VISIBLE_DEVICES "
+                 "if it is set)",
+    .dialect = CGEN_CUDA,
+    .load = cuda_nvidia_load,
+    .build = cuda_nvidia_build,
+    .compiler = cuda_nvidia_compiler,
+    .smem_optin = true,
+};
+
+/* ---- both vendors -------------------------------------------------------------- */
+
+bool cuda_dev_available(const cuda_vendor *v, strbuf *why)
+{
+    const cuda_driver *cu = v->load(why);
+    if (!cu)
         return false;
     CUresult r = cu->cuInit(0);
     int n = 0;
     if (r == CUDA_SUCCESS)
         r = cu->cuDeviceGetCount(&n);
-    if (r == CUDA_ERROR_NO_DEVICE || (r == CUDA_SUCCESS && n == 0)) {
-        strbuf_puts(why, "the NVIDIA driver sees no GPU (check nvidia-smi, and "
-                    "CUDA_VISIBLE_DEVICES if it is set)");
+    if (r == CUDA_ERROR_NO_DEVICE || r == CUDA_ERROR_INVALID_DEVICE ||
+        (r == CUDA_SUCCESS && n == 0)) {
+        strbuf_puts(why, v->no_device);
         return false;
     }
     if (r != CUDA_SUCCESS) {
-        strbuf_puts(why, "the NVIDIA driver cannot start: ");
+        strbuf_printf(why, "%s cannot start: ", v->driver_name);
         cuda_result_text(cu, r, why);
         return false;
     }
     return true;
 }
 
-static backend_dev *cuda_open(const backend_config *c, strbuf *why)
+static bool cuda_available(strbuf *why)
 {
-    if (!cuda_available(why))
+    return cuda_dev_available(&cuda_vendor_nvidia, why);
+}
+
+backend_dev *cuda_dev_open(const cuda_vendor *v, const backend_config *c, strbuf *why)
+{
+    if (!cuda_dev_available(v, why))
         return NULL;
     cuda_dev *d = xcalloc(1, sizeof *d);
-    d->cu = cuda_driver_load(why);
-    d->rtc = cuda_nvrtc_load(why);
+    d->v = v;
+    d->cu = v->load(why);
+    d->warp_size = 32;
     d->checked = !c->unchecked;
     /* --unchecked kernels have nothing to report (no bounds checks, no
      * assertions; a kernel that prints is checked at once all the same):
@@ -95,13 +162,23 @@ static backend_dev *cuda_open(const backend_config *c, strbuf *why)
         d->ctx = NULL;
         ok = false;
     }
+    d->arch = major * 10 + minor;
+    d->max_smem = smem > 0 ? (size_t)smem : 48 * 1024;
+    if (ok && v->describe && !v->describe(d, why)) {
+        cu->cuStreamDestroy(d->stream);
+        cu->cuDevicePrimaryCtxRelease(d->dev);
+        ok = false;
+    }
     if (!ok) {
         free(d);
         return NULL;
     }
-    d->arch = major * 10 + minor;
-    d->max_smem = smem > 0 ? (size_t)smem : 48 * 1024;
     return &d->base;
+}
+
+static backend_dev *cuda_open(const backend_config *c, strbuf *why)
+{
+    return cuda_dev_open(&cuda_vendor_nvidia, c, why);
 }
 
 /* ---- timers: CUDA events ------------------------------------------------------ */
@@ -128,7 +205,7 @@ static bool cuda_timer_live(const cuda_timer *t, strbuf *why)
     return t->dev != NULL;
 }
 
-static backend_timer *cuda_timer_new(backend_dev *dev, strbuf *why)
+backend_timer *cuda_timer_new(backend_dev *dev, strbuf *why)
 {
     cuda_dev *d = (cuda_dev *)dev;
     cuda_timer *t = xcalloc(1, sizeof *t);
@@ -142,7 +219,7 @@ static backend_timer *cuda_timer_new(backend_dev *dev, strbuf *why)
     return (backend_timer *)t;
 }
 
-static bool cuda_timer_record(backend_dev *dev, backend_timer *bt, strbuf *why)
+bool cuda_timer_record(backend_dev *dev, backend_timer *bt, strbuf *why)
 {
     cuda_dev *d = (cuda_dev *)dev;
     cuda_timer *t = (cuda_timer *)bt;
@@ -153,7 +230,7 @@ static bool cuda_timer_record(backend_dev *dev, backend_timer *bt, strbuf *why)
     return true;
 }
 
-static bool cuda_timer_sync(backend_dev *dev, backend_timer *bt, strbuf *why)
+bool cuda_timer_sync(backend_dev *dev, backend_timer *bt, strbuf *why)
 {
     cuda_dev *d = (cuda_dev *)dev;
     cuda_timer *t = (cuda_timer *)bt;
@@ -163,7 +240,7 @@ static bool cuda_timer_sync(backend_dev *dev, backend_timer *bt, strbuf *why)
            cuda_ok(d, d->cu->cuEventSynchronize(t->ev), "cuEventSynchronize", why);
 }
 
-static bool cuda_timer_elapsed(backend_dev *dev, backend_timer *bs, backend_timer *be,
+bool cuda_timer_elapsed(backend_dev *dev, backend_timer *bs, backend_timer *be,
                                double *ms, strbuf *why)
 {
     cuda_dev *d = (cuda_dev *)dev;
@@ -183,7 +260,7 @@ static bool cuda_timer_elapsed(backend_dev *dev, backend_timer *bs, backend_time
     return true;
 }
 
-static void cuda_timer_free(backend_timer *bt)
+void cuda_timer_free(backend_timer *bt)
 {
     cuda_timer *t = (cuda_timer *)bt;
     if (!t)
@@ -202,7 +279,7 @@ static void cuda_timer_free(backend_timer *bt)
 
 /* ---- sync, close -------------------------------------------------------------- */
 
-static bool cuda_sync(backend_dev *dev, diag_sink *diag)
+bool cuda_sync(backend_dev *dev, diag_sink *diag)
 {
     cuda_dev *d = (cuda_dev *)dev;
     if (d->npending)
@@ -216,7 +293,7 @@ static bool cuda_sync(backend_dev *dev, diag_sink *diag)
     return ok;
 }
 
-static void cuda_close(backend_dev *dev)
+void cuda_close(backend_dev *dev)
 {
     cuda_dev *d = (cuda_dev *)dev;
     const cuda_driver *cu = d->cu;
@@ -240,16 +317,5 @@ const backend cuda_backend = {
     .name = "cuda",
     .available = cuda_available,
     .open = cuda_open,
-    .close = cuda_close,
-    .compile = cuda_compile,
-    .launch = cuda_launch,
-    .sync = cuda_sync,
-    .free = cuda_kernel_free,
-    .defer = cuda_defer,
-    .clear_cache = cuda_mem_clear_cache,
-    .timer_new = cuda_timer_new,
-    .timer_record = cuda_timer_record,
-    .timer_sync = cuda_timer_sync,
-    .timer_elapsed_ms = cuda_timer_elapsed,
-    .timer_free = cuda_timer_free,
+    CUDA_CORE_ENTRIES
 };

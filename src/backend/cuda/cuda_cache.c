@@ -161,11 +161,13 @@ void cuda_build_options(int arch, char archopt[32], const char *opts[8])
     opts[n] = NULL;
 }
 
-static void cuda_nvrtc_error(const cuda_nvrtc *rtc, nvrtcResult r, const char *what,
-                             strbuf *why)
+/* "nvrtcWHAT failed: ..." (hiprtcWHAT for HIP's build) */
+static void cuda_nvrtc_error(const cuda_nvrtc *rtc, const cuda_build *b, nvrtcResult r,
+                             const char *what, strbuf *why)
 {
     const char *s = rtc->nvrtcGetErrorString ? rtc->nvrtcGetErrorString(r) : NULL;
-    strbuf_printf(why, "%s failed: %s", what, s ? s : "unknown NVRTC error");
+    strbuf_printf(why, "%s%s failed: %s", b->target ? "hiprtc" : "nvrtc", what,
+                  s ? s : "unknown compiler error");
 }
 
 /* Compile with NVRTC, no cache. */
@@ -173,15 +175,16 @@ static bool cuda_nvrtc_compile(const cuda_nvrtc *rtc, cuda_build *b, const char 
                                int nopts, strbuf *why)
 {
     nvrtcProgram prog = NULL;
-    nvrtcResult r = rtc->nvrtcCreateProgram(&prog, b->src, "tk_kernel.cu", 0, NULL, NULL);
+    nvrtcResult r = rtc->nvrtcCreateProgram(&prog, b->src, b->target ? "tk_kernel.hip"
+                                            : "tk_kernel.cu", 0, NULL, NULL);
     if (r != NVRTC_SUCCESS) {
-        cuda_nvrtc_error(rtc, r, "nvrtcCreateProgram", why);
+        cuda_nvrtc_error(rtc, b, r, "CreateProgram", why);
         return false;
     }
     r = rtc->nvrtcCompileProgram(prog, nopts, opts);
     bool ok = r == NVRTC_SUCCESS;
     if (!ok) {
-        cuda_nvrtc_error(rtc, r, "nvrtcCompileProgram", why);
+        cuda_nvrtc_error(rtc, b, r, "CompileProgram", why);
         size_t n = 0;
         if (rtc->nvrtcGetProgramLogSize(prog, &n) == NVRTC_SUCCESS && n > 1) {
             char *log = malloc(n);
@@ -196,7 +199,8 @@ static bool cuda_nvrtc_compile(const cuda_nvrtc *rtc, cuda_build *b, const char 
         if (bin && rtc->nvrtcGetCUBIN(prog, bin) == NVRTC_SUCCESS) {
             strbuf_putn(&b->cubin, bin, n);
         } else {
-            cuda_nvrtc_error(rtc, r == NVRTC_SUCCESS ? 1 : r, "nvrtcGetCUBIN", why);
+            cuda_nvrtc_error(rtc, b, r == NVRTC_SUCCESS ? 1 : r, b->target ? "GetCode" : "GetCUBIN",
+                             why);
             ok = false;
         }
         free(bin);
@@ -208,15 +212,23 @@ static bool cuda_nvrtc_compile(const cuda_nvrtc *rtc, cuda_build *b, const char 
 bool cuda_build_cubin(const cuda_nvrtc *rtc, cuda_build *b, strbuf *why)
 {
     char archopt[32];
-    const char *opts[8];
-    cuda_build_options(b->arch, archopt, opts);
+    const char *nvrtc_opts[8];
+    const char *const *opts = b->opts;
+    if (!opts) {
+        cuda_build_options(b->arch, archopt, nvrtc_opts);
+        opts = nvrtc_opts;
+    }
     int nopts = 0;
-    while (opts[nopts])
+    while (opts[nopts] && nopts < 10)
         nopts++;
-    /* the key: source, arch, versions, options */
-    char ver[96];
-    snprintf(ver, sizeof ver, "arch %d driver %d nvrtc %d.%d", b->arch, b->driver_version,
-             rtc->major, rtc->minor);
+    /* the key: source, target, versions, options */
+    char ver[160];
+    if (b->target)
+        snprintf(ver, sizeof ver, "target %.64s runtime %d rtc %d.%d", b->target,
+                 b->driver_version, rtc->major, rtc->minor);
+    else
+        snprintf(ver, sizeof ver, "arch %d driver %d nvrtc %d.%d", b->arch, b->driver_version,
+                 rtc->major, rtc->minor);
     const char *parts[12] = {b->src, ver};
     size_t np = 2;
     for (int i = 0; i < nopts; i++)
@@ -243,4 +255,17 @@ void cuda_build_free(cuda_build *b)
 {
     strbuf_free(&b->cubin);
     strbuf_free(&b->log);
+}
+
+bool cuda_build_into(const cuda_nvrtc *rtc, cuda_build *b, strbuf *image, strbuf *log,
+                     bool *from_cache, strbuf *why)
+{
+    bool ok = cuda_build_cubin(rtc, b, why);
+    if (ok)
+        strbuf_putn(image, b->cubin.data, b->cubin.len);
+    else
+        strbuf_putn(log, b->log.data, b->log.len);
+    *from_cache = b->from_cache;
+    cuda_build_free(b);
+    return ok;
 }

@@ -40,11 +40,18 @@ bool cuda_cache_get(const char *dir, const char *key, strbuf *out);
  * go on without it). */
 bool cuda_cache_put(const char *dir, const char *key, const void *data, size_t len);
 
-/* What a compilation was and what came of it. */
+/* What a compilation was and what came of it.  The HIP backend compiles
+ * through the same code: hiprtc's API is NVRTC's under other names, so
+ * its entry points fill a cuda_nvrtc table (hip_api.c), and it names its
+ * own options and target. */
 typedef struct cuda_build {
-    const char *src;        /* the CUDA C++ source */
+    const char *src;        /* the CUDA (HIP) C++ source */
     int arch;               /* compute capability * 10: 90 -> sm_90 */
     int driver_version;     /* cuDriverGetVersion's, part of the cache key */
+    const char *const *opts;    /* NULL-ended compiler options; NULL: NVRTC's
+                                   for arch (cuda_build_options) */
+    const char *target;     /* with opts: the target's name in the cache key
+                               ("gfx90a:sramecc+:xnack-") */
     /* out */
     strbuf cubin;
     strbuf log;             /* NVRTC's log when compilation failed */
@@ -61,5 +68,10 @@ bool cuda_build_cubin(const cuda_nvrtc *rtc, cuda_build *b, strbuf *why);
 void cuda_build_options(int arch, char archopt[32], const char *opts[8]);
 
 void cuda_build_free(cuda_build *b);
+
+/* cuda_build_cubin, then the binary appended to image (or the compiler's
+ * log to log), *from_cache set, and b freed. */
+bool cuda_build_into(const cuda_nvrtc *rtc, cuda_build *b, strbuf *image, strbuf *log,
+                     bool *from_cache, strbuf *why);
 
 #endif

@@ -1,6 +1,17 @@
 /* cuda_impl.h - what the CUDA backend's files share (cuda_backend.c: the
  * table, device and timers; cuda_mem.c: device copies of host buffers
- * and the runtime block; cuda_launch.c: compile and launch). */
+ * and the runtime block; cuda_launch.c: compile and launch), and what the
+ * HIP backend (backend/hip) takes from them.
+ *
+ * Two vendors, one core.  HIP's module API is CUDA's driver API under
+ * other names (hipModuleLaunchKernel is cuLaunchKernel, hipHostMalloc
+ * cuMemHostAlloc, ...), so everything here is written once, against the
+ * driver table of cuda_api.h, and parameterised by a cuda_vendor: the
+ * CUDA backend's (cuda_backend.c) loads libcuda and compiles with NVRTC;
+ * the HIP backend's (hip/hip_backend.c) fills the same table with
+ * adapters over libamdhip64 (hip/hip_driver.c) and compiles with hiprtc.
+ * The vendor decides the emitted dialect, the compiler, how device facts
+ * beyond the table are read, and the words of messages. */
 #ifndef TRITSIM_CUDA_IMPL_H
 #define TRITSIM_CUDA_IMPL_H
 
@@ -17,6 +28,40 @@
 typedef struct cuda_kernel cuda_kernel;
 typedef struct cuda_copy cuda_copy;
 typedef struct cuda_timer cuda_timer;
+typedef struct cuda_dev cuda_dev;
+
+/* What differs between the vendors whose GPUs this core drives. */
+typedef struct cuda_vendor {
+    const char *backend;        /* "cuda", "hip": --backend's name */
+    const char *name;           /* "CUDA", "HIP": in messages */
+    const char *driver_name;    /* "the NVIDIA driver", "the HIP runtime" */
+    const char *no_device;      /* what to say when it sees no GPU */
+    cgen_dialect dialect;
+    /* The libraries loaded (the driver's table, or adapters that present
+     * it), the runtime started and a device present; else NULL with a
+     * reason for a person in why. */
+    const cuda_driver *(*load)(strbuf *why);
+    /* After the common attributes are read: what else the vendor needs of
+     * the device (HIP: its architecture name, its warp size); false with
+     * why.  NULL: nothing. */
+    bool (*describe)(cuda_dev *d, strbuf *why);
+    /* src compiled for d's device into image (what cuModuleLoadData
+     * takes), through the disk cache; false with the compiler's log in
+     * log (when it refused the source) and a reason in why. *from_cache
+     * says where it came from. */
+    bool (*build)(cuda_dev *d, const char *src, strbuf *image, strbuf *log, bool *from_cache,
+                  strbuf *why);
+    /* The compiler in messages ("NVRTC 13.0"), appended to out. */
+    void (*compiler)(const cuda_dev *d, strbuf *out);
+    /* The vendor's name of a driver call ("cuMemAlloc" -> "hipMalloc"),
+     * for messages; NULL: the name as it is. */
+    const char *(*call_name)(const char *cu_name);
+    /* Dynamic shared memory past 48 KiB needs the kernel's opt-in
+     * (CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) */
+    bool smem_optin;
+} cuda_vendor;
+
+extern const cuda_vendor cuda_vendor_nvidia;
 
 /* Launches kept in flight by the deferred mode (backend.h: defer) before
  * their checks: the ring of runtime blocks. */
@@ -47,15 +92,17 @@ typedef struct cuda_slot {
 } cuda_slot;
 
 /* The backend opened for one run. */
-typedef struct cuda_dev {
+struct cuda_dev {
     backend_dev base;
+    const cuda_vendor *v;
     const cuda_driver *cu;
-    const cuda_nvrtc *rtc;
     CUdevice dev;
     CUcontext ctx;              /* the device's primary context */
     CUstream stream;
     int arch;                   /* compute capability * 10 */
     int driver_version;         /* 13000 = CUDA 13.0 */
+    int warp_size;              /* 32; HIP: the device's (64 on CDNA) */
+    char arch_name[64];         /* HIP: the device's target ("gfx90a:sramecc+:xnack-") */
     size_t max_smem;            /* dynamic shared memory a block may opt in to */
     char name[128];
     bool checked;               /* bounds checks in emitted kernels */
@@ -82,11 +129,45 @@ typedef struct cuda_dev {
     size_t print_cap;
     /* the scratch clear_cache overwrites (0 until first asked for) */
     CUdeviceptr scratch;
-} cuda_dev;
+};
 
 /* A driver call's result: true on success, else false with "what: error"
- * in why. */
+ * in why (what in the vendor's words: cuda_vendor.call_name). */
 bool cuda_ok(const cuda_dev *d, CUresult r, const char *what, strbuf *why);
+
+/* ---- cuda_backend.c: what both vendors' rows use ---- */
+
+/* The reasons two libraries failed to load (either may be empty), joined
+ * for a person into why; a and b are freed. */
+void cuda_why_join(strbuf *a, strbuf *b, strbuf *why);
+/* "NAME MAJOR.MINOR (TARGET)": the compiler in messages (rtc may be NULL). */
+void cuda_compiler_text(const cuda_nvrtc *rtc, const char *name, const char *target,
+                        strbuf *out);
+
+/* ---- cuda_backend.c: the parts of a backend table (backend.h) that both
+ * vendors' tables hold ---------------------------------------------------- */
+
+/* v's libraries loaded, its runtime started, a device present; else why. */
+bool cuda_dev_available(const cuda_vendor *v, strbuf *why);
+/* Device 0 of v for one run (backend.h: open). */
+backend_dev *cuda_dev_open(const cuda_vendor *v, const backend_config *c, strbuf *why);
+void cuda_close(backend_dev *dev);
+bool cuda_sync(backend_dev *dev, diag_sink *diag);
+backend_timer *cuda_timer_new(backend_dev *dev, strbuf *why);
+bool cuda_timer_record(backend_dev *dev, backend_timer *t, strbuf *why);
+bool cuda_timer_sync(backend_dev *dev, backend_timer *t, strbuf *why);
+bool cuda_timer_elapsed(backend_dev *dev, backend_timer *start, backend_timer *end, double *ms,
+                        strbuf *why);
+void cuda_timer_free(backend_timer *t);
+
+/* The members of a backend table (backend.h) that both vendors' tables
+ * share: everything after name, available and open. */
+#define CUDA_CORE_ENTRIES \
+    .close = cuda_close, .compile = cuda_compile, .launch = cuda_launch, .sync = cuda_sync, \
+    .free = cuda_kernel_free, .defer = cuda_defer, .clear_cache = cuda_mem_clear_cache, \
+    .timer_new = cuda_timer_new, .timer_record = cuda_timer_record, \
+    .timer_sync = cuda_timer_sync, .timer_elapsed_ms = cuda_timer_elapsed, \
+    .timer_free = cuda_timer_free,
 
 /* ---- cuda_mem.c ------------------------------------------------------------- */
 

@@ -1,11 +1,13 @@
-/* cuda_launch.c - the CUDA backend's compile and launch.
+/* cuda_launch.c - the CUDA and HIP backends' compile and launch.
  *
- * Compile: the verified IR -> CUDA C++ (cgen_emit) -> a cubin for the
- * device's own architecture (NVRTC behind the disk cache, cuda_cache.h)
- * -> a module.  num_warps comes with each launch and decides the block's
- * shape, so a kernel object holds one variant per num_warps: the default
- * (4) is built at compile time, so that emission errors surface there,
- * others at their first launch.
+ * Compile: the verified IR -> CUDA or HIP C++ (cgen_emit, in the vendor's
+ * dialect) -> a binary for the device's own architecture (the vendor's
+ * compiler, NVRTC or hiprtc, behind the disk cache, cuda_cache.h) -> a
+ * module.  num_warps (and, on HIP, waves_per_eu) comes with each launch
+ * and decides the block's shape, so a kernel object holds one variant per
+ * num_warps and waves_per_eu: the default (4 warps) is built at compile
+ * time, so that emission errors surface there, others at their first
+ * launch.
  *
  * Launch: the arguments' device copies (cuda_mem.c; for a kernel that
  * makes pointers from integers also those of the storages such pointers
@@ -36,13 +38,13 @@
 #include "arena.h"
 #include "cgen_abi.h"
 #include "cgen_out.h"
-#include "cuda_cache.h"
 #include "fault.h"
 #include "sha256.h"
 
-/* The kernel compiled for one num_warps. */
+/* The kernel compiled for one num_warps (and waves_per_eu). */
 typedef struct cuda_variant {
     int num_warps;
+    int waves_per_eu;           /* 0 where the dialect has none */
     CUmodule mod;               /* NULL after close */
     CUfunction fn;
     cgen_info info;
@@ -65,7 +67,8 @@ static const char cuda_hint[] = "run it on the CPU with --backend cpu (the defau
 
 /* ---- compile ------------------------------------------------------------------ */
 
-/* Where an NVRTC failure's source goes: $TMPDIR (else /tmp)/tritsim-NAME-HASH.cu. */
+/* Where a compiler's failure's source goes: $TMPDIR (else
+ * /tmp)/tritsim-NAME-HASH.cu (.hip on HIP). */
 static void cuda_save_source(const cuda_kernel *k, const char *src, strbuf *path)
 {
     unsigned char d[32];
@@ -74,7 +77,8 @@ static void cuda_save_source(const cuda_kernel *k, const char *src, strbuf *path
     sha256_hex(d, hex);
     hex[12] = 0;
     const char *tmp = getenv("TMPDIR");
-    strbuf_printf(path, "%s/tritsim-%s-%s.cu", tmp && *tmp ? tmp : "/tmp", k->ir->name, hex);
+    strbuf_printf(path, "%s/tritsim-%s-%s.%s", tmp && *tmp ? tmp : "/tmp", k->ir->name, hex,
+                  k->dev->v->dialect == CGEN_HIP ? "hip" : "cu");
     FILE *fp = fopen(strbuf_cstr(path), "w");
     if (!fp || fputs(src, fp) < 0 || fclose(fp) != 0) {
         strbuf_clear(path);
@@ -90,17 +94,19 @@ static const ir_inst *cuda_first_inst(const ir_kernel *ir)
     return ir->ncode > 0 ? &ir->code[0] : NULL;
 }
 
-/* Build (emit, compile, load) the variant for num_warps; NULL after
- * reporting to diag. */
-static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_stages,
-                                        diag_sink *diag)
+/* Build (emit, compile, load) the variant for num_warps and waves; NULL
+ * after reporting to diag. */
+static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves,
+                                        int num_stages, diag_sink *diag)
 {
     cuda_dev *d = k->dev;
+    const cuda_vendor *vd = d->v;
     const ir_kernel *ir = k->ir;
     cgen_options o = {
-        .target = {.dialect = CGEN_CUDA, .warp_size = 32, .arch = d->arch},
+        .target = {.dialect = vd->dialect, .warp_size = d->warp_size,
+                   .arch = vd->dialect == CGEN_CUDA ? d->arch : 0},
         .num_warps = num_warps, .num_stages = num_stages, .checked = d->checked,
-        .max_smem = d->max_smem,
+        .max_smem = d->max_smem, .waves_per_eu = waves,
     };
     strbuf src = {0}, why = {0}, msg = {0};
     cgen_info info = {0};
@@ -108,21 +114,22 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
     cuda_variant *v = NULL;
     if (!cgen_emit(ir, &o, &src, &info, &f)) {
         const ir_inst *in = f.pc >= 0 && f.pc < ir->ncode ? &ir->code[f.pc] : cuda_first_inst(ir);
-        strbuf_printf(&msg, "the CUDA backend cannot run this kernel: %s", f.why);
+        strbuf_printf(&msg, "the %s backend cannot run this kernel: %s", vd->name, f.why);
         backend_report_at(diag, ir, k->file, in, strbuf_cstr(&msg), cuda_hint);
         d->base.out_of_resources = f.resources;
         goto out;
     }
-    cuda_build b = {.src = strbuf_cstr(&src), .arch = d->arch,
-                    .driver_version = d->driver_version};
-    if (!cuda_build_cubin(d->rtc, &b, &why)) {
+    strbuf image = {0}, log = {0};
+    bool from_cache = false;
+    if (!vd->build(d, strbuf_cstr(&src), &image, &log, &from_cache, &why)) {
         strbuf path = {0};
         cuda_save_source(k, strbuf_cstr(&src), &path);
-        strbuf_printf(&msg, "internal error: NVRTC %d.%d cannot compile the CUDA code "
-                      "generated for '%s' (sm_%d): %s", d->rtc->major, d->rtc->minor, ir->name,
-                      d->arch, strbuf_cstr(&why));
-        if (b.log.len)
-            strbuf_printf(&msg, "\n%s", strbuf_cstr(&b.log));
+        strbuf_puts(&msg, "internal error: ");
+        vd->compiler(d, &msg);
+        strbuf_printf(&msg, " cannot compile the %s code generated for '%s': %s", vd->name,
+                      ir->name, strbuf_cstr(&why));
+        if (log.len)
+            strbuf_printf(&msg, "\n%s", strbuf_cstr(&log));
         strbuf note = {0};
         if (path.len)
             strbuf_printf(&note, "the generated source is saved in %s; please report this "
@@ -133,17 +140,18 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
                           strbuf_cstr(&note));
         strbuf_free(&note);
         strbuf_free(&path);
-        cuda_build_free(&b);
+        strbuf_free(&image);
+        strbuf_free(&log);
         goto out;
     }
     CUmodule mod = NULL;
     CUfunction fn = NULL;
     const cuda_driver *cu = d->cu;
     bool ok = cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) &&
-              cuda_ok(d, cu->cuModuleLoadData(&mod, b.cubin.data), "cuModuleLoadData", &why);
+              cuda_ok(d, cu->cuModuleLoadData(&mod, image.data), "cuModuleLoadData", &why);
     if (ok && !(cuda_ok(d, cu->cuModuleGetFunction(&fn, mod, "tk_kernel"),
                         "cuModuleGetFunction", &why) &&
-                (info.smem_bytes <= CUDA_STATIC_SMEM ||
+                (info.smem_bytes <= CUDA_STATIC_SMEM || !vd->smem_optin ||
                  cuda_ok(d, cu->cuFuncSetAttribute(fn,
                                                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                    (int)info.smem_bytes),
@@ -151,7 +159,8 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         cu->cuModuleUnload(mod);
         ok = false;
     }
-    cuda_build_free(&b);
+    strbuf_free(&image);
+    strbuf_free(&log);
     /* registers: a program of info.threads threads must fit in the
      * registers of one multiprocessor */
     int max_threads = 0;
@@ -162,23 +171,24 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int num_s
         int regs = 0;
         cu->cuFuncGetAttribute(&regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn);
         cu->cuModuleUnload(mod);
-        strbuf_printf(&msg, "the CUDA backend cannot run this kernel: it needs %d registers per "
+        strbuf_printf(&msg, "the %s backend cannot run this kernel: it needs %d registers per "
                       "thread, so at most %d threads per program fit on this GPU, and "
-                      "num_warps=%d asks for %d: use fewer warps or smaller blocks", regs,
+                      "num_warps=%d asks for %d: use fewer warps or smaller blocks", vd->name, regs,
                       max_threads, num_warps, info.threads);
         backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
         d->base.out_of_resources = true;
         goto out;
     }
     if (!ok) {
-        strbuf_printf(&msg, "internal error: the CUDA driver cannot load the code compiled "
-                      "for '%s': %s", ir->name, strbuf_cstr(&why));
+        strbuf_printf(&msg, "internal error: %s cannot load the code compiled for '%s': %s",
+                      vd->driver_name, ir->name, strbuf_cstr(&why));
         backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
         goto out;
     }
     k->v = xrealloc(k->v, (size_t)(k->nv + 1) * sizeof *k->v);
     v = &k->v[k->nv++];
-    *v = (cuda_variant){.num_warps = num_warps, .mod = mod, .fn = fn, .info = info};
+    *v = (cuda_variant){.num_warps = num_warps, .waves_per_eu = waves, .mod = mod, .fn = fn,
+                        .info = info};
 out:
     strbuf_free(&src);
     strbuf_free(&why);
@@ -218,7 +228,7 @@ backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_fi
             !dtype_is_ptr(ir->slots[in->a].type.dt))
             k->int_ptrs = true;
     }
-    if (!cuda_variant_build(k, CUDA_DEFAULT_WARPS, 3, diag)) {
+    if (!cuda_variant_build(k, CUDA_DEFAULT_WARPS, 0, 3, diag)) {
         free(k);
         return NULL;
     }
@@ -281,9 +291,10 @@ static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, con
         backend_fault_gather(c, ln, neg, neg ? (uint64_t)0 - (uint64_t)e->value
                              : (uint64_t)e->value, ax, ta->shape[ax], &msg, &note);
     } else {
-        strbuf_printf(&msg, "internal error: a CUDA program (%" PRId64 ", %" PRId64 ", %"
+        strbuf_printf(&msg, "internal error: a %s program (%" PRId64 ", %" PRId64 ", %"
                       PRId64 ") failed with error kind %u at instruction %d (code %" PRId64 ")",
-                      c[0], c[1], c[2], e->kind, e->pc, e->value);
+                      k->dev ? k->dev->v->name : "GPU", c[0], c[1], c[2], e->kind, e->pc,
+                      e->value);
     }
     fflush(L->out);
     backend_report_at(L->diag, ir, L->file, in, strbuf_cstr(&msg),
@@ -297,10 +308,12 @@ static void cuda_report_fault(const cuda_kernel *k, const backend_launch *L, con
 static cuda_variant *cuda_variant_for(cuda_kernel *k, const backend_launch *L)
 {
     int w = L->num_warps > 0 ? L->num_warps : CUDA_DEFAULT_WARPS;
+    int waves = cgen_dialect_of(&(cgen_target){.dialect = k->dev->v->dialect})->waves_per_eu
+                ? L->waves_per_eu : 0;
     for (int i = 0; i < k->nv; i++)
-        if (k->v[i].num_warps == w)
+        if (k->v[i].num_warps == w && k->v[i].waves_per_eu == waves)
             return &k->v[i];
-    return cuda_variant_build(k, w, L->num_stages, L->diag);
+    return cuda_variant_build(k, w, waves, L->num_stages, L->diag);
 }
 
 /* A launch's failure of the device or the driver (not of a program). */
@@ -434,9 +447,9 @@ bool cuda_launch(backend_dev *dev, backend_kernel *kernel, const backend_launch 
             return true;                /* no programs */
     if (L->grid[0] > INT32_MAX || L->grid[1] > 65535 || L->grid[2] > 65535) {
         diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
-                    "the grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") is larger than a CUDA "
+                    "the grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") is larger than a %s "
                     "launch allows (2147483647, 65535, 65535)", L->grid[0], L->grid[1],
-                    L->grid[2]);
+                    L->grid[2], d->v->name);
         return false;
     }
     cuda_variant *v = cuda_variant_for(k, L);

@@ -1,0 +1,285 @@
+// ---- tritsim: HIP source of dot16 (num_warps 1)
+extern "C" __global__ void __launch_bounds__(64)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_c2)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
+(void)tk_lo2; (void)tk_hi2; (void)tk_c2;
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_u64 s2; (void)s2;
+tk_i32 s3[1]; (void)s3;
+tk_i32 s4[1]; (void)s4;
+tk_i32 s5; (void)s5;
+tk_i32 s6[1]; (void)s6;
+tk_i32 s7[1]; (void)s7;
+tk_i32 s8[1]; (void)s8;
+tk_i32 s9[4]; (void)s9;
+tk_i32 s10[4]; (void)s10;
+tk_i32 s11[4]; (void)s11;
+tk_u64 s12[4]; (void)s12;
+float s13[4]; (void)s13;
+tk_u64 s14[4]; (void)s14;
+float s15[4]; (void)s15;
+float s16[4]; (void)s16;
+float s18[4]; (void)s18;
+tk_u64 s19[4]; (void)s19;
+float s20[4]; (void)s20;
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_u64)p2;
+/* 3: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s3[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 4: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s4[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 5: const */
+s5 = ((tk_i32)16ll);
+/* 6: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s6[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s5)));
+  }
+}}
+/* 7: arange */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s7[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 8: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 16));
+  (void)r; (void)e;
+  {
+s8[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 9: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s9[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)));
+  }
+}}
+/* 10: broadcast */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s10[r] = ((tk_i32)(0 + ((((e) % 16)))));
+  }
+}}
+/* 11: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s11[r] = ((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))));
+  }
+}}
+/* 12: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s12[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 13: load */
+{
+bool tk_vs[1];
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+uint2 tk_w = make_uint2(0u, 0u);
+if (tk_v) tk_w = *(const uint2 *)tk_a0;
+  s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
+  s13[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
+  s13[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
+  s13[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
+  TK_NOTE(1, 13, e, tk_a, 0, 0); tk_m = false;
+}
+if (tk_m) s13[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s13[r] = (0x0p+0f);
+}}}}
+/* 14: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s14[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 15: load */
+{
+bool tk_vs[1];
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+uint2 tk_w = make_uint2(0u, 0u);
+if (tk_v) tk_w = *(const uint2 *)tk_a0;
+  s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
+  s15[r0 + 1] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 16) & 0xffffu))));
+  s15[r0 + 2] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 0) & 0xffffu))));
+  s15[r0 + 3] = tk_f16_to_f32(((tk_u16)(((tk_w.y >> 16) & 0xffffu))));
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
+  TK_NOTE(1, 15, e, tk_a, 1, 0); tk_m = false;
+}
+if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0f);
+}}}}
+/* 16: const */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s16[r] = (0x0p+0f);
+  }
+}}
+/* 18: dot */
+__syncthreads();
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+((float *)tk_smem)[((e) % 16) * 20 + ((e) / 16) % 16 * 1 + (e) / 256] = (s13[r]);
+  }
+}}
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+((float *)(tk_smem + 1280))[e] = (s15[r]);
+  }
+}}
+__syncthreads();
+{
+const float *tk_A = (const float *)tk_smem;
+const float *tk_B = (const float *)(tk_smem + 1280);
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s18[r] = (float)((0x0p+0f));
+  }
+}}
+const int tk_col = (tk_tid * 4) % 16;
+const int tk_q = (tk_tid * 4) / 16;
+#pragma unroll 4
+for (int k = 0; k < 16; k++) {
+  const float *tk_ak = tk_A + k * 20 + tk_q * 1;
+  float tk_bv[4];
+#pragma unroll
+  for (int v = 0; v < 4; v++) tk_bv[v] = tk_B[k * 16 + tk_col + v];
+#pragma unroll
+  for (int c = 0; c < 1; c++) {
+    const float tk_av = tk_ak[c];
+#pragma unroll
+    for (int v = 0; v < 4; v++)
+      s18[c * 4 + v] = __fmaf_rn(tk_av, tk_bv[v], s18[c * 4 + v]);
+  }
+}
+}
+/* 19: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
+  }
+}}
+/* 20: cast */
+{
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  {
+s20[r] = tk_rnd_f16(s18[r]);
+  }
+}}
+/* 21: store */
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo2 && tk_a0 + 8 <= tk_hi2 && (tk_lo2 & 1ull) == 0;
+if (tk_v) {
+  uint2 tk_w;
+  tk_w.x = (unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 0])))) | ((unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 1])))) << 16);
+  tk_w.y = (unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 2])))) | ((unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 3])))) << 16);
+  *(uint2 *)tk_a0 = tk_w;
+} else {
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 2ull;
+bool tk_m = true; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
+  TK_NOTE(1, 21, e, tk_a, 2, 0); tk_m = false;
+}
+if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
+}}}}
+/* 22: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
+return;
+}
+// ---- end (64 threads, 2304 bytes of shared memory)

@@ -1,0 +1,151 @@
+// ---- tritsim: CUDA source of scale (num_warps 2)
+extern "C" __global__ void __launch_bounds__(64)
+tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1)
+{
+extern __shared__ __align__(16) unsigned char tk_smem[];
+const int tk_tid = (int)threadIdx.x;
+int tk_bad = 0; (void)tk_bad;
+__shared__ unsigned long long tk_fmin;   /* TK_FIRST */
+unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
+volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+(void)tk_lo0; (void)tk_hi0; (void)tk_c0;
+(void)tk_lo1; (void)tk_hi1; (void)tk_c1;
+tk_u64 s0; (void)s0;
+tk_u64 s1; (void)s1;
+tk_i32 s2; (void)s2;
+tk_i32 s3; (void)s3;
+tk_i32 s4; (void)s4;
+tk_i32 s5; (void)s5;
+tk_i32 s6[2]; (void)s6;
+tk_i32 s7[2]; (void)s7;
+bool s8[2]; (void)s8;
+tk_u64 s9[2]; (void)s9;
+tk_u64 s10[2]; (void)s10;
+float s11[2]; (void)s11;
+float s12; (void)s12;
+float s13[2]; (void)s13;
+/* 0: arg */
+s0 = (tk_u64)p0;
+/* 1: arg */
+s1 = (tk_u64)p1;
+/* 2: arg */
+s2 = (tk_i32)p2;
+/* 3: program_id */
+s3 = (tk_i32)blockIdx.x;
+/* 4: const */
+s4 = ((tk_i32)128ll);
+/* 5: binary */
+{ const int r = 0, e = 0; (void)r; (void)e; s5 = ((tk_i32)((tk_u32)(s3) * (tk_u32)(s4))); }
+/* 6: arange */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s6[r] = (tk_i32)(0 + e);
+  }
+}}
+/* 7: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s7[r] = ((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))));
+  }
+}}
+/* 8: cmp */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s8[r] = ((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2));
+  }
+}}
+/* 9: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s9[r] = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
+  }
+}}
+/* 10: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s10[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
+  }
+}}
+/* 11: load */
+{
+bool tk_vs[1];
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+uint2 tk_w = make_uint2(0u, 0u);
+if (tk_v) tk_w = *(const uint2 *)tk_a0;
+  s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
+  s11[r0 + 1] = tk_u2f(((tk_u32)(tk_w.y)));
+tk_vs[c] = tk_v;
+}
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+if (tk_vs[c]) continue;
+const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
+#pragma unroll
+for (int v = 0; v < 2; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull)) + (tk_u64)v * 4ull;
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
+  TK_NOTE(1, 11, e, tk_a, 0, 0); tk_m = false;
+}
+if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
+}}}}
+/* 12: const */
+s12 = (0x1p+1f);
+/* 13: binary */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 64 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s13[r] = __fmul_rn(s11[r], s12);
+  }
+}}
+/* 14: store */
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
+bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
+if (tk_v) {
+  uint2 tk_w;
+  tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s13[r0 + 0]))));
+  tk_w.y = (unsigned int)(((tk_u32)(tk_f2u(s13[r0 + 1]))));
+  *(uint2 *)tk_a0 = tk_w;
+} else {
+#pragma unroll
+for (int v = 0; v < 2; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
+if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
+  TK_NOTE(1, 14, e, tk_a, 1, 0); tk_m = false;
+}
+if (tk_m) { *(float *)(tk_a) = (s13[r]); }
+}}}}
+/* 15: return */
+if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
+return;
+}
+// ---- end (64 threads, 0 bytes of shared memory)
