@@ -12,9 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CONT_FN(name) \
-    static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                    src_span at)
+#define CONT_FN(name) TORCH_MODULE_METHOD(name)
 
 /* self._modules (borrowed). */
 static val cont_mods(val self)
@@ -417,6 +415,8 @@ CONT_FN(dict_clear)
 static val dict_view(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                      src_span at, int which)
 {
+    if (!torch_method_self(h, &self, &argc, &argv, at))
+        return val_err();
     (void)h;
     (void)argc;
     (void)argv;

@@ -21,6 +21,7 @@
  *   torch_module.c  torch.nn.Module and torch.nn.Parameter
  *   torch_layers.c  the library's modules: Linear, LayerNorm, the losses, ...
  *   torch_containers.c  Sequential, ModuleList, ModuleDict
+ *   torch_nninit.c  torch.nn.init
  *   torch_backends.c torch.backends (cuda.matmul, cudnn flags) and
  *                   torch.set/get_float32_matmul_precision
  *   torch_testing.c allclose, isclose, equal, testing.assert_close
@@ -159,6 +160,27 @@ void torch_layers_add(host *h, val nn);
 /* Sequential, ModuleList, ModuleDict into nn, derived from module
  * (torch_containers.c). */
 void torch_containers_add(host *h, val nn, val module);
+/* torch.nn.init into nn (torch_nninit.c). */
+void torch_nninit_add(host *h, val nn);
+/* The instance a C method of a Module class works on: self when it is
+ * bound, else the first argument, then dropped from argv (a method read
+ * from the class: nn.Module.__init__(self), nn.Linear.forward(m, x));
+ * false after raising TypeError when there is none. */
+bool torch_method_self(host *h, val *self, int *argc, const val **argv, src_span at);
+/* Define the method `name` of a Module class: its body runs with self
+ * the instance, whether called bound or through the class. */
+#define TORCH_MODULE_METHOD(name) \
+    static val name##_body(host *h, val self, int argc, const val *argv, \
+                           const val_kwargs *kw, src_span at); \
+    static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                    src_span at) \
+    { \
+        if (!torch_method_self(h, &self, &argc, &argv, at)) \
+            return val_err(); \
+        return name##_body(h, self, argc, argv, kw, at); \
+    } \
+    static val name##_body(host *h, val self, int argc, const val *argv, \
+                           const val_kwargs *kw, src_span at)
 /* Is v an instance of a class derived from torch.nn.Module? */
 bool torch_module_is(val v);
 /* What Module.__init__ does to self (an instance of a Module class). */
@@ -315,6 +337,19 @@ bool torch_gn_args(host *h, int argc, const val *all, const val_kwargs *kw, src_
 tensor *torch_gn_forward(const torch_gn *g, char *err);
 bool torch_gn_backward(const torch_gn *g, const tensor *gy, tensor **gx, tensor **gw,
                        tensor **gb, char *err);
+
+/* F.binary_cross_entropy_with_logits (torch_nnmore.c): weight and
+ * pos_weight broadcast to the input's shape, or NULL. */
+typedef struct torch_bce {
+    const tensor *input, *target, *weight, *pos_weight;
+    int reduction;
+} torch_bce;
+bool torch_bce_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                    torch_bce *b);
+tensor *torch_bce_forward(const torch_bce *b, char *err);
+/* gx and gy of the input's shape. */
+bool torch_bce_backward(const torch_bce *b, const tensor *g, tensor **gx, tensor **gy,
+                        char *err);
 
 typedef struct torch_embedding {
     const tensor *input, *weight;

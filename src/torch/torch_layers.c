@@ -2,7 +2,7 @@
  * compare their own against: Linear, LayerNorm, RMSNorm, GroupNorm,
  * Embedding, Dropout, the activations (GELU, SiLU, ReLU, Tanh, Sigmoid,
  * Softmax, LogSoftmax), Identity, the losses (CrossEntropyLoss, NLLLoss,
- * MSELoss, KLDivLoss, L1Loss, SmoothL1Loss) and the containers
+ * MSELoss, KLDivLoss, L1Loss, SmoothL1Loss, BCEWithLogitsLoss) and the containers
  * Sequential, ModuleList and ModuleDict.
  *
  * Each is a built-in class derived from torch.nn.Module (torch_module.c)
@@ -21,9 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define LAYER_FN(name) \
-    static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                    src_span at)
+#define LAYER_FN(name) TORCH_MODULE_METHOD(name)
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
@@ -189,6 +187,8 @@ static const layer_fwd fwd_kl = {NNF, "kl_div", 2, {NULL}, {"reduction", "log_ta
 static const layer_fwd fwd_l1 = {NNF, "l1_loss", 2, {NULL}, {"reduction"}};
 static const layer_fwd fwd_smooth_l1 = {NNF, "smooth_l1_loss", 2, {NULL},
                                         {"reduction", "beta"}};
+static const layer_fwd fwd_bce_logits = {NNF, "binary_cross_entropy_with_logits", 2, {NULL},
+                                         {"weight", "pos_weight", "reduction"}};
 
 /* ---- extra_repr from a template ---------------------------------------------------------- */
 
@@ -614,6 +614,8 @@ static bool loss_weight(host *h, val self, const char *name, val w, src_span at)
 static val ce_init(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                    src_span at, const char *fname, bool smoothing)
 {
+    if (!torch_method_self(h, &self, &argc, &argv, at))
+        return val_err();
     val a[6];
     int64_t ignore = -100;
     double ls = 0;
@@ -668,6 +670,19 @@ LAYER_FN(smooth_l1_init)
     return val_none();
 }
 
+/* BCEWithLogitsLoss(weight=None, size_average=None, reduce=None,
+ * reduction='mean', pos_weight=None): weight and pos_weight are buffers */
+LAYER_FN(bce_logits_init)
+{
+    val a[5];
+    if (!host_args(h, at, "BCEWithLogitsLoss", "weight=, size_average=, reduce=, reduction=, "
+                   "pos_weight=", argc, argv, kw, a) ||
+        !loss_base(h, self, a[1], a[2], a[3], at) || !loss_weight(h, self, "weight", a[0], at) ||
+        !loss_weight(h, self, "pos_weight", a[4], at))
+        return val_err();
+    return val_none();
+}
+
 /* ---- the table ---------------------------------------------------------------------------- */
 
 typedef struct layer_def {
@@ -703,6 +718,7 @@ static const layer_def layer_defs[] = {
     {"KLDivLoss", kl_init, &fwd_kl, NULL, NULL},
     {"L1Loss", plain_loss_init, &fwd_l1, NULL, NULL},
     {"SmoothL1Loss", smooth_l1_init, &fwd_smooth_l1, NULL, NULL},
+    {"BCEWithLogitsLoss", bce_logits_init, &fwd_bce_logits, NULL, NULL},
 };
 
 LAYER_FN(linear_extra_repr)

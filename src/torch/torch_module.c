@@ -29,9 +29,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MOD_FN(name) \
-    static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
-                    src_span at)
+#define MOD_FN(name) TORCH_MODULE_METHOD(name)
+
+bool torch_method_self(host *h, val *self, int *argc, const val **argv, src_span at)
+{
+    if (self->kind != VAL_NONE)
+        return true;
+    const char *name = h->calling ? h->calling->name : "method";
+    if (*argc < 1 || !torch_module_is((*argv)[0])) {
+        host_raise(h, HOST_EXC_TYPE, at, "%s() needs a torch.nn.Module as its first argument "
+                   "(called through the class)", name);
+        return false;
+    }
+    *self = (*argv)[0];
+    (*argc)--;
+    (*argv)++;
+    return true;
+}
 
 /* ---- Parameter --------------------------------------------------------------- */
 
@@ -568,6 +582,8 @@ static bool mod_opt_str(host *h, val v, src_span at, const char **out)
 static val mod_members_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                           src_span at, const char *fname, const char *dict, bool names)
 {
+    if (!torch_method_self(h, &self, &argc, &argv, at))
+        return val_err();
     val a[3];
     const char *prefix = "";
     bool recurse = true, dedup = true;
@@ -593,6 +609,8 @@ HOST_CFUNC_CALLING(mod_named_buffers, mod_members_fn, "named_buffers", "_buffers
 static val mod_children_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                            src_span at, const char *fname, bool names)
 {
+    if (!torch_method_self(h, &self, &argc, &argv, at))
+        return val_err();
     (void)argv;
     if (argc || (kw && kw->n))
         return host_raise(h, HOST_EXC_TYPE, at, "%s() takes no arguments", fname);
@@ -877,6 +895,8 @@ MOD_FN(mod_to)
 static val mod_conv_fn(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                        src_span at, const char *fname, int type, int device)
 {
+    if (!torch_method_self(h, &self, &argc, &argv, at))
+        return val_err();
     val a[1];
     if (!host_args(h, at, fname, device >= 0 ? "device=" : "", argc, argv, kw, a))
         return val_err();

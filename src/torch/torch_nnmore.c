@@ -1,5 +1,6 @@
-/* torch_nnmore.c - more of torch.nn.functional: group_norm (computed
- * here in float64, with its backward formula for autograd_nn.c), and
+/* torch_nnmore.c - more of torch.nn.functional: group_norm and
+ * binary_cross_entropy_with_logits (computed here in float64, with their
+ * backward formulas for autograd_nn.c), and
  * linear, l1_loss, smooth_l1_loss (and torch.lerp), which are compositions of recorded
  * torch operations (autograd differentiates them through their pieces,
  * so they are registered as functions autograd does not record
@@ -235,6 +236,155 @@ MORE_FN(fn_group_norm)
     return torch_result(h, at, torch_gn_forward(&g, err), err);
 }
 
+/* ---- binary_cross_entropy_with_logits ----------------------------------------------------- */
+
+bool torch_bce_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                    torch_bce *b)
+{
+    const char *fname = "binary_cross_entropy_with_logits";
+    val a[7];
+    if (!host_args(h, at, fname, "input, target, weight=, size_average=, reduce=, reduction=, "
+                   "pos_weight=", argc, all, kw, a))
+        return false;
+    memset(b, 0, sizeof *b);
+    if (!(b->input = torch_tensor_arg(h, a[0], at, fname, "input")) ||
+        !(b->target = torch_tensor_arg(h, a[1], at, fname, "target")) ||
+        (more_given(a[2]) && !(b->weight = torch_tensor_arg(h, a[2], at, fname, "weight"))) ||
+        (more_given(a[6]) && !(b->pos_weight = torch_tensor_arg(h, a[6], at, fname,
+                                                                "pos_weight"))) ||
+        !torch_reduction_arg(h, a[5], a[3], a[4], at, false, &b->reduction))
+        return false;
+    const tensor *x = b->input, *y = b->target;
+    bool same = x->ndim == y->ndim;
+    for (int i = 0; same && i < x->ndim; i++)
+        same = x->shape[i] == y->shape[i];
+    if (!same) {
+        char xs[96], ys[96];
+        more_shape_text(xs, sizeof xs, x->ndim, x->shape);
+        more_shape_text(ys, sizeof ys, y->ndim, y->shape);
+        host_raise(h, HOST_EXC_VALUE, at, "Target size (torch.Size(%s)) must be the same as "
+                   "input size (torch.Size(%s))", ys, xs);
+        return false;
+    }
+    if (!dtype_is_float(x->type) || !dtype_is_float(y->type)) {
+        host_error(h, at, "%s: input and target must be floating-point tensors", fname);
+        return false;
+    }
+    return true;
+}
+
+/* The float64 elements of t broadcast to x's shape (kept in *keep), or of
+ * ones when t is NULL (*keep NULL, returns NULL). */
+static double *bce_operand(const tensor *t, const tensor *x, tensor **keep, bool *ok, char *err)
+{
+    *keep = NULL;
+    if (!t)
+        return NULL;
+    tensor *bt = tensor_broadcast_to(t, x->ndim, x->shape, err);
+    double *d = bt ? more_f64(bt, keep, err) : NULL;
+    tensor_unref(bt);
+    if (!d)
+        *ok = false;
+    return d;
+}
+
+/* Elementwise loss (per[i]) of the call, float64; false after an error. */
+static bool bce_parts(const torch_bce *b, double **xv, double **yv, double **wv, double **pv,
+                      tensor **keep, char *err)
+{
+    bool ok = true;
+    *xv = more_f64(b->input, &keep[0], err);
+    *yv = *xv ? more_f64(b->target, &keep[1], err) : NULL;
+    ok = *xv && *yv;
+    *wv = ok ? bce_operand(b->weight, b->input, &keep[2], &ok, err) : NULL;
+    *pv = ok ? bce_operand(b->pos_weight, b->input, &keep[3], &ok, err) : NULL;
+    return ok;
+}
+
+tensor *torch_bce_forward(const torch_bce *b, char *err)
+{
+    tensor *keep[4] = {NULL, NULL, NULL, NULL};
+    double *xv, *yv, *wv, *pv;
+    tensor *r = NULL;
+    if (bce_parts(b, &xv, &yv, &wv, &pv, keep, err)) {
+        int64_t n = tensor_numel(b->input);
+        double sum = 0;
+        for (int64_t i = 0; i < n; i++) {
+            /* (1 - y) x + (1 + (pw - 1) y) (log1p(exp(-|x|)) + max(-x, 0)) */
+            double x = xv[i], y = yv[i];
+            double lw = pv ? 1 + (pv[i] - 1) * y : 1;
+            double l = (1 - y) * x + lw * (log1p(exp(-fabs(x))) + (x < 0 ? -x : 0));
+            if (wv)
+                l *= wv[i];
+            xv[i] = l;
+            sum += l;
+        }
+        if (b->reduction == TORCH_RED_NONE) {
+            r = more_result(xv, b->input, err);
+        } else {
+            if (b->reduction == TORCH_RED_MEAN)
+                sum /= (double)n;      /* 0 elements: nan, as PyTorch */
+            tensor *s = tensor_new(DTYPE_FP64, 0, NULL, b->input->cuda, err);
+            if (s) {
+                *(double *)tensor_data(s) = sum;
+                r = tensor_to(s, b->input->type, b->input->cuda, err);
+                tensor_unref(s);
+            }
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        tensor_unref(keep[i]);
+    return r;
+}
+
+bool torch_bce_backward(const torch_bce *b, const tensor *g, tensor **gx, tensor **gy,
+                        char *err)
+{
+    *gx = *gy = NULL;
+    tensor *keep[4] = {NULL, NULL, NULL, NULL}, *gk = NULL;
+    double *xv, *yv, *wv, *pv, *gv = NULL;
+    bool ok = bce_parts(b, &xv, &yv, &wv, &pv, keep, err);
+    int64_t n = tensor_numel(b->input);
+    if (ok) {
+        tensor *gb = tensor_broadcast_to(g, b->input->ndim, b->input->shape, err);
+        gv = gb ? more_f64(gb, &gk, err) : NULL;
+        tensor_unref(gb);
+        ok = gv != NULL;
+    }
+    if (ok) {
+        double scale = b->reduction == TORCH_RED_MEAN ? 1.0 / (double)(n ? n : 1) : 1.0;
+        for (int64_t i = 0; i < n; i++) {
+            double x = xv[i], y = yv[i], pw = pv ? pv[i] : 1, w = (wv ? wv[i] : 1) * gv[i] *
+                                                                  scale;
+            double sp = log1p(exp(-fabs(x))) + (x < 0 ? -x : 0);     /* softplus(-x) */
+            double sig = x >= 0 ? 1 / (1 + exp(-x)) : exp(x) / (1 + exp(x));
+            double lw = 1 + (pw - 1) * y;
+            xv[i] = (lw * sig - pw * y) * w;
+            yv[i] = (-x + (pw - 1) * sp) * w;
+        }
+        *gx = more_result(xv, b->input, err);
+        *gy = *gx ? more_result(yv, b->target, err) : NULL;
+        ok = *gx && *gy;
+    }
+    for (int i = 0; i < 4; i++)
+        tensor_unref(keep[i]);
+    tensor_unref(gk);
+    return ok;
+}
+
+/* F.binary_cross_entropy_with_logits(input, target, weight=None,
+ * size_average=None, reduce=None, reduction='mean', pos_weight=None) */
+MORE_FN(fn_bce_with_logits)
+{
+    val all[TORCH_ARGS_MAX];
+    int n = torch_self_args(self, argc, argv, all, TORCH_ARGS_MAX);
+    torch_bce b;
+    if (!torch_bce_args(h, n, all, kw, at, &b))
+        return val_err();
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, torch_bce_forward(&b, err), err);
+}
+
 /* ---- compositions of torch operations ----------------------------------------------------- */
 
 /* torch.<name>(args...) through its function value (recorded by autograd). */
@@ -386,6 +536,7 @@ MORE_FN(fn_lerp)
 
 const torch_fn torch_nnmore_fns[] = {
     TORCH_NNF("group_norm", fn_group_norm),
+    TORCH_NNF("binary_cross_entropy_with_logits", fn_bce_with_logits),
     MORE_COMPOSED("linear", fn_linear),
     MORE_COMPOSED("l1_loss", fn_l1_loss),
     MORE_COMPOSED("smooth_l1_loss", fn_smooth_l1_loss),

@@ -1297,7 +1297,7 @@ const torch_fn *torch_find_method(const char *name)
 {
     const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns};
+                                torch_index_fns, torch_sort_fns, torch_nnmore_fns};
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         for (const torch_fn *f = tables[k]; f->name; f++)
             if (f->qual_method && !strcmp(f->name, name))
