@@ -369,7 +369,8 @@ LAYER_FN(group_norm_init)
         !lay_factory_args(h, a[4], a[5], at, "GroupNorm", &f))
         return val_err();
     if (groups == 0 || channels % groups != 0)
-        return host_raise(h, HOST_EXC_VALUE, at, "num_channels must be divisible by num_groups");
+        return host_raise(h, HOST_EXC_VALUE, at, "num_channels (%lld) must be divisible by "
+                          "num_groups (%lld)", (long long)channels, (long long)groups);
     lay_init(self);
     if (!lay_set(h, self, "num_groups", val_int(groups), at) ||
         !lay_set(h, self, "num_channels", val_int(channels), at) ||

@@ -91,7 +91,13 @@ bool torch_gn_args(host *h, int argc, const val *all, const val_kwargs *kw, src_
     for (int i = 0; i < 2; i++) {
         if (!wb[i] || (wb[i]->ndim == 1 && wb[i]->shape[0] == g->C))
             continue;
-        more_shape_text(ws, sizeof ws, wb[i]->ndim, wb[i]->shape);
+        /* PyTorch 2.11's bias message shows the weight's shape ([0] without
+         * one): reproduced as it prints it */
+        const tensor *shown = i ? g->weight : wb[i];
+        if (shown)
+            more_shape_text(ws, sizeof ws, shown->ndim, shown->shape);
+        else
+            snprintf(ws, sizeof ws, "[0]");
         host_error(h, at, "Expected %s to be a vector of size equal to the number of channels "
                    "in input, but got %s of shape %s and input of shape %s",
                    i ? "bias" : "weight", i ? "bias" : "weight", ws, xs);
