@@ -28,6 +28,8 @@ static val_class *class_of(val cls)
     return (val_class *)cls.u.o;
 }
 
+static val object_attr_fn(const char *name, val obj);
+
 static val instance_class(val inst)
 {
     return ((val_instance *)inst.u.o)->cls;
@@ -400,6 +402,8 @@ val class_getattr(host *h, val obj, const char *name, src_span at)
     val v = class_lookup(obj, name);
     if (v.kind != VAL_MISSING)
         return class_bind(h, v, val_none(), obj, at);
+    if (class_is_object(obj) && (v = object_attr_fn(name, val_none())).kind != VAL_MISSING)
+        return v;
     if (!strcmp(name, "__doc__"))
         return val_none();
     if (!strcmp(name, "__module__"))
@@ -412,22 +416,9 @@ static val class_getattr_hook(host *h, val self, const char *name, src_span at)
     return class_getattr(h, self, name, at);
 }
 
-static bool class_setattr_hook(host *h, val self, const char *name, val value, src_span at)
+bool class_instance_setattr(host *h, val self, const char *name, val value, src_span at)
 {
     if (self.kind == VAL_INSTANCE) {
-        /* a __setattr__ of the class decides (object.__setattr__ stores) */
-        val sa = class_lookup(instance_class(self), "__setattr__");
-        if (sa.kind != VAL_MISSING) {
-            val m = class_bind(h, sa, self, instance_class(self), at);
-            if (m.kind == VAL_ERR)
-                return false;
-            val args[2] = {val_str_cstr(name), value};
-            val r = host_call(h, m, 2, args, NULL, at);
-            val_unref(args[0]);
-            val_unref(m);
-            val_unref(r);
-            return r.kind != VAL_ERR;
-        }
         class_wrap *p = wrap_of(class_lookup(instance_class(self), name), &property_type);
         if (p) {
             if (p->self.kind == VAL_NONE) {
@@ -443,6 +434,106 @@ static bool class_setattr_hook(host *h, val self, const char *name, val value, s
     }
     val_object_set(self, name, val_ref(value));
     return true;
+}
+
+/* x.name = value: through the class's __setattr__ when it has one (a
+ * program's, or torch.nn.Module's), else object's way. */
+static bool class_setattr_hook(host *h, val self, const char *name, val value, src_span at)
+{
+    val m = self.kind == VAL_INSTANCE ? class_lookup(instance_class(self), "__setattr__")
+                                      : val_missing();
+    if (m.kind == VAL_MISSING)
+        return class_instance_setattr(h, self, name, value, at);
+    val args[2] = {val_str_cstr(name), value};
+    val r = class_call_method(h, self, "__setattr__", 2, args, at);
+    val_unref(args[0]);
+    val_unref(r);
+    return r.kind != VAL_ERR;
+}
+
+bool class_instance_delattr(host *h, val self, const char *name, src_span at)
+{
+    val attrs = ((val_object *)self.u.o)->attrs;
+    val k = val_str_cstr(name);
+    val old = attrs.kind == VAL_DICT ? val_dict_pop(attrs, k) : val_missing();
+    val_unref(k);
+    bool ok = old.kind != VAL_MISSING;
+    val_unref(old);
+    if (!ok)
+        host_raise(h, HOST_EXC_ATTRIBUTE, at, "'%s' object has no attribute '%s'",
+                   val_type_name(self), name);
+    return ok;
+}
+
+int class_delattr(host *h, val self, const char *name, src_span at)
+{
+    if (self.kind != VAL_INSTANCE ||
+        class_lookup(instance_class(self), "__delattr__").kind == VAL_MISSING)
+        return 0;
+    val n = val_str_cstr(name);
+    val r = class_call_method(h, self, "__delattr__", 1, &n, at);
+    val_unref(n);
+    val_unref(r);
+    return r.kind == VAL_ERR ? -1 : 1;
+}
+
+/* object.__setattr__(obj, name, value) and object.__delattr__(obj, name),
+ * also bound (super().__setattr__(name, value)). */
+static bool object_attr_args(host *h, val self, int argc, const val *argv, int want,
+                             const char *fname, src_span at, val *obj, const char **name,
+                             val *value)
+{
+    int off = self.kind == VAL_NONE ? 0 : -1;
+    if (argc + (off ? 1 : 0) != want) {
+        host_raise(h, HOST_EXC_TYPE, at, "%s expected %d arguments, got %d", fname, want,
+                   argc + (off ? 1 : 0));
+        return false;
+    }
+    *obj = off ? self : argv[0];
+    if (argv[1 + off].kind != VAL_STR) {
+        host_raise(h, HOST_EXC_TYPE, at, "attribute name must be string, not '%s'",
+                   val_type_name(argv[1 + off]));
+        return false;
+    }
+    *name = val_as_str(argv[1 + off])->s;
+    if (value)
+        *value = argv[2 + off];
+    if (obj->kind != VAL_INSTANCE) {
+        host_raise(h, HOST_EXC_TYPE, at, "%s: '%s' is not an instance of a class", fname,
+                   val_type_name(*obj));
+        return false;
+    }
+    return true;
+}
+
+CLASS_FN(object_setattr)
+{
+    (void)kw;
+    val obj, value;
+    const char *name;
+    if (!object_attr_args(h, self, argc, argv, 3, "__setattr__", at, &obj, &name, &value))
+        return val_err();
+    return class_instance_setattr(h, obj, name, value, at) ? val_none() : val_err();
+}
+
+CLASS_FN(object_delattr)
+{
+    (void)kw;
+    val obj;
+    const char *name;
+    if (!object_attr_args(h, self, argc, argv, 2, "__delattr__", at, &obj, &name, NULL))
+        return val_err();
+    return class_instance_delattr(h, obj, name, at) ? val_none() : val_err();
+}
+
+/* object's own __setattr__ / __delattr__, unbound or bound to obj. */
+static val object_attr_fn(const char *name, val obj)
+{
+    if (!strcmp(name, "__setattr__"))
+        return val_builtin_new("object.__setattr__", object_setattr, val_ref(obj));
+    if (!strcmp(name, "__delattr__"))
+        return val_builtin_new("object.__delattr__", object_delattr, val_ref(obj));
+    return val_missing();
 }
 
 /* ---- making instances -------------------------------------------------------- */
@@ -905,29 +996,6 @@ CLASS_FN(object_init)
     return val_none();
 }
 
-/* object.__setattr__(obj, name, value): store the attribute, bypassing
- * the class's own __setattr__ (what such a method calls to store). */
-CLASS_FN(object_setattr)
-{
-    val args[3];
-    int n = 0;
-    if (self.kind != VAL_NONE)
-        args[n++] = self;
-    for (int i = 0; i < argc && n < 3; i++)
-        args[n++] = argv[i];
-    if (n != 3 || argc + (self.kind != VAL_NONE) != 3 || (kw && kw->n))
-        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() takes the object, a name "
-                          "and a value");
-    if (args[1].kind != VAL_STR)
-        return host_raise(h, HOST_EXC_TYPE, at, "attribute name must be string, not '%s'",
-                          val_type_name(args[1]));
-    if (args[0].kind != VAL_INSTANCE && args[0].kind != VAL_CLASS)
-        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() of a '%s' is not "
-                          "supported by tritsim", val_type_name(args[0]));
-    val_object_set(args[0], val_as_str(args[1])->s, val_ref(args[2]));
-    return val_none();
-}
-
 static val super_getattr(host *h, val self, const char *name, src_span at)
 {
     class_super *s = (class_super *)self.u.o;
@@ -937,8 +1005,8 @@ static val super_getattr(host *h, val self, const char *name, src_span at)
     if (v.kind == VAL_MISSING) {
         if (!strcmp(name, "__init__"))
             return val_builtin_new("object.__init__", object_init, val_ref(s->obj));
-        if (!strcmp(name, "__setattr__") && inst)
-            return val_builtin_new("object.__setattr__", object_setattr, val_ref(s->obj));
+        if (inst)
+            return object_attr_fn(name, s->obj);
         return val_missing();
     }
     return class_bind(h, v, inst ? s->obj : val_none(), inst ? instance_class(s->obj) : s->obj,
@@ -1107,8 +1175,6 @@ void class_init(host *h)
     val object = class_new("object", val_none(), true);
     val_object_set(object, "__init__", val_builtin_new("object.__init__", object_init,
                                                        val_none()));
-    val_object_set(object, "__setattr__", val_builtin_new("object.__setattr__", object_setattr,
-                                                          val_none()));
     val_dict_set_str(h->builtins, "object", object);
     static const struct {
         const char *name;

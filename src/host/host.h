@@ -520,6 +520,14 @@ void class_print_name(val cls, strbuf *out);
 /* obj.name for classes and instances (attributes, methods bound), or
  * MISSING, or VAL_ERR. */
 val class_getattr(host *h, val obj, const char *name, src_span at);
+/* obj.name = value as object.__setattr__ does it (a property's setter, or
+ * the instance's attribute dict), whatever the class's own __setattr__. */
+bool class_instance_setattr(host *h, val obj, const char *name, val value, src_span at);
+/* del obj.name as object.__delattr__ does it (AttributeError when absent). */
+bool class_instance_delattr(host *h, val obj, const char *name, src_span at);
+/* del obj.name through the class's __delattr__: 1 done, -1 after an
+ * error, 0 when obj is no instance of a class that has one. */
+int class_delattr(host *h, val obj, const char *name, src_span at);
 /* Offer the attribute names of a class or instance to a suggestion. */
 void class_suggest(val obj, host_suggest *s);
 /* The built-ins classes.c provides: object, super, staticmethod,

@@ -118,6 +118,11 @@ static bool host_delete(host *h, const ast_node *t)
         val obj = host_eval(h, t->u.attribute.value);
         if (obj.kind == VAL_ERR)
             return false;
+        int custom = class_delattr(h, obj, t->u.attribute.attr, t->span);
+        if (custom) {
+            val_unref(obj);
+            return custom > 0;
+        }
         bool ok = false;
         val attrs = obj.kind == VAL_OBJECT || obj.kind == VAL_MODULE || obj.kind == VAL_CLASS ||
                     obj.kind == VAL_INSTANCE ? ((val_object *)obj.u.o)->attrs

@@ -1,7 +1,8 @@
 /* autograd_nn.c - the backward formulas of torch.nn.functional's losses
  * and layers: cross_entropy and nll_loss (NllLossBackward0), mse_loss,
- * kl_div, rms_norm, embedding, conv2d (ConvolutionBackward0) and
- * scaled_dot_product_attention.  Each node keeps its call's arguments
+ * kl_div, rms_norm, embedding, conv2d (ConvolutionBackward0),
+ * scaled_dot_product_attention, group_norm and
+ * binary_cross_entropy_with_logits.  Each node keeps its call's arguments
  * (ag_keep_call) and reads them again with torch_nn.c's parser, whose
  * gradient functions (torch_*_backward) do the work. */
 #include "autograd_impl.h"
@@ -241,7 +242,45 @@ static bool rec_embedding(host *h, ag_node *n, int argc, const val *all, const v
     return true;
 }
 
+/* ---- group_norm ------------------------------------------------------------------------ */
+
+static const char *const gn_inputs[] = {"input", "num_groups", "weight", "bias", NULL};
+
+static bool rec_gn(host *h, ag_node *n, int argc, const val *all, const val_kwargs *kw,
+                   val result, src_span at)
+{
+    (void)h, (void)result, (void)at;
+    nn_record(n, argc, all, kw, gn_inputs);
+    return true;
+}
+
+static bool bw_gn(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
+{
+    ag_call call;
+    torch_gn gn;
+    tensor *gx, *gw, *gb;
+    if (!ag_call_of(n, &call) || !torch_gn_args(h, call.argc, call.all, &call.kw, n->at, &gn) ||
+        !torch_gn_backward(&gn, g, &gx, &gw, &gb, err))
+        return false;
+    return nn_give(n, 0, gx, gin, err) && (!gw || nn_give(n, 2, gw, gin, err)) &&
+           (!gb || nn_give(n, 3, gb, gin, err));
+}
+
+static bool bw_bce(host *h, ag_node *n, const tensor *g, tensor **gin, char *err)
+{
+    ag_call call;
+    torch_bce b;
+    tensor *gx, *gy;
+    if (!ag_call_of(n, &call) || !torch_bce_args(h, call.argc, call.all, &call.kw, n->at, &b) ||
+        !torch_bce_backward(&b, g, &gx, &gy, err))
+        return false;
+    return nn_give(n, 0, gx, gin, err) && nn_give(n, 1, gy, gin, err);
+}
+
 const ag_formula ag_formulas_nn[] = {
+    {"binary_cross_entropy_with_logits", "BinaryCrossEntropyWithLogitsBackward0", rec_two_kept,
+     bw_bce},
+    {"group_norm", "NativeGroupNormBackward0", rec_gn, bw_gn},
     {"cross_entropy", "NllLossBackward0", rec_ce, bw_ce},
     {"nll_loss", "NllLossBackward0", rec_ce, bw_ce},
     {"mse_loss", "MseLossBackward0", rec_two_kept, bw_mse},

@@ -172,16 +172,13 @@ static void block_give(void *raw, size_t bytes)
         free(drop[i]);
 }
 
-void tensor_release(val_obj *o)
+/* One view of s less (kept: it was a view an autograd node keeps); s is
+ * freed with its last one. */
+static void storage_drop(tensor_storage *s, bool kept)
 {
-    tensor *t = (tensor *)o;
-    val_unref(t->grad);
-    val_unref(t->grad_fn);
-    tensor_storage *s = t->storage;
-    t->storage = NULL;
-    if (s && t->kept)
+    if (kept)
         s->kept--;
-    if (s && --s->refs == 0) {
+    if (--s->refs == 0) {
         addrmap_remove(s->addr_tag);
         if (s->dev.release)
             s->dev.release(&s->dev);
@@ -189,6 +186,35 @@ void tensor_release(val_obj *o)
         block_give(s->raw, s->nbytes + TENSOR_ALIGN);
         free(s);
     }
+}
+
+void tensor_release(val_obj *o)
+{
+    tensor *t = (tensor *)o;
+    val_unref(t->grad);
+    val_unref(t->grad_fn);
+    tensor_storage *s = t->storage;
+    t->storage = NULL;
+    if (s)
+        storage_drop(s, t->kept);
+}
+
+void tensor_set_data(tensor *t, const tensor *src)
+{
+    tensor_storage *old = t->storage;
+    src->storage->refs++;
+    t->storage = src->storage;
+    if (t->kept)
+        t->storage->kept++;
+    storage_drop(old, t->kept);
+    t->type = src->type;
+    t->ndim = src->ndim;
+    for (int i = 0; i < src->ndim; i++) {
+        t->shape[i] = src->shape[i];
+        t->strides[i] = src->strides[i];
+    }
+    t->offset = src->offset;
+    t->cuda = src->cuda;
 }
 
 bool tensor_dtype_ok(dtype t)

@@ -131,7 +131,14 @@ typedef struct tensor {
     val grad_fn;              /* an autograd node, or VAL_NONE */
     int grad_index;           /* which output of grad_fn this is */
     bool kept;                /* a view an autograd node keeps (storage->kept) */
+    bool param;               /* a torch.nn.Parameter (prints "Parameter
+                                 containing:"); views and results are not */
 } tensor;
+
+/* x.data = src: t becomes another view of src's elements (src's storage,
+ * dtype, shape, strides, offset and device), keeping its own autograd
+ * state; what torch.nn.Module.to() does to its parameters. */
+void tensor_set_data(tensor *t, const tensor *src);
 
 /* ---- the launcher's view ------------------------------------------------- */
 

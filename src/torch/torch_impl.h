@@ -16,6 +16,12 @@
  *   torch_nn.c      torch.nn.functional's losses and layers: cross_entropy,
  *                   nll_loss, mse_loss, kl_div, rms_norm, embedding,
  *                   dropout, conv2d, scaled_dot_product_attention
+ *   torch_nnmore.c  group_norm, and linear, l1_loss, smooth_l1_loss made of
+ *                   recorded torch operations
+ *   torch_module.c  torch.nn.Module and torch.nn.Parameter
+ *   torch_layers.c  the library's modules: Linear, LayerNorm, the losses, ...
+ *   torch_containers.c  Sequential, ModuleList, ModuleDict
+ *   torch_nninit.c  torch.nn.init
  *   torch_backends.c torch.backends (cuda.matmul, cudnn flags) and
  *                   torch.set/get_float32_matmul_precision
  *   torch_testing.c allclose, isclose, equal, testing.assert_close
@@ -73,6 +79,7 @@ extern const torch_fn torch_linalg_fns[];    /* torch_math.c: torch.linalg.<name
 extern const torch_fn torch_index_fns[];     /* torch_index.c: gather, scatter, ... */
 extern const torch_fn torch_sort_fns[];      /* torch_sort.c: sort, argsort, topk */
 extern const torch_fn torch_nn_fns[];        /* torch_nn.c: F.cross_entropy, ... */
+extern const torch_fn torch_nnmore_fns[];    /* torch_nnmore.c: F.group_norm, F.linear, ... */
 extern const torch_fn torch_testing_fns[];
 extern const torch_fn torch_misc_fns[];     /* torchmod.c: is_tensor, dtype queries */
 extern const torch_fn torch_autograd_fns[]; /* autograd.c: backward, requires_grad_, ... */
@@ -147,6 +154,42 @@ void torch_info_add(host *h, val torch);
 void torch_dist_add(host *h, val torch);
 /* torch.nn.modules.utils: _single, _pair, ... (torch_nnutils.c). */
 void torch_nnutils_add(host *h, val nn);
+
+/* torch.nn.Module and torch.nn.Parameter into nn (torch_module.c). */
+void torch_module_add(host *h, val nn);
+/* The library's modules (Linear, LayerNorm, the losses, Sequential, ...)
+ * into nn, after torch_module_add (torch_layers.c). */
+void torch_layers_add(host *h, val nn);
+/* Sequential, ModuleList, ModuleDict into nn, derived from module
+ * (torch_containers.c). */
+void torch_containers_add(host *h, val nn, val module);
+/* torch.nn.init into nn (torch_nninit.c). */
+void torch_nninit_add(host *h, val nn);
+/* The instance a C method of a Module class works on: self when it is
+ * bound, else the first argument, then dropped from argv (a method read
+ * from the class: nn.Module.__init__(self), nn.Linear.forward(m, x));
+ * false after raising TypeError when there is none. */
+bool torch_method_self(host *h, val *self, int *argc, const val **argv, src_span at);
+/* Define the method `name` of a Module class: its body runs with self
+ * the instance, whether called bound or through the class. */
+#define TORCH_MODULE_METHOD(name) \
+    static val name##_body(host *h, val self, int argc, const val *argv, \
+                           const val_kwargs *kw, src_span at); \
+    static val name(host *h, val self, int argc, const val *argv, const val_kwargs *kw, \
+                    src_span at) \
+    { \
+        if (!torch_method_self(h, &self, &argc, &argv, at)) \
+            return val_err(); \
+        return name##_body(h, self, argc, argv, kw, at); \
+    } \
+    static val name##_body(host *h, val self, int argc, const val *argv, \
+                           const val_kwargs *kw, src_span at)
+/* Is v an instance of a class derived from torch.nn.Module? */
+bool torch_module_is(val v);
+/* What Module.__init__ does to self (an instance of a Module class). */
+void torch_module_init_self(val self);
+/* nn.Parameter(t, requires_grad): a leaf viewing t's elements. */
+val torch_parameter_new(host *h, const tensor *t, bool requires_grad, src_span at);
 
 /* ---- errors and results ------------------------------------------------------- */
 
@@ -283,6 +326,32 @@ bool torch_rms_args(host *h, int argc, const val *all, const val_kwargs *kw, src
                     torch_rms *r);
 tensor *torch_rms_forward(const torch_rms *r, char *err);
 bool torch_rms_backward(const torch_rms *r, const tensor *g, tensor **gx, tensor **gw,
+                        char *err);
+
+/* F.group_norm (torch_nnmore.c): input (N, C, *) in G groups of C/G
+ * channels, weight and bias (C,) or NULL. */
+typedef struct torch_gn {
+    const tensor *input, *weight, *bias;
+    int64_t G, N, C, HW;     /* HW: the elements of one channel of one sample */
+    double eps;
+} torch_gn;
+bool torch_gn_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                   torch_gn *g);
+tensor *torch_gn_forward(const torch_gn *g, char *err);
+bool torch_gn_backward(const torch_gn *g, const tensor *gy, tensor **gx, tensor **gw,
+                       tensor **gb, char *err);
+
+/* F.binary_cross_entropy_with_logits (torch_nnmore.c): weight and
+ * pos_weight broadcast to the input's shape, or NULL. */
+typedef struct torch_bce {
+    const tensor *input, *target, *weight, *pos_weight;
+    int reduction;
+} torch_bce;
+bool torch_bce_args(host *h, int argc, const val *all, const val_kwargs *kw, src_span at,
+                    torch_bce *b);
+tensor *torch_bce_forward(const torch_bce *b, char *err);
+/* gx and gy of the input's shape. */
+bool torch_bce_backward(const torch_bce *b, const tensor *g, tensor **gx, tensor **gy,
                         char *err);
 
 typedef struct torch_embedding {

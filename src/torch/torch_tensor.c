@@ -78,6 +78,16 @@ static val tensor_getattr(host *h, val self, const char *name, src_span at)
 /* x.requires_grad = ..., x.grad = ... */
 static bool tensor_setattr(host *h, val self, const char *name, val value, src_span at)
 {
+    if (!strcmp(name, "data")) {
+        tensor *src = tensor_of(value);
+        if (!src) {
+            host_raise(h, HOST_EXC_TYPE, at, "Tensor.data must be a Tensor, not '%s'",
+                       val_type_name(value));
+            return false;
+        }
+        tensor_set_data(self_of(self), src);
+        return true;
+    }
     int r = autograd_setattr(h, self, name, value, at);
     if (r == 0)
         host_raise(h, HOST_EXC_ATTRIBUTE, at, "cannot set attribute '%s' of a 'Tensor' object",
@@ -232,6 +242,8 @@ static void tensor_repr_hook(host *h, val self, strbuf *out)
 {
     (void)h;
     tensor *t = self_of(self);
+    if (t->param)
+        strbuf_puts(out, "Parameter containing:\n");
     tensor_repr(t, out);
     if (t->requires_grad && out->len && out->data[out->len - 1] == ')') {
         /* tensor([...], requires_grad=True), tensor([...], grad_fn=<...>) */
@@ -1285,7 +1297,7 @@ const torch_fn *torch_find_method(const char *name)
 {
     const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns};
+                                torch_index_fns, torch_sort_fns, torch_nnmore_fns};
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         for (const torch_fn *f = tables[k]; f->name; f++)
             if (f->qual_method && !strcmp(f->name, name))

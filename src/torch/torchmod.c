@@ -423,7 +423,8 @@ void torch_init(host *h)
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns, torch_nn_fns};
+                                torch_index_fns, torch_sort_fns, torch_nn_fns,
+                                torch_nnmore_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
@@ -450,6 +451,9 @@ void torch_init(host *h)
     torch_info_add(h, torch);
     torch_dist_add(h, torch);
     torch_nnutils_add(h, nn);
+    torch_module_add(h, nn);
+    torch_layers_add(h, nn);
+    torch_nninit_add(h, nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
 }
