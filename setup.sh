@@ -9,6 +9,13 @@ cd "$(dirname "$0")"
 
 packages="gcc make autoconf automake autoconf-archive pkg-config \
 libopenblas-dev libreadline-dev libpng-dev libjpeg-dev libcairo2-dev"
+# The Python extension (python3 -m tritsim, doc/python.md) and its tests:
+# Python's headers, and Debian's PyTorch and NumPy where the archive has
+# them (the tests skip without them).
+optional="python3-dev python3-torch python3-numpy"
+for p in $optional; do
+    apt-cache show "$p" >/dev/null 2>&1 && packages="$packages $p"
+done
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
