@@ -7,6 +7,7 @@ runs it on tritsim's backend.
 """
 
 import inspect
+import os
 
 import _tritsim
 
@@ -33,6 +34,8 @@ class JITFunction(KernelInterface):
         self.debug = debug
         self.noinline = noinline
         self.launch_metadata = launch_metadata
+        # made under Triton's interpreter: it may call plain Python functions
+        self.interpret = os.environ.get("TRITON_INTERPRET") == "1"
         self._k = None
 
     def _no_spec_mask(self):
@@ -52,7 +55,7 @@ class JITFunction(KernelInterface):
                 raise RuntimeError("tritsim reads a kernel's source from its file, and %s's "
                                    "cannot be read: %s" % (self.__name__, e)) from None
             self._k = _tritsim.Kernel(self.fn, "".join(lines), self.fn.__code__.co_filename,
-                                      first, self._no_spec_mask())
+                                      first, self._no_spec_mask(), self.interpret)
         return self._k
 
     def run(self, grid, args, kwargs):
@@ -275,4 +278,15 @@ def kernel_name(obj, qualname):
     return obj
 
 
-_tritsim.register(JITFunction, constexpr, dtype)
+def host_kernel(fn):
+    """The _tritsim.Kernel of a plain Python function that an interpreted
+    kernel calls (kept on the function)."""
+    k = getattr(fn, "__tritsim_kernel__", None)
+    if k is None:
+        lines, first = inspect.getsourcelines(fn)
+        k = _tritsim.Kernel(fn, "".join(lines), fn.__code__.co_filename, first, 0, True)
+        fn.__tritsim_kernel__ = k
+    return k
+
+
+_tritsim.register(JITFunction, constexpr, dtype, host_kernel)

@@ -3,7 +3,7 @@
  *
  *   configure(backend=, threads=, unchecked=, no_break=, dump_ir=, break_spec=)
  *                      the options of python3 -m tritsim, before the first launch
- *   register(jit, constexpr, dtype)
+ *   register(jit, constexpr, dtype, host_kernel)
  *                      the package's classes, which kernels' lookups recognise
  *   builtin_names()    every function a kernel can call, by qualified name
  *                      (the package fills triton.language from it)
@@ -24,7 +24,7 @@
 
 pyext_options pyext_opts = {.backend = "cpu"};
 PyObject *pyext_kernel_error;
-PyObject *pyext_jit_class, *pyext_constexpr_class, *pyext_dtype_class;
+PyObject *pyext_jit_class, *pyext_constexpr_class, *pyext_dtype_class, *pyext_host_kernel;
 
 static backend_dev *pyext_dev;
 
@@ -127,10 +127,11 @@ static PyObject *pyext_configure(PyObject *self, PyObject *args, PyObject *kw)
 static PyObject *pyext_register(PyObject *self, PyObject *args)
 {
     (void)self;
-    PyObject *jit, *cexpr, *dt;
-    if (!PyArg_ParseTuple(args, "O!O!O!", &PyType_Type, &jit, &PyType_Type, &cexpr,
-                          &PyType_Type, &dt))
+    PyObject *jit, *cexpr, *dt, *hk;
+    if (!PyArg_ParseTuple(args, "O!O!O!O", &PyType_Type, &jit, &PyType_Type, &cexpr,
+                          &PyType_Type, &dt, &hk))
         return NULL;
+    Py_XSETREF(pyext_host_kernel, Py_NewRef(hk));
     Py_XSETREF(pyext_jit_class, Py_NewRef(jit));
     Py_XSETREF(pyext_constexpr_class, Py_NewRef(cexpr));
     Py_XSETREF(pyext_dtype_class, Py_NewRef(dt));
@@ -184,7 +185,7 @@ static PyObject *pyext_dtypes(PyObject *self, PyObject *unused)
 static PyMethodDef pyext_methods[] = {
     {"configure", (PyCFunction)(void (*)(void))pyext_configure, METH_VARARGS | METH_KEYWORDS,
      "configure(backend=, threads=, unchecked=, no_break=, dump_ir=, break_spec=)"},
-    {"register", pyext_register, METH_VARARGS, "register(jit, constexpr, dtype)"},
+    {"register", pyext_register, METH_VARARGS, "register(jit, constexpr, dtype, host_kernel)"},
     {"builtin_names", pyext_builtin_names, METH_NOARGS,
      "the qualified names of the functions kernels can call"},
     {"has_builtin", pyext_has_builtin, METH_O, "can a kernel call this qualified name?"},

@@ -59,8 +59,11 @@ extern pyext_options pyext_opts;
 extern PyObject *pyext_kernel_error;
 
 /* The Python classes the package registers (_tritsim.register): tritsim's
- * JITFunction, tl.constexpr and tl.dtype.  NULL until registered. */
-extern PyObject *pyext_jit_class, *pyext_constexpr_class, *pyext_dtype_class;
+ * JITFunction, tl.constexpr and tl.dtype, and the function that makes the
+ * Kernel of a plain Python function (which a kernel made under
+ * TRITON_INTERPRET=1 may call).  NULL until registered. */
+extern PyObject *pyext_jit_class, *pyext_constexpr_class, *pyext_dtype_class,
+    *pyext_host_kernel;
 
 /* The run's backend, opened at the first launch with pyext_opts; NULL
  * after setting a Python exception that says why it cannot run. */

@@ -58,6 +58,8 @@ typedef struct pyext_kernel {
     bool *pconst;           /* annotated tl.constexpr */
     PyObject **defaults;    /* per parameter, or NULL (references) */
     uint64_t no_spec;       /* bit i: do_not_specialize parameter i */
+    bool interpret;         /* made under TRITON_INTERPRET=1: it may call plain
+                               Python functions (spec_host.interpret) */
     pyext_spec *cache;
 } pyext_kernel;
 
@@ -247,22 +249,25 @@ static PyObject *pyext_closure_of(PyObject *fn)
     return d;
 }
 
-/* Kernel(fn, source, filename, firstline, no_spec=0) */
+/* Kernel(fn, source, filename, firstline, no_spec=0, interpret=False) */
 static PyObject *pyext_kernel_new(PyTypeObject *type, PyObject *args, PyObject *kw)
 {
-    static char *kwlist[] = {"fn", "source", "filename", "firstline", "no_spec", NULL};
+    static char *kwlist[] = {"fn", "source", "filename", "firstline", "no_spec", "interpret",
+                             NULL};
     PyObject *fn;
     const char *src, *filename;
     long firstline;
     unsigned long long no_spec = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "Ossl|K", kwlist, &fn, &src, &filename,
-                                     &firstline, &no_spec))
+    int interpret = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "Ossl|Kp", kwlist, &fn, &src, &filename,
+                                     &firstline, &no_spec, &interpret))
         return NULL;
     pyext_kernel *k = (pyext_kernel *)type->tp_alloc(type, 0);
     if (!k)
         return NULL;
     arena_init(&k->mem);
     k->no_spec = no_spec;
+    k->interpret = interpret;
     k->fn = Py_NewRef(fn);
     k->globals = PyObject_GetAttrString(fn, "__globals__");
     k->name = PyObject_GetAttr(fn, pyext_str.name);
@@ -324,7 +329,19 @@ static PyObject *pyext_kernel_new(PyTypeObject *type, PyObject *args, PyObject *
 
 typedef struct pyext_lookup_ctx {
     pyext_spec *s;          /* constants and helper kernels live with it */
+    bool interpret;         /* the kernel runs as under TRITON_INTERPRET=1 */
 } pyext_lookup_ctx;
+
+/* Keep o alive as long as specialization s (a helper's Kernel). */
+static void pyext_keep(pyext_spec *s, PyObject *o)
+{
+    if (!s->keep)
+        s->keep = PyList_New(0);
+    if (s->keep)
+        PyList_Append(s->keep, o);
+    else
+        PyErr_Clear();
+}
 
 static const char *pyext_describe(PyObject *v)
 {
@@ -358,10 +375,7 @@ static spec_global pyext_lookup(void *ctx, void *env, const char *name)
             g.what = "a @triton.jit function whose source tritsim cannot read";
             return g;
         }
-        if (!c->s->keep)
-            c->s->keep = PyList_New(0);
-        if (c->s->keep)
-            PyList_Append(c->s->keep, ko);
+        pyext_keep(c->s, ko);
         Py_DECREF(ko);      /* the list keeps it */
         pyext_kernel *h = (pyext_kernel *)ko;
         g.kind = SPEC_G_JIT;
@@ -369,6 +383,24 @@ static spec_global pyext_lookup(void *ctx, void *env, const char *name)
         g.file = h->file;
         g.env = h;
         return g;
+    }
+    if (c->interpret && PyFunction_Check(v) && pyext_host_kernel) {
+        /* Triton's interpreter runs kernels as Python: they may call any
+         * function, which tritsim inlines or (given constants) calls */
+        PyObject *ko = PyObject_CallOneArg(pyext_host_kernel, v);
+        if (ko && PyObject_TypeCheck(ko, &pyext_kernel_type)) {
+            pyext_keep(c->s, ko);
+            Py_DECREF(ko);
+            pyext_kernel *h = (pyext_kernel *)ko;
+            g.kind = SPEC_G_JIT;
+            g.host_fn = true;
+            g.def = h->def;
+            g.file = h->file;
+            g.env = h;
+            return g;
+        }
+        Py_XDECREF(ko);
+        PyErr_Clear();
     }
     if (pyext_constexpr_class && v == pyext_constexpr_class) {
         g.kind = SPEC_G_FUNC;
@@ -405,6 +437,57 @@ static spec_global pyext_lookup(void *ctx, void *env, const char *name)
     const char *w = pyext_describe(v);
     g.what = arena_strndup(&c->s->mem, w, strlen(w));
     return g;
+}
+
+/* spec_host.call: a plain Python function that a kernel made under
+ * TRITON_INTERPRET=1 calls with constants runs now, while the kernel
+ * compiles; its result is a constant, an exception it raises the compile
+ * error's text. */
+static bool pyext_call_host(void *ctx, void *fn, int argc, const spec_const *argv, int nkw,
+                            const char *const *kwnames, const spec_const *kwv,
+                            spec_const *out, char *err, size_t errlen)
+{
+    pyext_lookup_ctx *c = ctx;
+    pyext_kernel *h = fn;
+    const char *name = PyUnicode_AsUTF8(h->name);
+    PyObject *args = PyTuple_New(argc), *kw = nkw ? PyDict_New() : NULL, *r = NULL;
+    bool ok = args && (!nkw || kw);
+    for (int i = 0; ok && i < argc; i++) {
+        PyObject *x = pyext_const_object(&argv[i]);
+        ok = x != NULL;
+        if (ok)
+            PyTuple_SET_ITEM(args, i, x);
+    }
+    for (int i = 0; ok && i < nkw; i++) {
+        PyObject *x = pyext_const_object(&kwv[i]);
+        ok = x && PyDict_SetItemString(kw, kwnames[i], x) == 0;
+        Py_XDECREF(x);
+    }
+    if (ok)
+        r = PyObject_Call(h->fn, args, kw);
+    Py_XDECREF(args);
+    Py_XDECREF(kw);
+    if (!r) {
+        PyObject *type, *value, *tb;
+        PyErr_Fetch(&type, &value, &tb);
+        PyObject *msg = value ? PyObject_Str(value) : NULL;
+        const char *m = msg ? PyUnicode_AsUTF8(msg) : NULL;
+        snprintf(err, errlen, "%s() raised %s: %s while the kernel compiled (under "
+                 "TRITON_INTERPRET=1 a Python function called with constants runs then)",
+                 name, type ? ((PyTypeObject *)type)->tp_name : "an exception", m ? m : "?");
+        Py_XDECREF(msg);
+        Py_XDECREF(type);
+        Py_XDECREF(value);
+        Py_XDECREF(tb);
+        PyErr_Clear();
+        return false;
+    }
+    ok = pyext_const(r, &c->s->mem, out);
+    if (!ok)
+        snprintf(err, errlen, "%s() returned %s, which a kernel cannot use as a constant", name,
+                 Py_TYPE(r)->tp_name);
+    Py_DECREF(r);
+    return ok;
 }
 
 /* ---- a launch ------------------------------------------------------------- */
@@ -705,8 +788,10 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
                    (!*pyext_opts.dump_ir || !strcmp(pyext_opts.dump_ir, fname));
     pyext_lookup_ctx *ctx = arena_alloc(&s->mem, sizeof *ctx);
     ctx->s = s;
+    ctx->interpret = k->interpret;
     spec_host sh = {.lookup = pyext_lookup, .ctx = ctx,
-                    .debug_info = dumping || pyext_debugging()};
+                    .debug_info = dumping || pyext_debugging(),
+                    .interpret = k->interpret, .call = pyext_call_host};
     pyext_diag d;
     char *printed = NULL;
     size_t nprinted = 0;
