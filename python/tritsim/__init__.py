@@ -32,6 +32,8 @@ __all__ = ["install", "uninstall", "configure", "installed", "KernelError"]
 
 _SHIM = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shim")
 _TOP = ("triton", "triton_util")
+# answered only where no real one is installed
+_FALLBACK = ("IPython",)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
@@ -40,7 +42,10 @@ class _Finder(importlib.abc.MetaPathFinder):
     through the package's own __path__."""
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname not in _TOP:
+        if fullname in _FALLBACK:
+            if importlib.machinery.PathFinder.find_spec(fullname) is not None:
+                return None
+        elif fullname not in _TOP:
             return None
         return importlib.machinery.PathFinder.find_spec(fullname, [_SHIM])
 

@@ -384,6 +384,25 @@ static spec_global pyext_lookup(void *ctx, void *env, const char *name)
         g.env = h;
         return g;
     }
+    if (PyFunction_Check(v)) {
+        /* a host function that kernels know by its qualified name
+         * (pdb.set_trace, IPython.core.debugger.set_trace) */
+        PyObject *mod = PyObject_GetAttrString(v, "__module__");
+        PyObject *qn = PyObject_GetAttrString(v, "__qualname__");
+        const char *ms = mod && PyUnicode_Check(mod) ? PyUnicode_AsUTF8(mod) : NULL;
+        const char *qs = qn && PyUnicode_Check(qn) ? PyUnicode_AsUTF8(qn) : NULL;
+        char q[256];
+        bool known = ms && qs && snprintf(q, sizeof q, "%s.%s", ms, qs) < (int)sizeof q &&
+                     spec_has_builtin(q);
+        Py_XDECREF(mod);
+        Py_XDECREF(qn);
+        PyErr_Clear();
+        if (known) {
+            g.kind = SPEC_G_FUNC;
+            g.qualname = arena_strndup(&c->s->mem, q, strlen(q));
+            return g;
+        }
+    }
     if (c->interpret && PyFunction_Check(v) && pyext_host_kernel) {
         /* Triton's interpreter runs kernels as Python: they may call any
          * function, which tritsim inlines or (given constants) calls */
