@@ -21,6 +21,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "pyext.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -773,6 +774,10 @@ static void pyext_dump_ir(const pyext_kernel *k, const pyext_spec *s)
     fflush(stderr);
 }
 
+/* Launches run without the GIL, so that other Python threads go on; one
+ * at a time (compiles too), as the backend (its thread pool, its device) expects. */
+static pthread_mutex_t pyext_run_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* The specialization for the bound arguments, made and compiled if need
  * be; NULL with an exception set. */
 static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
@@ -823,8 +828,11 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
         return (pyext_spec *)PyErr_NoMemory();
     }
     s->ir = spec_kernel(k->file, k->def, k, &sh, s->params, &d.sink, &s->mem, out);
-    if (s->ir)
+    if (s->ir) {
+        pthread_mutex_lock(&pyext_run_lock);
         s->compiled = backend_compile(dev, s->ir, k->file, &d.sink);
+        pthread_mutex_unlock(&pyext_run_lock);
+    }
     fclose(out);
     bool wrote = pyext_write_stdout(printed, nprinted);     /* tl.static_print */
     free(printed);
@@ -992,11 +1000,16 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
         }
     } else {
         Py_BEGIN_ALLOW_THREADS
+        pthread_mutex_lock(&pyext_run_lock);
         ok = backend_run(dev, s->compiled, &L) && backend_sync(dev, &d.sink);
+        pthread_mutex_unlock(&pyext_run_lock);
         Py_END_ALLOW_THREADS
     }
     strbuf why = {0};
-    if (!pyext_buffers_back(bufs, nbufs, &why)) {
+    pthread_mutex_lock(&pyext_run_lock);
+    bool back = pyext_buffers_back(bufs, nbufs, &why);
+    pthread_mutex_unlock(&pyext_run_lock);
+    if (!back) {
         if (ok)
             diag_report(&d.sink, DIAG_ERROR, k->file, k->def->u.funcdef.name_span,
                         "the %s backend could not copy the results back: %s", dev->be->name,

@@ -61,3 +61,25 @@ try:
     print("assert_close missed a difference")
 except AssertionError:
     print("assert_close raises on a difference")
+
+# launches from two Python threads at once (each launch runs without the
+# GIL, one at a time on the backend)
+import threading
+
+results = []
+
+
+def worker(seed):
+    a = torch.full((50,), float(seed), device=DEVICE)
+    o2 = torch.empty_like(a)
+    for _ in range(20):
+        features[(1,)](a, o2, 50, None, False, False)
+    results.append(torch.equal(o2, a * 3 + 0.5))
+
+
+threads = [threading.Thread(target=worker, args=(s,)) for s in range(4)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+print("threads:", results == [True] * 4)
