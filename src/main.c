@@ -71,6 +71,13 @@ static const char main_usage[] =
     "                       print the CUDA C++ the GPU backends make of each\n"
     "                       kernel (or KERNEL's only) on stderr, at its first\n"
     "                       launch with each num_warps, on any backend\n"
+    "      --racecheck      report two programs of a launch that touch the same\n"
+    "                       element where one access is a plain store (or one\n"
+    "                       plain, one atomic): the run stops with an error\n"
+    "      --initcheck      report reads, by kernels and by the host, of elements\n"
+    "                       of torch.empty (empty_like, empty_strided, ...) tensors\n"
+    "                       that nothing has written: the run stops with an error\n"
+    "                       (both checkers run on the CPU backend only)\n"
     "      --viz[=DIR]      run only: draw which program loaded and stored each\n"
     "                       element of each tensor argument of each launch: a\n"
     "                       PNG per tensor, a text map per launch and a page to\n"
@@ -193,6 +200,7 @@ typedef struct main_prog {
     host_target target;
     bool no_break;
     bool unchecked;
+    bool racecheck, initcheck;  /* --racecheck, --initcheck */
     const char *dump_ir;    /* --dump-ir: "" every kernel, else a kernel's name */
     const char *dump_cuda;  /* --dump-cuda: the same */
     const char *viz_dir;    /* --viz: the pictures' folder, or NULL */
@@ -225,6 +233,8 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
     h->debugger = g;
     h->no_break = p->no_break;
     h->unchecked = p->unchecked;
+    h->racecheck = p->racecheck;
+    h->initcheck = p->initcheck;
     h->dump_ir = p->dump_ir;
     h->dump_cuda = p->dump_cuda;
     modules_init(h);
@@ -253,7 +263,7 @@ static int main_exec(void *ctx, debug *g, int argc, char **argv)
 static int main_run(int argc, char **argv, bool debugging)
 {
     enum { OPT_BREAK = 256, OPT_NO_BREAK, OPT_TARGET, OPT_DUMP_IR, OPT_DUMP_CUDA,
-           OPT_UNCHECKED, OPT_VIZ };
+           OPT_UNCHECKED, OPT_VIZ, OPT_RACECHECK, OPT_INITCHECK };
     static const struct option opts[] = {
         {"threads", required_argument, NULL, 't'},
         {"backend", required_argument, NULL, 'b'},
@@ -264,6 +274,8 @@ static int main_run(int argc, char **argv, bool debugging)
         {"dump-cuda", optional_argument, NULL, OPT_DUMP_CUDA},
         {"unchecked", no_argument, NULL, OPT_UNCHECKED},
         {"viz", optional_argument, NULL, OPT_VIZ},
+        {"racecheck", no_argument, NULL, OPT_RACECHECK},
+        {"initcheck", no_argument, NULL, OPT_INITCHECK},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -316,6 +328,8 @@ static int main_run(int argc, char **argv, bool debugging)
             break;
         case OPT_NO_BREAK: prog.no_break = true; break;
         case OPT_UNCHECKED: prog.unchecked = true; break;
+        case OPT_RACECHECK: prog.racecheck = true; break;
+        case OPT_INITCHECK: prog.initcheck = true; break;
         case OPT_DUMP_IR:
             if (optarg && !*optarg)
                 return main_usage_error("run: %s", "--dump-ir= wants a kernel's name");
@@ -355,8 +369,15 @@ static int main_run(int argc, char **argv, bool debugging)
         viz_dir = viz_default;
     }
     prog.viz_dir = viz_dir;
-    /* The debugger steps the CPU executor itself (backend.h). */
+    /* The debugger steps the CPU executor itself (backend.h), and only
+     * the CPU executor sees every access for the checkers. */
     bool on_cpu = !strcmp(prog.backend, "cpu");
+    if (!on_cpu && (prog.racecheck || prog.initcheck)) {
+        fprintf(stderr, "tritsim: %s: the checkers run kernels on the CPU backend only, "
+                "not on --backend %s; check without --backend (or with --backend cpu)\n",
+                prog.racecheck ? "--racecheck" : "--initcheck", prog.backend);
+        return EXIT_USAGE;
+    }
     if (!on_cpu && (debugging || nbreaks)) {
         fprintf(stderr, "tritsim: %s: the debugger runs kernels on the CPU backend only, "
                 "not on --backend %s; debug without --backend (or with --backend cpu)\n",

@@ -45,6 +45,14 @@ static const struct modules_entry {
     {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},
     {"random", builtin_random_init},
+    {"logging", builtin_logging_init},
+    {"warnings", builtin_warnings_init},
+    {"threading", builtin_threading_init},
+    {"dataclasses", builtin_dataclasses_init},
+    {"enum", builtin_enum_init},
+    {"copy", builtin_copy_init},
+    {"json", builtin_json_init},
+    {"collections", builtin_collections_init},   /* and collections.abc */
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},

@@ -105,6 +105,14 @@ typedef struct backend_buffer {
     bool (*download)(struct backend_buffer *b, strbuf *why);
     bool host_dirty;        /* host bytes changed since the last upload */
     bool dev_dirty;         /* the device copy changed since the last download */
+    /* --initcheck (tensor.c makes and frees them; the CPU executor reads
+     * and sets bits from its threads): one bit per byte of host, set once
+     * the byte has been written, bit (i & 7) of init[i >> 3] for byte i;
+     * NULL when every byte counts as written (storage not made by
+     * torch.empty and its kin, or the option off).  init_from says where
+     * the storage was made ("torch.empty at prog.tk:5:5"), or NULL. */
+    unsigned char *init;
+    char *init_from;
 } backend_buffer;
 
 /* ---- a launch ------------------------------------------------------------- */
@@ -160,6 +168,15 @@ typedef struct backend_launch {
      * (dev_dirty).  NULL and 0 otherwise. */
     backend_buffer *const *revealed;
     int nrevealed;
+    /* --racecheck: report two programs of the launch that touch the same
+     * element where one access is a plain store, or a plain access and an
+     * atomic (the launch then fails).  --initcheck: a load (or atomic)
+     * through an active lane of a byte nothing has written
+     * (backend_buffer.init) fails the program; stores mark the bytes
+     * written.  Only the CPU backend checks (main.c refuses the options
+     * with another; cpu/exec_check.c says how). */
+    bool racecheck;
+    bool initcheck;
 } backend_launch;
 
 /* The most storages a launch passes in backend_launch.revealed: a GPU

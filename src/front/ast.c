@@ -433,6 +433,26 @@ static void sx_fields(sx *s, const ast_node *n, bool spans)
         if (n->u.withitem.target)
             sx_child(s, n->u.withitem.target, spans);
         break;
+    case AST_MATCH:
+        sx_child(s, n->u.match.subject, spans);
+        sx_children(s, n->u.match.cases, spans);
+        break;
+    case AST_CASE:
+        sx_child(s, n->u.case_.pattern, spans);
+        if (n->u.case_.as_name) {
+            sx *as = sx_new("as", NULL, spans);
+            sx_atom(as, n->u.case_.as_name);
+            sx_close(as);
+            sx_push(s, NULL, as);
+        }
+        if (n->u.case_.guard) {
+            sx *g = sx_new("if", NULL, spans);
+            sx_child(g, n->u.case_.guard, spans);
+            sx_close(g);
+            sx_push(s, NULL, g);
+        }
+        sx_group(s, "body", n->u.case_.body, true, spans);
+        break;
     case AST_NAME:
         sx_atom(s, n->u.name.id);
         sx_ctx(s, n->u.name.ctx);
@@ -711,6 +731,12 @@ bool ast_any(const ast_node *n, bool (*pred)(const ast_node *n, void *ctx), void
     case AST_EXCEPT: kid[0] = n->u.handler.type; list[0] = &n->u.handler.body; break;
     case AST_WITH: list[0] = &n->u.with.items; list[1] = &n->u.with.body; break;
     case AST_WITHITEM: kid[0] = n->u.withitem.context; kid[1] = n->u.withitem.target; break;
+    case AST_MATCH: kid[0] = n->u.match.subject; list[0] = &n->u.match.cases; break;
+    case AST_CASE:
+        kid[0] = n->u.case_.pattern;
+        kid[1] = n->u.case_.guard;
+        list[0] = &n->u.case_.body;
+        break;
     default: break;
     }
     for (int i = 0; i < 4; i++)

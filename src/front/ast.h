@@ -35,7 +35,7 @@ typedef struct ast_list {
     X(CONTINUE, "continue") X(PASS, "pass") X(ASSERT, "assert") \
     X(RAISE, "raise") X(DEL, "del") X(IMPORT, "import") \
     X(IMPORTFROM, "from") X(GLOBAL, "global") X(NONLOCAL, "nonlocal") \
-    X(CLASSDEF, "class") X(TRY, "try") X(WITH, "with") \
+    X(CLASSDEF, "class") X(TRY, "try") X(WITH, "with") X(MATCH, "match") \
     /* expressions */ \
     X(NAME, "name") X(INT, "int") X(FLOAT, "float") X(IMAG, "imag") \
     X(STR, "str") X(FSTRING, "fstring") X(FORMATTED, "field") \
@@ -49,7 +49,7 @@ typedef struct ast_list {
     X(YIELD, "yield") X(YIELDFROM, "yield-from") X(NAMEDEXPR, "walrus") \
     /* helpers that are not expressions on their own */ \
     X(COMPREHENSION, "for-in") X(KEYWORD, "kw") X(PARAM, "param") \
-    X(ALIAS, "alias") X(EXCEPT, "except") X(WITHITEM, "withitem")
+    X(ALIAS, "alias") X(EXCEPT, "except") X(WITHITEM, "withitem") X(CASE, "case")
 
 typedef enum ast_kind {
 #define AST_ENUM(name, text) AST_##name,
@@ -155,6 +155,17 @@ struct ast_node {
         struct { ast_list items, body; } with;
         /* WITHITEM: context [as target]; target (STORE context) may be NULL */
         struct { ast_node *context, *target; } withitem;
+        /* MATCH: match subject: cases (CASE nodes) */
+        struct { ast_node *subject; ast_list cases; } match;
+        /* CASE: case pattern [as as_name] [if guard]: body.  The pattern is
+         * written as an expression and read as one: a NAME captures (`_`
+         * matches anything), a dotted name or a literal is compared with ==
+         * (None, True, False with `is`), `|` separates alternatives, a
+         * LIST or TUPLE is a sequence pattern (a STARRED name takes the
+         * rest), a DICT a mapping pattern (a NULL key: **rest), a CALL a
+         * class pattern (its arguments patterns too).  as_name and guard
+         * may be NULL. */
+        struct { ast_node *pattern, *guard; const char *as_name; ast_list body; } case_;
 
         /* NAME */
         struct { const char *id; ast_ctx ctx; } name;

@@ -387,6 +387,262 @@ static ast_node *with_stmt(parser *p)
     return n;
 }
 
+/* ---- match ------------------------------------------------------------------ */
+
+/* Is the current token the soft keyword `match` starting a match
+ * statement?  It is when a token that can start an expression follows and
+ * the logical line ends with ':' outside brackets (`match(x)` and
+ * `match = 3` are ordinary statements). */
+static bool match_ahead(parser *p)
+{
+    if (!parse_check(p, TK_NAME) || strcmp(p->tok.str, "match"))
+        return false;
+    tk_kind next = parse_peek(p);
+    if (!parse_starts_expression(next) || next == TK_STAR)
+        return false;
+    const char *t = p->f->text;
+    size_t i = p->tok.span.end_off, n = p->f->len;
+    int depth = 0;
+    char last = 0;
+    while (i < n) {
+        char c = t[i];
+        if (c == '#') {
+            while (i < n && t[i] != '\n')
+                i++;
+            continue;
+        }
+        if (c == '\\' && i + 1 < n && t[i + 1] == '\n') {
+            i += 2;
+            continue;
+        }
+        if (c == '\n' && depth == 0)
+            break;
+        if (c == '\'' || c == '"') {
+            bool triple = i + 2 < n && t[i + 1] == c && t[i + 2] == c;
+            size_t q = triple ? 3 : 1;
+            i += q;
+            while (i < n) {
+                if (t[i] == '\\') {
+                    i += 2;
+                    continue;
+                }
+                if (t[i] == c && (!triple || (i + 2 < n && t[i + 1] == c && t[i + 2] == c))) {
+                    i += q;
+                    break;
+                }
+                if (t[i] == '\n' && !triple)
+                    break;
+                i++;
+            }
+            last = c;
+            continue;
+        }
+        if (c == '(' || c == '[' || c == '{')
+            depth++;
+        else if ((c == ')' || c == ']' || c == '}') && depth > 0)
+            depth--;
+        if (c != ' ' && c != '\t' && c != '\r' && c != '\n')
+            last = depth == 0 || c == ')' || c == ']' || c == '}' ? c : 0;
+        i++;
+    }
+    return last == ':';
+}
+
+/* Is pattern n (an expression read as a pattern) one the grammar allows?
+ * Reports a syntax error at the first part that is not. */
+static bool pattern_ok(parser *p, const ast_node *n, bool in_seq)
+{
+    switch (n->kind) {
+    case AST_NAME:
+    case AST_INT:
+    case AST_FLOAT:
+    case AST_IMAG:
+    case AST_STR:
+    case AST_CONST:
+        return true;
+    case AST_ATTRIBUTE: {
+        const ast_node *v = n;
+        while (v->kind == AST_ATTRIBUTE)
+            v = v->u.attribute.value;
+        if (v->kind == AST_NAME)
+            return true;
+        break;
+    }
+    case AST_UNARYOP:
+        if (n->u.unaryop.op == AST_OP_USUB && (n->u.unaryop.operand->kind == AST_INT ||
+                                               n->u.unaryop.operand->kind == AST_FLOAT))
+            return true;
+        break;
+    case AST_BINOP:
+        if (n->u.binop.op == AST_OP_BITOR)
+            return pattern_ok(p, n->u.binop.left, false) &&
+                   pattern_ok(p, n->u.binop.right, false);
+        break;
+    case AST_STARRED:
+        if (in_seq && n->u.starred.value->kind == AST_NAME)
+            return true;
+        break;
+    case AST_TUPLE:
+    case AST_LIST: {
+        int stars = 0;
+        for (int i = 0; i < n->u.seq.elts.len; i++) {
+            const ast_node *e = n->u.seq.elts.items[i];
+            stars += e->kind == AST_STARRED;
+            if (stars > 1) {
+                parse_fail_at(p, e->span, "multiple starred names in sequence pattern");
+                return false;
+            }
+            if (!pattern_ok(p, e, true))
+                return false;
+        }
+        return true;
+    }
+    case AST_DICT:
+        for (int i = 0; i < n->u.dict.keys.len; i++) {
+            const ast_node *k = n->u.dict.keys.items[i], *v = n->u.dict.values.items[i];
+            if (!k) {
+                if (v->kind != AST_NAME || i != n->u.dict.keys.len - 1) {
+                    parse_fail_at(p, v->span, "a mapping pattern's **rest must be a name, "
+                                  "last");
+                    return false;
+                }
+                continue;
+            }
+            if (k->kind == AST_NAME) {
+                parse_fail_at(p, k->span, "a mapping pattern's keys must be literals or "
+                              "dotted names, not a capture");
+                return false;
+            }
+            if (!pattern_ok(p, k, false) || !pattern_ok(p, v, false))
+                return false;
+        }
+        return true;
+    case AST_CALL: {
+        const ast_node *f = n->u.call.func;
+        while (f->kind == AST_ATTRIBUTE)
+            f = f->u.attribute.value;
+        if (f->kind != AST_NAME)
+            break;
+        for (int i = 0; i < n->u.call.args.len; i++)
+            if (n->u.call.args.items[i]->kind == AST_STARRED ||
+                !pattern_ok(p, n->u.call.args.items[i], false)) {
+                if (n->u.call.args.items[i]->kind == AST_STARRED)
+                    parse_fail_at(p, n->u.call.args.items[i]->span, "invalid pattern");
+                return false;
+            }
+        for (int i = 0; i < n->u.call.keywords.len; i++) {
+            const ast_node *k = n->u.call.keywords.items[i];
+            if (!k->u.keyword.arg) {
+                parse_fail_at(p, k->span, "invalid pattern");
+                return false;
+            }
+            if (!pattern_ok(p, k->u.keyword.value, false))
+                return false;
+        }
+        return true;
+    }
+    default:
+        break;
+    }
+    parse_fail_at(p, n->span, "invalid pattern (a pattern is a name, a literal, a dotted "
+                  "name, [..], (..), {..}, Class(..) or alternatives with |)");
+    return false;
+}
+
+/* The patterns of a case: one, or an open sequence `a, *rest` (a tuple),
+ * each parsed as a bitwise_or expression so that `if` stays the guard's. */
+static ast_node *case_patterns(parser *p)
+{
+    src_span start = p->tok.span;
+    vec items = {0};
+    bool comma = false;
+    do {
+        if (parse_check(p, TK_COLON) || parse_check(p, TK_IF) || parse_check(p, TK_AS))
+            break;
+        if (parse_check(p, TK_STAR)) {
+            src_span ss = p->tok.span;
+            parse_advance(p);
+            ast_node *st = parse_mk(p, AST_STARRED, ss);
+            st->u.starred.value = parse_bitwise_or(p);
+            st->span = parse_upto(p, ss);
+            parse_vec_push(&items, st);
+        } else {
+            parse_vec_push(&items, parse_bitwise_or(p));
+        }
+        if (p->failed)
+            break;
+    } while ((comma = parse_accept(p, TK_COMMA)));
+    if (!items.len) {
+        parse_fail_expected(p, "a pattern");
+        return parse_bad_expr(p);
+    }
+    if (items.len == 1 && !comma && ((ast_node *)items.items[0])->kind != AST_STARRED) {
+        ast_node *only = items.items[0];
+        free(items.items);
+        return only;
+    }
+    ast_node *t = parse_mk(p, AST_TUPLE, parse_upto(p, start));
+    t->u.seq.elts = parse_vec_freeze(p, &items);
+    return t;
+}
+
+/* 'case' patterns ['as' NAME] ['if' named_expression] ':' block */
+static ast_node *case_block(parser *p)
+{
+    src_span start = p->tok.span;
+    parse_advance(p);
+    ast_node *n = parse_mk(p, AST_CASE, start);
+    n->u.case_.pattern = case_patterns(p);
+    if (p->failed || !pattern_ok(p, n->u.case_.pattern, false))
+        return n;
+    if (parse_accept(p, TK_AS)) {
+        if (!parse_check(p, TK_NAME)) {
+            parse_fail_expected(p, "a name after 'as'");
+            return n;
+        }
+        n->u.case_.as_name = p->tok.str;
+        parse_advance(p);
+    }
+    if (parse_accept(p, TK_IF))
+        n->u.case_.guard = parse_expression(p);
+    parse_expect_msg(p, TK_COLON, "expected ':' after the 'case' pattern");
+    n->u.case_.body = block(p, "'case' statement", start.line);
+    n->span = upto_body(p, start, n->u.case_.body);
+    return n;
+}
+
+/* "match" subject ':' NEWLINE INDENT case_block+ DEDENT */
+static ast_node *match_stmt(parser *p)
+{
+    src_span start = p->tok.span;
+    parse_advance(p);
+    ast_node *n = parse_mk(p, AST_MATCH, start);
+    n->u.match.subject = parse_star_expressions(p);
+    vec cases = {0};
+    if (!p->failed)
+        parse_expect_msg(p, TK_COLON, "expected ':' after the 'match' subject");
+    if (!p->failed && !parse_accept(p, TK_NEWLINE))
+        parse_fail_here(p, "expected a new line and 'case' blocks after 'match ...:'");
+    if (!p->failed && !parse_accept(p, TK_INDENT))
+        parse_fail_here(p, "expected an indented block after 'match' statement on line %d",
+                        start.line);
+    if (!p->failed) {
+        if (parse_enter(p, "match")) {
+            while (!p->failed && parse_check(p, TK_NAME) && !strcmp(p->tok.str, "case"))
+                parse_vec_push(&cases, case_block(p));
+            if (!p->failed && !cases.len)
+                parse_fail_here(p, "expected 'case' after 'match ...:'");
+            else if (!p->failed && !parse_check(p, TK_DEDENT))
+                parse_fail_here(p, "expected 'case' or the end of the 'match' block");
+            parse_accept(p, TK_DEDENT);
+        }
+        parse_leave(p);
+    }
+    n->u.match.cases = parse_vec_freeze(p, &cases);
+    n->span = parse_upto(p, start);
+    return n;
+}
+
 /* ('@' expression NEWLINE)+ then a def */
 static ast_node *decorated(parser *p)
 {
@@ -826,6 +1082,10 @@ static void statement(parser *p, vec *out)
             parse_advance(p);  /* an empty line (the lexer normally drops them) */
         return;
     default:
+        if (match_ahead(p)) {
+            parse_vec_push(out, match_stmt(p));
+            return;
+        }
         simple_stmts(p, out);
         return;
     }

@@ -415,6 +415,19 @@ static val class_getattr_hook(host *h, val self, const char *name, src_span at)
 static bool class_setattr_hook(host *h, val self, const char *name, val value, src_span at)
 {
     if (self.kind == VAL_INSTANCE) {
+        /* a __setattr__ of the class decides (object.__setattr__ stores) */
+        val sa = class_lookup(instance_class(self), "__setattr__");
+        if (sa.kind != VAL_MISSING) {
+            val m = class_bind(h, sa, self, instance_class(self), at);
+            if (m.kind == VAL_ERR)
+                return false;
+            val args[2] = {val_str_cstr(name), value};
+            val r = host_call(h, m, 2, args, NULL, at);
+            val_unref(args[0]);
+            val_unref(m);
+            val_unref(r);
+            return r.kind != VAL_ERR;
+        }
         class_wrap *p = wrap_of(class_lookup(instance_class(self), name), &property_type);
         if (p) {
             if (p->self.kind == VAL_NONE) {
@@ -500,25 +513,94 @@ val class_call(host *h, val cls, int argc, const val *argv, const val_kwargs *kw
     return inst;
 }
 
+const class_meta *class_meta_of(val cls)
+{
+    for (val c = cls; c.kind == VAL_CLASS; c = class_of(c)->base)
+        if (class_of(c)->meta)
+            return class_of(c)->meta;
+    return NULL;
+}
+
 static val class_call_hook(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                            src_span at)
 {
+    const class_meta *m = class_meta_of(self);
+    if (m && m->call)
+        return m->call(h, self, argc, argv, kw, at);
     return class_call(h, self, argc, argv, kw, at);
 }
 
 static void class_repr(host *h, val self, strbuf *out)
 {
-    (void)h;
+    const class_meta *m = class_meta_of(self);
+    if (m && m->repr) {
+        m->repr(h, self, out);
+        return;
+    }
     strbuf_puts(out, "<class '");
     class_print_name(self, out);
     strbuf_puts(out, "'>");
 }
 
+static val class_getitem_hook(host *h, val self, val key, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->getitem)
+        return m->getitem(h, self, key, at);
+    return host_raise(h, HOST_EXC_TYPE, at, "type '%s' is not subscriptable",
+                      class_of(self)->name);
+}
+
+static val class_iter_hook(host *h, val self, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->iter)
+        return m->iter(h, self, at);
+    return host_raise(h, HOST_EXC_TYPE, at, "'type' object is not iterable");
+}
+
+static int64_t class_len_hook(host *h, val self, src_span at)
+{
+    const class_meta *m = class_meta_of(self);
+    if (m && m->len)
+        return m->len(h, self, at);
+    host_raise(h, HOST_EXC_TYPE, at, "object of type 'type' has no len()");
+    return -1;
+}
+
+static val class_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src_span at)
+{
+    (void)inplace;
+    const class_meta *m = b.kind == VAL_CLASS ? class_meta_of(b) : NULL;
+    if (op == AST_OP_IN && m && m->contains) {
+        int r = m->contains(h, b, a, at);
+        return r < 0 ? val_err() : val_bool(r);
+    }
+    return val_missing();
+}
+
+/* isinstance(v, cls): v's class derives from cls (everything is an
+ * object), or cls's meta says so. */
+static bool class_instancecheck(val self, val v)
+{
+    if (class_is_object(self))
+        return true;
+    if (v.kind == VAL_INSTANCE && class_is_subclass(instance_class(v), self))
+        return true;
+    const class_meta *m = class_meta_of(self);
+    return m && m->instancecheck && m->instancecheck(self, v);
+}
+
 static const val_type class_type = {
     .name = "type",
+    .instancecheck = class_instancecheck,
     .getattr = class_getattr_hook,
     .setattr = class_setattr_hook,
     .call = class_call_hook,
+    .getitem = class_getitem_hook,
+    .iter = class_iter_hook,
+    .len = class_len_hook,
+    .binop = class_binop_hook,
     .repr = class_repr,
 };
 
@@ -823,6 +905,29 @@ CLASS_FN(object_init)
     return val_none();
 }
 
+/* object.__setattr__(obj, name, value): store the attribute, bypassing
+ * the class's own __setattr__ (what such a method calls to store). */
+CLASS_FN(object_setattr)
+{
+    val args[3];
+    int n = 0;
+    if (self.kind != VAL_NONE)
+        args[n++] = self;
+    for (int i = 0; i < argc && n < 3; i++)
+        args[n++] = argv[i];
+    if (n != 3 || argc + (self.kind != VAL_NONE) != 3 || (kw && kw->n))
+        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() takes the object, a name "
+                          "and a value");
+    if (args[1].kind != VAL_STR)
+        return host_raise(h, HOST_EXC_TYPE, at, "attribute name must be string, not '%s'",
+                          val_type_name(args[1]));
+    if (args[0].kind != VAL_INSTANCE && args[0].kind != VAL_CLASS)
+        return host_raise(h, HOST_EXC_TYPE, at, "object.__setattr__() of a '%s' is not "
+                          "supported by tritsim", val_type_name(args[0]));
+    val_object_set(args[0], val_as_str(args[1])->s, val_ref(args[2]));
+    return val_none();
+}
+
 static val super_getattr(host *h, val self, const char *name, src_span at)
 {
     class_super *s = (class_super *)self.u.o;
@@ -832,6 +937,8 @@ static val super_getattr(host *h, val self, const char *name, src_span at)
     if (v.kind == VAL_MISSING) {
         if (!strcmp(name, "__init__"))
             return val_builtin_new("object.__init__", object_init, val_ref(s->obj));
+        if (!strcmp(name, "__setattr__") && inst)
+            return val_builtin_new("object.__setattr__", object_setattr, val_ref(s->obj));
         return val_missing();
     }
     return class_bind(h, v, inst ? s->obj : val_none(), inst ? instance_class(s->obj) : s->obj,
@@ -1000,6 +1107,8 @@ void class_init(host *h)
     val object = class_new("object", val_none(), true);
     val_object_set(object, "__init__", val_builtin_new("object.__init__", object_init,
                                                        val_none()));
+    val_object_set(object, "__setattr__", val_builtin_new("object.__setattr__", object_setattr,
+                                                          val_none()));
     val_dict_set_str(h->builtins, "object", object);
     static const struct {
         const char *name;

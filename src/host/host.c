@@ -297,3 +297,22 @@ val host_eval_in(host *h, const src_file *f, const ast_node *e)
     val_unref(top.retval);
     return v;
 }
+
+bool host_site_of(host *h, int up, src_span at, host_site *out)
+{
+    const host_frame *fr = h->frame;
+    out->file = h->file;
+    out->at = at;
+    out->func = fr ? fr->name : "<module>";
+    out->globals = fr ? fr->globals : h->main_globals;
+    for (int i = 0; i < up; i++) {
+        if (!fr || !fr->prev)
+            return false;
+        out->at = fr->call_site;
+        out->file = fr->prev->file ? fr->prev->file : h->file;
+        fr = fr->prev;
+        out->func = fr->name;
+        out->globals = fr->globals;
+    }
+    return true;
+}

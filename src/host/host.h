@@ -102,7 +102,15 @@ typedef struct host_scope host_scope;
     X(MODULE_NOT_FOUND, "ModuleNotFoundError", IMPORT) \
     X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
     X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(MEMORY, "MemoryError", EXCEPTION) \
-    X(SYNTAX, "SyntaxError", EXCEPTION)
+    X(SYNTAX, "SyntaxError", EXCEPTION) X(WARNING, "Warning", EXCEPTION) \
+    X(USER_WARNING, "UserWarning", WARNING) \
+    X(DEPRECATION_WARNING, "DeprecationWarning", WARNING) \
+    X(PENDING_DEPRECATION_WARNING, "PendingDeprecationWarning", WARNING) \
+    X(SYNTAX_WARNING, "SyntaxWarning", WARNING) X(RUNTIME_WARNING, "RuntimeWarning", WARNING) \
+    X(FUTURE_WARNING, "FutureWarning", WARNING) X(IMPORT_WARNING, "ImportWarning", WARNING) \
+    X(UNICODE_WARNING, "UnicodeWarning", WARNING) X(BYTES_WARNING, "BytesWarning", WARNING) \
+    X(RESOURCE_WARNING, "ResourceWarning", WARNING) \
+    X(ENCODING_WARNING, "EncodingWarning", WARNING)
 
 /* The GPU the simulation answers device queries for (--target): what
  * torch.cuda and triton.runtime.driver report, whatever runs the kernels. */
@@ -160,6 +168,11 @@ struct host {
                                    (above), or NULL */
     bool no_break;              /* --no-break: breakpoint() in kernels does nothing */
     bool unchecked;             /* --unchecked: GPU kernels without bounds checks */
+    bool racecheck;             /* --racecheck: launches check for races between
+                                   programs (backend.h) */
+    bool initcheck;             /* --initcheck: torch.empty and its kin give
+                                   storages whose unwritten elements kernels and
+                                   the host may not read (tensor.h) */
     const char *dump_ir;        /* --dump-ir[=KERNEL]: NULL off, "" every kernel,
                                    else the kernel of that name (launch.c) */
     int ir_dumped;              /* specializations --dump-ir listed so far */
@@ -403,6 +416,21 @@ bool host_is_iterator(val v);
  * a static string: "zip", "map", "generator", ... */
 val host_iterator_new(val items, const char *name);
 
+/* Where the running program is, `up` calls out from a C function called
+ * at `at`: up 0 is that call (in the innermost running function), up 1
+ * the place that function was called from, and so on (warnings.warn's
+ * stacklevel, logging's records).  file is the file of the span, func the
+ * name of the function the span is in ("<module>" at the top), globals
+ * (borrowed) its module's variables.  False when there are fewer calls
+ * (then *out holds the outermost). */
+typedef struct host_site {
+    const src_file *file;
+    src_span at;
+    const char *func;
+    val globals;
+} host_site;
+bool host_site_of(host *h, int up, src_span at, host_site *out);
+
 /* ---- arguments of C functions ----------------------------------------------- */
 
 /* Match the arguments of a call of C function fname to its parameters, as
@@ -443,11 +471,41 @@ const val_type *set_val_type(bool frozen);
 
 /* ---- classes (classes.c) ---------------------------------------------------- */
 
+/* The behaviour of the classes derived from a class written in C, beyond
+ * that of plain classes: a metaclass in C (enum.Enum's).  A class has the
+ * meta of its nearest base that sets one (val_class.meta).  cls is the
+ * derived class; every hook may be NULL (plain class behaviour). */
+typedef struct class_meta {
+    /* after a class statement ran the body of cls, before its decorators;
+     * false after an error */
+    bool (*created)(host *h, val cls, src_span at);
+    /* cls(args...) */
+    val (*call)(host *h, val cls, int argc, const val *argv, const val_kwargs *kw,
+                src_span at);
+    /* cls[key] */
+    val (*getitem)(host *h, val cls, val key, src_span at);
+    /* iter(cls): a list or tuple of the items */
+    val (*iter)(host *h, val cls, src_span at);
+    /* len(cls) */
+    int64_t (*len)(host *h, val cls, src_span at);
+    /* x in cls: 1, 0, -1 after an error */
+    int (*contains)(host *h, val cls, val x, src_span at);
+    /* repr(cls) */
+    void (*repr)(host *h, val cls, strbuf *out);
+    /* isinstance(v, cls) beyond v's class deriving from cls (the ABCs of
+     * collections.abc: a list is a Sequence) */
+    bool (*instancecheck)(val cls, val v);
+} class_meta;
+/* The meta of cls (its own or its nearest base's), or NULL. */
+const class_meta *class_meta_of(val cls);
+
 /* A class named name (copied) with base (a VAL_CLASS, borrowed) or
  * VAL_NONE; builtin classes print without '__main__.'.  Fill its
  * namespace with val_object_set (methods: builtins, which get the
  * instance as self; class_static / class_method wrappers). */
 val class_new(const char *name, val base, bool builtin);
+/* A new instance of cls with no attributes (no __init__ run). */
+val class_instance_new(val cls);
 /* Wrap a function (stolen) as staticmethod(fn) / classmethod(fn). */
 val class_static(val fn);
 val class_method(val fn);

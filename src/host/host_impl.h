@@ -198,8 +198,6 @@ void gen_shutdown(host *h);
 
 /* ---- classes.c ---- */
 
-/* A new instance of cls with no attributes (no __init__ run). */
-val class_instance_new(val cls);
 /* After a class body ran: its functions learn their class (for super()). */
 void class_adopt(val cls);
 /* cls(args...): a new instance, __init__ run. */

@@ -97,6 +97,41 @@ static const char *host_import_binding(arena *a, const ast_node *alias)
 
 static void host_scope_block(host *h, host_scope_builder *b, const ast_list *body);
 
+/* The names a match pattern captures (host_stmt.c reads patterns). */
+static void host_scope_pattern(host_names *out, const ast_node *n)
+{
+    switch (n->kind) {
+    case AST_NAME:
+        if (strcmp(n->u.name.id, "_"))
+            host_names_add(out, n->u.name.id);
+        break;
+    case AST_STARRED:
+        host_scope_pattern(out, n->u.starred.value);
+        break;
+    case AST_BINOP:
+        host_scope_pattern(out, n->u.binop.left);
+        host_scope_pattern(out, n->u.binop.right);
+        break;
+    case AST_TUPLE:
+    case AST_LIST:
+        for (int i = 0; i < n->u.seq.elts.len; i++)
+            host_scope_pattern(out, n->u.seq.elts.items[i]);
+        break;
+    case AST_DICT:
+        for (int i = 0; i < n->u.dict.values.len; i++)
+            host_scope_pattern(out, n->u.dict.values.items[i]);
+        break;
+    case AST_CALL:
+        for (int i = 0; i < n->u.call.args.len; i++)
+            host_scope_pattern(out, n->u.call.args.items[i]);
+        for (int i = 0; i < n->u.call.keywords.len; i++)
+            host_scope_pattern(out, n->u.call.keywords.items[i]->u.keyword.value);
+        break;
+    default:
+        break;   /* literals and dotted names bind nothing */
+    }
+}
+
 static void host_scope_stmt(host *h, host_scope_builder *b, const ast_node *s)
 {
     switch (s->kind) {
@@ -142,6 +177,15 @@ static void host_scope_stmt(host *h, host_scope_builder *b, const ast_node *s)
         for (int i = 0; i < s->u.with.items.len; i++)
             host_scope_target(&b->locals, s->u.with.items.items[i]->u.withitem.target);
         host_scope_block(h, b, &s->u.with.body);
+        break;
+    case AST_MATCH:
+        for (int i = 0; i < s->u.match.cases.len; i++) {
+            const ast_node *c = s->u.match.cases.items[i];
+            host_scope_pattern(&b->locals, c->u.case_.pattern);
+            if (c->u.case_.as_name)
+                host_names_add(&b->locals, c->u.case_.as_name);
+            host_scope_block(h, b, &c->u.case_.body);
+        }
         break;
     case AST_DEL:
         for (int i = 0; i < s->u.del.targets.len; i++)

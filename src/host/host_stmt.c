@@ -11,6 +11,7 @@
 #include "host_impl.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* ---- assignment ------------------------------------------------------------------ */
 
@@ -445,13 +446,37 @@ done:
     return fl;
 }
 
+/* `name: annotation` in a class body: the class's __annotations__ gets
+ * the annotation's value (dataclasses read it).  An annotation that cannot
+ * be evaluated (a name defined later) is kept as its source text, as
+ * `from __future__ import annotations` would keep every one. */
+static bool host_class_annotation(host *h, const ast_node *s)
+{
+    val ann = val_dict_get_str(h->class_ns, "__annotations__");
+    if (ann.kind != VAL_DICT) {
+        ann = val_dict_new();
+        val_dict_set_str(h->class_ns, "__annotations__", ann);
+    }
+    const ast_node *a = s->u.annassign.annotation;
+    val v = host_eval(h, a);
+    if (v.kind == VAL_ERR) {
+        if (h->exiting)
+            return false;
+        val_unref(host_exc_take(h));
+        v = val_str_new(h->file->text + a->span.off, a->span.end_off - a->span.off);
+    }
+    val_dict_set_str(ann, s->u.annassign.target->u.name.id, v);
+    return true;
+}
+
 static host_flow host_exec_classdef(host *h, const ast_node *s)
 {
     const ast_list *decs = &s->u.classdef.decorators;
     int nd = decs->len;
     val *dv = xmalloc((size_t)(nd ? nd : 1) * sizeof *dv);
     int n = 0;
-    val base = val_none(), cls = val_none();
+    val base = val_none(), cls = val_none(), mixin = val_none();
+    src_span mixin_at = s->span;
     host_flow fl = FLOW_ERROR;
     for (; n < nd; n++) {
         dv[n] = host_eval(h, decs->items[n]);
@@ -472,6 +497,14 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
                                         : host_eval(h, bn);
         if (b.kind == VAL_ERR)
             goto done;
+        if (b.kind == VAL_BUILTIN && ((val_builtin *)b.u.o)->inst_kind != VAL_ERR &&
+            mixin.kind == VAL_NONE) {
+            /* class Color(str, Enum): a built-in type beside a class with a
+             * meta (below) is the type of its members' values */
+            mixin = b;
+            mixin_at = bn->span;
+            continue;
+        }
         if (b.kind != VAL_CLASS) {
             host_raise(h, HOST_EXC_TYPE, bn->span, "a class can derive from classes only, not "
                        "from a '%s'%s", val_type_name(b), b.kind == VAL_BUILTIN
@@ -492,8 +525,16 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
         }
         base = b;
     }
+    if (mixin.kind != VAL_NONE && !class_meta_of(base)) {
+        host_raise(h, HOST_EXC_TYPE, mixin_at, "a class can derive from classes only, not "
+                   "from a 'type' (tritsim's built-in types int, str, list, ... cannot be "
+                   "subclassed, except as the value type of an enum: class E(str, Enum))");
+        goto done;
+    }
     cls = class_new(s->u.classdef.name, base, false);
     val ns = ((val_object *)cls.u.o)->attrs;
+    if (mixin.kind != VAL_NONE)
+        val_dict_set_str(ns, "_member_type_", val_ref(mixin));
     val modname = val_dict_get_str(h->frame->globals, "__name__");
     val_dict_set_str(ns, "__module__",
                      modname.kind == VAL_STR ? val_ref(modname) : val_str_cstr("__main__"));
@@ -520,6 +561,9 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
     if (bf != FLOW_NEXT)
         goto done;
     class_adopt(cls);
+    const class_meta *meta = class_meta_of(cls);
+    if (meta && meta->created && !meta->created(h, cls, s->span))
+        goto done;
     for (int i = nd - 1; i >= 0; i--) {
         val g = host_call(h, dv[i], 1, &cls, NULL, decs->items[i]->span);
         val_unref(cls);
@@ -533,9 +577,317 @@ static host_flow host_exec_classdef(host *h, const ast_node *s)
 done:
     val_unref(cls);
     val_unref(base);
+    val_unref(mixin);
     for (int i = 0; i < n; i++)
         val_unref(dv[i]);
     free(dv);
+    return fl;
+}
+
+/* ---- match ------------------------------------------------------------------ */
+
+/* The names a pattern binds, with their values, kept until the whole
+ * pattern matched. */
+typedef struct host_binds {
+    int n, cap;
+    const char **names;
+    val *values;
+} host_binds;
+
+static void host_bind_push(host_binds *b, const char *name, val v)
+{
+    if (b->n == b->cap) {
+        b->cap = b->cap ? 2 * b->cap : 8;
+        b->names = xrealloc(b->names, (size_t)b->cap * sizeof *b->names);
+        b->values = xrealloc(b->values, (size_t)b->cap * sizeof *b->values);
+    }
+    b->names[b->n] = name;
+    b->values[b->n++] = v;
+}
+
+static void host_binds_drop(host_binds *b, int keep)
+{
+    while (b->n > keep)
+        val_unref(b->values[--b->n]);
+}
+
+static int host_match(host *h, const ast_node *pat, val v, host_binds *b);
+
+/* A value pattern (a literal or a dotted name): v == value; None, True
+ * and False by identity. */
+static int host_match_value(host *h, const ast_node *pat, val v)
+{
+    if (pat->kind == AST_CONST) {
+        switch (pat->u.const_.value) {
+        case AST_CONST_NONE: return v.kind == VAL_NONE;
+        case AST_CONST_TRUE: return v.kind == VAL_BOOL && v.u.b;
+        case AST_CONST_FALSE: return v.kind == VAL_BOOL && !v.u.b;
+        case AST_CONST_ELLIPSIS: return v.kind == VAL_ELLIPSIS;
+        }
+    }
+    val x = host_eval(h, pat);
+    if (x.kind == VAL_ERR)
+        return -1;
+    val r = host_binop(h, AST_OP_EQ, v, x, pat->span);
+    val_unref(x);
+    int t = r.kind == VAL_ERR ? -1 : host_truth(h, r, pat->span);
+    val_unref(r);
+    return t;
+}
+
+/* A sequence pattern: lists, tuples and ranges (not strs), item by item,
+ * a starred name taking the middle as a list. */
+static int host_match_seq(host *h, const ast_node *pat, val v, host_binds *b)
+{
+    if (v.kind != VAL_LIST && v.kind != VAL_TUPLE && v.kind != VAL_RANGE)
+        return 0;
+    val items = v.kind == VAL_RANGE ? host_to_list(h, v, pat->span) : val_ref(v);
+    if (items.kind == VAL_ERR)
+        return -1;
+    const val_seq *s = val_as_seq(items);
+    const ast_list *elts = &pat->u.seq.elts;
+    int star = -1;
+    for (int i = 0; i < elts->len; i++)
+        if (elts->items[i]->kind == AST_STARRED)
+            star = i;
+    size_t n = (size_t)elts->len;
+    int r = 1;
+    if (star < 0 ? s->len != n : s->len < n - 1)
+        r = 0;
+    for (int i = 0; r == 1 && i < elts->len; i++) {
+        const ast_node *e = elts->items[i];
+        if (i == star) {
+            size_t nrest = s->len - (n - 1);
+            const ast_node *name = e->u.starred.value;
+            if (strcmp(name->u.name.id, "_")) {
+                val rest = val_list_new(nrest);
+                for (size_t k = 0; k < nrest; k++)
+                    val_list_push(rest, val_ref(s->items[(size_t)i + k]));
+                host_bind_push(b, name->u.name.id, rest);
+            }
+            continue;
+        }
+        size_t idx = star >= 0 && i > star ? s->len - (n - (size_t)i) : (size_t)i;
+        r = host_match(h, e, s->items[idx], b);
+    }
+    val_unref(items);
+    return r;
+}
+
+/* A mapping pattern: dicts having each key, its value matching; **rest
+ * gets the other items. */
+static int host_match_mapping(host *h, const ast_node *pat, val v, host_binds *b)
+{
+    if (v.kind != VAL_DICT)
+        return 0;
+    const ast_list *keys = &pat->u.dict.keys, *values = &pat->u.dict.values;
+    val seen = val_list_new(4);
+    int r = 1;
+    for (int i = 0; r == 1 && i < keys->len; i++) {
+        if (!keys->items[i]) {
+            val rest = val_dict_new();
+            size_t pos = 0;
+            val k, x;
+            while (val_dict_next(v, &pos, &k, &x)) {
+                bool used = false;
+                for (size_t j = 0; j < val_as_seq(seen)->len && !used; j++)
+                    used = val_equal(val_as_seq(seen)->items[j], k);
+                if (!used)
+                    val_dict_set(rest, val_ref(k), val_ref(x));
+            }
+            host_bind_push(b, values->items[i]->u.name.id, rest);
+            continue;
+        }
+        val key = host_eval(h, keys->items[i]);
+        if (key.kind == VAL_ERR) {
+            r = -1;
+            break;
+        }
+        val x = val_hashable(key) ? val_dict_get(v, key) : val_missing();
+        if (x.kind == VAL_MISSING) {
+            val_unref(key);
+            r = 0;
+            break;
+        }
+        val_list_push(seen, key);
+        r = host_match(h, values->items[i], x, b);
+    }
+    val_unref(seen);
+    return r;
+}
+
+/* A class pattern Cls(p1, ..., k=p): isinstance(v, Cls), then the
+ * positional sub-patterns against the attributes __match_args__ names (or
+ * v itself for one pattern of bool, int, float, str, list, tuple, dict,
+ * set, frozenset), the keyword ones against the attributes named. */
+static int host_match_class(host *h, const ast_node *pat, val v, host_binds *b)
+{
+    src_span at = pat->span;
+    val cls = host_eval(h, pat->u.call.func);
+    if (cls.kind == VAL_ERR)
+        return -1;
+    bool is_type = cls.kind == VAL_CLASS ||
+                   (cls.kind == VAL_BUILTIN && ((val_builtin *)cls.u.o)->inst_kind != VAL_ERR);
+    if (!is_type) {
+        val_unref(cls);
+        host_raise(h, HOST_EXC_TYPE, pat->u.call.func->span, "called match pattern must be a "
+                   "class");
+        return -1;
+    }
+    val isinst = val_dict_get_str(h->builtins, "isinstance");
+    val args[2] = {v, cls};
+    val ok = host_call(h, isinst, 2, args, NULL, at);
+    int r = ok.kind == VAL_ERR ? -1 : host_truth(h, ok, at);
+    val_unref(ok);
+    const ast_list *pos = &pat->u.call.args;
+    if (r == 1 && pos->len) {
+        static const char *const self_types[] = {
+            "bool", "int", "float", "str", "list", "tuple", "dict", "set", "frozenset", NULL,
+        };
+        bool self_match = false;
+        for (int i = 0; cls.kind == VAL_BUILTIN && self_types[i]; i++) {
+            val t = val_dict_get_str(h->builtins, self_types[i]);
+            self_match = self_match || (val_is_heap(t) && t.u.o == cls.u.o);
+        }
+        if (self_match) {
+            if (pos->len > 1) {
+                host_raise(h, HOST_EXC_TYPE, at, "%s() accepts 1 positional sub-pattern "
+                           "(%d given)", ((val_builtin *)cls.u.o)->name, pos->len);
+                r = -1;
+            } else {
+                r = host_match(h, pos->items[0], v, b);
+            }
+        } else {
+            val ma = host_getattr_opt(h, cls, "__match_args__", at);
+            if (ma.kind != VAL_TUPLE || (int)val_as_seq(ma)->len < pos->len) {
+                host_raise(h, HOST_EXC_TYPE, at, "%s() accepts %d positional sub-pattern%s (%d "
+                           "given)", cls.kind == VAL_CLASS ? ((val_class *)cls.u.o)->name
+                                                           : ((val_builtin *)cls.u.o)->name,
+                           ma.kind == VAL_TUPLE ? (int)val_as_seq(ma)->len : 0,
+                           ma.kind == VAL_TUPLE && val_as_seq(ma)->len == 1 ? "" : "s",
+                           pos->len);
+                r = -1;
+            }
+            for (int i = 0; r == 1 && i < pos->len; i++) {
+                val name = val_as_seq(ma)->items[i];
+                if (name.kind != VAL_STR) {
+                    host_raise(h, HOST_EXC_TYPE, at, "__match_args__ elements must be strings");
+                    r = -1;
+                    break;
+                }
+                val x = host_getattr_opt(h, v, val_as_str(name)->s, at);
+                if (x.kind == VAL_ERR)
+                    r = -1;
+                else if (x.kind == VAL_MISSING)
+                    r = 0;
+                else
+                    r = host_match(h, pos->items[i], x, b);
+                val_unref(x);
+            }
+            val_unref(ma);
+        }
+    }
+    for (int i = 0; r == 1 && i < pat->u.call.keywords.len; i++) {
+        const ast_node *k = pat->u.call.keywords.items[i];
+        val x = host_getattr_opt(h, v, k->u.keyword.arg, at);
+        if (x.kind == VAL_ERR)
+            r = -1;
+        else if (x.kind == VAL_MISSING)
+            r = 0;
+        else
+            r = host_match(h, k->u.keyword.value, x, b);
+        val_unref(x);
+    }
+    val_unref(cls);
+    return r;
+}
+
+/* Does v match pattern pat (parse_stmt.c's pattern_ok shapes)?  1 with
+ * its captures pushed on b, 0, or -1 after an error. */
+static int host_match(host *h, const ast_node *pat, val v, host_binds *b)
+{
+    int keep = b->n, r;
+    switch (pat->kind) {
+    case AST_NAME:
+        if (strcmp(pat->u.name.id, "_"))
+            host_bind_push(b, pat->u.name.id, val_ref(v));
+        return 1;
+    case AST_BINOP:
+        if (pat->u.binop.op == AST_OP_BITOR) {
+            r = host_match(h, pat->u.binop.left, v, b);
+            if (r != 0)
+                return r;
+            host_binds_drop(b, keep);
+            r = host_match(h, pat->u.binop.right, v, b);
+            break;
+        }
+        r = host_match_value(h, pat, v);
+        break;
+    case AST_TUPLE:
+    case AST_LIST:
+        r = host_match_seq(h, pat, v, b);
+        break;
+    case AST_DICT:
+        r = host_match_mapping(h, pat, v, b);
+        break;
+    case AST_CALL:
+        r = host_match_class(h, pat, v, b);
+        break;
+    default:
+        r = host_match_value(h, pat, v);
+        break;
+    }
+    if (r != 1)
+        host_binds_drop(b, keep);
+    return r;
+}
+
+static host_flow host_exec_match(host *h, const ast_node *s)
+{
+    val subject = host_eval(h, s->u.match.subject);
+    if (subject.kind == VAL_ERR)
+        return FLOW_ERROR;
+    host_binds b = {0};
+    host_flow fl = FLOW_NEXT;
+    for (int i = 0; i < s->u.match.cases.len; i++) {
+        const ast_node *c = s->u.match.cases.items[i];
+        int r = host_match(h, c->u.case_.pattern, subject, &b);
+        if (r < 0) {
+            fl = FLOW_ERROR;
+            break;
+        }
+        if (!r)
+            continue;
+        bool ok = true;
+        for (int k = 0; k < b.n && ok; k++) {
+            ok = host_store_name(h, b.names[k], b.values[k], c->u.case_.pattern->span);
+            b.values[k] = val_none();
+        }
+        host_binds_drop(&b, 0);
+        if (ok && c->u.case_.as_name)
+            ok = host_store_name(h, c->u.case_.as_name, val_ref(subject), c->span);
+        if (!ok) {
+            fl = FLOW_ERROR;
+            break;
+        }
+        if (c->u.case_.guard) {
+            val g = host_eval(h, c->u.case_.guard);
+            int t = g.kind == VAL_ERR ? -1 : host_truth(h, g, c->u.case_.guard->span);
+            val_unref(g);
+            if (t < 0) {
+                fl = FLOW_ERROR;
+                break;
+            }
+            if (!t)
+                continue;
+        }
+        fl = host_exec_block(h, &c->u.case_.body);
+        break;
+    }
+    host_binds_drop(&b, 0);
+    free(b.names);
+    free(b.values);
+    val_unref(subject);
     return fl;
 }
 
@@ -618,6 +970,9 @@ static host_flow host_exec(host *h, const ast_node *s)
     case AST_AUGASSIGN:
         return host_augassign(h, s) ? FLOW_NEXT : FLOW_ERROR;
     case AST_ANNASSIGN: {
+        if (h->class_ns.kind == VAL_DICT && s->u.annassign.target->kind == AST_NAME &&
+            !host_class_annotation(h, s))
+            return FLOW_ERROR;
         if (!s->u.annassign.value)
             return FLOW_NEXT;
         val v = host_eval(h, s->u.annassign.value);
@@ -667,6 +1022,8 @@ static host_flow host_exec(host *h, const ast_node *s)
         return host_exec_with(h, s, 0);
     case AST_CLASSDEF:
         return host_exec_classdef(h, s);
+    case AST_MATCH:
+        return host_exec_match(h, s);
     case AST_DEL:
         for (int i = 0; i < s->u.del.targets.len; i++)
             if (!host_delete(h, s->u.del.targets.items[i]))

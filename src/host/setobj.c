@@ -814,6 +814,7 @@ static const val_type set_type = {
     .free = set_free,
     .attr_names = set_attrs,
     .unhashable = true,
+    .equal = frozenset_equal,   /* sets inside lists, tuples, dicts compare by content */
 };
 
 static const val_type frozenset_type = {

@@ -346,6 +346,9 @@ typedef struct val_class {
     bool exception;             /* BaseException or derived from it */
     int exc_kind;               /* a built-in exception class: its host_exc
                                    (host.h); -1 for the others */
+    const struct class_meta *meta;  /* what a class written in C (enum.Enum)
+                                   makes of the classes derived from it, or
+                                   NULL (host.h) */
 } val_class;
 
 /* Where an exception was raised (exceptions.c fills it in): the message

@@ -955,6 +955,9 @@ static bool sp_stmt_kind(spec *s, const ast_node *st)
                         "exceptions: use tl.device_assert)");
     case AST_WITH:
         return sp_error(s, st, "'with' is not supported in kernels");
+    case AST_MATCH:
+        return sp_error(s, st, "'match' is not supported in kernels; use if/elif on "
+                        "constexpr values");
     default:
         return sp_error(s, st, "this statement is not supported in kernels");
     }

@@ -393,6 +393,7 @@ static const struct sp_builtin {
     {"triton.language.store_tensor_descriptor", tl_store_tensor_descriptor, SPEC_FX_WRITES},
     {"triton.language.store", tl_store, SPEC_FX_WRITES},
     {"triton.language.dot", tl_dot, SPEC_FX_NONE},
+    {"triton.language.dot_scaled", tl_dot_scaled, SPEC_FX_NONE},
     {"triton.language.atomic_add", tl_atomic_add, SPEC_FX_WRITES},
     {"triton.language.atomic_max", tl_atomic_max, SPEC_FX_WRITES},
     {"triton.language.atomic_min", tl_atomic_min, SPEC_FX_WRITES},

@@ -77,6 +77,8 @@ bool sp_type_method_call(spec *s, sval m, const sp_args *a, const ast_node *call
 
 /* spec_sort.c */
 sp_builtin_fn tl_sort, tl_topk, tl_bitonic_merge;
+/* spec_dotscaled.c */
+sp_builtin_fn tl_dot_scaled;
 
 /* spec_mem.c */
 sp_builtin_fn tl_load, tl_store;

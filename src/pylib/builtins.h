@@ -28,5 +28,13 @@ void builtin_ctypes_init(host *h);       /* ctypesmod.c */
 void builtin_packaging_init(host *h);    /* packagingmod.c: packaging.version */
 void builtin_time_init(host *h);
 void builtin_random_init(host *h);
+void builtin_logging_init(host *h);     /* loggingmod.c */
+void builtin_warnings_init(host *h);    /* warningsmod.c */
+void builtin_threading_init(host *h);   /* threadingmod.c */
+void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
+void builtin_enum_init(host *h);        /* enummod.c */
+void builtin_copy_init(host *h);        /* copymod.c */
+void builtin_json_init(host *h);        /* jsonmod.c */
+void builtin_collections_init(host *h); /* collectionsmod.c: and collections.abc */
 
 #endif

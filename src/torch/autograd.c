@@ -461,7 +461,14 @@ bool autograd_setitem(host *h, val self, val key, val value, src_span at)
         return false;
     }
     const ag_formula *f = ag_formula_of("setitem");
-    ag_node *n = ag_node_new(h, f->node, "x[key] = value", at);
+    /* PyTorch's name: a key with a tensor (a mask, an index list) is an
+     * index_put_, a key of ints and slices writes a view (CopySlices) */
+    bool advanced = tensor_of(key) != NULL || key.kind == VAL_LIST;
+    for (size_t i = 0; key.kind == VAL_TUPLE && i < val_as_seq(key)->len; i++) {
+        val k = val_as_seq(key)->items[i];
+        advanced |= tensor_of(k) != NULL || k.kind == VAL_LIST;
+    }
+    ag_node *n = ag_node_new(h, advanced ? "IndexPutBackward0" : f->node, "x[key] = value", at);
     n->f = f;
     val all[3] = {self, key, value};
     /* the inputs first: self's place in the graph before the write */

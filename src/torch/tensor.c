@@ -185,6 +185,7 @@ void tensor_release(val_obj *o)
         addrmap_remove(s->addr_tag);
         if (s->dev.release)
             s->dev.release(&s->dev);
+        tensor_init_release(s);
         block_give(s->raw, s->nbytes + TENSOR_ALIGN);
         free(s);
     }
@@ -434,19 +435,28 @@ static unsigned char *element_addr(const tensor *t, const int64_t *idx)
 void *tensor_at(const tensor *t, const int64_t *idx)
 {
     tensor_host_write(t->storage);
-    return element_addr(t, idx);
+    unsigned char *p = element_addr(t, idx);
+    if (t->storage->dev.init)
+        tensor_init_mark_at(t, p);
+    return p;
 }
 
 dtype_scalar tensor_get(const tensor *t, const int64_t *idx)
 {
     tensor_host_read(t->storage);
-    return dtype_load(t->type, element_addr(t, idx));
+    const unsigned char *p = element_addr(t, idx);
+    if (t->storage->dev.init)
+        tensor_init_check_at(t, p);
+    return dtype_load(t->type, p);
 }
 
 void tensor_set(tensor *t, const int64_t *idx, dtype_scalar v)
 {
     tensor_host_write(t->storage);
-    dtype_store(t->type, element_addr(t, idx), v);
+    unsigned char *p = element_addr(t, idx);
+    if (t->storage->dev.init)
+        tensor_init_mark_at(t, p);
+    dtype_store(t->type, p, v);
 }
 
 dtype_scalar tensor_get_flat(const tensor *t, int64_t i)
@@ -509,12 +519,14 @@ static void iter_add(tensor_iter *it, const tensor *t)
 void tensor_iter_add_tensor(tensor_iter *it, const tensor *t)
 {
     tensor_host_write(t->storage);
+    tensor_init_write(t);
     iter_add(it, t);
 }
 
 void tensor_iter_add_src(tensor_iter *it, const tensor *t)
 {
     tensor_host_read(t->storage);
+    tensor_init_read(t);
     iter_add(it, t);
 }
 

@@ -166,6 +166,38 @@ static inline void tensor_host_write(tensor_storage *s)
     }
 }
 
+/* ---- --initcheck (tensor_init.c) ---------------------------------------------
+ * A storage from torch.empty and its kin, made while the option is on,
+ * carries a bitmap of the bytes written (backend_buffer.init); the
+ * accessors here check it before host code reads elements and mark
+ * elements written when host code writes them (the ones that may write
+ * count as writing the whole view).  A read of elements never written
+ * calls tensor_init_fail (set by the torch module: it reports at the
+ * running statement and ends the run) with the view and the row-major
+ * index of the first such element in it. */
+extern void (*tensor_init_fail)(const tensor *t, int64_t flat);
+/* t's storage (fresh, nothing written yet) starts unwritten; from says
+ * where it was made ("torch.empty at prog.tk:5:5"), or NULL. */
+void tensor_init_unwritten(tensor *t, const char *from);
+/* Free s's bitmap (with the storage). */
+void tensor_init_release(tensor_storage *s);
+/* Check (or mark) every element of view t / the element at p. */
+void tensor_init_check(const tensor *t);
+void tensor_init_mark(const tensor *t);
+void tensor_init_check_at(const tensor *t, const void *p);
+void tensor_init_mark_at(const tensor *t, const void *p);
+
+static inline void tensor_init_read(const tensor *t)
+{
+    if (__builtin_expect(t->storage->dev.init != NULL, 0))
+        tensor_init_check(t);
+}
+static inline void tensor_init_write(const tensor *t)
+{
+    if (__builtin_expect(t->storage->dev.init != NULL, 0))
+        tensor_init_mark(t);
+}
+
 /* Address of element [0, ..., 0] of the view, for a kernel: no coherence
  * (the launcher passes the storage's buffer with it). */
 static inline void *tensor_addr(const tensor *t)
@@ -176,12 +208,14 @@ static inline void *tensor_addr(const tensor *t)
 static inline const void *tensor_cdata(const tensor *t)
 {
     tensor_host_read(t->storage);
+    tensor_init_read(t);
     return tensor_addr(t);
 }
 /* ...and for host code that writes them, or may (tensor_host_write). */
 static inline void *tensor_data(const tensor *t)
 {
     tensor_host_write(t->storage);
+    tensor_init_write(t);
     return tensor_addr(t);
 }
 /* The address of element [0, ..., 0] as the program may see it

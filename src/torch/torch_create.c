@@ -1,6 +1,6 @@
 /* torch_create.c - the functions that make tensors: torch.tensor,
- * as_tensor, zeros, ones, empty, full, arange, linspace, eye, rand, randn,
- * randint, randperm, the *_like and Tensor.new_* forms, torch.Tensor(...),
+ * as_tensor, zeros, ones, empty, empty_strided, full, arange, linspace,
+ * eye, rand, randn, randint, randperm, the *_like and Tensor.new_* forms, torch.Tensor(...),
  * and the generator's manual_seed / initial_seed.
  *
  * Every creation function takes dtype= and device=; device='cuda' only
@@ -10,6 +10,8 @@
 #include "torch_impl.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The keyword arguments every creation function accepts. */
@@ -43,7 +45,60 @@ static bool computed_dtype_ok(host *h, dtype t, src_span at)
 
 /* ---- zeros, ones, empty, rand, randn ------------------------------------------ */
 
-typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN } fill_kind;
+typedef enum fill_kind { FILL_ZEROS, FILL_ONES, FILL_RAND, FILL_RANDN, FILL_EMPTY } fill_kind;
+
+/* ---- --initcheck: torch.empty and its kin give memory never written ------ */
+
+static host *initcheck_host;     /* the run's host, for the report */
+
+/* A fresh tensor t from fname (torch.empty, ...) at `at`: unwritten under
+ * --initcheck (tensor.h). */
+static void empty_made(host *h, tensor *t, const char *fname, src_span at)
+{
+    if (!h->initcheck || !t)
+        return;
+    char from[512];
+    snprintf(from, sizeof from, "%s at %s:%d:%d", fname, h->file ? h->file->name : "?",
+             at.line, at.col);
+    tensor_init_unwritten(t, from);
+}
+
+/* Host code is about to read element flat (row-major) of view t, which
+ * nothing has written: report it at the running statement, with the
+ * chain of calls, and end the run as a kernel's error does (nothing
+ * catches it). */
+static void initcheck_fail(const tensor *t, int64_t flat)
+{
+    host *h = initcheck_host;
+    char idx[256] = "";
+    size_t n = 0;
+    int64_t rest = flat, co[TENSOR_MAX_DIMS];
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        co[d] = t->shape[d] ? rest % t->shape[d] : 0;
+        rest = t->shape[d] ? rest / t->shape[d] : 0;
+    }
+    for (int d = 0; d < t->ndim && n < sizeof idx - 32; d++)
+        n += (size_t)snprintf(idx + n, sizeof idx - n, "%s%lld", d ? ", " : "",
+                              (long long)co[d]);
+    const char *from = t->storage->dev.init_from;
+    fflush(stdout);
+    diag_report(h->diag, DIAG_ERROR, h->file, h->stmt_at, "read of uninitialised memory: "
+                "element [%s] of the tensor%s%s has never been written", idx,
+                from ? " made by " : "", from ? from : "");
+    diag_report(h->diag, DIAG_NOTE, h->file, h->stmt_at, "torch.empty and its kin "
+                "(empty_like, new_empty, empty_strided) give memory with no values: write "
+                "every element before reading it (fill_, copy_, an assignment, a kernel's "
+                "store), or make the tensor with torch.zeros");
+    host_traceback(h);
+    fflush(h->diag->out);
+    exit(1);
+}
+
+void torch_initcheck_init(host *h)
+{
+    initcheck_host = h;
+    tensor_init_fail = h->initcheck ? initcheck_fail : NULL;
+}
 
 /* A float dtype for rand/randn, or false with torch's message. */
 static bool random_float_type(host *h, fill_kind k, dtype t, src_span at)
@@ -99,12 +154,14 @@ static val make(host *h, val self, int argc, const val *argv, const val_kwargs *
     tensor *t = tensor_new(dt, nd, shape, cuda, err);
     if (t)
         fill(t, k);
+    if (k == FILL_EMPTY)
+        empty_made(h, t, "torch.empty", at);
     return torch_result(h, at, t, err);
 }
 
 TORCH_NAMED(zeros, make, FILL_ZEROS)
 TORCH_NAMED(ones, make, FILL_ONES)
-TORCH_NAMED(empty, make, FILL_ZEROS)
+TORCH_NAMED(empty, make, FILL_EMPTY)
 TORCH_NAMED(rand, make, FILL_RAND)
 TORCH_NAMED(randn, make, FILL_RANDN)
 
@@ -140,7 +197,7 @@ static val fn_full(host *h, val self, int argc, const val *argv, const val_kwarg
 /* ---- the *_like functions ----------------------------------------------------- */
 
 typedef enum like_kind { LIKE_ZEROS, LIKE_ONES, LIKE_RAND, LIKE_RANDN, LIKE_FULL,
-                         LIKE_RANDINT } like_kind;
+                         LIKE_RANDINT, LIKE_EMPTY } like_kind;
 
 static val like(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                 src_span at, const char *fname, like_kind k)
@@ -182,6 +239,8 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
         tensor_fill_randint(r, lo, hi);
     } else if (k == LIKE_ONES) {
         tensor_fill(r, one_of(dt));
+    } else if (k == LIKE_EMPTY) {
+        empty_made(h, r, "torch.empty_like", at);
     } else {
         fill(r, fk);
     }
@@ -190,7 +249,7 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
 
 TORCH_NAMED(zeros_like, like, LIKE_ZEROS)
 TORCH_NAMED(ones_like, like, LIKE_ONES)
-TORCH_NAMED(empty_like, like, LIKE_ZEROS)
+TORCH_NAMED(empty_like, like, LIKE_EMPTY)
 TORCH_NAMED(rand_like, like, LIKE_RAND)
 TORCH_NAMED(randn_like, like, LIKE_RANDN)
 TORCH_NAMED(full_like, like, LIKE_FULL)
@@ -228,6 +287,8 @@ static val new_like(host *h, val self, int argc, const val *argv, const val_kwar
         return torch_fail(h, at, err);
     if (what == 1)
         tensor_fill(r, one_of(dt));
+    if (what == 2)
+        empty_made(h, r, "Tensor.new_empty", at);
     if (what == 3) {
         dtype_scalar v;
         if (!torch_number_to(h, argv[argc - 1], dt, at, fname, &v)) {
@@ -244,6 +305,49 @@ TORCH_NAMED(new_ones, new_like, 1)
 TORCH_NAMED(new_empty, new_like, 2)
 TORCH_NAMED(new_full, new_like, 3)
 TORCH_NAMED(new_tensor, new_like, 4)
+
+/* torch.empty_strided(size, stride) and x.new_empty_strided(size, stride)
+ * (x's dtype and device unless given): a view with those strides of a
+ * storage that holds just the elements it reaches, zeros (or unwritten
+ * under --initcheck, as torch.empty). */
+static val empty_strided(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at, const char *fname, bool method)
+{
+    val a[8];
+    if (!host_args(h, at, fname, "size, stride, *, " CREATE_KW, argc, argv, kw, a))
+        return val_err();
+    const tensor *like = method ? tensor_of(self) : NULL;
+    dtype dt = like ? like->type : DTYPE_FP32;
+    bool cuda = like ? like->cuda : false;
+    int nd, ns;
+    int64_t shape[TENSOR_MAX_DIMS], strides[TENSOR_MAX_DIMS];
+    if (!create_kw(h, a + 2, at, fname, &dt, &cuda) ||
+        !torch_shape_args(h, 1, &a[0], at, fname, &nd, shape) ||
+        !torch_int_list(h, a[1], at, fname, "stride", &ns, strides, TENSOR_MAX_DIMS))
+        return val_err();
+    if (ns != nd)
+        return host_error(h, at, "mismatch in length of strides and shape");
+    int64_t extent = 1;
+    for (int d = 0; d < nd; d++) {
+        if (strides[d] < 0)
+            return host_error(h, at, "%s: negative strides are not supported", fname);
+        if (shape[d] == 0)
+            extent = 0;
+    }
+    for (int d = 0; d < nd && extent; d++)
+        extent += (shape[d] - 1) * strides[d];
+    char err[TENSOR_ERR_LEN];
+    tensor *base = tensor_new(dt, 1, &extent, cuda, err);
+    if (!base)
+        return torch_fail(h, at, err);
+    tensor *r = tensor_view_of(base, nd, shape, strides, 0);
+    tensor_unref(base);
+    empty_made(h, r, method ? "Tensor.new_empty_strided" : "torch.empty_strided", at);
+    return tensor_val(r);
+}
+
+TORCH_NAMED(empty_strided, empty_strided, false)
+TORCH_NAMED(new_empty_strided, empty_strided, true)
 
 /* ---- torch.tensor and friends ----------------------------------------------------- */
 
@@ -596,6 +700,7 @@ const torch_fn torch_create_fns[] = {
     TORCH_CREATE("zeros", fn_zeros),
     TORCH_CREATE("ones", fn_ones),
     TORCH_CREATE("empty", fn_empty),
+    TORCH_CREATE("empty_strided", fn_empty_strided),
     TORCH_CREATE("full", fn_full),
     TORCH_CREATE("rand", fn_rand),
     TORCH_CREATE("randn", fn_randn),
@@ -616,6 +721,7 @@ const torch_fn torch_create_fns[] = {
     TORCH_METHOD_CREATE("new_zeros", fn_new_zeros),
     TORCH_METHOD_CREATE("new_ones", fn_new_ones),
     TORCH_METHOD_CREATE("new_empty", fn_new_empty),
+    TORCH_METHOD_CREATE("new_empty_strided", fn_new_empty_strided),
     TORCH_METHOD_CREATE("new_full", fn_new_full),
     TORCH_METHOD_CREATE("new_tensor", fn_new_tensor),
     TORCH_METHOD("uniform_", fn_uniform_),

@@ -131,6 +131,9 @@ const val_kwargs *torch_axis_alias(const val_kwargs *kw, val_kwargs *copy, const
 /* torch.backends and the float32 matmul precision into module torch
  * (torch_backends.c). */
 void torch_backends_add(host *h, val torch);
+/* --initcheck (torch_create.c): the host that reports host reads of
+ * memory never written (tensor.h's tensor_init_fail), for this run. */
+void torch_initcheck_init(host *h);
 
 /* torch.cuda.synchronize and torch.cuda.Event into module cuda (torch_cuda.c). */
 void torch_cuda_add(val cuda);

@@ -2,7 +2,10 @@
  * quantisation kernels and their wrappers ask of a dtype (the float8
  * formats included), and the markers that tell torch.compile to leave a
  * function alone (torch.compiler.disable, torch._dynamo.disable), which do
- * nothing in a program that is not compiled. */
+ * nothing in a program that is not compiled, and torch.library's custom
+ * operators (custom_op, triton_op): the function itself, called directly,
+ * with the registration methods (register_fake, register_autograd,
+ * register_kernel) accepted and not used. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -166,6 +169,155 @@ static val fn_disable(host *h, val self, int argc, const val *argv, const val_kw
     return val_builtin_new("disable", disable_apply, val_none());
 }
 
+/* ---- torch.library ---------------------------------------------------------------- */
+
+/* What custom_op makes of a function: calling it calls the function. */
+typedef struct custom_op {
+    val_object o;
+    val fn, name;
+} custom_op;
+
+static void custom_op_free(val_obj *o)
+{
+    val_unref(((custom_op *)o)->fn);
+    val_unref(((custom_op *)o)->name);
+}
+
+static val custom_op_call(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    return host_call(h, ((custom_op *)self.u.o)->fn, argc, argv, kw, at);
+}
+
+/* register_fake(fn) / register_kernel(device)(fn): the function back. */
+static val custom_op_passthrough(host *h, val self, int argc, const val *argv,
+                                 const val_kwargs *kw, src_span at)
+{
+    (void)self, (void)kw;
+    if (argc != 1)
+        return host_raise(h, HOST_EXC_TYPE, at, "takes one function");
+    return val_ref(argv[0]);
+}
+
+static val custom_op_register_kernel(host *h, val self, int argc, const val *argv,
+                                     const val_kwargs *kw, src_span at)
+{
+    (void)self, (void)kw, (void)argv;
+    if (argc < 1 || argc > 2)
+        return host_raise(h, HOST_EXC_TYPE, at, "register_kernel(device_types, fn=None)");
+    if (argc == 2)
+        return val_ref(argv[1]);
+    return val_builtin_new("register_kernel", custom_op_passthrough, val_none());
+}
+
+/* register_autograd(backward, *, setup_context=None): accepted; the
+ * function's own autograd (if any) is what runs. */
+static val custom_op_register_autograd(host *h, val self, int argc, const val *argv,
+                                       const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[2];
+    if (!host_args(h, at, "register_autograd", "backward, *, setup_context=", argc, argv, kw,
+                   a))
+        return val_err();
+    return val_none();
+}
+
+static val custom_op_getattr(host *h, val self, const char *name, src_span at)
+{
+    const custom_op *c = (const custom_op *)self.u.o;
+    if (!strcmp(name, "register_fake"))
+        return val_builtin_new("register_fake", custom_op_passthrough, val_none());
+    if (!strcmp(name, "register_kernel"))
+        return val_builtin_new("register_kernel", custom_op_register_kernel, val_none());
+    if (!strcmp(name, "register_autograd"))
+        return val_builtin_new("register_autograd", custom_op_register_autograd, val_none());
+    if (!strcmp(name, "_name"))
+        return val_ref(c->name);
+    return host_getattr_opt(h, c->fn, name, at);
+}
+
+static void custom_op_repr(host *h, val self, strbuf *out)
+{
+    (void)h;
+    const custom_op *c = (const custom_op *)self.u.o;
+    strbuf_printf(out, "<torch._library.custom_ops.CustomOpDef(op=%s)>",
+                  c->name.kind == VAL_STR ? val_as_str(c->name)->s : "?");
+}
+
+static const char *const custom_op_attrs[] = {
+    "register_fake", "register_kernel", "register_autograd", NULL,
+};
+
+static const val_type custom_op_type = {
+    .name = "CustomOpDef",
+    .getattr = custom_op_getattr,
+    .call = custom_op_call,
+    .repr = custom_op_repr,
+    .free = custom_op_free,
+    .attr_names = custom_op_attrs,
+};
+
+static val custom_op_make(val name, val fn)
+{
+    custom_op *c = val_obj_new(sizeof *c, VAL_OBJECT, &custom_op_type);
+    c->o.attrs = val_dict_new();
+    c->fn = val_ref(fn);
+    c->name = val_ref(name);
+    return val_of(c);
+}
+
+static val custom_op_apply(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at)
+{
+    if (argc != 1 || (kw && kw->n))
+        return host_raise(h, HOST_EXC_TYPE, at, "custom_op's decorator takes one function");
+    return custom_op_make(self, argv[0]);
+}
+
+/* custom_op(name, fn=None, /, *, mutates_args, device_types=None,
+ * schema=None) and triton_op(name, fn=None, /, *, mutates_args, schema=None):
+ * the operator, or a decorator that makes it. */
+static val fn_custom_op(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)self;
+    val a[5];
+    if (!host_args(h, at, "custom_op", "name, fn=, *, mutates_args=, device_types=, schema=",
+                   argc, argv, kw, a))
+        return val_err();
+    if (a[0].kind != VAL_STR)
+        return host_raise(h, HOST_EXC_TYPE, at, "custom_op() name must be a str "
+                          "('namespace::name')");
+    if (a[1].kind != VAL_MISSING && a[1].kind != VAL_NONE)
+        return custom_op_make(a[0], a[1]);
+    return val_builtin_new("custom_op", custom_op_apply, val_ref(a[0]));
+}
+
+/* register_fake(op, fn=None) and impl(op, device, fn=None)-like decorators
+ * at module level: the function back. */
+static val fn_library_register(host *h, val self, int argc, const val *argv,
+                               const val_kwargs *kw, src_span at)
+{
+    (void)self, (void)kw;
+    if (argc >= 2 && argv[argc - 1].kind == VAL_FUNC)
+        return val_ref(argv[argc - 1]);
+    if (argc < 1)
+        return host_raise(h, HOST_EXC_TYPE, at, "takes the operator's name");
+    return val_builtin_new("register_fake", custom_op_passthrough, val_none());
+}
+
+/* wrap_triton(kernel): the kernel itself. */
+static val fn_wrap_triton(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "wrap_triton", "triton_kernel", argc, argv, kw, a))
+        return val_err();
+    return val_ref(a[0]);
+}
+
 void torch_info_add(host *h, val torch)
 {
     val_object_set(torch, "finfo", val_builtin_new("torch.finfo", fn_finfo, val_none()));
@@ -179,4 +331,17 @@ void torch_info_add(host *h, val torch)
         val_object_set(torch, mods[i][0], val_ref(m));
         host_register_module(h, mods[i][1], m);
     }
+    val lib = val_module_new("torch.library");
+    val_object_set(lib, "custom_op", val_builtin_new("torch.library.custom_op", fn_custom_op,
+                                                     val_none()));
+    val_object_set(lib, "triton_op", val_builtin_new("torch.library.triton_op", fn_custom_op,
+                                                     val_none()));
+    val_object_set(lib, "register_fake", val_builtin_new("torch.library.register_fake",
+                                                         fn_library_register, val_none()));
+    val_object_set(lib, "register_kernel", val_builtin_new("torch.library.register_kernel",
+                                                           fn_library_register, val_none()));
+    val_object_set(lib, "wrap_triton", val_builtin_new("torch.library.wrap_triton",
+                                                       fn_wrap_triton, val_none()));
+    val_object_set(torch, "library", val_ref(lib));
+    host_register_module(h, "torch.library", lib);
 }

@@ -416,6 +416,7 @@ static val make_version(host *h)
 
 void torch_init(host *h)
 {
+    torch_initcheck_init(h);
     val torch = val_module_new("torch");
     val nn = val_module_new("torch.nn");
     val nnf = val_module_new("torch.nn.functional");

@@ -1185,7 +1185,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
-                        .revealed = revealed, .nrevealed = nrevealed};
+                        .revealed = revealed, .nrevealed = nrevealed,
+                        .racecheck = h->racecheck, .initcheck = h->initcheck};
     if (vargs)
         L.log = h->recorder->begin(h->recorder->ctx, f->name, g, rank, ir->nparams, vargs);
     bool killed = false;

@@ -143,6 +143,12 @@ static const src_file *backend_frame_file(const ir_kernel *k, const src_file *fi
     return f >= 0 && f < k->nframes && k->frames[f].file ? k->frames[f].file : file;
 }
 
+const src_file *backend_inst_file(const ir_kernel *k, const src_file *file,
+                                  const ir_inst *in)
+{
+    return backend_frame_file(k, file, in ? in->frame : -1);
+}
+
 void backend_report_at(diag_sink *diag, const ir_kernel *k, const src_file *file,
                        const ir_inst *in, const char *msg, const char *note)
 {

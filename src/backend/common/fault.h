@@ -74,6 +74,11 @@ void backend_lane_name(char *buf, size_t len, const ir_type *t, int64_t lane);
  * operand (or result). */
 const ir_type *backend_lane_type(const ir_kernel *k, const ir_inst *in);
 
+/* The file instruction in's source place is in: its inlined function's
+ * frame's, else file. */
+const src_file *backend_inst_file(const ir_kernel *k, const src_file *file,
+                                  const ir_inst *in);
+
 /* Report msg as an error at in's source place (in the file of its inlined
  * function's frame, else file), then note when not NULL, then "in 'f',
  * called from here" for each inlined call it sits in. */

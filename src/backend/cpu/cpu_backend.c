@@ -1,9 +1,12 @@
 /* cpu_backend.c - the CPU backend's table (cpu_backend.h): a launch is
  * exec_run on the run's thread pool.  Never makes a device copy of a
- * buffer (backend_arg.buffer is not looked at). */
+ * buffer (backend_arg.buffer is not looked at).  With TRITSIM_NO_FASTPATH=1
+ * in the environment its launches take none of the executor's fast paths
+ * (exec_launch.plain): for comparing the two, never faster. */
 #include "cpu_backend.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "arena.h"
 #include "pool.h"
@@ -12,6 +15,7 @@ typedef struct cpu_dev {
     backend_dev base;
     int threads;            /* backend_config.threads */
     pool *pool;             /* made at the first launch */
+    bool plain;             /* TRITSIM_NO_FASTPATH=1: no fast paths */
 } cpu_dev;
 
 typedef struct cpu_kernel {
@@ -30,6 +34,8 @@ static backend_dev *cpu_open(const backend_config *c, strbuf *why)
     (void)why;
     cpu_dev *d = xcalloc(1, sizeof *d);
     d->threads = c->threads;
+    const char *plain = getenv("TRITSIM_NO_FASTPATH");
+    d->plain = plain && !strcmp(plain, "1");
     return &d->base;
 }
 
@@ -60,7 +66,8 @@ void cpu_backend_exec_launch(backend_dev *dev, const ir_kernel *ir, const backen
         .kernel = ir, .file = L->file, .grid = {L->grid[0], L->grid[1], L->grid[2]},
         .rank = L->rank, .args = L->args, .pool = d->pool, .out = L->out, .diag = L->diag,
         .breaks = L->breaks == BACKEND_BREAK_IGNORE ? EXEC_BREAK_IGNORE : EXEC_BREAK_REPORT,
-        .log = L->log,
+        .log = L->log, .racecheck = L->racecheck, .initcheck = L->initcheck,
+        .plain = d->plain,
     };
 }
 

@@ -352,8 +352,15 @@ bool exec_plan_build(const exec_launch *L, exec_plan *pl)
         }
     }
     pl->scratchbytes = align64(pl->scratchbytes);
-    fastpath_analyse(k, pl->numel, !L->keep_lanes && !L->log, pl->sflags, pl->iflags);
-    if (L->log)            /* every lane through exec_mem.c's access log */
+    bool lanes = L->log || L->racecheck;
+    fastpath_analyse(k, pl->numel, !L->keep_lanes && !lanes && !L->plain, pl->sflags,
+                     pl->iflags);
+    if (L->plain) {        /* every instruction the ordinary way */
+        memset(pl->sflags, 0, (size_t)k->nslots);
+        memset(pl->iflags, 0, (size_t)k->ncode);
+    }
+    if (lanes)             /* every lane through exec_mem.c's access log and
+                              --racecheck (exec_check.c) */
         for (int32_t pc = 0; pc < k->ncode; pc++)
             pl->iflags[pc] &= (uint8_t)~(FASTPATH_MEMORY | FASTPATH_LOAD_VIEW);
     return true;
@@ -537,6 +544,14 @@ bool exec_ctx_init(exec_ctx *x, const exec_launch *L, bool *empty)
         return false;
     }
     x->nprog = L->grid[0] * L->grid[1] * L->grid[2];
+    if (L->racecheck && x->nprog >= INT32_MAX) {
+        diag_report(L->diag, DIAG_ERROR, L->file, (src_span){0},
+                    "--racecheck: the grid (%" PRId64 ", %" PRId64 ", %" PRId64 ") has more "
+                    "programs than the %d it can check", L->grid[0], L->grid[1], L->grid[2],
+                    INT32_MAX - 1);
+        return false;
+    }
+    x->check = exec_check_new(x);
     x->nworkers = pool_size(L->pool);
     x->workers = xcalloc((size_t)x->nworkers, sizeof *x->workers);
     for (int i = 0; i < x->nworkers; i++) {
@@ -574,6 +589,7 @@ void exec_ctx_free(exec_ctx *x)
     free(x->held);
     free(x->spare_regs);
     free(x->spare_scratch);
+    exec_check_free(x->check);
     free(x->plan.off);
     free(x->plan.numel);
 }
@@ -589,6 +605,8 @@ bool exec_run(const exec_launch *L)
     bool ok = x.err.pid == INT64_MAX;
     if (!ok)
         exec_report_error(&x);
+    else
+        ok = exec_check_end(&x);     /* the first race, if any */
     fflush(L->out);
     exec_ctx_free(&x);
     return ok;

@@ -56,6 +56,14 @@ typedef struct exec_launch {
     struct access_log *log;     /* record every memory lane (alog.h): the
                                plain path of every LOAD, STORE and ATOMIC,
                                no lazy slots; NULL (no cost) otherwise */
+    bool plain;             /* no fast path at all: no affine records, lazy
+                               slots, row copies, fused or invariant
+                               instructions (fastpath.h), and casts lane by
+                               lane through dtype_cast; the reference the
+                               differential fuzzer (tests/fuzz/fuzz_exec.c)
+                               compares the fast paths with.  The CPU
+                               backend sets it when TRITSIM_NO_FASTPATH=1 is
+                               in the environment. */
     /* Where the storages that pointers made from integers reach lie, when
      * not at the host's addresses (cpu_staged.c, the test double of a GPU
      * backend, runs on copies): nreloc entries by increasing tag; an
@@ -63,6 +71,10 @@ typedef struct exec_launch {
      * address + delta.  NULL: at the host's addresses. */
     const struct exec_reloc *reloc;
     int nreloc;
+    bool racecheck;         /* backend_launch's (backend.h, exec_check.c); */
+    bool initcheck;         /* racecheck: every access down the plain path, no
+                               lazy slots; initcheck: those through storages
+                               with a bitmap of written bytes */
 } exec_launch;
 
 typedef struct exec_reloc {

@@ -192,10 +192,13 @@ typedef struct exec_error {
     size_t len;
 } exec_error;
 
+typedef struct exec_check exec_check;
+
 typedef struct exec_ctx {
     const exec_launch *L;
     const ir_kernel *k;
     exec_plan plan;
+    exec_check *check;     /* --racecheck, --initcheck (exec_check.c), or NULL */
     exec_worker *workers;
     int nworkers;
     int64_t nprog;
@@ -209,6 +212,7 @@ typedef struct exec_ctx {
     /* A debugger session (exec_sess_*): programs also run one instruction
      * at a time, and their text is written as soon as it is printed. */
     bool debug;
+    bool session;          /* a debugger session, even while debug is off */
     const volatile sig_atomic_t *stop;   /* exec_sess_run: set to stop taking programs */
     uint8_t *skipped;      /* exec_sess_run: per program, 1 when the stop left it out */
     int64_t base;          /* exec_sess_run: pool item i is program base + i */
@@ -232,6 +236,8 @@ typedef struct exec_prog {
     int64_t coord[3];
     uint32_t naccess;       /* its memory accesses recorded so far
                                (alog_event.access) */
+    uint64_t lock;          /* --racecheck: the address of the spin lock it
+                               holds (exec_check_lock), or 0 */
     const ir_inst *fail_at;
     char msg[640];
     char note[256];
@@ -386,6 +392,35 @@ bool exec_op_breakpoint(exec_prog *P, const ir_inst *in);
 /* n lanes of a slot of type t (at A) in numpy's memory format, at D;
  * returns the type of D's elements. */
 dtype exec_numpy_lanes(dtype t, void *D, const void *A, int64_t n);
+
+/* ---- exec_check.c: --racecheck and --initcheck ------------------------- */
+
+typedef enum exec_acc { EXEC_ACC_LOAD, EXEC_ACC_STORE, EXEC_ACC_ATOMIC } exec_acc;
+
+/* The checkers' state for x's launch (x->L asks for them; x's plan is
+ * built), or NULL when neither is on. */
+exec_check *exec_check_new(exec_ctx *x);
+void exec_check_free(exec_check *c);
+/* The lanes of a memory instruction that passed its bounds check: n
+ * addresses ptr[i * sp] of esz bytes, those with mask[i * sm] set (mask
+ * NULL: all) through pointer slot pslot.  false after failing P: an
+ * uninitialised read, or (in a debugger session) a race. */
+bool exec_check_access(exec_prog *P, const ir_inst *in, exec_acc kind, int32_t pslot,
+                       const uint64_t *ptr, int64_t sp, const uint8_t *mask, int64_t sm,
+                       int64_t n, int esz);
+/* An ATOMIC of one active lane at address ad has run: a CAS that
+ * succeeded (ok) takes a spin lock there, an XCHG of the lock held
+ * releases it (tl.atomic_cas(lock, 0, 1) ... tl.atomic_xchg(lock, 0)). */
+void exec_check_lock(exec_prog *P, ir_atomic op, uint64_t ad, bool ok);
+/* After every program ran: report the launch's first race (false), if
+ * any. */
+bool exec_check_end(exec_ctx *x);
+/* Does c look for races (a debugger session then runs its programs one
+ * after the other, so that the same access is caught on every run)? */
+bool exec_check_races(const exec_check *c);
+/* Must an access through parameter arg (-1: unknown) take the plain
+ * path, lane by lane, for c (mem_fast asks)? */
+bool exec_check_lanes(const exec_check *c, const exec_launch *L, int arg);
 
 /* ---- exec_sess.c ------------------------------------------------------ */
 

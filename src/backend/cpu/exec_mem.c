@@ -8,7 +8,10 @@
  * A recorded launch (exec_launch.log: --viz, tritsim check) also records
  * every lane of every access, the lanes that failed the check included
  * (alog_access, alog.h); the plan then sends every access down the plain
- * path (exec.c).
+ * path (exec.c), as it does under --racecheck.  The checkers
+ * (exec_check.c) see the active lanes of every access that passed its
+ * check; under --initcheck alone, only accesses through an argument whose
+ * storage has a bitmap of written bytes leave the fast path.
  *
  * ATOMIC lanes run one at a time, in lane order, each a real atomic
  * (fetch-add for 4/8-byte ints, a compare-and-swap loop otherwise);
@@ -443,6 +446,10 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     const exec_rec *pr = REC(P, ps);
     if (!pr->valid)
         return false;
+    /* --initcheck: an argument whose storage has a bitmap takes the plain
+     * path, which checks and marks it (exec_check.c) */
+    if (x->check && exec_check_lanes(x->check, x->L, x->k->slots[ps].ptr_arg))
+        return false;
     const ir_type *tp = TYPE(P, ps);
     dtype t = dtype_elem(tp->dt);
     int64_t ssz = st_size(st_of(t)), nlanes = NUMEL(P, ps);
@@ -639,6 +646,9 @@ bool exec_op_load(exec_prog *P, const ir_inst *in)
         alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_LOAD, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
+        return false;
     void *D = SLOT(P, in->dst);
     const void *O = in->c >= 0 ? SLOT(P, in->c) : NULL;
     int64_t so = in->c >= 0 ? STRIDE(P, in->c) : 0;
@@ -698,6 +708,9 @@ bool exec_op_store(exec_prog *P, const ir_inst *in)
     if (P->x->L->log)
         alog_access(P, in, &ac, checked);
     if (!checked)
+        return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_STORE, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
         return false;
     const void *V = SLOT(P, in->b);
     int64_t sv = STRIDE(P, in->b);
@@ -861,21 +874,32 @@ bool exec_op_atomic(exec_prog *P, const ir_inst *in)
         alog_access(P, in, &ac, checked);
     if (!checked)
         return false;
+    if (P->x->check && !exec_check_access(P, in, EXEC_ACC_ATOMIC, ac.pslot, ac.ptr, ac.sp,
+                                          ac.mask, ac.sm, ac.n, ac.esz))
+        return false;
     const void *V = SLOT(P, vslot);
     int64_t sv = STRIDE(P, vslot);
     const void *CMP = cas ? SLOT(P, in->b) : NULL;
     int64_t scmp = cas ? STRIDE(P, in->b) : 0;
     void *D = in->dst >= 0 ? SLOT(P, in->dst) : NULL;
     dtype_scalar zero = {.u = 0};
+    int64_t active = 0;         /* a lock (exec_check_lock): one lane */
+    bool swapped = false;
+    uint64_t last = 0;
     for (int64_t i = 0; i < n; i++) {
         dtype_scalar old = zero;     /* masked lanes return 0 */
         if (!ac.mask || ac.mask[i * ac.sm]) {
             dtype_scalar cmp = cas ? lane_get(t, CMP, i * scmp) : zero;
-            old = atomic_lane((ir_atomic)in->sub, t, (void *)(uintptr_t)ac.ptr[i * ac.sp],
+            last = ac.ptr[i * ac.sp];
+            old = atomic_lane((ir_atomic)in->sub, t, (void *)(uintptr_t)last,
                               lane_get(t, V, i * sv), cmp);
+            active++;
+            swapped = cas && dtype_is_int(t) && old.u == cmp.u;
         }
         if (D)
             lane_set(t, D, i, old);
     }
+    if (P->x->check && active == 1)
+        exec_check_lock(P, (ir_atomic)in->sub, last, swapped);
     return true;
 }

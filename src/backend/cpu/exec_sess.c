@@ -55,6 +55,7 @@ bool exec_run_program_stoppable(exec_prog *P)
     exec_prog *Q = prog_new(x, P->pid);
     memcpy(Q->own.regs, P->regs, x->plan.regbytes);
     Q->pc = pc;
+    Q->lock = P->lock;
     strbuf_putn(&Q->own.out, strbuf_cstr(&P->w->out), P->w->out.len);
     strbuf_clear(&P->w->out);
     pthread_mutex_lock(&x->lock);
@@ -75,6 +76,7 @@ exec_sess *exec_sess_begin(const exec_launch *L)
         return NULL;
     }
     x->debug = true;
+    x->session = true;
     return x;
 }
 
@@ -113,7 +115,14 @@ bool exec_sess_run(exec_sess *x, int64_t from, int64_t to, const volatile sig_at
     x->base = from;
     x->cursor = from;
     x->debug = false;      /* programs print through the window again */
-    pool_run(x->L->pool, to - from, exec_run_item, x);
+    if (exec_check_races(x->check)) {
+        /* one after the other: the access that shows a race is then the
+         * same on every run (exec_check.c) */
+        for (int64_t i = 0; i < to - from && exec_run_item(x, i, 0); i++)
+            ;
+    } else {
+        pool_run(x->L->pool, to - from, exec_run_item, x);
+    }
     x->debug = true;
     x->stop = NULL;
     /* Text of programs that ran after one the stop left out: write it now,
@@ -329,6 +338,8 @@ bool exec_sess_end(exec_sess *x)
     bool ok = !exec_sess_failed(x);
     if (!ok && !x->reported)
         exec_report_error(x);
+    if (ok)
+        ok = exec_check_end(x);      /* a race no program's access saw */
     fflush(x->L->out);
     exec_ctx_free(x);
     free(x);

@@ -446,7 +446,7 @@ bool exec_op_cast(exec_prog *P, const ir_inst *in)
     bool rtz = in->sub == IR_CAST_RTZ;
     if (dtype_is_ptr(to) != dtype_is_ptr(from))
         return cast_pointer(P, in, from, to, D, A, n, sa);
-    if (!tf32 && !rtz && cast_fast(from, to, D, A, n, sa))
+    if (!tf32 && !rtz && !P->x->L->plain && cast_fast(from, to, D, A, n, sa))
         return true;
     /* Everything else, one lane at a time through dtype_cast. */
     for (int64_t i = 0; i < n; i++) {
