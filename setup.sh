@@ -11,8 +11,10 @@ packages="gcc make autoconf automake autoconf-archive pkg-config \
 libopenblas-dev libreadline-dev libpng-dev libjpeg-dev libcairo2-dev"
 # Optional, where the distribution has them: Debian's HIP compiler, with
 # which `make check` compiles the HIP backend's code (tests/cgen-hip.test;
-# skipped without it) and its hiprtc (tests/hip-runtime.test).
-optional="hipcc"
+# skipped without it) and its hiprtc (tests/hip-runtime.test); Python's
+# headers, Debian's PyTorch and NumPy for the Python extension (python3 -m
+# tritsim, doc/python.md) and its tests (tests/pyext.test skips without them).
+optional="hipcc python3-dev python3-torch python3-numpy"
 missing=
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||

@@ -1113,6 +1113,11 @@ static void dbg_drive(debug *g, dbg_launch *D)
     }
 }
 
+void debug_attach(debug *g)
+{
+    g->running = true;
+}
+
 bool debug_wants(debug *g, const ir_kernel *ir)
 {
     if (g->running && (g->session || g->mode != DBG_CONTINUE || g->nbps > 0))

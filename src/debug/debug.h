@@ -51,12 +51,20 @@ int debug_run(debug *g, int argc, char **argv);
  * printing what is wrong. */
 bool debug_break(debug *g, const char *spec);
 
+/* A program that runs outside tritsim (the Python extension: python3 -m
+ * tritsim --break): from now on the debugger counts the program as
+ * running, and its launches come to debug_launch as the program makes
+ * them, with no host (h NULL: the `tensor` command has no host values to
+ * show). */
+void debug_attach(debug *g);
+
 /* Should this launch go through the debugger?  (A breakpoint, watchpoint
  * or step is pending, or the kernel has a breakpoint() that can stop.) */
 bool debug_wants(debug *g, const ir_kernel *ir);
 
 /* Run the launch of ir under the debugger (the REPL opens at each stop);
- * dev is the run's backend, which must be the CPU backend's.  Returns
+ * dev is the run's backend, which must be the CPU backend's; h the host
+ * program, or NULL (debug_attach).  Returns
  * false when a program failed or the user killed the run; in the latter
  * case *killed is set and nothing has been reported. */
 bool debug_launch(debug *g, host *h, backend_dev *dev, const ir_kernel *ir,

@@ -295,7 +295,7 @@ static char **dbg_complete(const char *text, int start, int end)
         for (int k = 0; dbg_info_names[k]; k++)
             dbg_words_add(dbg_info_names[k]);
     } else if (!strcmp(cmd, "tensor")) {
-        if (g && g->cur)          /* a host expression: the program's names */
+        if (g && g->cur && g->cur->h)   /* a host expression: the program's names */
             host_each_name(g->cur->h, dbg_words_add_host, NULL);
     } else if (place) {
         if (g && g->o.module)
@@ -1584,6 +1584,11 @@ static cmd_result cmd_tensor(debug *g, const char *arg)
     }
     if (!g->cur) {
         printf("Host tensors can be shown while a launch is stopped.\n");
+        return CMD_STAY;
+    }
+    if (!g->cur->h) {
+        printf("The host program is your own Python: print its tensors there (tensor shows "
+               "tritsim run's host values).\n");
         return CMD_STAY;
     }
     dbg_expr *x = dbg_expr_new(arg, stdout);

@@ -1,0 +1,48 @@
+"""triton, as tritsim answers it (python3 -m tritsim, tritsim.install()).
+
+@triton.jit kernels run on tritsim; autotune, heuristics, Config, cdiv and
+next_power_of_2 work as Triton's (tritsim/_tune.py).
+"""
+
+__tritsim__ = True
+__version__ = "3.6.0"
+
+from tritsim._jit import JITFunction, KernelInterface, jit, kernel_name
+from tritsim._tune import (CompileTimeAssertionFailure, Config, OutOfResources, autotune,
+                           heuristics)
+from tritsim import KernelError
+
+from . import language, runtime, testing
+
+
+def cdiv(x, y):
+    """ceil(x / y) for integers."""
+    return (x + y - 1) // y
+
+
+def next_power_of_2(n):
+    """The smallest power of two >= n (1 for n <= 1)."""
+    n = int(n)
+    if n <= 1:
+        return 1
+    return 1 << (n - 1).bit_length()
+
+
+kernel_name(cdiv, "triton.cdiv")
+
+_allocator = None
+
+
+def set_allocator(allocator):
+    """triton.set_allocator: kept; tritsim's CPU kernels need no scratch."""
+    global _allocator
+    _allocator = allocator
+
+
+class TritonError(Exception):
+    pass
+
+
+__all__ = ["jit", "JITFunction", "KernelInterface", "autotune", "heuristics", "Config",
+           "cdiv", "next_power_of_2", "set_allocator", "language", "testing", "runtime",
+           "OutOfResources", "CompileTimeAssertionFailure", "KernelError", "TritonError"]
