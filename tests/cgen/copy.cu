@@ -397,6 +397,33 @@ template <class T, class W> TK_FN T tk_sad(T a, T b, T c)
 }
 /* the low 24 bits of x, sign-extended (mul24) */
 TK_FN tk_i64 tk_sext24(tk_u32 x) { return (tk_i64)((tk_i32)(x << 8) >> 8); }
+/* The lanes i in [0, n) where c + s * i < 0 (0 < |s| < 2^40, n < 2^31):
+ * an interval [*lo, *hi), the box of a mask (cgen_check.c) */
+TK_FN void tk_span(tk_i64 c, tk_i64 s, tk_i64 n, tk_i64 *lo, tk_i64 *hi)
+{
+    if (s == 1 || s == -1) {  /* i < -c, or i >= c + 1 */
+        /* (the one value that wraps, -2^63, stands for a number beyond n:
+         * written so, checked layer norm keeps 39 registers, not 47) */
+        const tk_i64 q = (tk_i64)(s == 1 ? 0ull - (tk_u64)c : (tk_u64)c + 1ull);
+        const tk_i64 m = q < 0 ? (q == (tk_i64)(1ull << 63) ? n : 0) : q > n ? n : q;
+        *lo = s == 1 ? 0 : m;
+        *hi = s == 1 ? m : n;
+        return;
+    }
+    /* (c clamped to +-2^62 changes no answer and keeps -c exact) */
+    c = c < -(1ll << 62) ? -(1ll << 62) : c > (1ll << 62) ? (1ll << 62) : c;
+    if (s > 0) {            /* i < -c / s, rounded up */
+        tk_i64 q = -c / s;
+        if (-c % s != 0 && -c > 0) q++;
+        *lo = 0;
+        *hi = q < 0 ? 0 : q > n ? n : q;
+    } else {                /* i > c / -s: from its floor + 1 */
+        tk_i64 q = c / -s;
+        if (c % -s != 0 && c < 0) q--;
+        *lo = q + 1 < 0 ? 0 : q + 1 > n ? n : q + 1;
+        *hi = n;
+    }
+}
 /* ---- end of the prelude ---- */
 struct tk_err { unsigned int kind; int pc; long long pid[3]; long long lane;
   unsigned long long addr; int arg; int pad; long long value; };
@@ -442,6 +469,42 @@ __device__ __forceinline__ float tk_tf32(float x)
   u += 0xfffu + ((u >> 13) & 1u);
   return __uint_as_float(u & 0xffffe000u);
 }
+/* 11: the first lane of the thread's share outside its argument */
+__device__ __noinline__ bool tk_find11(const tk_rt *tk_rt_p, volatile long long *tk_fr,
+    const unsigned int tk_ep,
+    const tk_u64 s0,
+    const tk_i32 s2,
+    const tk_i32 s5)
+{
+  const tk_u64 tk_lo = tk_rt_p->arg_lo[0], tk_hi = tk_rt_p->arg_hi[0];
+  int tk_bad = tk_fr == 0;
+  for (int e = (int)threadIdx.x; e < 256; e += 32) {
+    const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
+    if ((((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2))) && !tk_in(tk_a, tk_lo, tk_hi, 4)) {
+      TK_NOTE(1, 11, e, tk_a, 0, 0);
+      return false;
+    }
+  }
+  return true;
+}
+/* 12: the first lane of the thread's share outside its argument */
+__device__ __noinline__ bool tk_find12(const tk_rt *tk_rt_p, volatile long long *tk_fr,
+    const unsigned int tk_ep,
+    const tk_u64 s1,
+    const tk_i32 s2,
+    const tk_i32 s5)
+{
+  const tk_u64 tk_lo = tk_rt_p->arg_lo[1], tk_hi = tk_rt_p->arg_hi[1];
+  int tk_bad = tk_fr == 0;
+  for (int e = (int)threadIdx.x; e < 256; e += 32) {
+    const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) * 4ull);
+    if ((((((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e))))))) < (s2))) && !tk_in(tk_a, tk_lo, tk_hi, 4)) {
+      TK_NOTE(1, 12, e, tk_a, 1, 0);
+      return false;
+    }
+  }
+  return true;
+}
 extern "C" __global__ void __launch_bounds__(32)
 tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, int p2, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1)
 {
@@ -451,6 +514,8 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok11;   /* 11: checked at 6 (cgen_check.c) */
+bool tk_ok12;   /* 12: checked at 6 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 tk_u64 s0; (void)s0;
@@ -477,6 +542,62 @@ s3 = (tk_i32)blockIdx.x;
 s4 = ((tk_i32)256ll);
 /* 5: binary */
 { const int r = 0, e = 0; (void)r; (void)e; s5 = ((tk_i32)((tk_u32)(s3) * (tk_u32)(s4))); }
+/* 11: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 255ll;
+const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+const tk_u64 tk_h10b = tk_h0b + (tk_u64)tk_h7b * 4ull;
+const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+tk_i64 tk_h8l0, tk_h8h0;
+tk_span(tk_h8c, 1ll, 256ll, &tk_h8l0, &tk_h8h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h8l0, tk_e = tk_h8h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h10b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 4 - (tk_oh - tk_ol);
+tk_ok11 = true && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok11) {
+  tk_ok11 = tk_find11(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0, s2, s5);
+  if (!tk_ok11) tk_bad = 1;
+  tk_ok11 = !__syncthreads_or(!tk_ok11);
+}
+/* 12: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h1b = (tk_u64)s1;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 255ll;
+const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+const tk_u64 tk_h9b = tk_h1b + (tk_u64)tk_h7b * 4ull;
+const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+tk_i64 tk_h8l0, tk_h8h0;
+tk_span(tk_h8c, 1ll, 256ll, &tk_h8l0, &tk_h8h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h8l0, tk_e = tk_h8h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h9b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_ok12 = true && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok12) {
+  tk_ok12 = tk_find12(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s1, s2, s5);
+  if (!tk_ok12) tk_bad = 1;
+  tk_ok12 = !__syncthreads_or(!tk_ok12);
+}
 /* 6: arange */
 {
 #pragma unroll
@@ -530,7 +651,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 - tk_lo0 < tk_c0;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok11;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -547,10 +668,7 @@ const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull)) + (tk_u64)v * 4ull;
-bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  TK_NOTE(1, 11, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2 && tk_ok11; (void)tk_m;
 if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 }}}}
 /* 12: store */
@@ -559,7 +677,7 @@ if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_a0 - tk_lo1 < tk_c1;
+bool tk_v = (tk_a0 & 15ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok12;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s11[r0 + 0]))));
@@ -572,10 +690,7 @@ if (tk_v) {
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
-bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  TK_NOTE(1, 12, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2 && tk_ok12; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s11[r]); }
 }}}}
 /* 13: return */

@@ -8,6 +8,9 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok13;   /* 13: checked at 6 (cgen_check.c) */
+bool tk_ok15;   /* 15: checked at 6 (cgen_check.c) */
+bool tk_ok21;   /* 21: checked at 19 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -53,6 +56,88 @@ s4[r] = ((tk_i32)(0 + (e)));
 }}
 /* 5: const */
 s5 = ((tk_i32)16ll);
+/* 13: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h3b = 0ll, tk_h3n = tk_h3b, tk_h3x = tk_h3b + 15ll;
+const tk_i64 tk_h4b = tk_h3b;
+const tk_i64 tk_h4n = tk_h3n, tk_h4x = tk_h3x;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4b);
+const tk_i64 tk_h6p = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4n), tk_h6q = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4x);
+const tk_i64 tk_h6n = tk_h6p < tk_h6q ? tk_h6p : tk_h6q, tk_h6x = tk_h6p < tk_h6q ? tk_h6q : tk_h6p;
+const tk_i64 tk_h9b = tk_h6b;
+const tk_i64 tk_h9n = tk_h6n, tk_h9x = tk_h6x;
+const tk_i64 tk_h7b = 0ll, tk_h7n = tk_h7b, tk_h7x = tk_h7b + 15ll;
+const tk_i64 tk_h8b = tk_h7b;
+const tk_i64 tk_h8n = tk_h7n, tk_h8x = tk_h7x;
+const tk_i64 tk_h10b = tk_h8b;
+const tk_i64 tk_h10n = tk_h8n, tk_h10x = tk_h8x;
+const tk_i64 tk_h11b = (tk_i64)((tk_u64)tk_h9b + (tk_u64)tk_h10b);
+const tk_i64 tk_h11n = (tk_i64)((tk_u64)tk_h9n + (tk_u64)tk_h10n), tk_h11x = (tk_i64)((tk_u64)tk_h9x + (tk_u64)tk_h10x);
+const tk_u64 tk_h12b = tk_h0b + (tk_u64)tk_h11b * 2ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h12b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 2 - (tk_oh - tk_ol);
+tk_ok13 = true && tk_h3n >= -1073741824ll && tk_h3x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && tk_h11n >= -1073741824ll && tk_h11x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 1ull) == 0));
+}
+if (!tk_ok13) {
+  tk_ok13 = tk_find13(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0, s5);
+  if (!tk_ok13) tk_bad = 1;
+  tk_ok13 = !__syncthreads_or(!tk_ok13);
+}
+/* 15: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h1b = (tk_u64)s1;
+const tk_i64 tk_h3b = 0ll, tk_h3n = tk_h3b, tk_h3x = tk_h3b + 15ll;
+const tk_i64 tk_h4b = tk_h3b;
+const tk_i64 tk_h4n = tk_h3n, tk_h4x = tk_h3x;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4b);
+const tk_i64 tk_h6p = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4n), tk_h6q = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4x);
+const tk_i64 tk_h6n = tk_h6p < tk_h6q ? tk_h6p : tk_h6q, tk_h6x = tk_h6p < tk_h6q ? tk_h6q : tk_h6p;
+const tk_i64 tk_h9b = tk_h6b;
+const tk_i64 tk_h9n = tk_h6n, tk_h9x = tk_h6x;
+const tk_i64 tk_h7b = 0ll, tk_h7n = tk_h7b, tk_h7x = tk_h7b + 15ll;
+const tk_i64 tk_h8b = tk_h7b;
+const tk_i64 tk_h8n = tk_h7n, tk_h8x = tk_h7x;
+const tk_i64 tk_h10b = tk_h8b;
+const tk_i64 tk_h10n = tk_h8n, tk_h10x = tk_h8x;
+const tk_i64 tk_h11b = (tk_i64)((tk_u64)tk_h9b + (tk_u64)tk_h10b);
+const tk_i64 tk_h11n = (tk_i64)((tk_u64)tk_h9n + (tk_u64)tk_h10n), tk_h11x = (tk_i64)((tk_u64)tk_h9x + (tk_u64)tk_h10x);
+const tk_u64 tk_h14b = tk_h1b + (tk_u64)tk_h11b * 2ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h14b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 2 - (tk_oh - tk_ol);
+tk_ok15 = true && tk_h3n >= -1073741824ll && tk_h3x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && tk_h11n >= -1073741824ll && tk_h11x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 1ull) == 0));
+}
+if (!tk_ok15) {
+  tk_ok15 = tk_find15(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s1, s5);
+  if (!tk_ok15) tk_bad = 1;
+  tk_ok15 = !__syncthreads_or(!tk_ok15);
+}
 /* 6: binary */
 { { const int r = 0; const int e = ((int)(tk_tid % 16));
   (void)r; (void)e;
@@ -118,7 +203,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo0 < tk_c0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok13;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -139,10 +224,7 @@ const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 2)) {
-  TK_NOTE(1, 13, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = tk_ok13; (void)tk_m;
 if (tk_m) s13[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s13[r] = (0x0p+0f);
 }}}}
 /* 14: ptr_add */
@@ -162,7 +244,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo1 < tk_c1;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok15;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -183,10 +265,7 @@ const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 for (int v = 0; v < 8; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull)) + (tk_u64)v * 2ull;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 2)) {
-  TK_NOTE(1, 15, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = tk_ok15; (void)tk_m;
 if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0f);
 }}}}
 /* 16: const */
@@ -255,6 +334,47 @@ for (int k0 = 0; k0 < 16; k0 += 16) {
   }
 }
 }
+/* 21: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h2b = (tk_u64)s2;
+const tk_i64 tk_h3b = 0ll, tk_h3n = tk_h3b, tk_h3x = tk_h3b + 15ll;
+const tk_i64 tk_h4b = tk_h3b;
+const tk_i64 tk_h4n = tk_h3n, tk_h4x = tk_h3x;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4b);
+const tk_i64 tk_h6p = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4n), tk_h6q = (tk_i64)((tk_u64)tk_h5b * (tk_u64)tk_h4x);
+const tk_i64 tk_h6n = tk_h6p < tk_h6q ? tk_h6p : tk_h6q, tk_h6x = tk_h6p < tk_h6q ? tk_h6q : tk_h6p;
+const tk_i64 tk_h9b = tk_h6b;
+const tk_i64 tk_h9n = tk_h6n, tk_h9x = tk_h6x;
+const tk_i64 tk_h7b = 0ll, tk_h7n = tk_h7b, tk_h7x = tk_h7b + 15ll;
+const tk_i64 tk_h8b = tk_h7b;
+const tk_i64 tk_h8n = tk_h7n, tk_h8x = tk_h7x;
+const tk_i64 tk_h10b = tk_h8b;
+const tk_i64 tk_h10n = tk_h8n, tk_h10x = tk_h8x;
+const tk_i64 tk_h11b = (tk_i64)((tk_u64)tk_h9b + (tk_u64)tk_h10b);
+const tk_i64 tk_h11n = (tk_i64)((tk_u64)tk_h9n + (tk_u64)tk_h10n), tk_h11x = (tk_i64)((tk_u64)tk_h9x + (tk_u64)tk_h10x);
+const tk_u64 tk_h19b = tk_h2b + (tk_u64)tk_h11b * 2ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)32ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)2ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h19b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 2 - (tk_oh - tk_ol);
+tk_ok21 = true && tk_h3n >= -1073741824ll && tk_h3x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && tk_h11n >= -1073741824ll && tk_h11x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 1ull) == 0));
+}
+if (!tk_ok21) {
+  tk_ok21 = tk_find21(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s5);
+  if (!tk_ok21) tk_bad = 1;
+  tk_ok21 = !__syncthreads_or(!tk_ok21);
+}
 /* 19: ptr_add */
 {
 #pragma unroll
@@ -280,10 +400,7 @@ s20[r] = tk_rnd_f16(s18[r]);
   const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
   {
 const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 2)) {
-  TK_NOTE(1, 21, e, tk_a, 2, 0); tk_m = false;
-}
+bool tk_m = tk_ok21; (void)tk_m;
 if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
   }
 }}

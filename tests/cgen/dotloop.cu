@@ -9,6 +9,7 @@ __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 bool tk_pf34 = false;   /* its operands are loaded already */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok52;   /* 52: checked at 46 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -433,6 +434,45 @@ s38[r] = ((tk_i32)(0 + (e)));
 }}
 /* 45: const */
 s39 = ((tk_i32)32ll);
+/* 52: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h2b = (tk_u64)s2;
+const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 31ll;
+const tk_i64 tk_h38b = tk_h4b;
+const tk_i64 tk_h38n = tk_h4n, tk_h38x = tk_h4x;
+const tk_i64 tk_h39b = (tk_i64)s39, tk_h39n = tk_h39b, tk_h39x = tk_h39b;
+const tk_i64 tk_h40b = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38b);
+const tk_i64 tk_h40p = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38n), tk_h40q = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38x);
+const tk_i64 tk_h40n = tk_h40p < tk_h40q ? tk_h40p : tk_h40q, tk_h40x = tk_h40p < tk_h40q ? tk_h40q : tk_h40p;
+const tk_u64 tk_h41b = tk_h2b + (tk_u64)tk_h40b * 4ull;
+const tk_u64 tk_h43b = tk_h41b;
+const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 31ll;
+const tk_i64 tk_h42b = tk_h5b;
+const tk_i64 tk_h42n = tk_h5n, tk_h42x = tk_h5x;
+const tk_i64 tk_h44b = tk_h42b;
+const tk_i64 tk_h44n = tk_h42n, tk_h44x = tk_h42x;
+const tk_u64 tk_h45b = tk_h43b + (tk_u64)tk_h44b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 32ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)128ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)128ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 32ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h45b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_ok52 = true && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h39n >= -1073741824ll && tk_h39x <= 1073741824ll && tk_h38n >= -1073741824ll && tk_h38x <= 1073741824ll && tk_h40n >= -1073741824ll && tk_h40x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok52) {
+  tk_ok52 = tk_find52(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s39);
+  if (!tk_ok52) tk_bad = 1;
+  tk_ok52 = !__syncthreads_or(!tk_ok52);
+}
 /* 46: binary */
 { { const int r = 0; const int e = ((int)(tk_tid % 32));
   (void)r; (void)e;
@@ -487,7 +527,7 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo2 < tk_c2;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok52;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s25[r0 + 0]))));
@@ -500,10 +540,7 @@ if (tk_v) {
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  TK_NOTE(1, 52, e, tk_a, 2, 0); tk_m = false;
-}
+bool tk_m = tk_ok52; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s25[r]); }
 }}}}
 /* 53: return */

@@ -8,6 +8,7 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok4;   /* 4: checked at 1 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 tk_u64 s0; (void)s0;
 tk_i32 s1; (void)s1;
@@ -20,6 +21,27 @@ unsigned int tk_seq = 0, tk_pslot = 0; (void)tk_pslot;
 __shared__ unsigned long long tk_print_at[2]; (void)tk_print_at;
 /* 0: arg */
 s0 = (tk_u64)p0;
+/* 4: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h2b = 0ll, tk_h2n = tk_h2b, tk_h2x = tk_h2b + 3ll;
+const tk_u64 tk_h3b = tk_h0b + (tk_u64)tk_h2b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 4ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h3b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 4 - (tk_oh - tk_ol);
+tk_ok4 = true && tk_h2n >= -1073741824ll && tk_h2x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok4) {
+  tk_ok4 = tk_find4(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0);
+  if (!tk_ok4) tk_bad = 1;
+  tk_ok4 = !__syncthreads_or(!tk_ok4);
+}
 /* 1: program_id */
 s1 = (tk_i32)blockIdx.x;
 /* 2: arange */
@@ -41,10 +63,7 @@ s3[r] = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
   (void)r; (void)e;
   {
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  TK_NOTE(1, 4, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = tk_ok4; (void)tk_m;
 if (tk_m) s4[r] = ((tk_i32)(*(const tk_u32 *)(tk_a))); else s4[r] = ((tk_i32)0ll);
   }
 }}

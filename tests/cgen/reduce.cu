@@ -8,6 +8,9 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok14;   /* 14: checked at 7 (cgen_check.c) */
+bool tk_ok18;   /* 18: checked at 7 (cgen_check.c) */
+bool tk_ok22;   /* 22: checked at 7 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -59,6 +62,87 @@ s5[r] = ((tk_i32)(0 + (e)));
 }}
 /* 6: const */
 s6 = ((tk_i32)16ll);
+/* 14: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 7ll;
+const tk_i64 tk_h5b = tk_h4b;
+const tk_i64 tk_h5n = tk_h4n, tk_h5x = tk_h4x;
+const tk_i64 tk_h6b = (tk_i64)s6, tk_h6n = tk_h6b, tk_h6x = tk_h6b;
+const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5b);
+const tk_i64 tk_h7p = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5n), tk_h7q = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5x);
+const tk_i64 tk_h7n = tk_h7p < tk_h7q ? tk_h7p : tk_h7q, tk_h7x = tk_h7p < tk_h7q ? tk_h7q : tk_h7p;
+const tk_u64 tk_h8b = tk_h0b + (tk_u64)tk_h7b * 4ull;
+const tk_u64 tk_h11b = tk_h8b;
+const tk_i64 tk_h9b = 0ll, tk_h9n = tk_h9b, tk_h9x = tk_h9b + 15ll;
+const tk_i64 tk_h10b = tk_h9b;
+const tk_i64 tk_h10n = tk_h9n, tk_h10x = tk_h9x;
+const tk_i64 tk_h12b = tk_h10b;
+const tk_i64 tk_h12n = tk_h10n, tk_h12x = tk_h10x;
+const tk_u64 tk_h13b = tk_h11b + (tk_u64)tk_h12b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 8ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)64ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)64ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h13b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 4 - (tk_oh - tk_ol);
+tk_ok14 = true && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && tk_h9n >= -1073741824ll && tk_h9x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok14) {
+  tk_ok14 = tk_find14(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0, s6);
+  if (!tk_ok14) tk_bad = 1;
+  tk_ok14 = !__syncthreads_or(!tk_ok14);
+}
+/* 18: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h1b = (tk_u64)s1;
+const tk_i64 tk_h15b = 0ll, tk_h15n = tk_h15b, tk_h15x = tk_h15b + 7ll;
+const tk_u64 tk_h16b = tk_h1b + (tk_u64)tk_h15b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 8ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h16b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_ok18 = true && tk_h15n >= -1073741824ll && tk_h15x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok18) {
+  tk_ok18 = tk_find18(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s1);
+  if (!tk_ok18) tk_bad = 1;
+  tk_ok18 = !__syncthreads_or(!tk_ok18);
+}
+/* 22: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h2b = (tk_u64)s2;
+const tk_i64 tk_h18b = 0ll, tk_h18n = tk_h18b, tk_h18x = tk_h18b + 15ll;
+const tk_u64 tk_h19b = tk_h2b + (tk_u64)tk_h18b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 16ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h19b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_ok22 = true && tk_h18n >= -1073741824ll && tk_h18x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok22) {
+  tk_ok22 = tk_find22(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2);
+  if (!tk_ok22) tk_bad = 1;
+  tk_ok22 = !__syncthreads_or(!tk_ok22);
+}
 /* 7: binary */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -122,7 +206,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_a0 - tk_lo0 < tk_c0;
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok14;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -139,10 +223,7 @@ const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 for (int v = 0; v < 4; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s6)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 16)))))) * 4ull)) + (tk_u64)v * 4ull;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  TK_NOTE(1, 14, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = tk_ok14; (void)tk_m;
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = (0x0p+0f);
 }}}}
 /* 15: arange */
@@ -213,10 +294,7 @@ s17[r] = tk_acc;
   if (tk_tid < 8)
   {
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  TK_NOTE(1, 18, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = tk_ok18; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s17[r]); }
   }
 }}
@@ -296,10 +374,7 @@ s20[r] = tk_acc;
   if (tk_tid < 16)
   {
 const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  TK_NOTE(1, 22, e, tk_a, 2, 0); tk_m = false;
-}
+bool tk_m = tk_ok22; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s20[r]); }
   }
 }}

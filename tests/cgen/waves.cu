@@ -8,6 +8,8 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok11;   /* 11: checked at 6 (cgen_check.c) */
+bool tk_ok14;   /* 14: checked at 6 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 tk_u64 s0; (void)s0;
@@ -36,6 +38,62 @@ s3 = (tk_i32)blockIdx.x;
 s4 = ((tk_i32)128ll);
 /* 5: binary */
 { const int r = 0, e = 0; (void)r; (void)e; s5 = ((tk_i32)((tk_u32)(s3) * (tk_u32)(s4))); }
+/* 11: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
+const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+const tk_u64 tk_h10b = tk_h0b + (tk_u64)tk_h7b * 4ull;
+const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+tk_i64 tk_h8l0, tk_h8h0;
+tk_span(tk_h8c, 1ll, 128ll, &tk_h8l0, &tk_h8h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h8l0, tk_e = tk_h8h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h10b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 4 - (tk_oh - tk_ol);
+tk_ok11 = true && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok11) {
+  tk_ok11 = tk_find11(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0, s2, s5);
+  if (!tk_ok11) tk_bad = 1;
+  tk_ok11 = !__syncthreads_or(!tk_ok11);
+}
+/* 14: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h1b = (tk_u64)s1;
+const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
+const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+const tk_u64 tk_h9b = tk_h1b + (tk_u64)tk_h7b * 4ull;
+const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+tk_i64 tk_h8l0, tk_h8h0;
+tk_span(tk_h8c, 1ll, 128ll, &tk_h8l0, &tk_h8h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h8l0, tk_e = tk_h8h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h9b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_ok14 = true && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && tk_h7n >= -1073741824ll && tk_h7x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok14) {
+  tk_ok14 = tk_find14(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s1, s2, s5);
+  if (!tk_ok14) tk_bad = 1;
+  tk_ok14 = !__syncthreads_or(!tk_ok14);
+}
 /* 6: arange */
 {
 #pragma unroll
@@ -89,7 +147,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 3ull) == 0;
+bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok11;
 uint2 tk_w = make_uint2(0u, 0u);
 if (tk_v) tk_w = *(const uint2 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -104,10 +162,7 @@ const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
 for (int v = 0; v < 2; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull)) + (tk_u64)v * 4ull;
-bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  TK_NOTE(1, 11, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2 && tk_ok11; (void)tk_m;
 if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 }}}}
 /* 12: const */
@@ -127,7 +182,7 @@ s13[r] = __fmul_rn(s11[r], s12);
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 3ull) == 0;
+bool tk_v = (tk_a0 & 7ull) == 0 && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok14;
 if (tk_v) {
   uint2 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s13[r0 + 0]))));
@@ -138,10 +193,7 @@ if (tk_v) {
 for (int v = 0; v < 2; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
-bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  TK_NOTE(1, 14, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + v < (tk_i64)s2 && tk_ok14; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s13[r]); }
 }}}}
 /* 15: return */

@@ -10,6 +10,7 @@ __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 int tk_nb34 = 0, tk_cur34 = 0, tk_L34 = 0; bool tk_end34 = false;   /* its ring (cgen_pipe.c) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok52;   /* 52: checked at 46 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -433,6 +434,45 @@ s38[r] = ((tk_i32)(0 + (e)));
 }}
 /* 45: const */
 s39 = ((tk_i32)64ll);
+/* 52: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h2b = (tk_u64)s2;
+const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 63ll;
+const tk_i64 tk_h38b = tk_h4b;
+const tk_i64 tk_h38n = tk_h4n, tk_h38x = tk_h4x;
+const tk_i64 tk_h39b = (tk_i64)s39, tk_h39n = tk_h39b, tk_h39x = tk_h39b;
+const tk_i64 tk_h40b = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38b);
+const tk_i64 tk_h40p = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38n), tk_h40q = (tk_i64)((tk_u64)tk_h39b * (tk_u64)tk_h38x);
+const tk_i64 tk_h40n = tk_h40p < tk_h40q ? tk_h40p : tk_h40q, tk_h40x = tk_h40p < tk_h40q ? tk_h40q : tk_h40p;
+const tk_u64 tk_h41b = tk_h2b + (tk_u64)tk_h40b * 4ull;
+const tk_u64 tk_h43b = tk_h41b;
+const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 63ll;
+const tk_i64 tk_h42b = tk_h5b;
+const tk_i64 tk_h42n = tk_h5n, tk_h42x = tk_h5x;
+const tk_i64 tk_h44b = tk_h42b;
+const tk_i64 tk_h44n = tk_h42n, tk_h44x = tk_h42x;
+const tk_u64 tk_h45b = tk_h43b + (tk_u64)tk_h44b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 64ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 64ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h45b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_ok52 = true && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h39n >= -1073741824ll && tk_h39x <= 1073741824ll && tk_h38n >= -1073741824ll && tk_h38x <= 1073741824ll && tk_h40n >= -1073741824ll && tk_h40x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok52) {
+  tk_ok52 = tk_find52(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s39);
+  if (!tk_ok52) tk_bad = 1;
+  tk_ok52 = !__syncthreads_or(!tk_ok52);
+}
 /* 46: binary */
 { { const int r = 0; const int e = ((int)(tk_tid % 64));
   (void)r; (void)e;
@@ -488,10 +528,7 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
   const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 8 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 64 + (tk_tid >> 5) % 1 * 64 + ((r) >> 2) % 8 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
   {
 const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 64)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 64)))))) * 4ull);
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  TK_NOTE(1, 52, e, tk_a, 2, 0); tk_m = false;
-}
+bool tk_m = tk_ok52; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s25[r]); }
   }
 }}

@@ -8,6 +8,9 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok10;   /* 10: checked at 4 (cgen_check.c) */
+bool tk_ok14;   /* 14: checked at 5 (cgen_check.c) */
+bool tk_ok41;   /* 41: checked at 5 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -60,8 +63,120 @@ s1 = (tk_u64)p1;
 s2 = (tk_u64)p2;
 /* 3: arg */
 s3 = (tk_i32)p3;
+/* 10: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h0b = (tk_u64)s0;
+const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 7ll;
+const tk_u64 tk_h7b = tk_h0b + (tk_u64)tk_h5b * 4ull;
+const tk_i64 tk_h3b = (tk_i64)s3, tk_h3n = tk_h3b, tk_h3x = tk_h3b;
+const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h5b - (tk_u64)tk_h3b);
+tk_i64 tk_h8l0, tk_h8h0;
+tk_span(tk_h8c, 1ll, 8ll, &tk_h8l0, &tk_h8h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h8l0, tk_e = tk_h8h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h7b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 4 - (tk_oh - tk_ol);
+tk_ok10 = true && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok10) {
+  tk_ok10 = tk_find10(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s0, s3);
+  if (!tk_ok10) tk_bad = 1;
+  tk_ok10 = !__syncthreads_or(!tk_ok10);
+}
 /* 4: arg */
 s4 = (tk_i32)p4;
+/* 14: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h1b = (tk_u64)s1;
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 7ll;
+const tk_u64 tk_h11b = tk_h1b + (tk_u64)tk_h6b * 4ull;
+const tk_i64 tk_h4b = (tk_i64)s4, tk_h4n = tk_h4b, tk_h4x = tk_h4b;
+const tk_i64 tk_h12c = (tk_i64)((tk_u64)tk_h6b - (tk_u64)tk_h4b);
+tk_i64 tk_h12l0, tk_h12h0;
+tk_span(tk_h12c, 1ll, 8ll, &tk_h12l0, &tk_h12h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h12l0, tk_e = tk_h12h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h11b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_ok14 = true && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok14) {
+  tk_ok14 = tk_find14(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s1, s4);
+  if (!tk_ok14) tk_bad = 1;
+  tk_ok14 = !__syncthreads_or(!tk_ok14);
+}
+/* 41: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+const tk_u64 tk_h2b = (tk_u64)s2;
+const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 7ll;
+const tk_i64 tk_h34b = tk_h5b;
+const tk_i64 tk_h34n = tk_h5n, tk_h34x = tk_h5x;
+const tk_i64 tk_h4b = (tk_i64)s4, tk_h4n = tk_h4b, tk_h4x = tk_h4b;
+const tk_i64 tk_h35b = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34b);
+const tk_i64 tk_h35p = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34n), tk_h35q = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34x);
+const tk_i64 tk_h35n = tk_h35p < tk_h35q ? tk_h35p : tk_h35q, tk_h35x = tk_h35p < tk_h35q ? tk_h35q : tk_h35p;
+const tk_i64 tk_h35s0 = (tk_i64)((tk_u64)tk_h4b * (tk_u64)((tk_i64)1ll));
+const tk_u64 tk_h36b = tk_h2b + (tk_u64)tk_h35b * 4ull;
+const tk_i64 tk_h36s0 = (tk_i64)((tk_u64)0 + (tk_u64)tk_h35s0 * 4ull);
+const tk_u64 tk_h38b = tk_h36b;
+const tk_i64 tk_h38s0 = (tk_i64)(tk_h36s0);
+const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 7ll;
+const tk_i64 tk_h37b = tk_h6b;
+const tk_i64 tk_h37n = tk_h6n, tk_h37x = tk_h6x;
+const tk_i64 tk_h39b = tk_h37b;
+const tk_i64 tk_h39n = tk_h37n, tk_h39x = tk_h37x;
+const tk_u64 tk_h40b = tk_h38b + (tk_u64)tk_h39b * 4ull;
+const tk_i64 tk_h40s0 = (tk_i64)((tk_u64)tk_h38s0 + (tk_u64)((tk_i64)0ll) * 4ull);
+const tk_i64 tk_h27b = tk_h5b;
+const tk_i64 tk_h27n = tk_h5n, tk_h27x = tk_h5x;
+const tk_i64 tk_h3b = (tk_i64)s3, tk_h3n = tk_h3b, tk_h3x = tk_h3b;
+const tk_i64 tk_h28c = (tk_i64)((tk_u64)tk_h27b - (tk_u64)tk_h3b);
+tk_i64 tk_h28l0, tk_h28h0;
+tk_span(tk_h28c, 1ll, 8ll, &tk_h28l0, &tk_h28h0);
+const tk_i64 tk_h28l1 = 0, tk_h28h1 = 1ll;
+const tk_i64 tk_h31l0 = tk_h28l0, tk_h31h0 = tk_h28h0;
+const tk_i64 tk_h31l1 = 0, tk_h31h1 = 8ll;
+const tk_i64 tk_h29b = tk_h6b;
+const tk_i64 tk_h29n = tk_h6n, tk_h29x = tk_h6x;
+const tk_i64 tk_h30c = (tk_i64)((tk_u64)tk_h29b - (tk_u64)tk_h4b);
+const tk_i64 tk_h30l0 = 0, tk_h30h0 = 1ll;
+tk_i64 tk_h30l1, tk_h30h1;
+tk_span(tk_h30c, 1ll, 8ll, &tk_h30l1, &tk_h30h1);
+const tk_i64 tk_h32l0 = 0, tk_h32h0 = 8ll;
+const tk_i64 tk_h32l1 = tk_h30l1, tk_h32h1 = tk_h30h1;
+const tk_i64 tk_h33l0 = tk_h31l0 > tk_h32l0 ? tk_h31l0 : tk_h32l0, tk_h33h0 = tk_h31h0 < tk_h32h0 ? tk_h31h0 : tk_h32h0;
+const tk_i64 tk_h33l1 = tk_h31l1 > tk_h32l1 ? tk_h31l1 : tk_h32l1, tk_h33h1 = tk_h31h1 < tk_h32h1 ? tk_h31h1 : tk_h32h1;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h33l0, tk_e = tk_h33h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)tk_h40s0 * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)tk_h40s0 * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u < tk_v ? tk_u : tk_v;
+  tk_oh += tk_u < tk_v ? tk_v : tk_u; }
+{ const tk_i64 tk_l = tk_h33l1, tk_e = tk_h33h1;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_ok41 = true && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h34n >= -1073741824ll && tk_h34x <= 1073741824ll && tk_h35n >= -1073741824ll && tk_h35x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r | (tk_u64)tk_h40s0) & 3ull) == 0));
+}
+if (!tk_ok41) {
+  tk_ok41 = tk_find41(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s3, s4);
+  if (!tk_ok41) tk_bad = 1;
+  tk_ok41 = !__syncthreads_or(!tk_ok41);
+}
 /* 5: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
@@ -97,10 +212,7 @@ s9 = (0x0p+0f);
   (void)r; (void)e;
   {
 const tk_u64 tk_a = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
-bool tk_m = ((((tk_i32)(0 + (e)))) < (s3)); (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 4)) {
-  TK_NOTE(1, 10, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s3)) && tk_ok10; (void)tk_m;
 if (tk_m) s10[r] = (*(const float *)(tk_a)); else s10[r] = s9;
   }
 }}
@@ -125,10 +237,7 @@ s13 = (0x0p+0f);
   (void)r; (void)e;
   {
 const tk_u64 tk_a = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)(0 + (e)))) * 4ull);
-bool tk_m = ((((tk_i32)(0 + (e)))) < (s4)); (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 4)) {
-  TK_NOTE(1, 14, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = ((((tk_i32)(0 + (e)))) < (s4)) && tk_ok14; (void)tk_m;
 if (tk_m) s14[r] = (*(const float *)(tk_a)); else s14[r] = s13;
   }
 }}
@@ -384,7 +493,7 @@ s40[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 32 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 8)))))) * 4ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 0) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 0) % 8)))))) < (s4)))) & 1u) != 0u) && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 1) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 1) % 8)))))) < (s4)))) & 1u) != 0u) && tk_a0 >= tk_lo2 && tk_a0 + 8 <= tk_hi2 && (tk_lo2 & 3ull) == 0;
+bool tk_v = (tk_a0 & 7ull) == 0 && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 0) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 0) % 8)))))) < (s4)))) & 1u) != 0u) && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 1) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 1) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok41;
 if (tk_v) {
   uint2 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s26[r0 + 0]))));
@@ -395,10 +504,7 @@ if (tk_v) {
 for (int v = 0; v < 2; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
-bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u); (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo2, tk_hi2, 4)) {
-  TK_NOTE(1, 41, e, tk_a, 2, 0); tk_m = false;
-}
+bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok41; (void)tk_m;
 if (tk_m) { *(float *)(tk_a) = (s26[r]); }
 }}}}
 /* 42: return */

@@ -1,11 +1,12 @@
 /* test_cgen_host.c - the numbers of the CUDA prelude's helpers
  * (cgen_expr_prelude): fp16/bf16/fp8 conversions, casts, rounding toward
  * zero, saturating float -> int, guarded // and %, shifts, min/max with
- * NaN and the integer helpers, compiled with nvcc as a host program (the
- * helpers are __host__ __device__) and run on many inputs (every fp16, bf16
- * and fp8 pattern, the neighbours and midpoints around them, edge integers,
- * pseudo-random bits), each result compared bit for bit with tritsim's own
- * dtype.c / mathfn.c (or the CPU executor's rule, where it has no
+ * NaN, the integer helpers and the span of a mask's box (tk_span), compiled
+ * with nvcc as a host program (the helpers are __host__ __device__) and run
+ * on many inputs (every fp16, bf16 and fp8 pattern, the neighbours and
+ * midpoints around them, edge integers, pseudo-random bits), each result
+ * compared bit for bit with tritsim's own dtype.c / mathfn.c (or the CPU
+ * executor's rule, or a lane-by-lane count for tk_span, where it has no
  * function).  A TAP skip without nvcc ($NVCC, /usr/local/cuda/bin/nvcc). */
 #define _DEFAULT_SOURCE     /* mkdtemp */
 #include <math.h>
@@ -142,6 +143,41 @@ static void gen_shifts(vec *v)
 }
 
 /* doubles for float -> int: integers and halves around every width's edges */
+/* tk_span's inputs: a = c, b = s (16 bits) | n << 16; c about the
+ * interval's ends and far beyond them, steps of either sign */
+static void gen_spans(vec *v)
+{
+    static const int64_t steps[] = {1, -1, 2, -2, 3, -3, 7, -7, 64, -64, 1000, -1000};
+    static const int64_t sizes[] = {1, 2, 5, 64, 1024};
+    static const int64_t far[] = {INT64_MIN, INT64_MIN + 1, -(INT64_C(1) << 62) - 5,
+                                  (INT64_C(1) << 62) + 5, INT64_MAX, -(INT64_C(1) << 40),
+                                  INT64_C(1) << 40};
+    for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++)
+        for (size_t j = 0; j < sizeof sizes / sizeof sizes[0]; j++) {
+            uint64_t b = (uint64_t)(uint16_t)(int16_t)steps[i] | (uint64_t)sizes[j] << 16;
+            for (int64_t c = -3000; c <= 3000; c++)
+                push(v, (uint64_t)c, b);
+            for (size_t k = 0; k < sizeof far / sizeof far[0]; k++)
+                push(v, (uint64_t)far[k], b);
+        }
+}
+
+/* The interval of i in [0, n) with c + s * i < 0, counted lane by lane
+ * (exactly, in 128 bits): lo | hi << 32. */
+static uint64_t ref_span(int64_t c, int64_t s, int64_t n)
+{
+    int64_t lo = -1, hi = -1;
+    for (int64_t i = 0; i < n; i++)
+        if ((__int128)c + (__int128)s * i < 0) {
+            if (lo < 0)
+                lo = i;
+            hi = i + 1;
+        }
+    if (lo < 0)
+        lo = hi = s > 0 ? 0 : n;     /* none: an empty interval, wherever */
+    return (uint64_t)lo | (uint64_t)hi << 32;
+}
+
 static void gen_int_doubles(vec *v)
 {
     for (int i = 0; i < NEDGE; i++) {
@@ -306,6 +342,10 @@ static const hcase cases[] = {
      "(tk_u64)tk_sad<tk_u32, tk_u32>((tk_u32)a, (tk_u32)b, (tk_u32)(a >> 7))"},
     {"int32 abs", gen_ints, "(tk_u64)(tk_i64)tk_iabs<tk_i32, tk_u32>((tk_i32)a)"},
     {"int64 mul24", gen_int_pairs, "(tk_u64)(tk_sext24((tk_u32)a) * tk_sext24((tk_u32)b))"},
+    {"span", gen_spans,
+     "[](tk_i64 c, tk_i64 s, tk_i64 n) { tk_i64 lo, hi; tk_span(c, s, n, &lo, &hi);"
+     " return (tk_u64)lo | (tk_u64)hi << 32; }((tk_i64)a, (tk_i64)(tk_i16)(tk_u16)b,"
+     " (tk_i64)(b >> 16))"},
 };
 #undef F
 #undef D
@@ -384,6 +424,7 @@ static uint64_t expect(int i, uint64_t a, uint64_t b)
         int64_t x = (int32_t)((uint32_t)a << 8) >> 8, y = (int32_t)((uint32_t)b << 8) >> 8;
         return (uint64_t)(x * y);
     }
+    case 63: return ref_span((int64_t)a, (int16_t)(uint16_t)b, (int64_t)(b >> 16));
     default: return 0;
     }
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "affine.h"
 #include "cgen_abi.h"
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -293,6 +294,7 @@ static void emit_signature(cg *g)
         /* (volatile: without it, checked layer norm took 94 registers
          * instead of 64 on sm_90) */
         cg_printf(g, "volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */\n");
+    cg_check_decls(g);
     for (int32_t i = 0; i < k->nparams; i++)
         if (dtype_is_ptr(k->params[i].dt))
             cg_printf(g, "(void)tk_lo%d; (void)tk_hi%d; (void)tk_c%d;\n", i, i, i);
@@ -693,7 +695,7 @@ static bool emit_inst(cg *g, int32_t pc)
 bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info *info,
                cgen_fault *f)
 {
-    cg g = {.k = k, .o = o, .out = src, .info = info, .f = f};
+    cg g = {.k = k, .o = o, .out = src, .info = info, .f = f, .hoisted = -1};
     f->pc = -1;
     f->why[0] = 0;
     f->resources = false;
@@ -727,7 +729,15 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.packed = calloc(ns, 1);
     g.pend_at = calloc(nc, 1);
     g.counted = calloc(nc, 1);
-    if (!g.packed || !g.pend_at || !g.counted || !g.inplace || !g.skip || !g.staged || !g.moved ||
+    g.tracked = calloc(ns, 1);
+    g.check_at = malloc(nc * sizeof *g.check_at);
+    int64_t *numel = malloc(ns * sizeof *numel);
+    for (int32_t s = 0; numel && s < k->nslots; s++)
+        numel[s] = ir_type_numel(cg_type(&g, s));
+    if (numel && g.tracked)
+        affine_track(k, numel, g.tracked);
+    free(numel);
+    if (!g.packed || !g.pend_at || !g.counted || !g.tracked || !g.check_at || !g.inplace || !g.skip || !g.staged || !g.moved ||
         !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
@@ -748,6 +758,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     cg_find_hoisted(&g);
     cg_find_packed(&g);
     cg_find_counted(&g);
+    cg_find_checks(&g);
     for (int32_t s = 0; s < k->nslots; s++) {
         int64_t n = ir_type_numel(cg_type(&g, s));
         if (g.writes[s] && n > g.T && n % g.T != 0) {
@@ -762,6 +773,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     cgen_rt_prelude(&g);
     if (uses_wgmma(&g))
         cgen_wgmma_prelude(&g);
+    g.sig_at = src->len;
     emit_signature(&g);
     g.stored = false;
     for (int32_t pc = 0; pc < k->ncode && !g.failed; pc++) {
@@ -772,6 +784,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
             g.stored |= g.land_stored[pc] != 0;
             g.pending |= g.pend_at[pc] != 0;
         }
+        cg_emit_checks(&g, pc);
         if (in->op == IR_NOP || g.skip[pc] || g.moved[pc])
             continue;
         bool ok;
@@ -797,6 +810,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         g.pending |= g.pend_at[k->ncode] != 0;
         cg_check_stop(&g);
         cg_printf(&g, "}\n");
+        cg_check_functions(&g);
         info->threads = g.T;
         info->smem_bytes = g.smem;
         info->int_ptrs = g.int_ptrs;
@@ -830,5 +844,8 @@ done:
     free(g.packed);
     free(g.pend_at);
     free(g.counted);
+    free(g.tracked);
+    free(g.check_at);
+    strbuf_free(&g.fns);
     return !g.failed;
 }

@@ -107,6 +107,15 @@ typedef struct cg {
                                widened where it is read */
     bool int_ptrs;          /* the kernel makes pointers from integers
                                (cgen_abi.h: they carry a tk_amap number) */
+    int32_t hoisted;        /* the LOAD or STORE whose bounds check was
+                               hoisted (cg_check_hoist): its lanes test
+                               tk_ok<pc> instead, else -1 */
+    uint8_t *tracked;       /* per slot: affine.h's AFFINE_TRACKED */
+    int32_t *check_at;      /* per pc: a LOAD or STORE checked at once, where
+                               its test goes (cg_find_checks), else -1 */
+    strbuf fns;             /* device functions the kernel calls
+                               (cg_check_functions) */
+    size_t sig_at;          /* where the kernel's signature starts in out */
     int32_t work;           /* the slot whose layout this instruction's
                                lanes follow (cg_convert_begin) */
     bool failed;
@@ -187,6 +196,12 @@ void cg_coord(strbuf *sb, const ir_type *t, int d, const char *idx);
  * and its value at flat index idx (false when the expression would be
  * too large: use shared memory). */
 bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth);
+/* The same over the tiles admit[] names instead of the index expressions
+ * (cgen_check.c: tiles whose operands still hold what they held). */
+bool cg_index_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth,
+                   const uint8_t *admit);
+/* The constant a slot written once by a CONST holds (not floats). */
+bool cg_const_value(const cg *g, int32_t s, int64_t *v);
 /* How much an index expression (or a pointer tile held as an offset from
  * one) grows from one element to the next along its last axis, when that
  * is a known constant (bytes for pointers): true and *out. */
@@ -233,6 +248,26 @@ int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc);   /* the DOT whose
                                ring's head branch pc is, else -1 */
 bool cg_pipe_wgmma_defer(const cg *g, int32_t pc);    /* its wgmma left
                                running across rounds */
+/* Do slots a and b (-1: none) hold at pc what they held after instruction
+ * def: no jump lands between them, so pc is reached from def in a straight
+ * line, and nothing there writes either? */
+bool cg_held_until(const cg *g, int32_t def, int32_t pc, int32_t a, int32_t b);
+/* ---- cgen_check.c: bounds checks hoisted out of an access's lanes ---- */
+/* Which LOADs and STOREs (checked kernels) have a pointer tile that is
+ * affine and a mask that is a box, and where the test of their whole
+ * address range goes (g->check_at: at or before the access). */
+void cg_find_checks(cg *g);
+/* Their tk_ok<pc>, among the kernel's declarations. */
+void cg_check_decls(cg *g);
+/* Before the instruction at pc: the tests placed there (tk_ok<pc> and,
+ * where that fails, the search for the first bad lane). */
+void cg_emit_checks(cg *g, int32_t at);
+/* Around LOAD or STORE in's code: true when its test was placed, so its
+ * lanes check nothing themselves (g->hoisted, until cg_check_hoist_end). */
+bool cg_check_hoist(cg *g, int32_t pc, const ir_inst *in);
+void cg_check_hoist_end(cg *g);
+/* The search functions the kernel calls, written before its signature. */
+void cg_check_functions(cg *g);
 /* ---- cgen_mem.c: chunk tables computed before a loop ---- */
 void cg_find_hoisted(cg *g);
 void cg_emit_hoisted(cg *g, int32_t head);

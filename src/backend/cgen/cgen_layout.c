@@ -436,11 +436,17 @@ enum { PURE_MAX_DEPTH = 24, PURE_MAX_LEN = 4096 };
 
 bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth)
 {
+    return cg_index_expr(g, sb, slot, idx, depth, g->pure);
+}
+
+bool cg_index_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int depth,
+                   const uint8_t *admit)
+{
     if (cg_scalar(g, slot)) {
         strbuf_printf(sb, "s%d", slot);
         return true;
     }
-    if (!g->pure[slot] || depth > PURE_MAX_DEPTH || sb->len > PURE_MAX_LEN)
+    if (!admit[slot] || depth > PURE_MAX_DEPTH || sb->len > PURE_MAX_LEN)
         return false;
     /* the one instruction that writes it */
     if (g->def[slot] < 0)
@@ -458,45 +464,45 @@ bool cg_pure_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int de
         break;
     case IR_RESHAPE:
     case IR_COPY:
-        ok = cg_pure_expr(g, sb, in->a, idx, depth + 1);
+        ok = cg_index_expr(g, sb, in->a, idx, depth + 1, admit);
         break;
     case IR_BROADCAST: {
         strbuf bi = {0};
         cg_bcast_index(&bi, cg_type(g, slot), cg_type(g, in->a), idx);
-        ok = cg_pure_expr(g, sb, in->a, strbuf_cstr(&bi), depth + 1);
+        ok = cg_index_expr(g, sb, in->a, strbuf_cstr(&bi), depth + 1, admit);
         strbuf_free(&bi);
         break;
     }
     case IR_BINARY:
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
-             cg_pure_expr(g, &b, in->b, idx, depth + 1) &&
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
+             cg_index_expr(g, &b, in->b, idx, depth + 1, admit) &&
              cgen_binary(sb, (ir_binop)in->sub, cg_dt(g, in->a), strbuf_cstr(&a),
                          strbuf_cstr(&b), cg_dt(g, in->b));
         break;
     case IR_UNARY:
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
              cgen_unary(sb, (ir_unop)in->sub, dt, strbuf_cstr(&a));
         break;
     case IR_CMP:
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
-             cg_pure_expr(g, &b, in->b, idx, depth + 1) &&
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
+             cg_index_expr(g, &b, in->b, idx, depth + 1, admit) &&
              cgen_cmp(sb, (ir_cmp)in->sub, cg_dt(g, in->a), strbuf_cstr(&a), strbuf_cstr(&b));
         break;
     case IR_CAST:
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
              cgen_cast(sb, (ir_cast_kind)in->sub, dt, cg_dt(g, in->a), strbuf_cstr(&a));
         break;
     case IR_WHERE:
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
-             cg_pure_expr(g, &b, in->b, idx, depth + 1) &&
-             cg_pure_expr(g, &c, in->c, idx, depth + 1);
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
+             cg_index_expr(g, &b, in->b, idx, depth + 1, admit) &&
+             cg_index_expr(g, &c, in->c, idx, depth + 1, admit);
         if (ok)
             strbuf_printf(sb, "((%s) ? (%s) : (%s))", strbuf_cstr(&a), strbuf_cstr(&b),
                           strbuf_cstr(&c));
         break;
     case IR_PTR_ADD: {
-        ok = cg_pure_expr(g, &a, in->a, idx, depth + 1) &&
-             cg_pure_expr(g, &b, in->b, idx, depth + 1);
+        ok = cg_index_expr(g, &a, in->a, idx, depth + 1, admit) &&
+             cg_index_expr(g, &b, in->b, idx, depth + 1, admit);
         if (ok)
             cg_ptr_add(g, sb, in, strbuf_cstr(&a), strbuf_cstr(&b));
         break;
@@ -632,8 +638,7 @@ bool cg_affine_write(cg *g, const ir_inst *in)
 
 /* ---- strides of index expressions ------------------------------------------ */
 
-/* The constant an instruction-free slot holds, if it is one. */
-static bool const_value(const cg *g, int32_t s, int64_t *v)
+bool cg_const_value(const cg *g, int32_t s, int64_t *v)
 {
     int32_t d = g->def[s];
     if (d < 0 || g->k->code[d].op != IR_CONST || dtype_is_float(cg_dt(g, s)))
@@ -694,11 +699,11 @@ bool cg_last_stride(const cg *g, int32_t s, int64_t *out)
             *out = a - b;
             return true;
         }
-        if (in->sub == IR_MUL && b == 0 && const_value(g, in->b, &c)) {
+        if (in->sub == IR_MUL && b == 0 && cg_const_value(g, in->b, &c)) {
             *out = a * c;
             return true;
         }
-        if (in->sub == IR_MUL && a == 0 && const_value(g, in->a, &c)) {
+        if (in->sub == IR_MUL && a == 0 && cg_const_value(g, in->a, &c)) {
             *out = b * c;
             return true;
         }

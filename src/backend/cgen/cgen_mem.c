@@ -84,8 +84,14 @@ static void lane_head_at(cg *g, int32_t pc, const ir_inst *in, int32_t mask, con
     else if (mask >= 0)
         cg_operand(g, &m, mask);
     cg_printf(g, "%stk_u64 tk_a = %s;\n", tagged ? "" : "const ", strbuf_cstr(&p));
-    cg_printf(g, "bool tk_m = %s; (void)tk_m;\n", mask >= 0 ? strbuf_cstr(&m) : "true");
-    if (g->o->checked) {
+    if (g->hoisted >= 0) {
+        /* checked before the lanes (cgen_check.c) */
+        cg_printf(g, "bool tk_m = %s%stk_ok%d; (void)tk_m;\n", mask >= 0 ? strbuf_cstr(&m) : "",
+                  mask >= 0 ? " && " : "", g->hoisted);
+    } else {
+        cg_printf(g, "bool tk_m = %s; (void)tk_m;\n", mask >= 0 ? strbuf_cstr(&m) : "true");
+    }
+    if (g->o->checked && g->hoisted < 0) {
         strbuf ok = {0}, arg = {0};
         check_exprs(g, in->a, esz, &ok, &arg);
         strbuf_printf(&check, "if (tk_m && !%s) {\n", strbuf_cstr(&ok));
@@ -185,10 +191,7 @@ static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
     }
 }
 
-/* Do slots a and b (-1: none) hold at pc what they held after instruction
- * def: no jump lands between them, so pc is reached from def in a straight
- * line, and nothing there writes either? */
-static bool held_until(const cg *g, int32_t def, int32_t pc, int32_t a, int32_t b)
+bool cg_held_until(const cg *g, int32_t def, int32_t pc, int32_t a, int32_t b)
 {
     for (int32_t p = def + 1; p <= pc; p++) {
         int32_t d = g->k->code[p].dst;
@@ -223,7 +226,7 @@ static const ir_inst *chunk_mask_cmp(const cg *g, int32_t pc, int32_t mask, int 
         !cg_last_stride(g, cmp->a, &st) || st != 1 || t->shape[t->ndim - 1] % V != 0)
         return NULL;
     /* the operands must hold at the access what they held at the CMP */
-    return held_until(g, def, pc, cmp->a, cmp->b) ? cmp : NULL;
+    return cg_held_until(g, def, pc, cmp->a, cmp->b) ? cmp : NULL;
 }
 
 /* r0 and e0, the first register and element of chunk c (in scope) of V
@@ -322,7 +325,10 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     } else if (mask >= 0) {
         cg_printf(g, " && s%d", mask);
     }
-    if (g->o->checked) {
+    if (g->o->checked && g->hoisted >= 0) {
+        /* the whole access was checked before its chunks (cgen_check.c) */
+        cg_printf(g, " && tk_ok%d", g->hoisted);
+    } else if (g->o->checked) {
         /* inside the argument, at a whole element from its start: tk_a0 is
          * a multiple of the chunk's bytes already, so that is its start's
          * alignment (a value of the launch, which the compiler computes
@@ -511,6 +517,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
      * (with two buffers, cgen_pipe.c, the DOT's own barrier saw to that) */
     if (g->stored || (dot >= 0 && g->fuse_first[dot] == pc && !g->pipe_async[dot]))
         cg_barrier(g);
+    bool hoisted = cg_check_hoist(g, pc, in);
     int bytes = vec_bytes(g, in, in->dst);
     /* (a pipelined DOT's next operands keep the one-pass form: the H100
      * ran the lecture's 1024^3 fp32 matmul 13% slower with two passes) */
@@ -550,6 +557,8 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         load_lane(g, pc, in);
         cg_loop_end(g);
     }
+    if (hoisted)
+        cg_check_hoist_end(g);
     cg_check_pending(g);
     return true;
 }
@@ -591,7 +600,7 @@ static int32_t store_source(const cg *g, int32_t pc, const ir_inst *in)
     cgen_layout lv = cg_layout(g, v), lx = cg_layout(g, cast->a);
     if (!cg_same_layout(&lv, &lx))
         return v;
-    return held_until(g, def, pc, cast->a, -1) ? cast->a : v;
+    return cg_held_until(g, def, pc, cast->a, -1) ? cast->a : v;
 }
 
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
@@ -600,6 +609,7 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
     int32_t shape = g->work >= 0 && !cg_scalar(g, g->work) ? g->work : in->a;
     int bytes = shape == in->a ? vec_bytes(g, in, in->a) : 0;
     int32_t value = store_source(g, pc, in);
+    bool hoisted = cg_check_hoist(g, pc, in);
     if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->a, in->c, bytes, false);
@@ -643,6 +653,8 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         store_lane(g, in, value);
         cg_loop_end(g);
     }
+    if (hoisted)
+        cg_check_hoist_end(g);
     g->stored = true;
     cg_check_pending(g);
     return true;

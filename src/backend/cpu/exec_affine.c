@@ -12,6 +12,8 @@
 
 #include <string.h>
 
+#include "affine.h"
+
 /* A value missing from a switch over an enum is an error here (ir.h) */
 #pragma GCC diagnostic error "-Wswitch"
 #pragma GCC diagnostic error "-Wswitch-enum"
@@ -64,11 +66,8 @@ static bool rec_fits(const exec_rec *r, const ir_type *t)
         if (__builtin_add_overflow(span < 0 ? lo : hi, span, span < 0 ? &lo : &hi))
             return false;
     }
-    static const int64_t min[] = {0, INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN, 0, 0, 0, 0};
-    static const int64_t max[] = {1, INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX,
-                                  UINT8_MAX, UINT16_MAX, UINT32_MAX, INT64_MAX};
-    stk k = st_of(t->dt);
-    return k <= ST_U64 && lo >= min[k] && hi <= max[k];
+    int64_t min, max;
+    return affine_dtype_range(t->dt, &min, &max) && lo >= min && hi <= max;
 }
 
 /* Map operand record a (of type ta) onto the axes of td, numpy's
@@ -78,8 +77,8 @@ static void rec_broadcast(const exec_rec *a, const ir_type *ta, const ir_type *t
 {
     r->base = a->base;
     for (int d = 0; d < td->ndim; d++) {
-        int j = d - (td->ndim - ta->ndim);
-        bool rep = j < 0 || ta->shape[j] == 1;
+        int j = affine_bcast_axis(ta, td, d);
+        bool rep = j < 0;
         r->st[d] = rep ? 0 : a->st[j];
         /* a repeated axis is on everywhere, unless a's box is empty */
         r->lo[d] = rep ? 0 : a->lo[j];
@@ -96,36 +95,17 @@ static void rec_broadcast(const exec_rec *a, const ir_type *ta, const ir_type *t
 static bool rec_reshape(const exec_rec *a, const ir_type *ta, const ir_type *td,
                         bool box, exec_rec *r)
 {
-    int ja = 0;
-    bool same = true;
-    int64_t st[IR_MAX_DIM] = {0};
-    int32_t lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM] = {0};
+    int map[IR_MAX_DIM];
     bool empty = false;
     for (int j = 0; j < ta->ndim; j++)
         empty |= box && a->lo[j] >= a->hi[j];
-    for (int d = 0; d < td->ndim; d++) {
-        if (td->shape[d] == 1) {
-            hi[d] = 1;
-            continue;
-        }
-        while (ja < ta->ndim && ta->shape[ja] == 1)
-            ja++;
-        if (ja >= ta->ndim || ta->shape[ja] != td->shape[d]) {
-            same = false;
-            break;
-        }
-        st[d] = a->st[ja];
-        lo[d] = a->lo[ja];
-        hi[d] = a->hi[ja];
-        ja++;
-    }
-    while (same && ja < ta->ndim && ta->shape[ja] == 1)
-        ja++;
-    if (same && ja == ta->ndim) {
+    if (affine_reshape_axes(ta, td, map)) {
         r->base = a->base;
-        memcpy(r->st, st, sizeof st);
-        memcpy(r->lo, lo, sizeof lo);
-        memcpy(r->hi, hi, sizeof hi);
+        for (int d = 0; d < td->ndim; d++) {
+            r->st[d] = map[d] < 0 ? 0 : a->st[map[d]];
+            r->lo[d] = map[d] < 0 ? 0 : a->lo[map[d]];
+            r->hi[d] = map[d] < 0 ? 1 : a->hi[map[d]];
+        }
         if (empty && td->ndim > 0)
             r->lo[0] = r->hi[0] = 0;
         return true;

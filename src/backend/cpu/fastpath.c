@@ -1,13 +1,14 @@
 /* fastpath.c - which slots the executor can keep as affine records and
  * which instructions take its fast paths (fastpath.h).  A few passes over
- * the IR: the tracked slots are the largest set closed under "every writer
- * is a record-making instruction whose record operands are tracked or
- * scalars"; lazy slots are tracked slots that no reader needs as lanes. */
+ * the IR: the tracked slots are the shared analysis's (affine.h, which the
+ * GPU emitter uses too); lazy slots are tracked slots that no reader needs
+ * as lanes. */
 #include "fastpath.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "affine.h"
 #include "arena.h"
 #include "dtype.h"
 
@@ -15,10 +16,7 @@
 #pragma GCC diagnostic error "-Wswitch"
 #pragma GCC diagnostic error "-Wswitch-enum"
 
-static bool fastpath_is_index(dtype t)
-{
-    return !dtype_is_ptr(t) && dtype_is_int(t) && t != DTYPE_INT1;
-}
+_Static_assert((int)AFFINE_TRACKED == (int)FASTPATH_TRACKED, "affine_track sets slot_flags");
 
 static const ir_type *fastpath_type(const ir_kernel *k, int32_t s)
 {
@@ -33,64 +31,6 @@ static bool fastpath_same_shape(const ir_type *a, const ir_type *b)
         if (a->shape[d] != b->shape[d])
             return false;
     return true;
-}
-
-/* Can this instruction describe its result (slot in->dst) as a record,
- * given records (or scalars) for its operands? */
-static bool fastpath_makes_record(const ir_kernel *k, const ir_inst *in)
-{
-    dtype t = fastpath_type(k, in->dst)->dt;
-    bool index = fastpath_is_index(t), ptr = dtype_is_ptr(t), box = t == DTYPE_INT1;
-    switch ((ir_opcode)in->op) {
-    case IR_CONST:
-        return index || ptr || box;
-    case IR_ARANGE:
-        return true;
-    case IR_COPY: case IR_RESHAPE: case IR_BROADCAST:
-        return index || ptr || box;
-    case IR_CAST:
-        return in->sub == IR_CAST_PLAIN && index &&
-               fastpath_is_index(fastpath_type(k, in->a)->dt);
-    case IR_BINARY:
-        if (index)
-            return in->sub == IR_ADD || in->sub == IR_SUB || in->sub == IR_MUL;
-        return box && in->sub == IR_AND;
-    case IR_CMP:
-        return box && fastpath_is_index(fastpath_type(k, in->a)->dt) &&
-               fastpath_is_index(fastpath_type(k, in->b)->dt);
-    case IR_PTR_ADD:
-        return ptr && fastpath_is_index(fastpath_type(k, in->b)->dt);
-    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
-    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
-    case IR_UNARY: case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE:
-    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT:
-    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
-    case IR_NOP:
-        break;
-    }
-    return false;
-}
-
-/* The operands a record-making instruction reads as records (up to 2). */
-static int fastpath_record_operands(const ir_inst *in, int32_t *ops)
-{
-    switch ((ir_opcode)in->op) {
-    case IR_COPY: case IR_RESHAPE: case IR_BROADCAST: case IR_CAST:
-        ops[0] = in->a;
-        return 1;
-    case IR_BINARY: case IR_CMP: case IR_PTR_ADD:
-        ops[0] = in->a;
-        ops[1] = in->b;
-        return 2;
-    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
-    case IR_TRANS: case IR_FLIP: case IR_CONCAT: case IR_SLICE: case IR_GATHER:
-    case IR_HISTOGRAM: case IR_BITCAST: case IR_UNARY: case IR_WHERE: case IR_MATH:
-    case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_DOT: case IR_REDUCE:
-    case IR_SCAN: case IR_PRINT: case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP:
-    case IR_BRANCH: case IR_RETURN: case IR_NOP:
-        break;
-    }
-    return 0;
 }
 
 /* Instructions whose result depends only on their operands and the
@@ -228,41 +168,16 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         if (k->code[pc].op == IR_BREAKPOINT)
             allow_lazy = false;
 
-    /* Start from every non-scalar slot whose writers all make records... */
+    /* The tracked slots: affine.h's (AFFINE_TRACKED is FASTPATH_TRACKED). */
+    affine_track(k, numel, slot_flags);
     int32_t *writers = xcalloc((size_t)ns + 1, sizeof *writers);
-    bool *refused = xcalloc((size_t)ns + 1, sizeof *refused);
-    for (int32_t pc = 0; pc < nc; pc++) {
-        const ir_inst *in = &k->code[pc];
-        if (!ir_writes_dst(in))
-            continue;
-        writers[in->dst]++;
-        if (!fastpath_makes_record(k, in))
-            refused[in->dst] = true;
-    }
-    for (int32_t s = 0; s < ns; s++)
-        if (writers[s] > 0 && !refused[s] && numel[s] > 1)
-            slot_flags[s] = FASTPATH_TRACKED;
-    /* ... then drop those fed by an untracked tile, until nothing changes. */
-    for (bool changed = true; changed;) {
-        changed = false;
-        for (int32_t pc = 0; pc < nc; pc++) {
-            const ir_inst *in = &k->code[pc];
-            if (in->dst < 0 || !(slot_flags[in->dst] & FASTPATH_TRACKED))
-                continue;
-            int32_t ops[2];
-            int n = fastpath_record_operands(in, ops);
-            for (int i = 0; i < n; i++)
-                if (numel[ops[i]] != 1 && !(slot_flags[ops[i]] & FASTPATH_TRACKED)) {
-                    slot_flags[in->dst] = 0;
-                    changed = true;
-                    break;
-                }
-        }
-    }
+    for (int32_t pc = 0; pc < nc; pc++)
+        if (ir_writes_dst(&k->code[pc]))
+            writers[k->code[pc].dst]++;
     for (int32_t pc = 0; pc < nc; pc++) {
         const ir_inst *in = &k->code[pc];
         if (in->dst >= 0 && (slot_flags[in->dst] & FASTPATH_TRACKED) &&
-            fastpath_makes_record(k, in))
+            affine_makes_record(k, in))
             inst_flags[pc] |= FASTPATH_RECORD;
         if (fastpath_memory_ok(k, numel, slot_flags, in))
             inst_flags[pc] |= FASTPATH_MEMORY;
@@ -270,8 +185,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
 
     /* Lazy: tracked, and every read is one that understands records. */
     int32_t *reads = xcalloc((size_t)ns + 1, sizeof *reads);
-    bool *needs_lanes = refused;       /* reused */
-    memset(needs_lanes, 0, (size_t)ns + 1);
+    bool *needs_lanes = xcalloc((size_t)ns + 1, sizeof *needs_lanes);
     bool *target = xcalloc((size_t)nc + 1, sizeof *target);
     for (int32_t pc = 0; pc < nc; pc++) {
         const ir_inst *in = &k->code[pc];
@@ -280,7 +194,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
         int32_t ops[IR_MAX_READS], rec[2] = {-1, -1};
         int n = ir_reads(in, ops), nr = 0;
         if (inst_flags[pc] & FASTPATH_RECORD)
-            nr = fastpath_record_operands(in, rec);
+            nr = affine_record_operands(in, rec);
         if (inst_flags[pc] & FASTPATH_MEMORY) {
             rec[0] = in->a;
             rec[1] = in->op == IR_LOAD ? in->b : in->c;
@@ -363,7 +277,7 @@ void fastpath_analyse(const ir_kernel *k, const int64_t *numel, bool allow_lazy,
     }
     free(writers);
     free(invariant);
-    free(refused);
+    free(needs_lanes);
     free(reads);
     free(target);
 }

@@ -1,0 +1,805 @@
+/* cgen_check.c - bounds checks hoisted out of a LOAD's or STORE's lanes.
+ *
+ * When an access's pointer tile is affine (affine.h: a pointer argument
+ * plus offsets built from aranges and scalars) and its mask a box (or
+ * absent), the addresses its active lanes touch follow from a few
+ * scalars: the pointer's base and strides, the box's bounds.  Before the
+ * access, every thread computes those (uniform scalar arithmetic, the same
+ * in every thread) and tests the whole range at once against the
+ * argument's bytes: tk_ok<pc> = the lowest and highest active addresses
+ * inside [lo, hi), every address a whole element from lo.  The access's
+ * chunks and lanes then check nothing: they only ask tk_ok<pc>.
+ *
+ * The closed form is trusted only where it is exact: every index tile it
+ * goes through must stay inside its dtype and within +-2^30 (so that the
+ * wrapping arithmetic that made the lanes did not wrap, and the scalars
+ * here cannot overflow 64 bits), which the test checks too; boxes that
+ * cannot be found in closed form are taken whole (a superset of the
+ * active lanes: the test only gets stricter).  Where the test fails, a
+ * __noinline__ function (tk_find<pc>) recomputes the thread's share of
+ * the lanes exactly (the index expressions of cg_index_expr, from the
+ * same scalars), notes the first one outside the argument as any failing
+ * lane is noted (TK_NOTE), and the block skips the access when any of its
+ * threads found one (a barrier: the test fails in every thread at once),
+ * so the report is the CPU's (the lowest lane of the first failing
+ * instruction) and no bad address is ever touched.  A test that failed only because the closed form could
+ * not be trusted finds nothing, and the access goes on.
+ *
+ * The closed form is read at the access from the scalars the tiles were
+ * made from, so each tile of it is either an index expression (made only
+ * of values that never change) or made in a straight line before the
+ * access with its scalar operands unchanged since (cg_held_until). */
+#include "cgen_impl.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "affine.h"
+#include "cgen_abi.h"
+
+#pragma GCC diagnostic error "-Wswitch"
+#pragma GCC diagnostic error "-Wswitch-enum"
+
+/* Index lanes the closed form trusts: within +-2^30 (and their dtype). */
+#define HC_BOUND (INT64_C(1) << 30)
+
+/* What the closed form knows of one slot. */
+typedef struct hnode {
+    uint8_t state;          /* 0: not looked at, 1: affine (or a box), 2: not */
+    bool checked;           /* its range is in the test already */
+    bool kst[IR_MAX_DIM];   /* stride d is the constant cst[d] */
+    int64_t cst[IR_MAX_DIM];
+} hnode;
+
+/* The analysis of one access. */
+typedef struct hc {
+    cg *g;
+    int32_t pc;
+    hnode *n;               /* per slot */
+    uint8_t *admit;         /* per slot: tiles the search recomputes */
+    uint8_t *leaf;          /* per slot: scalars it reads (1), abase offsets
+                               s<slot>_d it reads (2) */
+    strbuf decl;            /* the closed form's declarations */
+    strbuf trust;           /* " && condition" for each range it trusts */
+} hc;
+
+/* ---- the closed form of one slot ---------------------------------------
+ * Slot s's base is tk_h<s>b (tk_i64 for an index tile, tk_u64 for a
+ * pointer), stride d tk_h<s>s<d> unless known (kst), the range of an index
+ * tile's lanes [tk_h<s>n, tk_h<s>x] (a superset), and a box's axis d
+ * [tk_h<s>l<d>, tk_h<s>h<d>).  Arithmetic goes through tk_u64, which
+ * wraps, so that an untrusted form is only wrong, never undefined. */
+
+static bool node(hc *h, int32_t s);
+
+/* Stride d of slot s as an expression. */
+static void stride_ref(const hc *h, strbuf *sb, int32_t s, int d)
+{
+    const hnode *n = &h->n[s];
+    if (n->kst[d])
+        strbuf_printf(sb, "((tk_i64)%" PRId64 "ll)", n->cst[d]);
+    else
+        strbuf_printf(sb, "tk_h%ds%d", s, d);
+}
+
+/* Define stride d of slot s as expression x, or as the constant c when
+ * known: strides along an axis of one element are always 0. */
+static void set_stride(hc *h, int32_t s, int d, bool known, int64_t c, const char *x)
+{
+    const ir_type *t = cg_type(h->g, s);
+    hnode *n = &h->n[s];
+    if (t->shape[d] == 1) {
+        known = true;
+        c = 0;
+    }
+    n->kst[d] = known;
+    n->cst[d] = c;
+    if (!known)
+        strbuf_printf(&h->decl, "const tk_i64 tk_h%ds%d = (tk_i64)(%s);\n", s, d, x);
+}
+
+/* The range check of index slot s of dtype dt. */
+static void trust_range(hc *h, int32_t s, dtype dt)
+{
+    int64_t lo, hi;
+    if (h->n[s].checked)
+        return;
+    h->n[s].checked = true;
+    affine_dtype_range(dt, &lo, &hi);
+    lo = lo < -HC_BOUND ? -HC_BOUND : lo;
+    hi = hi > HC_BOUND ? HC_BOUND : hi;
+    strbuf_printf(&h->trust, " && tk_h%dn >= %" PRId64 "ll && tk_h%dx <= %" PRId64 "ll",
+                  s, lo, s, hi);
+}
+
+/* A scalar: its own value, strides 0; an int1 scalar is a box that is
+ * whole or empty (tk_h<s>v). */
+static bool scalar_node(hc *h, int32_t s)
+{
+    dtype dt = cg_dt(h->g, s);
+    h->leaf[s] = 1;
+    if (dt == DTYPE_INT1) {
+        strbuf_printf(&h->decl, "const bool tk_h%dv = s%d;\n", s, s);
+        return true;
+    }
+    if (dtype_is_ptr(dt)) {
+        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = (tk_u64)s%d;\n", s, s);
+        return true;
+    }
+    if (!affine_is_index(dt))
+        return false;
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)s%d, tk_h%dn = tk_h%db, "
+                  "tk_h%dx = tk_h%db;\n", s, s, s, s, s, s);
+    /* (a scalar of 32 bits or fewer is exact and small by its dtype) */
+    if (dtype_size(dt) > 4)
+        trust_range(h, s, dt);
+    return true;
+}
+
+/* The box of a scalar int1 operand on axis d of a shape with n lanes
+ * there: whole or empty. */
+static void box_of_scalar(hc *h, int32_t s, int32_t v, int d, int64_t n)
+{
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = tk_h%dv ? %" PRId64
+                  "ll : 0;\n", s, d, s, d, v, n);
+}
+
+/* Slot s (ndim axes) takes operand a's form, axis d from a's axis map[d]
+ * (-1: it repeats or has one element: stride 0, a box whole there). */
+static void map_axes(hc *h, int32_t s, int32_t a, const int *map)
+{
+    cg *g = h->g;
+    const ir_type *t = cg_type(g, s);
+    dtype dt = cg_dt(g, s);
+    bool scalar = cg_scalar(g, a);
+    if (dt == DTYPE_INT1) {
+        for (int d = 0; d < t->ndim; d++) {
+            if (scalar)
+                box_of_scalar(h, s, a, d, d == 0 ? t->shape[0] : t->shape[d]);
+            else if (map[d] < 0)
+                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64
+                              "ll;\n", s, d, s, d, (int64_t)t->shape[d]);
+            else
+                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = tk_h%dl%d, tk_h%dh%d = "
+                              "tk_h%dh%d;\n", s, d, a, map[d], s, d, a, map[d]);
+        }
+        return;
+    }
+    strbuf_printf(&h->decl, "const %s tk_h%db = tk_h%db;\n",
+                  dtype_is_ptr(dt) ? "tk_u64" : "tk_i64", s, a);
+    if (!dtype_is_ptr(dt))
+        strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = tk_h%dn, tk_h%dx = tk_h%dx;\n",
+                      s, a, s, a);
+    for (int d = 0; d < t->ndim; d++) {
+        if (scalar || map[d] < 0) {
+            set_stride(h, s, d, true, 0, NULL);
+            continue;
+        }
+        strbuf x = {0};
+        stride_ref(h, &x, a, map[d]);
+        set_stride(h, s, d, h->n[a].kst[map[d]], h->n[a].cst[map[d]], strbuf_cstr(&x));
+        strbuf_free(&x);
+    }
+}
+
+/* A known constant the emitter may add and scale without overflow. */
+static bool small(int64_t c)
+{
+    return c > -(INT64_C(1) << 40) && c < (INT64_C(1) << 40);
+}
+
+/* Is slot s the same on every lane: a scalar, or strides all 0? */
+static bool uniform(const hc *h, int32_t s)
+{
+    if (cg_scalar(h->g, s))
+        return true;
+    const ir_type *t = cg_type(h->g, s);
+    for (int d = 0; d < t->ndim; d++)
+        if (!h->n[s].kst[d] || h->n[s].cst[d] != 0)
+            return false;
+    return true;
+}
+
+/* ADD, SUB or MUL of two index forms (scalars or tiles of s's shape). */
+static bool arith_node(hc *h, int32_t s, const ir_inst *in)
+{
+    cg *g = h->g;
+    const ir_type *t = cg_type(g, s);
+    int32_t a = in->a, b = in->b;
+    for (int i = 0; i < 2; i++) {
+        int32_t o = i ? b : a;
+        if (!cg_scalar(g, o) && cg_type(g, o)->ndim != t->ndim)
+            return false;
+    }
+    if (in->sub == IR_ADD || in->sub == IR_SUB) {
+        const char *op = in->sub == IR_ADD ? "+" : "-";
+        strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db %s "
+                      "(tk_u64)tk_h%db);\n", s, a, op, b);
+        if (in->sub == IR_ADD)
+            strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn + "
+                          "(tk_u64)tk_h%dn), tk_h%dx = (tk_i64)((tk_u64)tk_h%dx + "
+                          "(tk_u64)tk_h%dx);\n", s, a, b, s, a, b);
+        else
+            strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn - "
+                          "(tk_u64)tk_h%dx), tk_h%dx = (tk_i64)((tk_u64)tk_h%dx - "
+                          "(tk_u64)tk_h%dn);\n", s, a, b, s, a, b);
+        for (int d = 0; d < t->ndim; d++) {
+            bool ka = cg_scalar(g, a) || h->n[a].kst[d], kb = cg_scalar(g, b) || h->n[b].kst[d];
+            int64_t ca = cg_scalar(g, a) ? 0 : h->n[a].cst[d];
+            int64_t cb = cg_scalar(g, b) ? 0 : h->n[b].cst[d];
+            strbuf x = {0}, sa = {0}, sbb = {0};
+            if (cg_scalar(g, a))
+                strbuf_puts(&sa, "0");
+            else
+                stride_ref(h, &sa, a, d);
+            if (cg_scalar(g, b))
+                strbuf_puts(&sbb, "0");
+            else
+                stride_ref(h, &sbb, b, d);
+            strbuf_printf(&x, "(tk_u64)%s %s (tk_u64)%s", strbuf_cstr(&sa), op, strbuf_cstr(&sbb));
+            bool known = ka && kb && small(ca) && small(cb);
+            set_stride(h, s, d, known, in->sub == IR_ADD ? ca + cb : ca - cb, strbuf_cstr(&x));
+            strbuf_free(&x);
+            strbuf_free(&sa);
+            strbuf_free(&sbb);
+        }
+        return true;
+    }
+    /* MUL: one side the same on every lane (a scalar, or strides all 0)
+     * scales the other */
+    bool ua = uniform(h, a), ub = uniform(h, b);
+    if (!ua && !ub)
+        return false;
+    int32_t f = ua ? a : b, x = ua ? b : a;
+    /* both factors within the bound, so that the products below cannot
+     * overflow (a scalar or a broadcast one is not checked by itself) */
+    trust_range(h, f, cg_dt(g, f));
+    trust_range(h, x, cg_dt(g, x));
+    int64_t fc = 0;
+    bool kf = cg_scalar(g, f) && cg_const_value(g, f, &fc) && fc > -(1 << 20) && fc < (1 << 20);
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%db);\n",
+                  s, f, x);
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%dp = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%dn), "
+                  "tk_h%dq = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%dx);\n", s, f, x, s, f, x);
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = tk_h%dp < tk_h%dq ? tk_h%dp : tk_h%dq, "
+                  "tk_h%dx = tk_h%dp < tk_h%dq ? tk_h%dq : tk_h%dp;\n",
+                  s, s, s, s, s, s, s, s, s, s);
+    for (int d = 0; d < t->ndim; d++) {
+        bool kx = cg_scalar(g, x) || h->n[x].kst[d];
+        int64_t cx = cg_scalar(g, x) ? 0 : h->n[x].cst[d];
+        strbuf e = {0}, sx = {0};
+        if (cg_scalar(g, x))
+            strbuf_puts(&sx, "0");
+        else
+            stride_ref(h, &sx, x, d);
+        strbuf_printf(&e, "(tk_u64)tk_h%db * (tk_u64)%s", f, strbuf_cstr(&sx));
+        bool known = kx && (cx == 0 || (kf && small(cx)));
+        set_stride(h, s, d, known, cx == 0 ? 0 : fc * cx, strbuf_cstr(&e));
+        strbuf_free(&e);
+        strbuf_free(&sx);
+    }
+    return true;
+}
+
+/* CMP of two index forms: the box of lanes where a - b op 0, when the
+ * difference grows by a known constant along one axis at most; the whole
+ * tile otherwise (a superset, which the test may take). */
+static bool cmp_node(hc *h, int32_t s, const ir_inst *in)
+{
+    cg *g = h->g;
+    const ir_type *t = cg_type(g, s);
+    int32_t a = in->a, b = in->b;
+    if ((!cg_scalar(g, a) && cg_type(g, a)->ndim != t->ndim) ||
+        (!cg_scalar(g, b) && cg_type(g, b)->ndim != t->ndim))
+        return false;
+    int axis = -1, nvary = 0;
+    int64_t sd = 0;
+    bool known = true;
+    for (int d = 0; d < t->ndim; d++) {
+        if (t->shape[d] == 1)
+            continue;
+        bool ka = cg_scalar(g, a) || h->n[a].kst[d], kb = cg_scalar(g, b) || h->n[b].kst[d];
+        int64_t ca = cg_scalar(g, a) ? 0 : h->n[a].cst[d];
+        int64_t cb = cg_scalar(g, b) ? 0 : h->n[b].cst[d];
+        if (ka && kb && ca == cb)
+            continue;
+        nvary++;
+        axis = d;
+        known = ka && kb;
+        sd = ca - cb;
+    }
+    ir_cmp op = (ir_cmp)in->sub;
+    bool order = op == IR_LT || op == IR_LE || op == IR_GT || op == IR_GE;
+    strbuf_printf(&h->decl, "const tk_i64 tk_h%dc = (tk_i64)((tk_u64)tk_h%db - (tk_u64)tk_h%db);\n",
+                  s, a, b);
+    /* c + sd * i op 0 as c' + s' * i < 0 */
+    const char *cx = op == IR_LT ? "tk_h%dc" : op == IR_LE ? "tk_h%dc - 1"
+                     : op == IR_GT ? "-tk_h%dc" : "-tk_h%dc - 1";
+    int64_t sx = op == IR_GT || op == IR_GE ? -sd : sd;
+    for (int d = 0; d < t->ndim; d++) {
+        if (nvary == 0 && d == 0) {
+            strbuf c = {0};
+            if (order)
+                strbuf_printf(&c, cx, s);
+            strbuf_printf(&h->decl, "const tk_i64 tk_h%dl0 = 0, tk_h%dh0 = ", s, s);
+            if (order)
+                strbuf_printf(&h->decl, "%s < 0", strbuf_cstr(&c));
+            else
+                strbuf_printf(&h->decl, "tk_h%dc %s 0", s, op == IR_EQ ? "==" : "!=");
+            strbuf_printf(&h->decl, " ? %" PRId64 "ll : 0;\n", (int64_t)t->shape[0]);
+            strbuf_free(&c);
+        } else if (nvary == 1 && d == axis && known && order) {
+            strbuf c = {0};
+            strbuf_printf(&c, cx, s);
+            strbuf_printf(&h->decl, "tk_i64 tk_h%dl%d, tk_h%dh%d;\ntk_span(%s, %" PRId64 "ll, %"
+                          PRId64 "ll, &tk_h%dl%d, &tk_h%dh%d);\n", s, d, s, d, strbuf_cstr(&c),
+                          sx, (int64_t)t->shape[d], s, d, s, d);
+            strbuf_free(&c);
+        } else {
+            strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
+                          s, d, s, d, (int64_t)t->shape[d]);
+        }
+    }
+    return true;
+}
+
+/* The form of tile s from its one writer (or its abase). */
+static bool tile_node(hc *h, int32_t s)
+{
+    cg *g = h->g;
+    const ir_type *t = cg_type(g, s);
+    dtype dt = t->dt;
+    if (g->abase[s] >= 0) {
+        /* a pointer tile held as an index expression plus s<s>_d */
+        int32_t base = g->abase[s];
+        if (!node(h, base))
+            return false;
+        h->leaf[s] = 2;
+        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = tk_h%db + (tk_u64)s%d_d;\n", s, base, s);
+        for (int d = 0; d < t->ndim; d++) {
+            strbuf x = {0};
+            stride_ref(h, &x, base, d);
+            set_stride(h, s, d, h->n[base].kst[d], h->n[base].cst[d], strbuf_cstr(&x));
+            strbuf_free(&x);
+        }
+        return true;
+    }
+    int32_t def = g->def[s];
+    if (def < 0 || def >= h->pc || !(g->tracked[s] & AFFINE_TRACKED))
+        return false;
+    const ir_inst *in = &g->k->code[def];
+    int32_t rd[IR_MAX_READS];
+    int nr = ir_reads(in, rd);
+    if (!g->pure[s]) {
+        /* made in a straight line before the access from scalars that still
+         * hold what they held */
+        if (!cg_held_until(g, def, h->pc, -1, -1))
+            return false;
+        for (int i = 0; i < nr; i++)
+            if (cg_scalar(g, rd[i]) && !cg_held_until(g, def, h->pc, rd[i], -1))
+                return false;
+    }
+    for (int i = 0; i < nr; i++)
+        if (!node(h, rd[i]))
+            return false;
+    h->admit[s] = 1;
+    int map[IR_MAX_DIM];
+    switch ((ir_opcode)in->op) {
+    case IR_CONST:
+        if (dt == DTYPE_INT1) {
+            for (int d = 0; d < t->ndim; d++)
+                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
+                              s, d, s, d, d == 0 && !in->imm ? (int64_t)0 : (int64_t)t->shape[d]);
+            return true;
+        }
+        if (dtype_is_ptr(dt)) {
+            strbuf_printf(&h->decl, "const tk_u64 tk_h%db = (tk_u64)%" PRId64 "ll;\n", s, in->imm);
+        } else {
+            strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)%" PRId64 "ll, tk_h%dn = "
+                          "tk_h%db, tk_h%dx = tk_h%db;\n", s, in->imm, s, s, s, s);
+            trust_range(h, s, dt);
+        }
+        for (int d = 0; d < t->ndim; d++)
+            set_stride(h, s, d, true, 0, NULL);
+        return true;
+    case IR_ARANGE:
+        if (t->ndim != 1)
+            return false;
+        strbuf_printf(&h->decl, "const tk_i64 tk_h%db = %" PRId64 "ll, tk_h%dn = tk_h%db, "
+                      "tk_h%dx = tk_h%db + %" PRId64 "ll;\n", s, in->imm, s, s, s, s,
+                      (int64_t)t->shape[0] - 1);
+        set_stride(h, s, 0, true, 1, NULL);
+        trust_range(h, s, dt);
+        return true;
+    case IR_COPY: case IR_CAST:
+        if (!cg_scalar(g, in->a) && cg_type(g, in->a)->ndim != t->ndim)
+            return false;
+        for (int d = 0; d < t->ndim; d++)
+            map[d] = cg_scalar(g, in->a) ? -1 : d;
+        map_axes(h, s, in->a, map);
+        if (in->op == IR_CAST)
+            trust_range(h, s, dt);
+        return true;
+    case IR_BROADCAST:
+        for (int d = 0; d < t->ndim; d++)
+            map[d] = cg_scalar(g, in->a) ? -1 : affine_bcast_axis(cg_type(g, in->a), t, d);
+        map_axes(h, s, in->a, map);
+        return true;
+    case IR_RESHAPE:
+        if (cg_scalar(g, in->a)) {
+            for (int d = 0; d < t->ndim; d++)
+                map[d] = -1;
+        } else if (!affine_reshape_axes(cg_type(g, in->a), t, map)) {
+            return false;
+        }
+        map_axes(h, s, in->a, map);
+        return true;
+    case IR_BINARY:
+        if (dt == DTYPE_INT1) {     /* AND of two boxes */
+            for (int d = 0; d < t->ndim; d++) {
+                strbuf l[2] = {{0}}, e[2] = {{0}};
+                for (int i = 0; i < 2; i++) {
+                    int32_t o = i ? in->b : in->a;
+                    if (cg_scalar(g, o)) {
+                        strbuf_puts(&l[i], "0");
+                        if (d == 0)
+                            strbuf_printf(&e[i], "(tk_h%dv ? %" PRId64 "ll : 0)", o, (int64_t)t->shape[0]);
+                        else
+                            strbuf_printf(&e[i], "%" PRId64 "ll", (int64_t)t->shape[d]);
+                    } else {
+                        strbuf_printf(&l[i], "tk_h%dl%d", o, d);
+                        strbuf_printf(&e[i], "tk_h%dh%d", o, d);
+                    }
+                }
+                const char *la = strbuf_cstr(&l[0]), *lb = strbuf_cstr(&l[1]);
+                const char *ea = strbuf_cstr(&e[0]), *eb = strbuf_cstr(&e[1]);
+                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = %s > %s ? %s : %s, "
+                              "tk_h%dh%d = %s < %s ? %s : %s;\n", s, d, la, lb, la, lb,
+                              s, d, ea, eb, ea, eb);
+                for (int i = 0; i < 2; i++) {
+                    strbuf_free(&l[i]);
+                    strbuf_free(&e[i]);
+                }
+            }
+            return true;
+        }
+        if (!arith_node(h, s, in))
+            return false;
+        trust_range(h, s, dt);
+        return true;
+    case IR_CMP:
+        return cmp_node(h, s, in);
+    case IR_PTR_ADD: {
+        int esz = (int)dtype_size(dtype_elem(dt));
+        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = tk_h%db + (tk_u64)tk_h%db * %dull;\n",
+                      s, in->a, in->b, esz);
+        for (int d = 0; d < t->ndim; d++) {
+            bool ka = cg_scalar(g, in->a) || h->n[in->a].kst[d];
+            bool kb = cg_scalar(g, in->b) || h->n[in->b].kst[d];
+            int64_t ca = cg_scalar(g, in->a) ? 0 : h->n[in->a].cst[d];
+            int64_t cb = cg_scalar(g, in->b) ? 0 : h->n[in->b].cst[d];
+            strbuf x = {0}, sa = {0}, sbb = {0};
+            if (cg_scalar(g, in->a))
+                strbuf_puts(&sa, "0");
+            else
+                stride_ref(h, &sa, in->a, d);
+            if (cg_scalar(g, in->b))
+                strbuf_puts(&sbb, "0");
+            else
+                stride_ref(h, &sbb, in->b, d);
+            strbuf_printf(&x, "(tk_u64)%s + (tk_u64)%s * %dull", strbuf_cstr(&sa),
+                          strbuf_cstr(&sbb), esz);
+            bool known = ka && kb && small(ca) && small(cb);
+            set_stride(h, s, d, known, ca + cb * esz, strbuf_cstr(&x));
+            strbuf_free(&x);
+            strbuf_free(&sa);
+            strbuf_free(&sbb);
+        }
+        return true;
+    }
+    case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST:
+    case IR_UNARY: case IR_WHERE: case IR_MATH: case IR_LOAD: case IR_STORE:
+    case IR_ATOMIC: case IR_DOT: case IR_REDUCE: case IR_SCAN: case IR_PRINT:
+    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+    case IR_NOP:
+        break;
+    }
+    return false;
+}
+
+static bool node(hc *h, int32_t s)
+{
+    if (h->n[s].state)
+        return h->n[s].state == 1;
+    h->n[s].state = 2;
+    bool ok = cg_scalar(h->g, s) ? scalar_node(h, s) : tile_node(h, s);
+    if (ok)
+        h->n[s].state = 1;
+    return ok;
+}
+
+/* ---- the access ---------------------------------------------------------- */
+
+static bool same_shape(const ir_type *a, const ir_type *b)
+{
+    if (a->ndim != b->ndim)
+        return false;
+    for (int d = 0; d < a->ndim; d++)
+        if (a->shape[d] != b->shape[d])
+            return false;
+    return true;
+}
+
+/* A LOAD or STORE the test can take: a tile of pointers into one known
+ * argument, its mask absent, a scalar or a tile of its shape; not a LOAD
+ * that a DOT's loop moves or feeds (their chunks go their own ways). */
+static bool hoistable(const cg *g, int32_t pc, const ir_inst *in, int32_t *mask)
+{
+    if (!g->o->checked || (in->op != IR_LOAD && in->op != IR_STORE))
+        return false;
+    const ir_kernel *k = g->k;
+    int32_t p = in->a, pa = k->slots[p].ptr_arg;
+    if (cg_scalar(g, p) || pa < 0 || pa >= k->nparams || !dtype_is_ptr(k->params[pa].dt) ||
+        cg_tagged(g, p))
+        return false;
+    if (in->op == IR_LOAD && (g->fuse_into[pc] >= 0 || g->pf_dot[pc] >= 0 || g->moved[pc] ||
+                              g->hoist_head[pc] >= 0))
+        return false;
+    const ir_type *tp = cg_type(g, p);
+    *mask = in->op == IR_LOAD ? in->b : in->c;
+    if (*mask >= 0 && !cg_scalar(g, *mask) && !same_shape(cg_type(g, *mask), tp))
+        return false;
+    int32_t data = in->op == IR_LOAD ? in->dst : in->b;
+    return cg_scalar(g, data) || ir_type_numel(cg_type(g, data)) == ir_type_numel(tp);
+}
+
+/* The search: tk_find<pc>, over the thread's share of the lanes (e = tid,
+ * tid + T, ...), the first whose exact address (ptr, mask: expressions of
+ * e) is active and outside [tk_lo, tk_hi) or not a whole element from
+ * tk_lo: it notes it in the thread's record (TK_NOTE, through tk_fr; none
+ * when the thread has noted a failure already) and returns false.  Its
+ * parameters are few, as each costs the kernel a register around the
+ * call: the runtime block (the argument's bounds are there too), the
+ * record, the round, and the scalars the expressions read.  (The note is made in the function: where the kernel
+ * itself copied a returned lane into tk_fr, the checked layer norm took 48
+ * registers instead of 40.) */
+static void emit_search(hc *h, const ir_inst *in, const char *ptr, const char *mask)
+{
+    cg *g = h->g;
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    int64_t n = ir_type_numel(cg_type(g, in->a));
+    int32_t pa = g->k->slots[in->a].ptr_arg;
+    strbuf *f = &g->fns;
+    strbuf_printf(f, "/* %d: the first lane of the thread's share outside its argument */\n"
+                  "__device__ __noinline__ bool tk_find%d(const tk_rt *tk_rt_p, "
+                  "volatile long long *tk_fr,\n    const unsigned int tk_ep", h->pc, h->pc);
+    for (int32_t s = 0; s < g->k->nslots; s++) {
+        if (h->leaf[s] == 1)
+            strbuf_printf(f, ",\n    const %s s%d", cg_ctype(g, s), s);
+        else if (h->leaf[s] == 2)
+            strbuf_printf(f, ",\n    const tk_i64 s%d_d", s);
+    }
+    strbuf_printf(f, ")\n{\n"
+                  "  const tk_u64 tk_lo = tk_rt_p->arg_lo[%d], tk_hi = tk_rt_p->arg_hi[%d];\n"
+                  "  int tk_bad = tk_fr == 0;\n"
+                  "  for (int e = (int)threadIdx.x; e < %" PRId64 "; e += %d) {\n"
+                  "    const tk_u64 tk_a = %s;\n"
+                  "    if ((%s) && !tk_in(tk_a, tk_lo, tk_hi, %d)) {\n"
+                  "      TK_NOTE(%d, %d, e, tk_a, %d, 0);\n"
+                  "      return false;\n    }\n  }\n"
+                  "  return true;\n}\n", pa, pa, n, g->T, ptr, mask, esz, TK_ERR_ACCESS, h->pc, pa);
+    cg_printf(g, "if (!tk_ok%d) {\n  tk_ok%d = tk_find%d(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep",
+              h->pc, h->pc, h->pc);
+    for (int32_t s = 0; s < g->k->nslots; s++) {
+        if (h->leaf[s] == 1)
+            cg_printf(g, ", s%d", s);
+        else if (h->leaf[s] == 2)
+            cg_printf(g, ", s%d_d", s);
+    }
+    /* every thread of the block came here (the test is the same in all);
+     * the access goes on only where no thread found a bad lane, since a
+     * thread's lanes are not its share of the search */
+    cg_printf(g, ");\n  if (!tk_ok%d) tk_bad = 1;\n  tk_ok%d = !__syncthreads_or(!tk_ok%d);\n}\n",
+              h->pc, h->pc, h->pc);
+}
+
+/* The test: tk_ok<pc> = every range trusted and the box empty, or its
+ * lowest and highest addresses inside the argument at whole elements. */
+static void emit_test(hc *h, const ir_inst *in, int32_t mask)
+{
+    cg *g = h->g;
+    int32_t p = in->a, pa = g->k->slots[p].ptr_arg;
+    const ir_type *t = cg_type(g, p);
+    int esz = (int)dtype_size(dtype_elem(t->dt));
+    cg_printf(g, "{\n%s", strbuf_cstr(&h->decl));
+    cg_printf(g, "tk_i64 tk_ol = 0, tk_oh = 0;\n");
+    if (mask >= 0 && cg_scalar(g, mask))
+        cg_printf(g, "bool tk_z = !tk_h%dv;\n", mask);
+    else
+        cg_printf(g, "bool tk_z = false;\n");
+    strbuf odd = {0};
+    for (int d = 0; d < t->ndim; d++) {
+        if (mask >= 0 && !cg_scalar(g, mask))
+            cg_printf(g, "{ const tk_i64 tk_l = tk_h%dl%d, tk_e = tk_h%dh%d;\n", mask, d, mask, d);
+        else
+            cg_printf(g, "{ const tk_i64 tk_l = 0, tk_e = %" PRId64 "ll;\n", (int64_t)t->shape[d]);
+        strbuf st = {0};
+        stride_ref(h, &st, p, d);
+        cg_printf(g, "  const tk_i64 tk_u = (tk_i64)((tk_u64)%s * (tk_u64)tk_l), "
+                  "tk_v = (tk_i64)((tk_u64)%s * (tk_u64)(tk_e - 1));\n",
+                  strbuf_cstr(&st), strbuf_cstr(&st));
+        cg_printf(g, "  tk_z = tk_z || tk_l >= tk_e;\n");
+        /* the lowest and highest offsets along the axis: at its ends, in
+         * the order a stride of known sign says */
+        if (h->n[p].kst[d] && h->n[p].cst[d] >= 0)
+            cg_printf(g, "  tk_ol += tk_u;\n  tk_oh += tk_v; }\n");
+        else if (h->n[p].kst[d])
+            cg_printf(g, "  tk_ol += tk_v;\n  tk_oh += tk_u; }\n");
+        else
+            cg_printf(g, "  tk_ol += tk_u < tk_v ? tk_u : tk_v;\n"
+                      "  tk_oh += tk_u < tk_v ? tk_v : tk_u; }\n");
+        if (!h->n[p].kst[d] || h->n[p].cst[d] % esz != 0)
+            strbuf_printf(&odd, " | (tk_u64)%s", strbuf_cstr(&st));
+        strbuf_free(&st);
+    }
+    /* the lowest address's offset from lo, unsigned, at most the bytes
+     * left for the highest element: one comparison (tk_w >= 0 keeps an
+     * argument too small for the span from passing) */
+    cg_printf(g, "const tk_u64 tk_r = tk_h%db + (tk_u64)tk_ol - tk_lo%d;\n", p, pa);
+    cg_printf(g, "const tk_i64 tk_w = (tk_i64)(tk_hi%d - tk_lo%d) - %d - (tk_oh - tk_ol);\n",
+              pa, pa, esz);
+    cg_printf(g, "tk_ok%d = true%s && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && "
+              "(((tk_u64)tk_r%s) & %dull) == 0));\n}\n", h->pc,
+              strbuf_cstr(&h->trust), strbuf_cstr(&odd), esz - 1);
+    strbuf_free(&odd);
+}
+
+/* The analysis of access pc (ok: the closed form and the search's exact
+ * lanes, ptr and m, exist); h, ptr and m to be freed by analysis_free. */
+static bool analyse_access(cg *g, int32_t pc, hc *h, strbuf *ptr, strbuf *m, int32_t *mask)
+{
+    const ir_inst *in = &g->k->code[pc];
+    size_t ns = (size_t)g->k->nslots + 1;
+    *h = (hc){.g = g, .pc = pc};
+    if (!hoistable(g, pc, in, mask))
+        return false;
+    h->n = calloc(ns, sizeof *h->n);
+    h->admit = calloc(ns, 1);
+    h->leaf = calloc(ns, 1);
+    bool ok = h->n && h->admit && h->leaf && node(h, in->a) && dtype_is_ptr(cg_dt(g, in->a)) &&
+              (*mask < 0 || node(h, *mask));
+    /* the search's exact lanes, from the same scalars */
+    if (ok && g->abase[in->a] >= 0) {
+        strbuf base = {0};
+        ok = cg_index_expr(g, &base, g->abase[in->a], "e", 0, h->admit);
+        strbuf_printf(ptr, "((tk_u64)(%s) + (tk_u64)s%d_d)", strbuf_cstr(&base), in->a);
+        strbuf_free(&base);
+    } else if (ok) {
+        ok = cg_index_expr(g, ptr, in->a, "e", 0, h->admit);
+    }
+    if (ok && *mask >= 0)
+        ok = cg_index_expr(g, m, *mask, "e", 0, h->admit);
+    else if (ok)
+        strbuf_puts(m, "true");
+    return ok;
+}
+
+static void analysis_free(hc *h, strbuf *ptr, strbuf *m)
+{
+    strbuf_free(ptr);
+    strbuf_free(m);
+    strbuf_free(&h->decl);
+    strbuf_free(&h->trust);
+    free(h->n);
+    free(h->admit);
+    free(h->leaf);
+}
+
+/* May the test of an access move up over instruction q: it cannot fail
+ * a check itself (so that the tests still note failures in the order of
+ * the program), moves nothing out of order and is no stop? */
+static bool quiet(const cg *g, int32_t q)
+{
+    const ir_inst *in = &g->k->code[q];
+    if (g->moved[q] || g->pf_dot[q] >= 0 || g->pipe_head[q] >= 0)
+        return false;
+    switch ((ir_opcode)in->op) {
+    case IR_CONST: case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_ARG: case IR_ARANGE:
+    case IR_COPY: case IR_BROADCAST: case IR_RESHAPE: case IR_TRANS: case IR_FLIP:
+    case IR_CONCAT: case IR_SLICE: case IR_HISTOGRAM: case IR_CAST: case IR_BITCAST:
+    case IR_UNARY: case IR_BINARY: case IR_CMP: case IR_WHERE: case IR_MATH: case IR_PTR_ADD:
+    case IR_REDUCE: case IR_SCAN: case IR_NOP:
+        return true;
+    case IR_GATHER: case IR_LOAD: case IR_STORE: case IR_ATOMIC: case IR_DOT: case IR_PRINT:
+    case IR_ASSERT: case IR_BREAKPOINT: case IR_JUMP: case IR_BRANCH: case IR_RETURN:
+        break;
+    }
+    return false;
+}
+
+void cg_find_checks(cg *g)
+{
+    const ir_kernel *k = g->k;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        g->check_at[pc] = -1;
+        hc h;
+        strbuf ptr = {0}, m = {0};
+        int32_t mask;
+        if (analyse_access(g, pc, &h, &ptr, &m, &mask)) {
+            /* Up to the start of the straight line of quiet instructions
+             * and accesses checked this way before it, where the scalars
+             * the test reads already hold what they hold at the access:
+             * there few values are live around the search's call.  Not
+             * above the test of an earlier access (the tests note failures
+             * in the program's order). */
+            int32_t at = pc;
+            while (at > 0 && !g->label[at]) {
+                int32_t q = at - 1, d = ir_writes_dst(&k->code[q]) ? k->code[q].dst : -1;
+                bool writes_leaf = d >= 0 && h.leaf[d];
+                if (writes_leaf || (!quiet(g, q) && g->check_at[q] < 0))
+                    break;
+                at = q;
+            }
+            for (int32_t q = at; q < pc; q++)
+                if (g->check_at[q] > at)
+                    at = g->check_at[q];
+            g->check_at[pc] = at;
+        }
+        analysis_free(&h, &ptr, &m);
+    }
+}
+
+void cg_check_decls(cg *g)
+{
+    for (int32_t pc = 0; pc < g->k->ncode; pc++)
+        if (g->check_at[pc] >= 0)
+            cg_printf(g, "bool tk_ok%d;   /* %d: checked at %d (cgen_check.c) */\n", pc, pc,
+                      g->check_at[pc]);
+}
+
+void cg_emit_checks(cg *g, int32_t at)
+{
+    for (int32_t pc = at; pc < g->k->ncode; pc++) {
+        if (g->check_at[pc] != at)
+            continue;
+        hc h;
+        strbuf ptr = {0}, m = {0};
+        int32_t mask;
+        if (analyse_access(g, pc, &h, &ptr, &m, &mask)) {
+            const ir_inst *in = &g->k->code[pc];
+            cg_printf(g, "/* %d: its lanes' addresses in closed form, checked at once "
+                      "(cgen_check.c) */\n", pc);
+            emit_test(&h, in, mask);
+            emit_search(&h, in, strbuf_cstr(&ptr), strbuf_cstr(&m));
+        }
+        analysis_free(&h, &ptr, &m);
+    }
+}
+
+bool cg_check_hoist(cg *g, int32_t pc, const ir_inst *in)
+{
+    (void)in;
+    if (g->check_at[pc] < 0)
+        return false;
+    g->hoisted = pc;
+    return true;
+}
+
+void cg_check_hoist_end(cg *g)
+{
+    g->hoisted = -1;
+}
+
+void cg_check_functions(cg *g)
+{
+    if (!g->fns.len)
+        return;
+    strbuf tail = {0};
+    strbuf_puts(&tail, strbuf_cstr(g->out) + g->sig_at);
+    strbuf_truncate(g->out, g->sig_at);
+    strbuf_puts(g->out, strbuf_cstr(&g->fns));
+    strbuf_puts(g->out, strbuf_cstr(&tail));
+    strbuf_free(&tail);
+}
