@@ -23,9 +23,9 @@ __shared__ unsigned long long tk_print_at[2]; (void)tk_print_at;
 s0 = (tk_u64)p0;
 /* 4: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h0b = (tk_u64)s0;
-const tk_i64 tk_h2b = 0ll, tk_h2n = tk_h2b, tk_h2x = tk_h2b + 3ll;
-const tk_u64 tk_h3b = tk_h0b + (tk_u64)tk_h2b * 4ull;
+TK_MU const tk_u64 tk_h0b = (tk_u64)s0;
+TK_MU const tk_i64 tk_h2b = 0ll, tk_h2n = tk_h2b, tk_h2x = tk_h2b + 3ll;
+TK_MU const tk_u64 tk_h3b = tk_h0b + (tk_u64)tk_h2b * 4ull;
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
 { const tk_i64 tk_l = 0, tk_e = 4ll;

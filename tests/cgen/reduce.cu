@@ -64,22 +64,22 @@ s5[r] = ((tk_i32)(0 + (e)));
 s6 = ((tk_i32)16ll);
 /* 14: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h0b = (tk_u64)s0;
-const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 7ll;
-const tk_i64 tk_h5b = tk_h4b;
-const tk_i64 tk_h5n = tk_h4n, tk_h5x = tk_h4x;
-const tk_i64 tk_h6b = (tk_i64)s6, tk_h6n = tk_h6b, tk_h6x = tk_h6b;
-const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5b);
-const tk_i64 tk_h7p = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5n), tk_h7q = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5x);
-const tk_i64 tk_h7n = tk_h7p < tk_h7q ? tk_h7p : tk_h7q, tk_h7x = tk_h7p < tk_h7q ? tk_h7q : tk_h7p;
-const tk_u64 tk_h8b = tk_h0b + (tk_u64)tk_h7b * 4ull;
-const tk_u64 tk_h11b = tk_h8b;
-const tk_i64 tk_h9b = 0ll, tk_h9n = tk_h9b, tk_h9x = tk_h9b + 15ll;
-const tk_i64 tk_h10b = tk_h9b;
-const tk_i64 tk_h10n = tk_h9n, tk_h10x = tk_h9x;
-const tk_i64 tk_h12b = tk_h10b;
-const tk_i64 tk_h12n = tk_h10n, tk_h12x = tk_h10x;
-const tk_u64 tk_h13b = tk_h11b + (tk_u64)tk_h12b * 4ull;
+TK_MU const tk_u64 tk_h0b = (tk_u64)s0;
+TK_MU const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 7ll;
+TK_MU const tk_i64 tk_h5b = tk_h4b;
+TK_MU const tk_i64 tk_h5n = tk_h4n, tk_h5x = tk_h4x;
+TK_MU const tk_i64 tk_h6b = (tk_i64)s6, tk_h6n = tk_h6b, tk_h6x = tk_h6b;
+TK_MU const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5b);
+TK_MU const tk_i64 tk_h7p = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5n), tk_h7q = (tk_i64)((tk_u64)tk_h6b * (tk_u64)tk_h5x);
+TK_MU const tk_i64 tk_h7n = tk_h7p < tk_h7q ? tk_h7p : tk_h7q, tk_h7x = tk_h7p < tk_h7q ? tk_h7q : tk_h7p;
+TK_MU const tk_u64 tk_h8b = tk_h0b + (tk_u64)tk_h7b * 4ull;
+TK_MU const tk_u64 tk_h11b = tk_h8b;
+TK_MU const tk_i64 tk_h9b = 0ll, tk_h9n = tk_h9b, tk_h9x = tk_h9b + 15ll;
+TK_MU const tk_i64 tk_h10b = tk_h9b;
+TK_MU const tk_i64 tk_h10n = tk_h9n, tk_h10x = tk_h9x;
+TK_MU const tk_i64 tk_h12b = tk_h10b;
+TK_MU const tk_i64 tk_h12n = tk_h10n, tk_h12x = tk_h10x;
+TK_MU const tk_u64 tk_h13b = tk_h11b + (tk_u64)tk_h12b * 4ull;
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
 { const tk_i64 tk_l = 0, tk_e = 8ll;
@@ -103,9 +103,9 @@ if (!tk_ok14) {
 }
 /* 18: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h1b = (tk_u64)s1;
-const tk_i64 tk_h15b = 0ll, tk_h15n = tk_h15b, tk_h15x = tk_h15b + 7ll;
-const tk_u64 tk_h16b = tk_h1b + (tk_u64)tk_h15b * 4ull;
+TK_MU const tk_u64 tk_h1b = (tk_u64)s1;
+TK_MU const tk_i64 tk_h15b = 0ll, tk_h15n = tk_h15b, tk_h15x = tk_h15b + 7ll;
+TK_MU const tk_u64 tk_h16b = tk_h1b + (tk_u64)tk_h15b * 4ull;
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
 { const tk_i64 tk_l = 0, tk_e = 8ll;
@@ -124,9 +124,9 @@ if (!tk_ok18) {
 }
 /* 22: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h2b = (tk_u64)s2;
-const tk_i64 tk_h18b = 0ll, tk_h18n = tk_h18b, tk_h18x = tk_h18b + 15ll;
-const tk_u64 tk_h19b = tk_h2b + (tk_u64)tk_h18b * 4ull;
+TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
+TK_MU const tk_i64 tk_h18b = 0ll, tk_h18n = tk_h18b, tk_h18x = tk_h18b + 15ll;
+TK_MU const tk_u64 tk_h19b = tk_h2b + (tk_u64)tk_h18b * 4ull;
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
 { const tk_i64 tk_l = 0, tk_e = 16ll;

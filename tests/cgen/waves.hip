@@ -41,15 +41,15 @@ s4 = ((tk_i32)128ll);
 { const int r = 0, e = 0; (void)r; (void)e; s5 = ((tk_i32)((tk_u32)(s3) * (tk_u32)(s4))); }
 /* 11: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h0b = (tk_u64)s0;
-const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
-const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
-const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
-const tk_u64 tk_h10b = tk_h0b + (tk_u64)tk_h7b * 4ull;
-const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
-const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
-tk_i64 tk_h8l0, tk_h8h0;
+TK_MU const tk_u64 tk_h0b = (tk_u64)s0;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
+TK_MU const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+TK_MU const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+TK_MU const tk_u64 tk_h10b = tk_h0b + (tk_u64)tk_h7b * 4ull;
+TK_MU const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+TK_MU const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+TK_MU tk_i64 tk_h8l0, tk_h8h0;
 tk_span(tk_h8c, 1ll, 128ll, &tk_h8l0, &tk_h8h0);
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
@@ -69,15 +69,15 @@ if (!tk_ok11) {
 }
 /* 14: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
-const tk_u64 tk_h1b = (tk_u64)s1;
-const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
-const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
-const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
-const tk_u64 tk_h9b = tk_h1b + (tk_u64)tk_h7b * 4ull;
-const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
-const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
-tk_i64 tk_h8l0, tk_h8h0;
+TK_MU const tk_u64 tk_h1b = (tk_u64)s1;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 127ll;
+TK_MU const tk_i64 tk_h7b = (tk_i64)((tk_u64)tk_h5b + (tk_u64)tk_h6b);
+TK_MU const tk_i64 tk_h7n = (tk_i64)((tk_u64)tk_h5n + (tk_u64)tk_h6n), tk_h7x = (tk_i64)((tk_u64)tk_h5x + (tk_u64)tk_h6x);
+TK_MU const tk_u64 tk_h9b = tk_h1b + (tk_u64)tk_h7b * 4ull;
+TK_MU const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+TK_MU const tk_i64 tk_h8c = (tk_i64)((tk_u64)tk_h7b - (tk_u64)tk_h2b);
+TK_MU tk_i64 tk_h8l0, tk_h8h0;
 tk_span(tk_h8c, 1ll, 128ll, &tk_h8l0, &tk_h8h0);
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;

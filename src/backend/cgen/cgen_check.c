@@ -96,7 +96,7 @@ static void set_stride(hc *h, int32_t s, int d, bool known, int64_t c, const cha
     n->kst[d] = known;
     n->cst[d] = c;
     if (!known)
-        strbuf_printf(&h->decl, "const tk_i64 tk_h%ds%d = (tk_i64)(%s);\n", s, d, x);
+        strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%ds%d = (tk_i64)(%s);\n", s, d, x);
 }
 
 /* The range check of index slot s of dtype dt. */
@@ -120,16 +120,16 @@ static bool scalar_node(hc *h, int32_t s)
     dtype dt = cg_dt(h->g, s);
     h->leaf[s] = 1;
     if (dt == DTYPE_INT1) {
-        strbuf_printf(&h->decl, "const bool tk_h%dv = s%d;\n", s, s);
+        strbuf_printf(&h->decl, "TK_MU const bool tk_h%dv = s%d;\n", s, s);
         return true;
     }
     if (dtype_is_ptr(dt)) {
-        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = (tk_u64)s%d;\n", s, s);
+        strbuf_printf(&h->decl, "TK_MU const tk_u64 tk_h%db = (tk_u64)s%d;\n", s, s);
         return true;
     }
     if (!affine_is_index(dt))
         return false;
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)s%d, tk_h%dn = tk_h%db, "
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%db = (tk_i64)s%d, tk_h%dn = tk_h%db, "
                   "tk_h%dx = tk_h%db;\n", s, s, s, s, s, s);
     /* (a scalar of 32 bits or fewer is exact and small by its dtype) */
     if (dtype_size(dt) > 4)
@@ -141,7 +141,7 @@ static bool scalar_node(hc *h, int32_t s)
  * there: whole or empty. */
 static void box_of_scalar(hc *h, int32_t s, int32_t v, int d, int64_t n)
 {
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = tk_h%dv ? %" PRId64
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = tk_h%dv ? %" PRId64
                   "ll : 0;\n", s, d, s, d, v, n);
 }
 
@@ -158,18 +158,18 @@ static void map_axes(hc *h, int32_t s, int32_t a, const int *map)
             if (scalar)
                 box_of_scalar(h, s, a, d, d == 0 ? t->shape[0] : t->shape[d]);
             else if (map[d] < 0)
-                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64
+                strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64
                               "ll;\n", s, d, s, d, (int64_t)t->shape[d]);
             else
-                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = tk_h%dl%d, tk_h%dh%d = "
+                strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = tk_h%dl%d, tk_h%dh%d = "
                               "tk_h%dh%d;\n", s, d, a, map[d], s, d, a, map[d]);
         }
         return;
     }
-    strbuf_printf(&h->decl, "const %s tk_h%db = tk_h%db;\n",
+    strbuf_printf(&h->decl, "TK_MU const %s tk_h%db = tk_h%db;\n",
                   dtype_is_ptr(dt) ? "tk_u64" : "tk_i64", s, a);
     if (!dtype_is_ptr(dt))
-        strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = tk_h%dn, tk_h%dx = tk_h%dx;\n",
+        strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dn = tk_h%dn, tk_h%dx = tk_h%dx;\n",
                       s, a, s, a);
     for (int d = 0; d < t->ndim; d++) {
         if (scalar || map[d] < 0) {
@@ -214,14 +214,14 @@ static bool arith_node(hc *h, int32_t s, const ir_inst *in)
     }
     if (in->sub == IR_ADD || in->sub == IR_SUB) {
         const char *op = in->sub == IR_ADD ? "+" : "-";
-        strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db %s "
+        strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db %s "
                       "(tk_u64)tk_h%db);\n", s, a, op, b);
         if (in->sub == IR_ADD)
-            strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn + "
+            strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn + "
                           "(tk_u64)tk_h%dn), tk_h%dx = (tk_i64)((tk_u64)tk_h%dx + "
                           "(tk_u64)tk_h%dx);\n", s, a, b, s, a, b);
         else
-            strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn - "
+            strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dn = (tk_i64)((tk_u64)tk_h%dn - "
                           "(tk_u64)tk_h%dx), tk_h%dx = (tk_i64)((tk_u64)tk_h%dx - "
                           "(tk_u64)tk_h%dn);\n", s, a, b, s, a, b);
         for (int d = 0; d < t->ndim; d++) {
@@ -258,11 +258,11 @@ static bool arith_node(hc *h, int32_t s, const ir_inst *in)
     trust_range(h, x, cg_dt(g, x));
     int64_t fc = 0;
     bool kf = cg_scalar(g, f) && cg_const_value(g, f, &fc) && fc > -(1 << 20) && fc < (1 << 20);
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%db);\n",
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%db = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%db);\n",
                   s, f, x);
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%dp = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%dn), "
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dp = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%dn), "
                   "tk_h%dq = (tk_i64)((tk_u64)tk_h%db * (tk_u64)tk_h%dx);\n", s, f, x, s, f, x);
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%dn = tk_h%dp < tk_h%dq ? tk_h%dp : tk_h%dq, "
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dn = tk_h%dp < tk_h%dq ? tk_h%dp : tk_h%dq, "
                   "tk_h%dx = tk_h%dp < tk_h%dq ? tk_h%dq : tk_h%dp;\n",
                   s, s, s, s, s, s, s, s, s, s);
     for (int d = 0; d < t->ndim; d++) {
@@ -311,7 +311,7 @@ static bool cmp_node(hc *h, int32_t s, const ir_inst *in)
     }
     ir_cmp op = (ir_cmp)in->sub;
     bool order = op == IR_LT || op == IR_LE || op == IR_GT || op == IR_GE;
-    strbuf_printf(&h->decl, "const tk_i64 tk_h%dc = (tk_i64)((tk_u64)tk_h%db - (tk_u64)tk_h%db);\n",
+    strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dc = (tk_i64)((tk_u64)tk_h%db - (tk_u64)tk_h%db);\n",
                   s, a, b);
     /* c + sd * i op 0 as c' + s' * i < 0 */
     const char *cx = op == IR_LT ? "tk_h%dc" : op == IR_LE ? "tk_h%dc - 1"
@@ -322,7 +322,7 @@ static bool cmp_node(hc *h, int32_t s, const ir_inst *in)
             strbuf c = {0};
             if (order)
                 strbuf_printf(&c, cx, s);
-            strbuf_printf(&h->decl, "const tk_i64 tk_h%dl0 = 0, tk_h%dh0 = ", s, s);
+            strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl0 = 0, tk_h%dh0 = ", s, s);
             if (order)
                 strbuf_printf(&h->decl, "%s < 0", strbuf_cstr(&c));
             else
@@ -332,12 +332,12 @@ static bool cmp_node(hc *h, int32_t s, const ir_inst *in)
         } else if (nvary == 1 && d == axis && known && order) {
             strbuf c = {0};
             strbuf_printf(&c, cx, s);
-            strbuf_printf(&h->decl, "tk_i64 tk_h%dl%d, tk_h%dh%d;\ntk_span(%s, %" PRId64 "ll, %"
+            strbuf_printf(&h->decl, "TK_MU tk_i64 tk_h%dl%d, tk_h%dh%d;\ntk_span(%s, %" PRId64 "ll, %"
                           PRId64 "ll, &tk_h%dl%d, &tk_h%dh%d);\n", s, d, s, d, strbuf_cstr(&c),
                           sx, (int64_t)t->shape[d], s, d, s, d);
             strbuf_free(&c);
         } else {
-            strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
+            strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
                           s, d, s, d, (int64_t)t->shape[d]);
         }
     }
@@ -356,7 +356,7 @@ static bool tile_node(hc *h, int32_t s)
         if (!node(h, base))
             return false;
         h->leaf[s] = 2;
-        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = tk_h%db + (tk_u64)s%d_d;\n", s, base, s);
+        strbuf_printf(&h->decl, "TK_MU const tk_u64 tk_h%db = tk_h%db + (tk_u64)s%d_d;\n", s, base, s);
         for (int d = 0; d < t->ndim; d++) {
             strbuf x = {0};
             stride_ref(h, &x, base, d);
@@ -389,14 +389,14 @@ static bool tile_node(hc *h, int32_t s)
     case IR_CONST:
         if (dt == DTYPE_INT1) {
             for (int d = 0; d < t->ndim; d++)
-                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
+                strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = 0, tk_h%dh%d = %" PRId64 "ll;\n",
                               s, d, s, d, d == 0 && !in->imm ? (int64_t)0 : (int64_t)t->shape[d]);
             return true;
         }
         if (dtype_is_ptr(dt)) {
-            strbuf_printf(&h->decl, "const tk_u64 tk_h%db = (tk_u64)%" PRId64 "ll;\n", s, in->imm);
+            strbuf_printf(&h->decl, "TK_MU const tk_u64 tk_h%db = (tk_u64)%" PRId64 "ll;\n", s, in->imm);
         } else {
-            strbuf_printf(&h->decl, "const tk_i64 tk_h%db = (tk_i64)%" PRId64 "ll, tk_h%dn = "
+            strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%db = (tk_i64)%" PRId64 "ll, tk_h%dn = "
                           "tk_h%db, tk_h%dx = tk_h%db;\n", s, in->imm, s, s, s, s);
             trust_range(h, s, dt);
         }
@@ -406,7 +406,7 @@ static bool tile_node(hc *h, int32_t s)
     case IR_ARANGE:
         if (t->ndim != 1)
             return false;
-        strbuf_printf(&h->decl, "const tk_i64 tk_h%db = %" PRId64 "ll, tk_h%dn = tk_h%db, "
+        strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%db = %" PRId64 "ll, tk_h%dn = tk_h%db, "
                       "tk_h%dx = tk_h%db + %" PRId64 "ll;\n", s, in->imm, s, s, s, s,
                       (int64_t)t->shape[0] - 1);
         set_stride(h, s, 0, true, 1, NULL);
@@ -454,7 +454,7 @@ static bool tile_node(hc *h, int32_t s)
                 }
                 const char *la = strbuf_cstr(&l[0]), *lb = strbuf_cstr(&l[1]);
                 const char *ea = strbuf_cstr(&e[0]), *eb = strbuf_cstr(&e[1]);
-                strbuf_printf(&h->decl, "const tk_i64 tk_h%dl%d = %s > %s ? %s : %s, "
+                strbuf_printf(&h->decl, "TK_MU const tk_i64 tk_h%dl%d = %s > %s ? %s : %s, "
                               "tk_h%dh%d = %s < %s ? %s : %s;\n", s, d, la, lb, la, lb,
                               s, d, ea, eb, ea, eb);
                 for (int i = 0; i < 2; i++) {
@@ -472,7 +472,7 @@ static bool tile_node(hc *h, int32_t s)
         return cmp_node(h, s, in);
     case IR_PTR_ADD: {
         int esz = (int)dtype_size(dtype_elem(dt));
-        strbuf_printf(&h->decl, "const tk_u64 tk_h%db = tk_h%db + (tk_u64)tk_h%db * %dull;\n",
+        strbuf_printf(&h->decl, "TK_MU const tk_u64 tk_h%db = tk_h%db + (tk_u64)tk_h%db * %dull;\n",
                       s, in->a, in->b, esz);
         for (int d = 0; d < t->ndim; d++) {
             bool ka = cg_scalar(g, in->a) || h->n[in->a].kst[d];

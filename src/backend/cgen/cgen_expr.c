@@ -59,6 +59,7 @@ static const char prelude_text[] =
     "#define TK_DEVICE_PASS 1\n"
     "#endif\n"
     "#define TK_FN static __host__ __device__ __forceinline__ __attribute__((unused))\n"
+    "#define TK_MU __attribute__((unused))   /* values a check may not read */\n"
     "\n"
     "/* ---- bits ---- */\n"
     "TK_FN tk_u32 tk_f2u(float x)\n"
