@@ -106,6 +106,12 @@ typedef struct backend_buffer {
     bool (*download)(struct backend_buffer *b, strbuf *why);
     bool host_dirty;        /* host bytes changed since the last upload */
     bool dev_dirty;         /* the device copy changed since the last download */
+    /* host is no host memory but an address of the GPU backend's own
+     * device (another library's allocation there: a PyTorch CUDA tensor
+     * under python3 -m tritsim): the backend passes it to kernels as it is,
+     * makes no copy, and nobody uploads or downloads it.  Never set for a
+     * backend whose kernels run at host addresses. */
+    bool on_device;
     /* --initcheck (tensor.c makes and frees them; the CPU executor reads
      * and sets bits from its threads): one bit per byte of host, set once
      * the byte has been written, bit (i & 7) of init[i >> 3] for byte i;

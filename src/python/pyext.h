@@ -92,7 +92,7 @@ extern PyTypeObject pyext_kernel_type;
 /* Interned attribute names used on every launch. */
 typedef struct pyext_names {
     PyObject *data_ptr, *dtype, *untyped_storage, *storage, *nbytes, *is_cuda, *cpu,
-        *copy_, *value, *id, *kernel_object, *tritsim_name, *name, *element_size, *size;
+        *copy_, *value, *id, *kernel_object, *tritsim_name, *name, *element_size, *size, *get_device;
 } pyext_names;
 extern pyext_names pyext_str;
 bool pyext_names_init(void);
@@ -111,6 +111,10 @@ bool pyext_is_tensor(PyObject *v);
 dtype pyext_tensor_dtype(PyObject *v);
 /* Is v a tensor on a CUDA device (v.is_cuda)?  -1 with an exception set. */
 int pyext_tensor_is_cuda(PyObject *v);
+/* A CUDA tensor on the GPU that tritsim's GPU backend runs on (device 0 of
+ * those the driver shows, as PyTorch's cuda:0)?  False with a Python
+ * exception naming the parameter otherwise. */
+bool pyext_tensor_on_gpu0(PyObject *v, const char *param);
 
 /* A tensor argument of one launch: where its elements are and how far its
  * storage reaches past the address, for the bounds checks. */

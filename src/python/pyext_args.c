@@ -23,6 +23,7 @@ bool pyext_names_init(void)
         {&pyext_str.id, "_id"}, {&pyext_str.kernel_object, "_kernel_object"},
         {&pyext_str.tritsim_name, "__tritsim_name__"}, {&pyext_str.name, "__name__"},
         {&pyext_str.element_size, "element_size"}, {&pyext_str.size, "size"},
+        {&pyext_str.get_device, "get_device"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!(*t[i].slot = PyUnicode_InternFromString(t[i].s)))
@@ -216,6 +217,24 @@ int pyext_tensor_is_cuda(PyObject *v)
     int r = PyObject_IsTrue(c);
     Py_DECREF(c);
     return r;
+}
+
+bool pyext_tensor_on_gpu0(PyObject *v, const char *param)
+{
+    PyObject *r = PyObject_CallMethodObjArgs(v, pyext_str.get_device, NULL);
+    if (!r)
+        return false;
+    long dev = PyLong_AsLong(r);
+    Py_DECREF(r);
+    if (dev == -1 && PyErr_Occurred())
+        return false;
+    if (dev != 0) {
+        PyErr_Format(PyExc_ValueError, "argument '%s' is on cuda:%ld, but tritsim's GPU "
+                     "backend runs kernels on cuda:0 (move the tensor there, or choose the "
+                     "GPU with CUDA_VISIBLE_DEVICES)", param, dev);
+        return false;
+    }
+    return true;
 }
 
 /* v.method() as an unsigned 64-bit integer; false with an exception set. */

@@ -854,7 +854,8 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
 
 /* CUDA tensors on a backend that runs on host memory: each is copied to
  * the host for the launch and back after it, as Triton's interpreter
- * does. */
+ * does.  On a GPU backend they are used where they are (pyext_buffer_for
+ * with on_device). */
 typedef struct pyext_staged {
     PyObject *orig;         /* the CUDA tensor */
     PyObject *host;         /* its copy on the host */
@@ -864,7 +865,8 @@ typedef struct pyext_staged {
  * the backend_buffer of t's storage for this launch, through which the
  * backend makes its device copy (backend.h), one per storage however many
  * arguments point into it, so that they see each other's writes. */
-static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const pyext_tensor *t)
+static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const pyext_tensor *t,
+                                        bool on_device)
 {
     for (int j = 0; j < *nbufs; j++)
         if ((uint64_t)(uintptr_t)bufs[j].host == t->base) {
@@ -876,7 +878,8 @@ static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const 
     memset(b, 0, sizeof *b);
     b->host = (unsigned char *)(uintptr_t)t->base;
     b->size = (size_t)t->bytes;
-    b->host_dirty = true;
+    b->host_dirty = !on_device;
+    b->on_device = on_device;
     return b;
 }
 
@@ -940,7 +943,9 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
             int cuda = pyext_tensor_is_cuda(v);
             if (cuda < 0)
                 goto done;
-            if (cuda) {
+            if (cuda && bufs && !pyext_tensor_on_gpu0(v, k->pnames[i]))
+                goto done;
+            if (cuda && !bufs) {
                 PyObject *h = PyObject_CallMethodObjArgs(v, pyext_str.cpu, NULL);
                 if (!h)
                     goto done;
@@ -953,7 +958,7 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
             ea->value.u = t.addr;
             ea->numel = (size_t)t.numel;
             if (bufs)
-                ea->buffer = pyext_buffer_for(bufs, &nbufs, &t);
+                ea->buffer = pyext_buffer_for(bufs, &nbufs, &t, cuda);
         } else if (s->params[i].dt == DTYPE_INT1) {
             ea->value.u = v == Py_True;
         } else if (PyFloat_Check(v)) {

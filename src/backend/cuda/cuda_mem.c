@@ -122,6 +122,10 @@ bool cuda_mem_arg(cuda_dev *d, const backend_arg *a, CUdeviceptr *out, strbuf *w
                       "which the GPU cannot reach", a->name ? a->name : "?");
         return false;
     }
+    if (a->buffer->on_device) {
+        *out = (CUdeviceptr)a->value.u;    /* already the device's address */
+        return true;
+    }
     cuda_copy *c = cuda_copy_of(d, a->buffer, why);
     if (!c)
         return false;
