@@ -92,7 +92,8 @@ extern PyTypeObject pyext_kernel_type;
 /* Interned attribute names used on every launch. */
 typedef struct pyext_names {
     PyObject *data_ptr, *dtype, *untyped_storage, *storage, *nbytes, *is_cuda, *cpu,
-        *copy_, *value, *id, *kernel_object, *tritsim_name, *name, *element_size, *size, *get_device;
+        *copy_, *value, *id, *kernel_object, *tritsim_name, *name, *element_size, *size, *get_device,
+        *data;
 } pyext_names;
 extern pyext_names pyext_str;
 bool pyext_names_init(void);

@@ -23,7 +23,7 @@ bool pyext_names_init(void)
         {&pyext_str.id, "_id"}, {&pyext_str.kernel_object, "_kernel_object"},
         {&pyext_str.tritsim_name, "__tritsim_name__"}, {&pyext_str.name, "__name__"},
         {&pyext_str.element_size, "element_size"}, {&pyext_str.size, "size"},
-        {&pyext_str.get_device, "get_device"},
+        {&pyext_str.get_device, "get_device"}, {&pyext_str.data, "data"},
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         if (!(*t[i].slot = PyUnicode_InternFromString(t[i].s)))

@@ -857,7 +857,7 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
  * does.  On a GPU backend they are used where they are (pyext_buffer_for
  * with on_device). */
 typedef struct pyext_staged {
-    PyObject *orig;         /* the CUDA tensor */
+    PyObject *orig;         /* the CUDA tensor's .data (a reference) */
     PyObject *host;         /* its copy on the host */
 } pyext_staged;
 
@@ -946,10 +946,18 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
             if (cuda && bufs && !pyext_tensor_on_gpu0(v, k->pnames[i]))
                 goto done;
             if (cuda && !bufs) {
-                PyObject *h = PyObject_CallMethodObjArgs(v, pyext_str.cpu, NULL);
-                if (!h)
+                /* through v.data, an alias of its storage that autograd
+                 * does not see: the copy back is no in-place operation of
+                 * v's (its version stays, so a graph that saved v still
+                 * runs backward; a leaf that requires grad may be written),
+                 * as under Triton's interpreter */
+                PyObject *o = PyObject_GetAttr(v, pyext_str.data);
+                PyObject *h = o ? PyObject_CallMethodObjArgs(o, pyext_str.cpu, NULL) : NULL;
+                if (!h) {
+                    Py_XDECREF(o);
                     goto done;
-                staged[nstaged++] = (pyext_staged){.orig = v, .host = h};
+                }
+                staged[nstaged++] = (pyext_staged){.orig = o, .host = h};
                 v = h;
             }
             pyext_tensor t;
@@ -1052,8 +1060,10 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
     }
     result = Py_NewRef(Py_None);
 done:
-    for (int i = 0; i < nstaged; i++)
+    for (int i = 0; i < nstaged; i++) {
+        Py_DECREF(staged[i].orig);
         Py_DECREF(staged[i].host);
+    }
     free(staged);
     free(bufs);
     free(bargs);
