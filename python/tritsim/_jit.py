@@ -8,8 +8,39 @@ runs it on tritsim's backend.
 
 import inspect
 import os
+import sys
 
 import _tritsim
+
+
+_data_ptr_wrapped = False
+
+
+def reveal_data_ptr():
+    """Wrap torch.Tensor.data_ptr (once torch is imported) so that each
+    tensor whose address the program takes is known to tritsim while it
+    lives: a kernel may then reach it through that integer (Triton's
+    grouped GEMM keeps its matrices' addresses in a tensor), checked
+    against its storage, as under tritsim run.  Launches read their own
+    arguments' addresses through the original method."""
+    global _data_ptr_wrapped
+    torch = sys.modules.get("torch")
+    if _data_ptr_wrapped or torch is None or not hasattr(torch, "Tensor"):
+        return
+    _data_ptr_wrapped = True
+    tensor = torch.Tensor
+    original = tensor.data_ptr
+    reveal = _tritsim.reveal
+
+    def data_ptr(self):
+        address = original(self)
+        reveal(self)
+        return address
+
+    data_ptr.__doc__ = original.__doc__
+    data_ptr.__name__ = "data_ptr"
+    tensor.data_ptr = data_ptr
+    _tritsim.set_data_ptr(tensor, original)
 
 
 class KernelInterface:
@@ -61,6 +92,7 @@ class JITFunction(KernelInterface):
     def run(self, grid, args, kwargs):
         k = self._k
         if k is None:
+            reveal_data_ptr()
             k = self._kernel_object()
         k.run(grid, args, kwargs)
 

@@ -127,5 +127,30 @@ typedef struct pyext_tensor {
 } pyext_tensor;
 /* Describe tensor v (on the CPU); false with a Python exception set. */
 bool pyext_tensor_of(PyObject *v, dtype dt, const char *param, pyext_tensor *out);
+/* The first byte and the size of tensor v's storage; false with a Python
+ * exception set. */
+bool pyext_tensor_storage(PyObject *v, uint64_t *base, uint64_t *bytes);
+/* Launches read tensors' addresses with fn (torch.Tensor's own data_ptr,
+ * for instances of cls) instead of the data_ptr method, which the shim
+ * wraps to reveal tensors (pyext_reveal.c). */
+void pyext_set_data_ptr(PyObject *cls, PyObject *fn);
+
+/* ---- tensors whose data_ptr() the program took (pyext_reveal.c) ---------- */
+
+/* _tritsim.reveal(t): t's storage may be reached by a kernel through an
+ * integer address from now on, while t lives. */
+PyObject *pyext_reveal(PyObject *mod, PyObject *t);
+/* _tritsim.set_data_ptr(cls, fn): pyext_set_data_ptr. */
+PyObject *pyext_set_data_ptr_py(PyObject *mod, PyObject *args);
+/* Before the launch of a kernel that makes pointers from integers: on a
+ * backend that runs at host addresses, the storages of revealed CPU
+ * tensors enter the address registry (addrmap.h) for the launch; on a GPU
+ * backend, *out lists the buffers of every revealed tensor's storage (CUDA
+ * tensors as they are, CPU ones to be copied), for backend_launch.revealed.
+ * False with a Python exception set. */
+bool pyext_reveal_begin(bool host_addresses, backend_buffer ***out, int *n);
+/* After the launch (begun or not): the registry entries leave, device
+ * copies of CPU tensors are downloaded and freed; false with why. */
+bool pyext_reveal_end(strbuf *why);
 
 #endif

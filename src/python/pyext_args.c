@@ -288,10 +288,45 @@ static bool pyext_storage(PyObject *v, PyObject *method, uint64_t *base, uint64_
     return ok;
 }
 
+/* torch.Tensor.data_ptr as PyTorch defined it, before the shim wrapped it
+ * to reveal the tensors a program takes addresses of (pyext_reveal.c):
+ * launches read their arguments' addresses through it, which reveals
+ * nothing.  NULL until the shim gives it. */
+static PyObject *pyext_data_ptr_fn;
+static PyObject *pyext_data_ptr_cls;       /* torch.Tensor, whose method it is */
+
+void pyext_set_data_ptr(PyObject *cls, PyObject *fn)
+{
+    Py_XSETREF(pyext_data_ptr_cls, Py_NewRef(cls));
+    Py_XSETREF(pyext_data_ptr_fn, Py_NewRef(fn));
+}
+
+static bool pyext_data_ptr(PyObject *v, uint64_t *addr)
+{
+    if (!pyext_data_ptr_fn || PyObject_IsInstance(v, pyext_data_ptr_cls) != 1)
+        return pyext_call_u64(v, pyext_str.data_ptr, addr);
+    PyObject *r = PyObject_CallOneArg(pyext_data_ptr_fn, v);
+    if (!r)
+        return false;
+    *addr = (uint64_t)PyLong_AsUnsignedLongLongMask(r);
+    Py_DECREF(r);
+    return !PyErr_Occurred();
+}
+
+bool pyext_tensor_storage(PyObject *v, uint64_t *base, uint64_t *bytes)
+{
+    PyObject *method = pyext_storage_method_of(v);
+    if (!method) {
+        PyErr_SetString(PyExc_TypeError, "tritsim: not a tensor with a storage");
+        return false;
+    }
+    return pyext_storage(v, method, base, bytes);
+}
+
 bool pyext_tensor_of(PyObject *v, dtype dt, const char *param, pyext_tensor *out)
 {
     uint64_t addr, base = 0, bytes = 0;
-    if (!pyext_call_u64(v, pyext_str.data_ptr, &addr))
+    if (!pyext_data_ptr(v, &addr))
         return false;
     PyObject *method = pyext_storage_method_of(v);
     if (method) {

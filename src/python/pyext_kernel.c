@@ -43,6 +43,7 @@ typedef struct pyext_spec {
     ir_kernel *ir;
     backend_kernel *compiled;
     PyObject *keep;         /* a list, or NULL */
+    bool int_ptrs;          /* it makes pointers from integers (pyext_reveal.c) */
 } pyext_spec;
 
 typedef struct pyext_kernel {
@@ -845,6 +846,11 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
         return NULL;
     }
     free(pyext_diag_close(&d));
+    for (int32_t pc = 0; pc < s->ir->ncode && !s->int_ptrs; pc++) {
+        const ir_inst *in = &s->ir->code[pc];
+        s->int_ptrs = in->op == IR_CAST && dtype_is_ptr(s->ir->slots[in->dst].type.dt) &&
+                      !dtype_is_ptr(s->ir->slots[in->a].type.dt);
+    }
     if (dumping)
         pyext_dump_ir(k, s);
     s->next = k->cache;
@@ -992,7 +998,17 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
         PyErr_NoMemory();
         goto done;
     }
+    backend_buffer **revealed = NULL;
+    int nrevealed = 0;
+    if (s->int_ptrs && !pyext_reveal_begin(dev->be->host_addresses, &revealed, &nrevealed)) {
+        pyext_reveal_end(NULL);
+        fclose(out);
+        free(printed);
+        free(pyext_diag_close(&d));
+        goto done;
+    }
     backend_launch L = {.file = k->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
+                        .revealed = revealed, .nrevealed = nrevealed,
                         .args = bargs, .num_warps = (int)warps, .num_stages = (int)stages,
                         .out = out, .diag = &d.sink,
                         .breaks = pyext_opts.no_break ? BACKEND_BREAK_IGNORE
@@ -1021,7 +1037,10 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
     strbuf why = {0};
     pthread_mutex_lock(&pyext_run_lock);
     bool back = pyext_buffers_back(bufs, nbufs, &why);
+    if (s->int_ptrs && !pyext_reveal_end(&why))
+        back = false;
     pthread_mutex_unlock(&pyext_run_lock);
+    free(revealed);
     if (!back) {
         if (ok)
             diag_report(&d.sink, DIAG_ERROR, k->file, k->def->u.funcdef.name_span,

@@ -151,11 +151,13 @@ bool cuda_mem_amap_fill(cuda_dev *d, cuda_slot *s, const backend_launch *L, strb
     s->namap = 0;
     for (int i = 0; i < L->nrevealed; i++) {
         backend_buffer *b = L->revealed[i];
-        cuda_copy *c = cuda_copy_of(d, b, why);
-        if (!c)
+        cuda_copy *c = b->on_device ? NULL : cuda_copy_of(d, b, why);
+        if (!c && !b->on_device)
             return false;
+        /* a storage in the device's memory is its own device side */
         s->amap[s->namap++] = (tk_amap){.host = (uint64_t)(uintptr_t)b->host,
-                                        .bytes = b->size, .dev = c->ptr};
+                                        .bytes = b->size,
+                                        .dev = c ? c->ptr : (uint64_t)(uintptr_t)b->host};
     }
     /* from pinned memory that stays as it is until the launch is checked */
     return s->namap == 0 ||

@@ -14,6 +14,10 @@ from tritsim import KernelError
 
 from . import language, runtime, testing
 
+from tritsim._jit import reveal_data_ptr as _reveal_data_ptr
+
+_reveal_data_ptr()      # where torch came first; else at the first launch
+
 
 def cdiv(x, y):
     """ceil(x / y) for integers."""
