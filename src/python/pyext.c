@@ -192,6 +192,8 @@ static PyMethodDef pyext_methods[] = {
     {"dtypes", pyext_dtypes, METH_NOARGS, "(tl attribute, id, name) of each scalar type"},
     {"reveal", pyext_reveal, METH_O,
      "reveal(t): kernels may reach t's storage through integer addresses while t lives"},
+    {"set_allocator", pyext_set_allocator, METH_O,
+     "set_allocator(fn): triton.set_allocator's allocator"},
     {"set_data_ptr", pyext_set_data_ptr_py, METH_VARARGS,
      "set_data_ptr(cls, fn): the data_ptr launches read addresses with"},
     {"debug_start", pyext_debug_start, METH_VARARGS,

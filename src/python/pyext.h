@@ -140,6 +140,10 @@ void pyext_set_data_ptr(PyObject *cls, PyObject *fn);
 /* _tritsim.reveal(t): t's storage may be reached by a kernel through an
  * integer address from now on, while t lives. */
 PyObject *pyext_reveal(PyObject *mod, PyObject *t);
+/* _tritsim.set_allocator(fn): triton.set_allocator's allocator (None: none),
+ * called for the scratch of kernels that make tensor descriptors
+ * (pyext_kernel.c). */
+PyObject *pyext_set_allocator(PyObject *mod, PyObject *fn);
 /* _tritsim.set_data_ptr(cls, fn): pyext_set_data_ptr. */
 PyObject *pyext_set_data_ptr_py(PyObject *mod, PyObject *args);
 /* Before the launch of a kernel that makes pointers from integers: on a

@@ -905,6 +905,58 @@ static bool pyext_buffers_back(backend_buffer *bufs, int n, strbuf *why)
     return ok;
 }
 
+/* The allocator of triton.set_allocator (a reference), or NULL. */
+static PyObject *pyext_allocator;
+
+PyObject *pyext_set_allocator(PyObject *mod, PyObject *fn)
+{
+    (void)mod;
+    Py_XSETREF(pyext_allocator, fn == Py_None ? NULL : Py_NewRef(fn));
+    Py_RETURN_NONE;
+}
+
+/* The scratch a launch of a kernel that makes tensor descriptors needs on
+ * a GPU, from the allocator, as Triton's launcher gets it (and tritsim
+ * run, launch.c's launch_scratch): allocator(size, 128, 0) for 128 bytes
+ * a descriptor a program; the CPU writes nothing there.  *out is the
+ * tensor (a reference; NULL when none is needed); false with a Python
+ * exception set. */
+static bool pyext_scratch(const ir_kernel *ir, const int64_t g[3], PyObject **out)
+{
+    *out = NULL;
+    if (ir->ndesc == 0)
+        return true;
+    long long size = (long long)ir->ndesc * 128 * g[0] * g[1] * g[2];
+    if (!pyext_allocator) {
+        PyErr_SetString(PyExc_RuntimeError, "Kernel requires a runtime memory allocation, but "
+                        "no allocator was set. Use triton.set_allocator to specify an "
+                        "allocator.");
+        return false;
+    }
+    PyObject *r = PyObject_CallFunction(pyext_allocator, "LLL", size, 128LL, 0LL);
+    if (!r)
+        return false;
+    uint64_t base, bytes;
+    if (!pyext_tensor_storage(r, &base, &bytes)) {
+        PyErr_Clear();
+        PyErr_Format(PyExc_TypeError, "the allocator given to triton.set_allocator returned "
+                     "%s; it must return a tensor of at least %lld bytes (e.g. "
+                     "torch.empty(size, device=\"cuda\", dtype=torch.int8))",
+                     Py_TYPE(r)->tp_name, size);
+        Py_DECREF(r);
+        return false;
+    }
+    if (bytes < (uint64_t)size) {
+        PyErr_Format(PyExc_RuntimeError, "the allocator given to triton.set_allocator returned "
+                     "a tensor of %llu bytes; this launch needs %lld (128 bytes per tensor "
+                     "descriptor per program)", (unsigned long long)bytes, size);
+        Py_DECREF(r);
+        return false;
+    }
+    *out = r;
+    return true;
+}
+
 /* kernel.run(grid, args, kwargs) */
 static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssize_t argc)
 {
@@ -928,6 +980,7 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
     backend_buffer *bufs = NULL;
     int nbufs = 0;
     backend_dev *dev = NULL;
+    PyObject *scratch = NULL;   /* the allocator's tensor, kept for the launch */
     if (!pyext_bind(k, args, kwargs, bound, &warps, &stages) ||
         !pyext_grid(k, grid, bound, kwargs, g, &rank) ||
         !(s = pyext_specialize(k, bound)) || !(dev = pyext_device()))
@@ -987,6 +1040,8 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
         result = Py_NewRef(Py_None);
         goto done;
     }
+    if (!pyext_scratch(ir, g, &scratch))
+        goto done;
     pyext_diag d;
     char *printed = NULL;
     size_t nprinted = 0;
@@ -1079,6 +1134,7 @@ static PyObject *pyext_kernel_run(PyObject *self, PyObject *const *argv, Py_ssiz
     }
     result = Py_NewRef(Py_None);
 done:
+    Py_XDECREF(scratch);
     for (int i = 0; i < nstaged; i++) {
         Py_DECREF(staged[i].orig);
         Py_DECREF(staged[i].host);

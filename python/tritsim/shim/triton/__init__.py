@@ -11,6 +11,7 @@ from tritsim._jit import JITFunction, KernelInterface, jit, kernel_name
 from tritsim._tune import (CompileTimeAssertionFailure, Config, OutOfResources, autotune,
                            heuristics)
 from tritsim import KernelError
+import _tritsim
 
 from . import language, runtime, testing
 
@@ -38,9 +39,12 @@ _allocator = None
 
 
 def set_allocator(allocator):
-    """triton.set_allocator: kept; tritsim's CPU kernels need no scratch."""
+    """triton.set_allocator: the allocator a launch of a kernel that makes
+    tensor descriptors calls for its scratch, as Triton's launcher does
+    (allocator(size, 128, stream): 128 bytes a descriptor a program)."""
     global _allocator
     _allocator = allocator
+    _tritsim.set_allocator(allocator)
 
 
 class TritonError(Exception):
