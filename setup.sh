@@ -8,7 +8,7 @@ set -e
 cd "$(dirname "$0")"
 
 packages="gcc make autoconf automake autoconf-archive pkg-config \
-libopenblas-dev libreadline-dev libpng-dev libjpeg-dev libcairo2-dev"
+libopenblas-dev libreadline-dev libpcre2-dev libpng-dev libjpeg-dev libcairo2-dev"
 # Optional, where the distribution has them: Debian's HIP compiler, with
 # which `make check` compiles the HIP backend's code (tests/cgen-hip.test;
 # skipped without it) and its hiprtc (tests/hip-runtime.test); Python's

@@ -53,6 +53,9 @@ static const struct modules_entry {
     {"enum", builtin_enum_init},
     {"copy", builtin_copy_init},
     {"json", builtin_json_init},
+    {"re", builtin_re_init},
+    {"io", builtin_fileio_init},     /* and the open() built-in */
+    {"tempfile", builtin_tempfile_init},
     {"collections", builtin_collections_init},   /* and collections.abc */
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},

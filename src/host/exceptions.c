@@ -154,6 +154,65 @@ EXC_FN(exc_repr_method)
     return val_str_from_buf(&b);
 }
 
+/* OSError(errno, strerror[, filename]): e.errno, e.strerror, e.filename
+ * set, e.args the first two (as CPython); other arguments as any
+ * exception's. */
+EXC_FN(exc_oserror_init)
+{
+    if (!exc_self(h, "OSError.__init__", &self, &argc, &argv, at))
+        return val_err();
+    if (kw && kw->n)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() takes no keyword arguments",
+                          val_type_name(self));
+    int nargs = argc >= 3 && argc <= 5 ? 2 : argc;
+    val args = val_tuple_new((size_t)nargs);
+    for (int i = 0; i < nargs; i++)
+        val_seq_set(args, (size_t)i, val_ref(argv[i]));
+    exc_set_args(h, self, args);
+    if (argc >= 2 && argc <= 5) {
+        if (!host_setattr(h, self, "errno", argv[0], at) ||
+            !host_setattr(h, self, "strerror", argv[1], at) ||
+            (argc >= 3 && !host_setattr(h, self, "filename", argv[2], at)))
+            return val_err();
+    }
+    return val_none();
+}
+
+/* str(e) of an OSError with errno and strerror: "[Errno 2] No such file
+ * or directory: 'x'". */
+EXC_FN(exc_oserror_str)
+{
+    (void)kw;
+    if (!exc_self(h, "OSError.__str__", &self, &argc, &argv, at))
+        return val_err();
+    val no = host_getattr_opt(h, self, "errno", at), se = host_getattr_opt(h, self,
+                                                                           "strerror", at);
+    val fn = host_getattr_opt(h, self, "filename", at);
+    val r;
+    if (no.kind == VAL_MISSING || no.kind == VAL_NONE || se.kind == VAL_MISSING ||
+        se.kind == VAL_NONE) {
+        val none[1] = {self};
+        r = exc_str_method(h, val_none(), 1, none, NULL, at);
+    } else {
+        strbuf b = {0};
+        val ns = host_str(h, no), ss = host_str(h, se);
+        strbuf_printf(&b, "[Errno %s] %s", ns.kind == VAL_STR ? val_as_str(ns)->s : "?",
+                      ss.kind == VAL_STR ? val_as_str(ss)->s : "?");
+        val_unref(ns);
+        val_unref(ss);
+        if (fn.kind != VAL_MISSING && fn.kind != VAL_NONE) {
+            val fr = host_repr(h, fn);
+            strbuf_printf(&b, ": %s", fr.kind == VAL_STR ? val_as_str(fr)->s : "?");
+            val_unref(fr);
+        }
+        r = val_str_from_buf(&b);
+    }
+    val_unref(no);
+    val_unref(se);
+    val_unref(fn);
+    return r;
+}
+
 /* e.with_traceback(tb): tritsim keeps no traceback objects; gives e. */
 EXC_FN(exc_with_traceback)
 {
@@ -191,6 +250,14 @@ void exc_init(host *h)
         h->exc_classes[k] = c;
         val_dict_set_str(h->builtins, exc_table[k].name, val_ref(c));
     }
+    val os = h->exc_classes[HOST_EXC_OS];
+    val_object_set(os, "__init__", val_builtin_new("OSError.__init__", exc_oserror_init,
+                                                   val_none()));
+    val_object_set(os, "__str__", val_builtin_new("OSError.__str__", exc_oserror_str,
+                                                  val_none()));
+    val_object_set(os, "errno", val_none());
+    val_object_set(os, "strerror", val_none());
+    val_object_set(os, "filename", val_none());
     /* ImportError's name and path: None unless the import system sets them */
     val_object_set(h->exc_classes[HOST_EXC_IMPORT], "name", val_none());
     val_object_set(h->exc_classes[HOST_EXC_IMPORT], "path", val_none());

@@ -1160,7 +1160,7 @@ void builtin_init(host *h)
         {"chr", builtin_chr}, {"ord", builtin_ord}, {"callable", builtin_callable},
         {"hasattr", builtin_hasattr}, {"getattr", builtin_getattr},
         {"setattr", builtin_setattr}, {"exit", builtin_sys_exit}, {"quit", builtin_sys_exit},
-        {"open", builtin_not_supported}, {"input", builtin_not_supported},
+        {"input", builtin_not_supported},
         {"eval", builtin_eval}, {"exec", builtin_not_supported},
         {"compile", builtin_not_supported},
     };

@@ -36,6 +36,9 @@ void builtin_dataclasses_init(host *h); /* dataclassesmod.c */
 void builtin_enum_init(host *h);        /* enummod.c */
 void builtin_copy_init(host *h);        /* copymod.c */
 void builtin_json_init(host *h);        /* jsonmod.c */
+void builtin_re_init(host *h);          /* remod.c */
+void builtin_fileio_init(host *h);      /* fileio.c: open() and io */
+void builtin_tempfile_init(host *h);    /* osmod.c */
 void builtin_collections_init(host *h); /* collectionsmod.c: and collections.abc */
 
 #endif

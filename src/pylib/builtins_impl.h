@@ -97,6 +97,18 @@ val builtin_float_to_int(host *h, double f, src_span at);
  * items() (2) return; os.environ's views too. */
 val builtin_view_new(val dict, int what);
 
+/* ---- fileio.c ---- */
+
+/* Raise the OSError class that errno err means (FileNotFoundError,
+ * FileExistsError, PermissionError, IsADirectoryError, NotADirectoryError,
+ * else OSError) with errno, strerror and filename (NULL: none). */
+val fileio_raise_errno(host *h, int err, const char *filename, src_span at);
+/* open(name, mode, encoding=encoding) (name a str; encoding a str or
+ * VAL_MISSING), with universal newlines when translate: a new file
+ * object, or VAL_ERR after raising. */
+val fileio_open(host *h, val name, const char *mode, val encoding, bool translate,
+                src_span at);
+
 /* ---- sysmod.c ---- */
 
 BUILTIN_SHARED_FN(builtin_sys_exit);   /* exit() and quit() too */

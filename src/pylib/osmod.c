@@ -1,10 +1,12 @@
 /* osmod.c - the os module (environ as a live mapping of the process
- * environment, getenv, getcwd, cpu_count, makedirs) and os.path (exists,
- * isfile, isdir, join, basename, dirname, splitext, abspath), and
- * urllib.request.urlretrieve, which refuses: tritsim reads no network. */
+ * environment, getenv, getcwd, cpu_count, makedirs, remove, unlink, rmdir,
+ * listdir) and os.path (exists, isfile, isdir, join, basename, dirname,
+ * splitext, abspath), tempfile (gettempdir, mkdtemp, TemporaryDirectory),
+ * and urllib.request.urlretrieve, which refuses: tritsim reads no network. */
 #define _DEFAULT_SOURCE   /* setenv, unsetenv, environ */
 #include "builtins_impl.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -277,8 +279,7 @@ BUILTIN_FN(builtin_os_makedirs)
     if (stat(path, &st) == 0) {
         if (exist_ok && S_ISDIR(st.st_mode))
             return val_none();
-        return host_raise(h, HOST_EXC_OS, at,
-                          "FileExistsError: [Errno 17] File exists: '%s'", path);
+        return fileio_raise_errno(h, EEXIST, path, at);
     }
     char *buf = xstrdup(path);
     bool ok = true;
@@ -415,6 +416,43 @@ HOST_CFUNC_CALLING(builtin_path_dirname, builtin_path_part, "dirname", 1)
 HOST_CFUNC_CALLING(builtin_path_splitext, builtin_path_part, "splitext", 2)
 HOST_CFUNC_CALLING(builtin_path_abspath, builtin_path_part, "abspath", 3)
 
+/* os.remove / os.unlink (what 0), os.rmdir (1), os.listdir (2; path
+ * optional, "." by default) */
+static val builtin_os_file(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at, const char *name, int what)
+{
+    (void)self;
+    if (!builtin_nargs(h, name, argc, kw, what == 2 ? 0 : 1, 1, at))
+        return val_err();
+    val p = argc ? builtin_fspath(h, argv[0], at, name) : val_str_cstr(".");
+    if (p.kind == VAL_ERR)
+        return p;
+    const char *path = val_as_str(p)->s;
+    val r = val_none();
+    if (what == 2) {
+        DIR *d = opendir(path);
+        if (!d) {
+            r = fileio_raise_errno(h, errno, path, at);
+        } else {
+            r = val_list_new(8);
+            struct dirent *e;
+            while ((e = readdir(d)))
+                if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+                    val_list_push(r, val_str_cstr(e->d_name));
+            closedir(d);
+        }
+    } else if ((what == 0 ? unlink(path) : rmdir(path)) != 0) {
+        r = fileio_raise_errno(h, errno, path, at);
+    }
+    val_unref(p);
+    return r;
+}
+
+HOST_CFUNC_CALLING(builtin_os_remove, builtin_os_file, "remove", 0)
+HOST_CFUNC_CALLING(builtin_os_unlink, builtin_os_file, "unlink", 0)
+HOST_CFUNC_CALLING(builtin_os_rmdir, builtin_os_file, "rmdir", 1)
+HOST_CFUNC_CALLING(builtin_os_listdir, builtin_os_file, "listdir", 2)
+
 void builtin_os_init(host *h)
 {
     val os = val_module_new("os");
@@ -424,6 +462,10 @@ void builtin_os_init(host *h)
     host_def(os, "os.getcwd", builtin_os_getcwd);
     host_def(os, "os.cpu_count", builtin_os_cpu_count);
     host_def(os, "os.makedirs", builtin_os_makedirs);
+    host_def(os, "os.remove", builtin_os_remove);
+    host_def(os, "os.unlink", builtin_os_unlink);
+    host_def(os, "os.rmdir", builtin_os_rmdir);
+    host_def(os, "os.listdir", builtin_os_listdir);
     val_object_set(os, "sep", val_str_cstr("/"));
     val_object_set(os, "name", val_str_cstr("posix"));
     val path = val_module_new("os.path");
@@ -438,6 +480,167 @@ void builtin_os_init(host *h)
     val_object_set(os, "path", val_ref(path));
     host_register_module(h, "os", os);
     host_register_module(h, "os.path", path);
+}
+
+/* ---- tempfile ------------------------------------------------------------------------- */
+
+/* The folder temporary files go in: $TMPDIR, else /tmp. */
+static const char *builtin_tmpdir(void)
+{
+    const char *t = getenv("TMPDIR");
+    return t && *t ? t : "/tmp";
+}
+
+BUILTIN_FN(builtin_tempfile_gettempdir)
+{
+    (void)self, (void)argv;
+    if (!builtin_nargs(h, "gettempdir", argc, kw, 0, 0, at))
+        return val_err();
+    return val_str_cstr(builtin_tmpdir());
+}
+
+/* A new directory dir/prefixXXXXXXsuffix, as tempfile.mkdtemp makes it. */
+static val builtin_mkdtemp(host *h, int argc, const val *argv, const val_kwargs *kw,
+                           src_span at, const char *fname)
+{
+    val a[3];
+    if (!host_args(h, at, fname, "suffix=, prefix=, dir=", argc, argv, kw, a))
+        return val_err();
+    const char *part[3] = {"", "tmp", builtin_tmpdir()};
+    for (int i = 0; i < 3; i++)
+        if (a[i].kind != VAL_MISSING && a[i].kind != VAL_NONE &&
+            !host_to_str(h, a[i], at, fname, &part[i]))
+            return val_err();
+    for (int tries = 0; tries < 100; tries++) {
+        val p = val_str_fmt("%s/%s%08llx%s", part[2], part[1],
+                            (unsigned long long)(builtin_time_ns() * 2654435761u + tries) &
+                                0xffffffffu, part[0]);
+        if (mkdir(val_as_str(p)->s, 0700) == 0)
+            return p;
+        int err = errno;
+        if (err != EEXIST) {
+            val r = fileio_raise_errno(h, err, val_as_str(p)->s, at);
+            val_unref(p);
+            return r;
+        }
+        val_unref(p);
+    }
+    return fileio_raise_errno(h, EEXIST, part[2], at);
+}
+
+BUILTIN_FN(builtin_tempfile_mkdtemp)
+{
+    (void)self;
+    return builtin_mkdtemp(h, argc, argv, kw, at, "mkdtemp");
+}
+
+/* Remove path and everything under it (shutil.rmtree); false with errno. */
+static bool builtin_rmtree(const char *path)
+{
+    DIR *d = opendir(path);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            strbuf b = {0};
+            strbuf_printf(&b, "%s/%s", path, e->d_name);
+            struct stat st;
+            if (lstat(strbuf_cstr(&b), &st) == 0 && S_ISDIR(st.st_mode))
+                builtin_rmtree(strbuf_cstr(&b));
+            else
+                unlink(strbuf_cstr(&b));
+            strbuf_free(&b);
+        }
+        closedir(d);
+    }
+    return rmdir(path) == 0 || errno == ENOENT;
+}
+
+typedef struct builtin_tmpdir_obj {
+    val_object o;
+    val name;
+    bool removed;
+} builtin_tmpdir_obj;
+
+static const val_type builtin_tmpdir_type;
+
+BUILTIN_FN(builtin_tmpdir_cleanup)
+{
+    (void)argc, (void)argv, (void)kw;
+    builtin_tmpdir_obj *t = (builtin_tmpdir_obj *)self.u.o;
+    if (!t->removed) {
+        t->removed = true;
+        if (!builtin_rmtree(val_as_str(t->name)->s))
+            return fileio_raise_errno(h, errno, val_as_str(t->name)->s, at);
+    }
+    return val_none();
+}
+
+BUILTIN_FN(builtin_tmpdir_enter)
+{
+    (void)h, (void)argc, (void)argv, (void)kw, (void)at;
+    return val_ref(((builtin_tmpdir_obj *)self.u.o)->name);
+}
+
+static val builtin_tmpdir_getattr(host *h, val self, const char *name, src_span at)
+{
+    (void)h, (void)at;
+    if (!strcmp(name, "name"))
+        return val_ref(((builtin_tmpdir_obj *)self.u.o)->name);
+    if (!strcmp(name, "cleanup") || !strcmp(name, "__exit__"))
+        return val_builtin_new("TemporaryDirectory.cleanup", builtin_tmpdir_cleanup,
+                               val_ref(self));
+    if (!strcmp(name, "__enter__"))
+        return val_builtin_new("TemporaryDirectory.__enter__", builtin_tmpdir_enter,
+                               val_ref(self));
+    return val_missing();
+}
+
+static void builtin_tmpdir_repr(host *h, val self, strbuf *out)
+{
+    val r = host_repr(h, ((builtin_tmpdir_obj *)self.u.o)->name);
+    strbuf_printf(out, "<TemporaryDirectory %s>", r.kind == VAL_STR ? val_as_str(r)->s : "?");
+    val_unref(r);
+}
+
+/* A TemporaryDirectory the program forgot is removed when it goes. */
+static void builtin_tmpdir_free(val_obj *o)
+{
+    builtin_tmpdir_obj *t = (builtin_tmpdir_obj *)o;
+    if (!t->removed)
+        builtin_rmtree(val_as_str(t->name)->s);
+    val_unref(t->name);
+}
+
+static const char *const builtin_tmpdir_attrs[] = {"name", "cleanup", NULL};
+
+static const val_type builtin_tmpdir_type = {
+    .name = "TemporaryDirectory",
+    .getattr = builtin_tmpdir_getattr,
+    .repr = builtin_tmpdir_repr,
+    .free = builtin_tmpdir_free,
+    .attr_names = builtin_tmpdir_attrs,
+};
+
+BUILTIN_FN(builtin_tempfile_tmpdir)
+{
+    (void)self;
+    val p = builtin_mkdtemp(h, argc, argv, kw, at, "TemporaryDirectory");
+    if (p.kind == VAL_ERR)
+        return p;
+    builtin_tmpdir_obj *t = val_obj_new(sizeof *t, VAL_OBJECT, &builtin_tmpdir_type);
+    t->name = p;
+    return val_of(t);
+}
+
+void builtin_tempfile_init(host *h)
+{
+    val m = val_module_new("tempfile");
+    host_def(m, "tempfile.gettempdir", builtin_tempfile_gettempdir);
+    host_def(m, "tempfile.mkdtemp", builtin_tempfile_mkdtemp);
+    host_def(m, "tempfile.TemporaryDirectory", builtin_tempfile_tmpdir);
+    host_register_module(h, "tempfile", m);
 }
 
 /* urllib.request.urlretrieve(url, filename=None): tritsim reads no network

@@ -4,9 +4,9 @@
  * nothing), its pure operations (/, parent, name, suffix, stem, parts,
  * joinpath, with_name, with_suffix, is_absolute, ==) and the file-system
  * queries a program asks most (exists, is_file, is_dir, absolute, resolve,
- * mkdir).  str(p) and os.fspath-style uses (the os.path
- * functions, p.__fspath__()) give the path; opening files is not
- * supported, as open() is not. */
+ * mkdir), and its files: open, read_text, write_text (through fileio.c),
+ * unlink, rmdir, iterdir, glob, rglob.  str(p) and os.fspath-style uses
+ * (the os.path functions, p.__fspath__()) give the path. */
 #define _DEFAULT_SOURCE   /* realpath */
 #include "pathlibmod.h"
 
@@ -17,7 +17,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <dirent.h>
+#include <fnmatch.h>
+
 #include "arena.h"
+#include "builtins_impl.h"
 #include "pathname.h"
 #include "strbuf.h"
 #include "val.h"
@@ -350,10 +354,227 @@ static val fn_mkdir(host *h, val self, int argc, const val *argv, const val_kwar
     return val_none();
 }
 
+/* ---- files ----------------------------------------------------------------------- */
+
+/* open() of the path: a new file object or VAL_ERR. */
+static val path_open_mode(host *h, val self, const char *mode, val encoding, src_span at)
+{
+    val name = val_str_cstr(path_of(self));
+    val f = fileio_open(h, name, mode, encoding, true, at);
+    val_unref(name);
+    return f;
+}
+
+static val fn_open(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    val a[5];
+    const char *mode = "r";
+    if (!host_args(h, at, "open", "mode=, buffering=, encoding=, errors=, newline=", argc,
+                   argv, kw, a) ||
+        (a[0].kind != VAL_MISSING && !host_to_str(h, a[0], at, "open() mode", &mode)))
+        return val_err();
+    return path_open_mode(h, self, mode, a[2], at);
+}
+
+/* Call method name of file f (no arguments, or arg), close f; the result. */
+static val path_file_call(host *h, val f, const char *name, val arg, src_span at)
+{
+    val m = host_getattr(h, f, name, at);
+    val r = m.kind == VAL_ERR ? m : host_call(h, m, arg.kind == VAL_MISSING ? 0 : 1, &arg,
+                                              NULL, at);
+    val_unref(m);
+    val c = host_getattr(h, f, "close", at);
+    val cr = c.kind == VAL_ERR ? c : host_call(h, c, 0, NULL, NULL, at);
+    val_unref(c);
+    if (cr.kind == VAL_ERR && r.kind != VAL_ERR) {
+        val_unref(r);
+        r = val_err();
+    }
+    val_unref(cr);
+    val_unref(f);
+    return r;
+}
+
+static val fn_read_text(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    val a[2];
+    if (!host_args(h, at, "read_text", "encoding=, errors=", argc, argv, kw, a))
+        return val_err();
+    val f = path_open_mode(h, self, "r", a[0], at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "read", val_missing(), at);
+}
+
+static val fn_write_text(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    val a[4];
+    if (!host_args(h, at, "write_text", "data, encoding=, errors=, newline=", argc, argv, kw,
+                   a))
+        return val_err();
+    if (a[0].kind != VAL_STR)
+        return host_raise(h, HOST_EXC_TYPE, at, "data must be str, not %s",
+                          val_type_name(a[0]));
+    val f = path_open_mode(h, self, "w", a[1], at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "write", a[0], at);
+}
+
+static val fn_bytes(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    (void)self, (void)argc, (void)argv, (void)kw;
+    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "%s: tritsim has no bytes type (use "
+                      "read_text / write_text)", h->calling ? h->calling->name : "bytes");
+}
+
+static val fn_unlink(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at)
+{
+    val a[1];
+    if (!host_args(h, at, "unlink", "missing_ok=", argc, argv, kw, a))
+        return val_err();
+    int missing_ok = 0;
+    if (a[0].kind != VAL_MISSING && (missing_ok = host_truth(h, a[0], at)) < 0)
+        return val_err();
+    if (unlink(path_of(self)) != 0 && !(missing_ok && errno == ENOENT))
+        return fileio_raise_errno(h, errno, path_of(self), at);
+    return val_none();
+}
+
+static val fn_rmdir(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    if (!path_no_args(h, "rmdir", argc, kw, at))
+        return val_err();
+    (void)argv;
+    if (rmdir(path_of(self)) != 0)
+        return fileio_raise_errno(h, errno, path_of(self), at);
+    return val_none();
+}
+
+/* The entries of directory dir (no . and ..), sorted by name (CPython's
+ * order is the directory's: sorting makes runs repeatable); NULL with
+ * errno set when it cannot be read. */
+static val path_entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return val_missing();
+    val l = val_list_new(8);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+            val_list_push(l, val_str_cstr(e->d_name));
+    closedir(d);
+    val_seq *q = val_as_seq(l);
+    for (size_t i = 1; i < q->len; i++)   /* insertion sort: directories are small */
+        for (size_t j = i; j > 0 && strcmp(val_as_str(q->items[j - 1])->s,
+                                           val_as_str(q->items[j])->s) > 0; j--) {
+            val t = q->items[j];
+            q->items[j] = q->items[j - 1];
+            q->items[j - 1] = t;
+        }
+    return l;
+}
+
+static val path_child(val self, const char *name)
+{
+    const char *parts[2] = {path_of(self), name};
+    return strcmp(path_of(self), ".") ? path_new(2, parts) : path_new(1, parts + 1);
+}
+
+static val fn_iterdir(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)argv;
+    if (!path_no_args(h, "iterdir", argc, kw, at))
+        return val_err();
+    val names = path_entries(path_of(self));
+    if (names.kind == VAL_MISSING)
+        return fileio_raise_errno(h, errno, path_of(self), at);
+    val l = val_list_new(val_as_seq(names)->len);
+    for (size_t i = 0; i < val_as_seq(names)->len; i++)
+        val_list_push(l, path_child(self, val_as_str(val_as_seq(names)->items[i])->s));
+    val_unref(names);
+    return host_iterator_new(l, "generator");
+}
+
+/* Add to out the paths under dir (a path) that match the components
+ * pats[0..n); "**" matches any number of directories. */
+static void path_glob_in(val dir, char **pats, int n, val out)
+{
+    if (n == 0) {
+        val_list_push(out, val_ref(dir));
+        return;
+    }
+    if (!strcmp(pats[0], "**")) {
+        path_glob_in(dir, pats + 1, n - 1, out);    /* zero directories */
+        val names = path_entries(path_of(dir));
+        if (names.kind == VAL_MISSING)
+            return;
+        for (size_t i = 0; i < val_as_seq(names)->len; i++) {
+            const char *nm = val_as_str(val_as_seq(names)->items[i])->s;
+            val c = path_child(dir, nm);
+            if (nm[0] != '.' && path_stat_kind(path_of(c)) == 2)
+                path_glob_in(c, pats, n, out);
+            val_unref(c);
+        }
+        val_unref(names);
+        return;
+    }
+    val names = path_entries(path_of(dir));
+    if (names.kind == VAL_MISSING)
+        return;
+    for (size_t i = 0; i < val_as_seq(names)->len; i++) {
+        const char *nm = val_as_str(val_as_seq(names)->items[i])->s;
+        if (fnmatch(pats[0], nm, FNM_PERIOD) != 0)
+            continue;
+        val c = path_child(dir, nm);
+        if (n == 1 || path_stat_kind(path_of(c)) == 2)
+            path_glob_in(c, pats + 1, n - 1, out);
+        val_unref(c);
+    }
+    val_unref(names);
+}
+
+static val path_glob(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at, const char *fname, bool recursive)
+{
+    val a[1];
+    const char *pat;
+    if (!host_args(h, at, fname, "pattern", argc, argv, kw, a) ||
+        !host_to_str(h, a[0], at, "pattern", &pat))
+        return val_err();
+    if (!*pat || pat[0] == '/')
+        return host_raise(h, HOST_EXC_VALUE, at, "%s", *pat ? "Non-relative patterns are "
+                          "unsupported" : "Unacceptable pattern: ''");
+    strbuf full = {0};
+    if (recursive)
+        strbuf_puts(&full, "**/");
+    strbuf_puts(&full, pat);
+    char *copy = xstrdup(strbuf_cstr(&full));
+    strbuf_free(&full);
+    char *pats[64];
+    int n = 0;
+    for (char *tok = strtok(copy, "/"); tok && n < 64; tok = strtok(NULL, "/"))
+        pats[n++] = tok;
+    val out = val_list_new(8);
+    path_glob_in(self, pats, n, out);
+    free(copy);
+    return host_iterator_new(out, "generator");
+}
+
+HOST_CFUNC_CALLING(fn_glob, path_glob, "glob", false)
+HOST_CFUNC_CALLING(fn_rglob, path_glob, "rglob", true)
+
 static const struct {
     const char *name;
     val_cfunc fn;
 } path_methods[] = {
+    {"open", fn_open}, {"read_text", fn_read_text}, {"write_text", fn_write_text},
+    {"read_bytes", fn_bytes}, {"write_bytes", fn_bytes}, {"unlink", fn_unlink},
+    {"rmdir", fn_rmdir}, {"iterdir", fn_iterdir}, {"glob", fn_glob}, {"rglob", fn_rglob},
     {"exists", fn_exists}, {"is_file", fn_is_file}, {"is_dir", fn_is_dir},
     {"is_absolute", fn_is_absolute}, {"absolute", fn_absolute}, {"resolve", fn_resolve},
     {"joinpath", fn_joinpath}, {"with_name", fn_with_name},
@@ -448,7 +669,8 @@ static void path_free(val_obj *self)
 static const char *const path_attrs[] = {
     "name", "suffix", "stem", "parent", "parts", "exists", "is_file", "is_dir",
     "is_absolute", "absolute", "resolve", "joinpath", "with_name", "with_suffix", "mkdir",
-    "as_posix", NULL,
+    "as_posix", "open", "read_text", "write_text", "read_bytes", "write_bytes", "unlink",
+    "rmdir", "iterdir", "glob", "rglob", NULL,
 };
 
 static const val_type path_type = {
