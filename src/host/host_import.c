@@ -504,6 +504,10 @@ int host_import_find(host *h, const char *name, src_span at, val *origin)
         *origin = val_str_cstr(file ? file : "built-in");
         return 1;
     }
+    if (val_dict_get_str(h->source_modules, name).kind == VAL_STR) {
+        *origin = val_str_cstr("built-in");     /* tritsim's own, in Python */
+        return 1;
+    }
     const char *dot = strrchr(name, '.');
     val dirs;
     if (dot) {
