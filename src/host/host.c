@@ -122,6 +122,7 @@ host *host_new(diag_sink *d, const src_file *f)
     h->target = HOST_TARGET_H100;
     h->builtins = val_dict_new();
     h->modules = val_dict_new();
+    h->source_modules = val_dict_new();
     h->main_globals = val_dict_new();
     h->env = val_none();
     h->class_ns = val_none();
@@ -142,6 +143,7 @@ void host_free(host *h)
         h->kernel_ctx_free(h->kernel_ctx);
     val_unref(h->builtins);
     val_unref(h->modules);
+    val_unref(h->source_modules);
     val_unref(h->main_globals);
     val_unref(h->exc);
     val_unref(h->handling);
@@ -163,6 +165,11 @@ void host_free(host *h)
 void host_register_module(host *h, const char *name, val module)
 {
     val_dict_set_str(h->modules, name, module);
+}
+
+void host_register_source_module(host *h, const char *name, const char *text)
+{
+    val_dict_set_str(h->source_modules, name, val_str_cstr(text));
 }
 
 val host_module(host *h, const char *name)

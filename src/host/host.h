@@ -195,6 +195,8 @@ struct host {
     /* ---- read-only for other modules ------------------------------------- */
     val builtins;               /* dict: Python's built-in names */
     val modules;                /* dict: dotted name -> registered module */
+    val source_modules;         /* dict: dotted name -> its Python text (str),
+                                   run when first imported (host_import.c) */
     val main_globals;           /* dict: the program's global variables */
     bool exiting;               /* a fatal error (or the debugger's kill):
                                    unwind quietly, catch nothing */
@@ -255,6 +257,11 @@ bool host_module_initializing(host *h, val m);
  * names register submodules ("triton.language"); registering replaces an
  * earlier module of that name. */
 void host_register_module(host *h, const char *name, val module);
+/* Make `import name` run text (Python source; copied)
+ * as module `name` the first time it is imported: tritsim's own modules
+ * that are simplest written in Python (triton.tools.mxfp).  Its functions
+ * and errors name the file "<tritsim>/NAME". */
+void host_register_source_module(host *h, const char *name, const char *text);
 /* The registered module of that name (borrowed), or VAL_MISSING. */
 val host_module(host *h, const char *name);
 /* Add a C function to a module (or OBJECT) under the last component of

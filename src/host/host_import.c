@@ -281,6 +281,8 @@ static val import_new_module(const char *name, const import_found *fd)
     return m;
 }
 
+static val import_run(host *h, const char *name, val m, src_file *f, src_span at);
+
 /* Load module `name` found as fd: its body run.  The module (borrowed,
  * from sys.modules), or VAL_ERR. */
 static val import_load(host *h, const char *name, const import_found *fd, src_span at)
@@ -300,6 +302,14 @@ static val import_load(host *h, const char *name, const import_found *fd, src_sp
     }
     free(f->name);
     f->name = shown;
+    return import_run(h, name, m, f, at);
+}
+
+/* Parse file f (taken: kept until host_free) and run it as the body of
+ * module m (stolen) named name, registered in sys.modules while it runs.
+ * The module (borrowed, from sys.modules), or VAL_ERR. */
+static val import_run(host *h, const char *name, val m, src_file *f, src_span at)
+{
     arena *a;
     import_keep_source(h, f, &a);
     char *msgs = NULL;
@@ -337,6 +347,21 @@ static val import_load(host *h, const char *name, const import_found *fd, src_sp
         return host_raise(h, HOST_EXC_IMPORT, at, "Loaded module %s not found in sys.modules",
                           name);
     return r;
+}
+
+/* Run tritsim's own module `name` from its Python text (registered by
+ * host_register_source_module): as a file "<tritsim>/NAME" with
+ * __file__ None, as CPython's frozen modules have. */
+static val import_source_module(host *h, const char *name, const char *text, src_span at)
+{
+    import_found fd = {NULL, false, val_none()};
+    val m = import_new_module(name, &fd);
+    strbuf b = {0};
+    strbuf_printf(&b, "<tritsim>/%s", name);
+    char *shown = strbuf_detach(&b);
+    src_file *f = src_from_string(shown, text, strlen(text));
+    free(shown);
+    return import_run(h, name, m, f, at);
 }
 
 /* ---- importing by name ------------------------------------------------------------ */
@@ -435,6 +460,13 @@ static val import_module(host *h, const char *name, src_span at)
             return m;
         if (parent.kind != VAL_MODULE)
             return import_not_found(h, name, val_missing(), at);
+        val text = val_dict_get_str(h->source_modules, name);
+        if (text.kind == VAL_STR) {
+            m = import_source_module(h, name, val_as_str(text)->s, at);
+            if (m.kind != VAL_ERR)
+                val_object_set(parent, dot + 1, val_ref(m));
+            return m;
+        }
         dirs = val_object_get(parent, "__path__");
         if (dirs.kind == VAL_MISSING)
             return import_not_found(h, name, parent, at);
@@ -470,6 +502,10 @@ int host_import_find(host *h, const char *name, src_span at, val *origin)
     if (m.kind != VAL_MISSING) {
         const char *file = import_attr_str(m, "__file__");
         *origin = val_str_cstr(file ? file : "built-in");
+        return 1;
+    }
+    if (val_dict_get_str(h->source_modules, name).kind == VAL_STR) {
+        *origin = val_str_cstr("built-in");     /* tritsim's own, in Python */
         return 1;
     }
     const char *dot = strrchr(name, '.');

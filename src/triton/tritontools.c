@@ -246,4 +246,5 @@ void tritontools_init(host *h, val triton)
     val_object_set(triton, "tools", val_ref(tools));
     host_register_module(h, "triton.tools", tools);
     host_register_module(h, "triton.tools.tensor_descriptor", td);
+    tritonmxfp_init(h);
 }

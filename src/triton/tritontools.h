@@ -27,6 +27,9 @@ typedef struct tritontools_desc {
 
 /* Register the triton.tools modules, their attribute of triton. */
 void tritontools_init(host *h, val triton);
+/* Register triton.tools.mxfp (tritonmxfp.c), a module in Python text that
+ * runs when first imported. */
+void tritonmxfp_init(host *h);
 
 /* Is v a TensorDescriptor? */
 bool tritontools_is_desc(val v);
