@@ -927,6 +927,34 @@ static val cx_join(host *h, val self, int argc, const val *argv, const val_kwarg
     return tensor_val(c);
 }
 
+/* outer(input, vec2) with a complex operand: input[:, None] * vec2[None, :] */
+CX_FN(cx_fn_outer)
+{
+    val a[2];
+    char err[TENSOR_ERR_LEN];
+    CX_ARGS("outer", "input, vec2", a);
+    cx_operand x, y;
+    if (!cx_operand_of(a[0], &x) || !cx_operand_of(a[1], &y) || !y.t)
+        return host_error(h, at, "outer(): argument 'vec2' must be Tensor, not %s",
+                          val_type_name(a[1]));
+    int nx = x.is_complex ? cx_ndim(x.t) : x.t->ndim, ny = y.is_complex ? cx_ndim(y.t)
+                                                                       : y.t->ndim;
+    if (nx != 1 || ny != 1)
+        return host_error(h, at, "outer: Expected 1-D argument %s, but got %d-D",
+                          nx != 1 ? "self" : "vec2", nx != 1 ? nx : ny);
+    dtype parts = cx_result_parts(&x, &y, err);
+    tensor *cx = parts != DTYPE_INVALID ? cx_operand_tensor(&x, parts, t->cuda, err) : NULL;
+    tensor *cy = cx ? cx_operand_tensor(&y, parts, t->cuda, err) : NULL;
+    tensor *rx = cy ? cx_real(cx) : NULL, *ry = cy ? cx_real(cy) : NULL;
+    tensor *col = rx ? cx_wrap(tensor_unsqueeze(rx, 1, err)) : NULL;
+    tensor *row = col ? cx_wrap(tensor_unsqueeze(ry, 0, err)) : NULL;
+    tensor *r = row ? cx_binary(CX_MUL, col, row, err) : NULL;
+    tensor *all[] = {cx, cy, rx, ry, col, row};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_unref(all[i]);
+    return torch_result(h, at, r, err);
+}
+
 CX_FN(cx_fn_cat) { return cx_join(h, self, argc, argv, kw, at, "cat", false); }
 CX_FN(cx_fn_stack) { return cx_join(h, self, argc, argv, kw, at, "stack", true); }
 
@@ -1032,7 +1060,8 @@ static const cx_entry cx_table[] = {
     {"item", cx_fn_item}, {"tolist", cx_fn_tolist}, {"to", cx_fn_to},
     {"cat", cx_fn_cat}, {"concat", cx_fn_cat}, {"concatenate", cx_fn_cat},
     {"stack", cx_fn_stack}, {"isclose", cx_fn_isclose}, {"allclose", cx_fn_allclose},
-    {"equal", cx_fn_equal}, {"is_tensor", cx_fn_is_tensor},
+    {"equal", cx_fn_equal}, {"is_tensor", cx_fn_is_tensor}, {"outer", cx_fn_outer},
+    {"ger", cx_fn_outer},
     {NULL, NULL},
 };
 
