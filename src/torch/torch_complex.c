@@ -684,6 +684,21 @@ static bool cx_parts_ok(host *h, dtype parts, src_span at, const char *fname)
 
 /* x.to(dtype) / x.to(device) / x.to(other) for complex x, and any tensor's
  * .to(complex dtype). */
+/* t on device cuda: t itself (a new reference to tv) when it is there, else
+ * a copy labelled so (tensor.h: devices are labels). */
+static val cx_on_device(host *h, val tv, bool cuda, src_span at)
+{
+    char err[TENSOR_ERR_LEN];
+    tensor *t = tensor_of(tv);
+    if (t->cuda == cuda)
+        return tv;
+    tensor *c = tensor_is_complex(t) ? cx_convert(t, t->type, err) : tensor_contiguous(t, err);
+    val_unref(tv);
+    if (c)
+        c->cuda = cuda;
+    return torch_result(h, at, c, err);
+}
+
 CX_FN(cx_fn_to)
 {
     char err[TENSOR_ERR_LEN];
@@ -691,26 +706,38 @@ CX_FN(cx_fn_to)
     if (!t)
         return host_error(h, at, "to(): expected a tensor");
     val target = val_missing();
-    for (int i = 0; i < argc; i++)
+    bool cuda = t->cuda;
+    for (int i = 0; i < argc; i++) {
         if (argv[i].kind == VAL_DTYPE || argv[i].kind == VAL_TENSOR)
             target = argv[i];
-    for (int i = 0; kw && i < kw->n; i++)
+        else if (argv[i].kind != VAL_BOOL && !torch_device_arg(h, argv[i], at, "to", &cuda))
+            return val_err();
+    }
+    for (int i = 0; kw && i < kw->n; i++) {
         if (!strcmp(kw->names[i], "dtype"))
             target = kw->values[i];
+        else if (!strcmp(kw->names[i], "device") &&
+                 !torch_device_arg(h, kw->values[i], at, "to", &cuda))
+            return val_err();
+    }
     if (target.kind == VAL_TENSOR) {
         tensor *o = tensor_of(target);
+        cuda = o->cuda;
         target = tensor_is_complex(o) ? cx_dtype_val(o->type) : val_dtype(o->type);
     }
-    if (target.kind == VAL_MISSING)
-        return val_ref(self);
+    if (target.kind == VAL_MISSING || target.kind == VAL_NONE)
+        return cx_on_device(h, val_ref(self), cuda, at);
     dtype parts;
     if (cx_dtype_arg(target, &parts)) {
         if (!cx_parts_ok(h, parts, at, "to"))
             return val_err();
         cx_operand o = {.t = t, .is_complex = tensor_is_complex(t)};
         if (o.is_complex && t->type == parts)
-            return val_ref(self);
-        return torch_result(h, at, cx_operand_tensor(&o, parts, t->cuda, err), err);
+            return cx_on_device(h, val_ref(self), cuda, at);
+        tensor *r = cx_operand_tensor(&o, parts, cuda, err);
+        if (r)
+            r->cuda = cuda;
+        return torch_result(h, at, r, err);
     }
     /* complex -> real keeps the real part (PyTorch warns) */
     dtype to = (dtype)val_dtype_id(target);
@@ -719,9 +746,24 @@ CX_FN(cx_fn_to)
     fflush(stdout);
     fprintf(stderr, "UserWarning: Casting complex values to real discards the imaginary part\n");
     tensor *re = cx_part(t, 0);
-    tensor *r = tensor_to(re, to, t->cuda, err);
+    tensor *r = tensor_to(re, to, cuda, err);
     tensor_unref(re);
     return torch_result(h, at, r, err);
+}
+
+/* cuda() / cpu(): a copy labelled with the device, or the tensor itself. */
+CX_FN(cx_fn_cuda)
+{
+    val a[3];
+    CX_ARGS("cuda", "input, device=, non_blocking=", a);
+    return cx_on_device(h, val_ref(a[0]), true, at);
+}
+
+CX_FN(cx_fn_cpu)
+{
+    val a[1];
+    CX_ARGS("cpu", "input", a);
+    return cx_on_device(h, val_ref(a[0]), false, at);
 }
 
 /* ---- creation ---------------------------------------------------------------------- */
@@ -1061,7 +1103,7 @@ static const cx_entry cx_table[] = {
     {"cat", cx_fn_cat}, {"concat", cx_fn_cat}, {"concatenate", cx_fn_cat},
     {"stack", cx_fn_stack}, {"isclose", cx_fn_isclose}, {"allclose", cx_fn_allclose},
     {"equal", cx_fn_equal}, {"is_tensor", cx_fn_is_tensor}, {"outer", cx_fn_outer},
-    {"ger", cx_fn_outer},
+    {"ger", cx_fn_outer}, {"cuda", cx_fn_cuda}, {"cpu", cx_fn_cpu},
     {NULL, NULL},
 };
 
