@@ -29,6 +29,7 @@ static const struct modules_entry {
 } modules_table[] = {
     {"builtins", builtin_init},     /* h->builtins, not a module: first */
     {"math", builtin_math_init},
+    {"cmath", builtin_cmath_init},     /* and the built-in type complex */
     {"functools", builtin_functools_init},
     {"contextlib", builtin_contextlib_init},
     {"pytest", builtin_pytest_init},

@@ -5,6 +5,7 @@
  * method).  The operations themselves are in host_ops.c, host_access.c and
  * host_call.c; host.c has the overview. */
 #include "host_impl.h"
+#include "complexval.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -509,8 +510,7 @@ val host_eval(host *h, const ast_node *e)
     case AST_FLOAT:
         return val_float(e->u.float_.value);
     case AST_IMAG:
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, e->span,
-                          "complex numbers are not supported by tritsim");
+        return complexval_new(0.0, e->u.float_.value);
     case AST_STR:
         return val_str_new(e->u.str.s, e->u.str.len);
     case AST_FSTRING:

@@ -7,6 +7,7 @@
  * int is its own hash), so sets of small ints iterate and print in the
  * order CPython gives; other values hash as tritsim hashes them (CPython
  * randomises the hashes of strs, so their order is arbitrary there too). */
+#include "complexval.h"
 #include "host_impl.h"
 
 #include <stdlib.h>
@@ -58,6 +59,9 @@ static bool set_frozen(val v)
 static int64_t set_hash(val v)
 {
     int64_t i;
+    cplx z;
+    if (complexval_is(v) && complexval_parts(v, &z) && z.im == 0)
+        v = val_float(z.re);    /* complex(2, 0) hashes as 2 */
     if (v.kind == VAL_INT || v.kind == VAL_BOOL) {
         i = v.kind == VAL_BOOL ? v.u.b : v.u.i;
     } else if (v.kind == VAL_FLOAT && v.u.f == (double)(int64_t)v.u.f &&

@@ -447,6 +447,11 @@ static bool val_equal_depth(val a, val b, int depth)
         return false;
     if (val_is_num(a) && val_is_num(b))
         return val_num_equal(a, b);
+    /* a number and an object that may equal numbers (complex(2, 0) == 2) */
+    if (val_is_num(a) && b.kind == VAL_OBJECT && b.u.o->type && b.u.o->type->equal)
+        return b.u.o->type->equal(b, a);
+    if (val_is_num(b) && a.kind == VAL_OBJECT && a.u.o->type && a.u.o->type->equal)
+        return a.u.o->type->equal(a, b);
     if (a.kind != b.kind)
         return false;
     switch (a.kind) {

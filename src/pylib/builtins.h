@@ -12,6 +12,7 @@
  * types' methods and str % args, for the evaluator). */
 void builtin_init(host *h);
 void builtin_math_init(host *h);
+void builtin_cmath_init(host *h);       /* cmathmod.c: cmath and complex */
 void builtin_functools_init(host *h);
 void builtin_contextlib_init(host *h);
 void builtin_pytest_init(host *h);

@@ -573,6 +573,9 @@ val autograd_call(host *h, val self, int argc, const val *argv, const val_kwargs
                   src_span at)
 {
     const torch_fn *f = h->calling->data;
+    val cx;
+    if (torch_complex_dispatch(h, f, self, argc, argv, kw, at, &cx))
+        return cx;
     /* out=: the creation functions and norm read it themselves */
     for (int i = 0; f->grad != TORCH_AG_CREATE && kw && i < kw->n; i++)
         if (!strcmp(kw->names[i], "out") && strcmp(f->name, "norm"))

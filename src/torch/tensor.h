@@ -133,7 +133,24 @@ typedef struct tensor {
     bool kept;                /* a view an autograd node keeps (storage->kept) */
     bool param;               /* a torch.nn.Parameter (prints "Parameter
                                  containing:"); views and results are not */
+    /* A complex tensor (torch_complex.c): its view is that of
+     * torch.view_as_real(t), the last dimension (size 2, stride 1) holding
+     * the real and imaginary parts, type the parts' dtype (fp32 for
+     * complex64, fp64 for complex128); its value type is
+     * torch_complex_hooks.  The functions of this header see such a tensor
+     * as the real one it views: only torch_complex.c gives it meaning. */
+    bool cplx;
 } tensor;
+
+/* Is t complex (its dimensions are t->ndim - 1 and its last holds the
+ * parts)? */
+static inline bool tensor_is_complex(const tensor *t) { return t->cplx; }
+
+/* torch.complex32/64/128 as VAL_DTYPE values: this flag over the dtype of
+ * the parts (fp16, fp32, fp64).  They are host values only: never a
+ * kernel's dtype, never a tensor's type field. */
+enum { TENSOR_DTYPE_COMPLEX = 0x20 };
+static inline bool tensor_dtype_id_complex(int id) { return (id & TENSOR_DTYPE_COMPLEX) != 0; }
 
 /* x.data = src: t becomes another view of src's elements (src's storage,
  * dtype, shape, strides, offset and device), keeping its own autograd

@@ -66,6 +66,11 @@ bool torch_dtype_arg(host *h, val v, src_span at, const char *fname, dtype *out)
         return true;
     if (v.kind == VAL_DTYPE) {
         dtype t = (dtype)val_dtype_id(v);
+        if (tensor_dtype_id_complex((int)t)) {
+            host_error(h, at, "%s(): complex dtypes are not supported by this function in "
+                       "tritsim (doc/language.md lists what complex tensors can do)", fname);
+            return false;
+        }
         if (!tensor_dtype_ok(t)) {
             const char *name = dtype_torch_name(t);
             host_error(h, at, "%s(): tensors of dtype %s are not supported in tritsim", fname,

@@ -191,6 +191,31 @@ void torch_module_init_self(val self);
 /* nn.Parameter(t, requires_grad): a leaf viewing t's elements. */
 val torch_parameter_new(host *h, const tensor *t, bool requires_grad, src_span at);
 
+/* ---- complex tensors (torch_complex.c) ---------------------------------------------- */
+
+/* torch.complex, polar, view_as_real, view_as_complex, is_complex, real,
+ * imag, conj, angle, ... */
+extern const torch_fn torch_complex_fns[];
+/* A call of f (through autograd_call) with a complex tensor, a complex
+ * dtype or a Python complex among its arguments: true with the result (or
+ * VAL_ERR) in *out; false when no argument is complex. */
+bool torch_complex_dispatch(host *h, const torch_fn *f, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at, val *out);
+/* a op b where an operand is a complex tensor or a Python complex. */
+val torch_complex_binop(host *h, ast_op op, bool inplace, val a, val b, src_span at);
+/* The Tensor type's hooks for complex tensors: tensor_type's hooks (in
+ * torch_tensor.c) hand a complex tensor to these (getattr, setattr,
+ * getitem, setitem, binop, unop, truth, len, iter, repr, format). */
+extern const val_type torch_complex_hooks;
+/* isclose of complex tensors a and b (parts of one dtype; PyTorch's
+ * complex distances) as a bool tensor of their broadcast shape, with the
+ * magnitudes |a - b| and |b| (float64 tensors of that shape) in *absd and
+ * *abse; NULL with a message in err. */
+tensor *torch_complex_close(const tensor *a, const tensor *b, double rtol, double atol,
+                            bool equal_nan, tensor **absd, tensor **abse, char *err);
+/* torch.complex64, cfloat, complex128, cdouble, complex32, chalf. */
+void torch_complex_add(val torch);
+
 /* ---- errors and results ------------------------------------------------------- */
 
 /* Report a tensor.h message; returns VAL_ERR. */

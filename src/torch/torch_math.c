@@ -1137,6 +1137,28 @@ TORCH_NAMED(mm, product, tensor_mm)
 TORCH_NAMED(bmm, product, tensor_bmm)
 TORCH_NAMED(dot, product, NULL)
 
+/* outer(input, vec2) (and ger): input[:, None] * vec2[None, :] */
+static val fn_outer(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                    src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("outer", "input, vec2", a);
+    tensor *o = torch_tensor_arg(h, a[1], at, "outer", "vec2");
+    if (!o)
+        return val_err();
+    if (t->ndim != 1 || o->ndim != 1)
+        return host_error(h, at, "outer: Expected 1-D argument %s, but got %d-D",
+                          t->ndim != 1 ? "self" : "vec2", t->ndim != 1 ? t->ndim : o->ndim);
+    char err[TENSOR_ERR_LEN];
+    tensor *col = tensor_unsqueeze(t, 1, err);
+    tensor *row = col ? tensor_unsqueeze(o, 0, err) : NULL;
+    tensor *r = row ? tensor_binary(TENSOR_MUL, tensor_operand_of(col), tensor_operand_of(row),
+                                    err) : NULL;
+    tensor_unref(col);
+    tensor_unref(row);
+    return torch_result(h, at, r, err);
+}
+
 /* ---- cat and stack ---------------------------------------------------------------- */
 
 /* The tensors of a tuple/list argument; *n receives the count.  Returns a
@@ -1392,6 +1414,8 @@ const torch_fn torch_math_fns[] = {
     TORCH_BOTH("mm", fn_mm),
     TORCH_BOTH("bmm", fn_bmm),
     TORCH_BOTH("dot", fn_dot),
+    TORCH_BOTH("outer", fn_outer),
+    TORCH_BOTH("ger", fn_outer),
     TORCH_FUNC("cat", fn_cat),
     TORCH_FUNC("concat", fn_cat),
     TORCH_FUNC("concatenate", fn_cat),

@@ -422,6 +422,12 @@ static void dtype_repr(host *h, val self, strbuf *out)
 {
     (void)h;
     dtype t = (dtype)val_dtype_id(self);
+    if (tensor_dtype_id_complex((int)t)) {    /* torch.complex64, ... */
+        dtype parts = (dtype)(t & ~TENSOR_DTYPE_COMPLEX);
+        strbuf_puts(out, parts == DTYPE_FP16 ? "torch.complex32"
+                         : parts == DTYPE_FP32 ? "torch.complex64" : "torch.complex128");
+        return;
+    }
     const char *name = dtype_torch_name(t);
     /* tl.float32 prints as Triton prints it: fp32 */
     strbuf_puts(out, name && !(self.u.dtype & VAL_DTYPE_TL) ? name : dtype_name(t));
@@ -432,6 +438,16 @@ static val dtype_getattr(host *h, val self, const char *name, src_span at)
     (void)h;
     (void)at;
     dtype t = (dtype)val_dtype_id(self);
+    if (tensor_dtype_id_complex((int)t)) {
+        dtype parts = (dtype)(t & ~TENSOR_DTYPE_COMPLEX);
+        if (!strcmp(name, "is_complex") || !strcmp(name, "is_signed"))
+            return val_bool(true);
+        if (!strcmp(name, "is_floating_point"))
+            return val_bool(false);
+        if (!strcmp(name, "itemsize"))
+            return val_int(2 * dtype_size(parts));
+        return val_missing();
+    }
     if (!strcmp(name, "primitive_bitwidth") && (self.u.dtype & VAL_DTYPE_TL))
         return val_int(dtype_bits(t));
     if (!strcmp(name, "element_ty") && dtype_is_ptr(t))

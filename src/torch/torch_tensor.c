@@ -6,6 +6,7 @@
 #include "torch_impl.h"
 
 #include "autograd.h"
+#include "complexval.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,8 @@ static val tensor_attr(host *h, val self, const char *name, src_span at)
 
 static val tensor_getattr(host *h, val self, const char *name, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.getattr(h, self, name, at);
     val a = tensor_attr(h, self, name, at);
     if (a.kind != VAL_MISSING) {
         /* x.T is an operation autograd records (without a formula) */
@@ -78,6 +81,8 @@ static val tensor_getattr(host *h, val self, const char *name, src_span at)
 /* x.requires_grad = ..., x.grad = ... */
 static bool tensor_setattr(host *h, val self, const char *name, val value, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.setattr(h, self, name, value, at);
     if (!strcmp(name, "data")) {
         tensor *src = tensor_of(value);
         if (!src) {
@@ -150,9 +155,17 @@ static val tensor_contains(host *h, val t, val x, src_span at)
     return val_bool(r);
 }
 
+/* Is v a complex tensor or a Python complex? */
+static bool complex_operand(val v)
+{
+    return (v.kind == VAL_TENSOR && tensor_is_complex(tensor_of(v))) || complexval_is(v);
+}
+
 static val tensor_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src_span at)
 {
     char err[TENSOR_ERR_LEN];
+    if (complex_operand(a) || complex_operand(b))
+        return torch_complex_binop(h, op, inplace, a, b, at);
     if (op == AST_OP_MATMUL) {
         if (a.kind != VAL_TENSOR || b.kind != VAL_TENSOR)
             return val_missing();
@@ -188,6 +201,8 @@ static val tensor_binop_hook(host *h, ast_op op, bool inplace, val a, val b, src
 
 static val tensor_unop_hook(host *h, ast_op op, val self, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.unop(h, op, self, at);
     char err[TENSOR_ERR_LEN];
     tensor *t = self_of(self);
     switch (op) {
@@ -204,6 +219,8 @@ static val tensor_unop_hook(host *h, ast_op op, val self, src_span at)
 
 static int tensor_truth(host *h, val self, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.truth(h, self, at);
     tensor *t = self_of(self);
     int64_t n = tensor_numel(t);
     if (n != 1) {
@@ -217,6 +234,8 @@ static int tensor_truth(host *h, val self, src_span at)
 
 static int64_t tensor_len(host *h, val self, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.len(h, self, at);
     tensor *t = self_of(self);
     if (t->ndim == 0) {
         host_error(h, at, "len() of a 0-d tensor");
@@ -228,6 +247,8 @@ static int64_t tensor_len(host *h, val self, src_span at)
 /* Iterating a tensor gives its slices along dimension 0 (views). */
 static val tensor_iter_hook(host *h, val self, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.iter(h, self, at);
     tensor *t = self_of(self);
     if (t->ndim == 0)
         return host_error(h, at, "iteration over a 0-d tensor");
@@ -240,6 +261,10 @@ static val tensor_iter_hook(host *h, val self, src_span at)
 
 static void tensor_repr_hook(host *h, val self, strbuf *out)
 {
+    if (tensor_is_complex(self_of(self))) {
+        torch_complex_hooks.repr(h, self, out);
+        return;
+    }
     (void)h;
     tensor *t = self_of(self);
     if (t->param)
@@ -257,12 +282,16 @@ static void tensor_repr_hook(host *h, val self, strbuf *out)
  * x[key] = v, an in-place write (autograd_setitem) */
 static val tensor_getitem_hook(host *h, val self, val key, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.getitem(h, self, key, at);
     return autograd_record(h, "index", torch_getitem(h, self, key, at), 2,
                            (val[]){self, key}, at);
 }
 
 static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.setitem(h, self, key, value, at);
     return autograd_setitem(h, self, key, value, at);
 }
 
@@ -270,6 +299,8 @@ static bool tensor_setitem_hook(host *h, val self, val key, val value, src_span 
  * (f"{torch.tensor(1.)}" is "1.0"), others only with an empty spec. */
 static val tensor_format_hook(host *h, val self, const char *spec, size_t len, src_span at)
 {
+    if (tensor_is_complex(self_of(self)))
+        return torch_complex_hooks.format(h, self, spec, len, at);
     tensor *t = self_of(self);
     if (t->ndim != 0 && len == 0)
         return host_str(h, self);
@@ -1297,7 +1328,7 @@ const torch_fn *torch_find_method(const char *name)
 {
     const torch_fn *tables[] = {torch_tensor_fns, torch_math_fns, torch_create_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns, torch_nnmore_fns};
+                                torch_index_fns, torch_sort_fns, torch_complex_fns, torch_nnmore_fns};
     for (size_t k = 0; k < sizeof tables / sizeof *tables; k++)
         for (const torch_fn *f = tables[k]; f->name; f++)
             if (f->qual_method && !strcmp(f->name, name))

@@ -200,6 +200,113 @@ static void flat_max(const tensor *t, dtype_scalar *v, int64_t *idx)
     tensor_unref(ix);
 }
 
+/* The "Greatest absolute/relative difference" lines from the flat
+ * differences (zero where the elements match). */
+static void diff_lines(host *h, strbuf *out, const tensor *absd, const tensor *rel, int ndim,
+                       const int64_t *shape, bool equality, double rtol, double atol,
+                       val rtol_v, val atol_v)
+{
+    dtype_scalar v;
+    int64_t idx;
+    flat_max(absd, &v, &idx);
+    put_diff(h, out, "absolute", absd->type, v, ndim, shape, idx, equality, atol_v, atol);
+    flat_max(rel, &v, &idx);
+    put_diff(h, out, "relative", rel->type, v, ndim, shape, idx, equality, rtol_v, rtol);
+}
+
+/* The head of a mismatch message: "Tensor-likes are not close!\n\n
+ * Mismatched elements: 1 / 2 (50.0%)". */
+static void mismatch_head(strbuf *out, int64_t bad, int64_t total, bool equality)
+{
+    strbuf_printf(out, "Tensor-likes are not %s!\n\nMismatched elements: %lld / %lld (",
+                  equality ? "equal" : "close", (long long)bad, (long long)total);
+    pyformat_spec ps;
+    if (pyformat_parse_spec(".1%", 3, "float", &ps, NULL, 0))
+        pyformat_float(out, (double)bad / (double)total, &ps, NULL, 0);
+    strbuf_putc(out, ')');
+}
+
+/* assert_close of complex tensors (torch_complex_close gives the
+ * differences): PyTorch compares complex distances; the message is the
+ * real one's with |actual - expected| and |expected| as magnitudes. */
+static bool complex_close(host *h, const tensor *x, const tensor *y, bool has_tols, val rtol_v,
+                          val atol_v, bool equal_nan, src_span at, strbuf *msg, bool *failed)
+{
+    if (!tensor_is_complex(x) || !tensor_is_complex(y) || x->type != y->type) {
+        val dx = tensor_is_complex(x) ? val_dtype(TENSOR_DTYPE_COMPLEX | x->type)
+                                      : val_dtype(x->type);
+        val dy = tensor_is_complex(y) ? val_dtype(TENSOR_DTYPE_COMPLEX | y->type)
+                                      : val_dtype(y->type);
+        strbuf_puts(msg, "The values for attribute 'dtype' do not match: ");
+        val_print_repr(h, dx, msg);
+        strbuf_puts(msg, " != ");
+        val_print_repr(h, dy, msg);
+        strbuf_putc(msg, '.');
+        *failed = true;
+        return true;
+    }
+    double rtol, atol;
+    default_tols(x->type, &rtol, &atol);
+    if (has_tols && (!host_to_float(h, rtol_v, at, "rtol", &rtol) ||
+                     !host_to_float(h, atol_v, at, "atol", &atol)))
+        return false;
+    char err[TENSOR_ERR_LEN];
+    tensor *absd = NULL, *abse = NULL;
+    tensor *m = torch_complex_close(x, y, rtol, atol, equal_nan, &absd, &abse, err);
+    if (!m) {
+        torch_fail(h, at, err);
+        return false;
+    }
+    int64_t n = tensor_numel(m), bad = 0;
+    for (int64_t i = 0; i < n; i++)
+        bad += tensor_get_flat(m, i).u == 0;
+    if (bad && m->ndim == 0) {
+        /* make_scalar_mismatch_msg, which shows no values for complexes */
+        *failed = true;
+        bool equality = rtol == 0 && atol == 0;
+        double d = tensor_get_flat(absd, 0).f, e = tensor_get_flat(abse, 0).f;
+        strbuf_printf(msg, "Scalars are not %s!\n\nAbsolute difference: ",
+                      equality ? "equal" : "close");
+        pyformat_float_repr(msg, d);
+        if (!equality) {
+            strbuf_puts(msg, " (up to ");
+            put_tol(h, msg, atol_v, atol);
+            strbuf_puts(msg, " allowed)");
+        }
+        strbuf_puts(msg, "\nRelative difference: ");
+        pyformat_float_repr(msg, e == 0 ? INFINITY : d / e);
+        if (!equality) {
+            strbuf_puts(msg, " (up to ");
+            put_tol(h, msg, rtol_v, rtol);
+            strbuf_puts(msg, " allowed)");
+        }
+    } else if (bad) {
+        *failed = true;
+        bool equality = rtol == 0 && atol == 0;
+        mismatch_head(msg, bad, n, equality);
+        tensor *rel = tensor_binary(TENSOR_DIV, tensor_operand_of(absd), tensor_operand_of(abse),
+                                    err);
+        int64_t flat = n;
+        tensor *fa = rel ? tensor_reshape(absd, 1, &flat, err) : NULL;
+        tensor *fr = fa ? tensor_reshape(rel, 1, &flat, err) : NULL;
+        if (fr) {
+            for (int64_t i = 0; i < n; i++)
+                if (tensor_get_flat(m, i).u) {
+                    tensor_set(fa, &i, (dtype_scalar){.f = 0});
+                    tensor_set(fr, &i, (dtype_scalar){.f = 0});
+                }
+            diff_lines(h, msg, fa, fr, m->ndim, m->shape, equality, rtol, atol, rtol_v, atol_v);
+        }
+        tensor_unref(rel);
+        tensor_unref(fa);
+        tensor_unref(fr);
+    }
+    tensor_unref(m);
+    tensor_unref(absd);
+    tensor_unref(abse);
+    return true;
+}
+
 /* The mismatch message of two same-shape tensors (torch's
  * make_tensor_mismatch_msg, step by step). */
 static bool mismatch_msg(host *h, const tensor *actual, const tensor *expected,
@@ -211,12 +318,7 @@ static bool mismatch_msg(host *h, const tensor *actual, const tensor *expected,
         n_match += tensor_get_flat(matches, i).u != 0;
     int64_t bad = total - n_match;
     bool equality = rtol == 0 && atol == 0;
-    strbuf_printf(out, "Tensor-likes are not %s!\n\nMismatched elements: %lld / %lld (",
-                  equality ? "equal" : "close", (long long)bad, (long long)total);
-    pyformat_spec ps;
-    if (pyformat_parse_spec(".1%", 3, "float", &ps, NULL, 0))
-        pyformat_float(out, (double)bad / (double)total, &ps, NULL, 0);
-    strbuf_putc(out, ')');
+    mismatch_head(out, bad, total, equality);
 
     /* Flatten; ints compare as int64. */
     int64_t n = total;
@@ -243,14 +345,8 @@ static bool mismatch_msg(host *h, const tensor *actual, const tensor *expected,
         for (int64_t i = 0; i < n; i++)
             if (tensor_get_flat(m, i).u)
                 tensor_set(rel, &i, (dtype_scalar){.f = 0});
-        dtype_scalar v;
-        int64_t idx;
-        flat_max(absd, &v, &idx);
-        put_diff(h, out, "absolute", absd->type, v, actual->ndim, actual->shape, idx, equality,
-                 atol_v, atol);
-        flat_max(rel, &v, &idx);
-        put_diff(h, out, "relative", rel->type, v, actual->ndim, actual->shape, idx, equality,
-                 rtol_v, rtol);
+        diff_lines(h, out, absd, rel, actual->ndim, actual->shape, equality, rtol, atol, rtol_v,
+                   atol_v);
     }
     tensor *all[] = {a, e, m, a2, e2, d, absd, abse, rel};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -361,6 +457,19 @@ static val fn_assert_close(host *h, val self, int argc, const val *argv, const v
     strbuf msg = {0};
     char err[TENSOR_ERR_LEN];
     tensor *cx = NULL, *cy = NULL, *matches = NULL;
+    if (tensor_is_complex(x) || tensor_is_complex(y)) {
+        bool failed = false;
+        if (!complex_close(h, x, y, has_r, a[3], a[4], equal_nan, at, &msg, &failed)) {
+            strbuf_free(&msg);
+            return val_err();
+        }
+        val r = val_none();
+        if (failed)
+            r = host_error(h, at, "AssertionError: %s",
+                           a[9].kind == VAL_STR ? val_as_str(a[9])->s : strbuf_cstr(&msg));
+        strbuf_free(&msg);
+        return r;
+    }
     double rtol, atol;
     bool failed = false, ok = true;
     if (!attrs_match(h, x, y, check_dtype, check_device, &msg)) {

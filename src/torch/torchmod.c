@@ -423,12 +423,13 @@ void torch_init(host *h)
     val testing = val_module_new("torch.testing");
     const torch_fn *tables[] = {torch_create_fns, torch_tensor_fns, torch_math_fns,
                                 torch_testing_fns, torch_misc_fns, torch_autograd_fns,
-                                torch_index_fns, torch_sort_fns, torch_nn_fns,
+                                torch_index_fns, torch_sort_fns, torch_complex_fns, torch_nn_fns,
                                 torch_nnmore_fns};
     for (size_t i = 0; i < sizeof tables / sizeof *tables; i++)
         add_table(torch, nnf, tables[i]);
     for (const char *const *d = dtype_attrs; *d; d++)
         val_object_set(torch, *d, val_dtype(dtype_from_torch_attr(*d)));
+    torch_complex_add(torch);
     val_object_set(torch, "Tensor", torch_tensor_type_val());
     val_object_set(torch, "Size", torch_size_type_val());
     val_object_set(torch, "device", torch_device_type_val());

@@ -779,6 +779,16 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
         }
         switch (v.kind) {
         case VAL_TENSOR:
+            if (tensor_is_complex(tensor_of(v))) {
+                host_error(h, at, "argument '%s' of %s() is a %s tensor: Triton has no "
+                           "complex dtype (pass torch.view_as_real(%s), a float tensor "
+                           "whose last dimension holds the real and imaginary parts)",
+                           p->u.param.name, f->name,
+                           tensor_dtype(tensor_of(v)) == DTYPE_FP64 ? "torch.complex128"
+                                                                    : "torch.complex64",
+                           p->u.param.name);
+                return false;
+            }
             out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
             break;
         case VAL_BOOL:

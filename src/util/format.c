@@ -735,14 +735,44 @@ static void torch_put_elem(strbuf *out, const torch_fmt *f, dtype_scalar x)
     strbuf_puts(out, buf);
 }
 
+/* A complex element (_vector_str's _val_formatter): the real part padded,
+ * then the imaginary part padded, "j" added and the padding stripped,
+ * joined by "+" unless it starts with a sign. */
+static void torch_put_complex(strbuf *out, const torch_fmt *f, const torch_fmt *fi,
+                              dtype_scalar re, dtype_scalar im)
+{
+    torch_put_elem(out, f, re);
+    strbuf s = {0};
+    torch_put_elem(&s, fi, im);
+    const char *t = strbuf_cstr(&s);
+    while (*t == ' ')
+        t++;
+    if (*t != '+' && *t != '-')
+        strbuf_putc(out, '+');
+    strbuf_puts(out, t);
+    strbuf_putc(out, 'j');
+    strbuf_free(&s);
+}
+
 /* ---- torch: _tensor_str_with_formatter ------------------------------ */
 
 typedef struct torch_ctx {
     const view *v;
     const torch_fmt *f;
+    const view *vi;          /* complex: the imaginary parts (v: the real) */
+    const torch_fmt *fi;
     bool summarize;
     int64_t idx[FORMAT_MAX_DIMS];
 } torch_ctx;
+
+/* The element at c->idx, real or complex. */
+static void torch_put_at(strbuf *out, const torch_ctx *c)
+{
+    if (c->vi)
+        torch_put_complex(out, c->f, c->fi, view_at(c->v, c->idx), view_at(c->vi, c->idx));
+    else
+        torch_put_elem(out, c->f, view_at(c->v, c->idx));
+}
 
 /* _vector_str: the last axis, wrapped to whole elements per line. */
 static void torch_vector(torch_ctx *c, int axis, int indent, strbuf *out)
@@ -751,6 +781,8 @@ static void torch_vector(torch_ctx *c, int axis, int indent, strbuf *out)
     bool summary = c->summarize && n > 2 * EDGEITEMS;
     int64_t count = summary ? 2 * EDGEITEMS + 1 : n;
     int element_length = c->f->max_width + 2;
+    if (c->vi)    /* the imaginary part and its "j" */
+        element_length += c->fi->max_width + 1;
     int per_line = TORCH_LINEWIDTH - indent > 0
                    ? (TORCH_LINEWIDTH - indent) / element_length : 0;
     if (per_line < 1)
@@ -768,7 +800,7 @@ static void torch_vector(torch_ctx *c, int axis, int indent, strbuf *out)
             continue;
         }
         c->idx[axis] = summary && j > EDGEITEMS ? n - (count - j) : j;
-        torch_put_elem(out, c->f, view_at(c->v, c->idx));
+        torch_put_at(out, c);
     }
     strbuf_putc(out, ']');
 }
@@ -828,9 +860,20 @@ static void torch_add_suffixes(strbuf *out, size_t start, int indent,
 bool format_torch(strbuf *out, const format_array *a,
                   const format_torch_opts *opts)
 {
-    view v;
+    view v, vi;
+    bool cx = opts && opts->complex;
     if (!view_init(&v, a) || dtype_is_ptr(v.type))
         return false;
+    if (cx) {
+        /* the last dimension holds the parts: drop it from both views */
+        if (v.ndim < 1 || v.shape[v.ndim - 1] != 2 ||
+            (v.type != DTYPE_FP32 && v.type != DTYPE_FP64))
+            return false;
+        v.ndim--;
+        v.numel /= 2;
+        vi = v;
+        vi.base += v.strides[v.ndim] * v.size;
+    }
     static const char prefix[] = "tensor(";
     const int indent = (int)sizeof prefix - 1;
     char device[128], dtype_text[64], size_text[FORMAT_MAX_DIMS * 22 + 16];
@@ -841,7 +884,9 @@ bool format_torch(strbuf *out, const format_array *a,
         snprintf(device, sizeof device, "device='%s'", opts->device);
         suffixes[nsuffix++] = device;
     }
-    snprintf(dtype_text, sizeof dtype_text, "dtype=%s", dtype_torch_name(v.type));
+    snprintf(dtype_text, sizeof dtype_text, "dtype=%s",
+             !cx ? dtype_torch_name(v.type)
+                 : v.type == DTYPE_FP32 ? "torch.complex64" : "torch.complex128");
     size_t start = out->len;
     strbuf_puts(out, prefix);
     if (v.numel == 0) {
@@ -853,17 +898,23 @@ bool format_torch(strbuf *out, const format_array *a,
             snprintf(size_text + k, sizeof size_text - k, ")");
             suffixes[nsuffix++] = size_text;
         }
-        if (v.type != DTYPE_FP32)
+        if (v.type != DTYPE_FP32 || cx)
             suffixes[nsuffix++] = dtype_text;
         strbuf_puts(out, "[]");
     } else {
+        /* complex64 is the default complex dtype: no suffix, as float32 */
         if (v.type != DTYPE_FP32 && v.type != DTYPE_INT64 && v.type != DTYPE_INT1)
             suffixes[nsuffix++] = dtype_text;
-        torch_fmt f;
+        torch_fmt f, fi;
         torch_ctx c = {.v = &v, .f = &f, .summarize = v.numel > THRESHOLD};
         torch_fmt_init(&f, &v, c.summarize);
+        if (cx) {
+            torch_fmt_init(&fi, &vi, c.summarize);
+            c.vi = &vi;
+            c.fi = &fi;
+        }
         if (v.ndim == 0)
-            torch_put_elem(out, &f, dtype_load(v.type, v.base));
+            torch_put_at(out, &c);
         else
             torch_rec(&c, 0, indent, out);
     }

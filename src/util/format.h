@@ -48,6 +48,11 @@ bool format_numpy(strbuf *out, const format_array *a);
 typedef struct format_torch_opts {
     const char *device;      /* e.g. "cuda:0": adds device='cuda:0' */
     bool requires_grad;      /* adds requires_grad=True */
+    /* complex elements: the array's last dimension (size 2) holds the real
+     * and imaginary parts of a complex tensor of the other dimensions,
+     * whose dtype is complex64 (type fp32) or complex128 (fp64); printed
+     * as "1.+2.j", each part with its own _Formatter as torch does */
+    bool complex;
 } format_torch_opts;
 
 /* repr(t) of a torch tensor: "tensor([1, 2, 0])", with ", dtype=torch.X"
