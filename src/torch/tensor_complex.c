@@ -431,9 +431,12 @@ tensor *torch_complex_close(const tensor *a, const tensor *b, double rtol, doubl
     tensor_unref(bb);
     tensor_unref(ba);
     int64_t n = tensor_numel(eq);
-    /* the magnitudes in double precision, as torch.testing computes them */
-    tensor *dabs = ca ? tensor_new(DTYPE_FP64, 1, &n, false, err) : NULL;
-    tensor *babs = dabs ? tensor_new(DTYPE_FP64, 1, &n, false, err) : NULL;
+    /* |a - b| and |b| in the parts' dtype, as the mismatch message of
+     * torch.testing computes them (the difference rounded to it first, as
+     * a complex64 subtraction does); the test itself in double */
+    bool f32 = a->type == DTYPE_FP32;
+    tensor *dabs = ca ? tensor_new(a->type, 1, &n, false, err) : NULL;
+    tensor *babs = dabs ? tensor_new(a->type, 1, &n, false, err) : NULL;
     if (babs) {
         unsigned char *q = tensor_data(eq);
         for (int64_t i = 0; i < n; i++) {
@@ -445,9 +448,11 @@ tensor *torch_complex_close(const tensor *a, const tensor *b, double rtol, doubl
             bool nan_a = isnan(ar) || isnan(ai), nan_b = isnan(br) || isnan(bi);
             if ((equal_nan && nan_a && nan_b) || (isfinite(actual) && actual <= allowed))
                 q[i] = 1;
+            if (f32)
+                actual = (float)hypot((float)dr, (float)di);
             int64_t k = i;
-            tensor_set(dabs, &k, (dtype_scalar){.f = actual});
-            tensor_set(babs, &k, (dtype_scalar){.f = mag});
+            tensor_set(dabs, &k, dtype_cast((dtype_scalar){.f = actual}, DTYPE_FP64, a->type));
+            tensor_set(babs, &k, dtype_cast((dtype_scalar){.f = mag}, DTYPE_FP64, a->type));
         }
     }
     tensor_unref(ca);

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "complexval.h"
 #include "pyformat.h"
 
 /* ---- isclose ------------------------------------------------------------------- */
@@ -261,12 +262,19 @@ static bool complex_close(host *h, const tensor *x, const tensor *y, bool has_to
     for (int64_t i = 0; i < n; i++)
         bad += tensor_get_flat(m, i).u == 0;
     if (bad && m->ndim == 0) {
-        /* make_scalar_mismatch_msg, which shows no values for complexes */
+        /* make_scalar_mismatch_msg: the values as Python complexes (x and
+         * y are the view_as_real views, flagged: re and im), then the
+         * differences in double, as of Python numbers */
         *failed = true;
         bool equality = rtol == 0 && atol == 0;
-        double d = tensor_get_flat(absd, 0).f, e = tensor_get_flat(abse, 0).f;
-        strbuf_printf(msg, "Scalars are not %s!\n\nAbsolute difference: ",
-                      equality ? "equal" : "close");
+        cplx zx = {tensor_get_flat(x, 0).f, tensor_get_flat(x, 1).f};
+        cplx zy = {tensor_get_flat(y, 0).f, tensor_get_flat(y, 1).f};
+        double d = hypot(zx.re - zy.re, zx.im - zy.im), e = hypot(zy.re, zy.im);
+        strbuf_printf(msg, "Scalars are not %s!\n\nExpected ", equality ? "equal" : "close");
+        complexval_repr(msg, zy);
+        strbuf_puts(msg, " but got ");
+        complexval_repr(msg, zx);
+        strbuf_puts(msg, ".\nAbsolute difference: ");
         pyformat_float_repr(msg, d);
         if (!equality) {
             strbuf_puts(msg, " (up to ");
