@@ -513,7 +513,7 @@ static val builtin_mkdtemp(host *h, int argc, const val *argv, const val_kwargs 
             return val_err();
     for (int tries = 0; tries < 100; tries++) {
         val p = val_str_fmt("%s/%s%08llx%s", part[2], part[1],
-                            (unsigned long long)(builtin_time_ns() * 2654435761u + tries) &
+                            ((unsigned long long)builtin_time_ns() * 2654435761u + (unsigned)tries) &
                                 0xffffffffu, part[0]);
         if (mkdir(val_as_str(p)->s, 0700) == 0)
             return p;

@@ -817,8 +817,8 @@ static bool re_expand(host *h, re_match_obj *m, val t, strbuf *out, src_span at)
             } else {
                 val gv = val_dict_get(re_pat(m->pattern)->groupindex, name);
                 if (gv.kind != VAL_INT) {
-                    val_unref(name);
                     host_raise(h, HOST_EXC_INDEX, at, "unknown group name '%s'", nm);
+                    val_unref(name);    /* nm is its text */
                     return false;
                 }
                 g = (int)gv.u.i;

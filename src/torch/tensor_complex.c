@@ -68,7 +68,8 @@ tensor *cx_zeros(dtype t, int ndim, const int64_t *shape, bool cuda, char *err)
                    TENSOR_MAX_DIMS - 1);
         return NULL;
     }
-    memcpy(s, shape, (size_t)ndim * sizeof *s);
+    if (ndim > 0)
+        memcpy(s, shape, (size_t)ndim * sizeof *s);     /* shape may be NULL for 0-d */
     s[ndim] = 2;
     return cx_wrap(tensor_new(t, ndim + 1, s, cuda, err));
 }
