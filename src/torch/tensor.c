@@ -326,7 +326,7 @@ static tensor *tensor_make(dtype type, int ndim, const int64_t *shape, bool cuda
         alloc = TENSOR_ALIGN;
     /* calloc, not aligned_alloc + memset: large blocks then come as fresh
      * zero pages that are only touched when used. */
-    tensor_storage *s = too_big ? NULL : malloc(sizeof *s);
+    tensor_storage *s = too_big ? NULL : calloc(1, sizeof *s);   /* every count 0 */
     void *raw = s ? block_take(alloc + TENSOR_ALIGN) : NULL;
     if (raw) {
         /* every byte outside the elements is zero, as in a fresh block */
