@@ -30,7 +30,7 @@ void cuda_why_join(strbuf *a, strbuf *b, strbuf *why)
 {
     if (a->len && b->len)
         strbuf_printf(why, "%s; and %s", strbuf_cstr(a), strbuf_cstr(b));
-    else
+    else if (a->len || b->len)      /* (nothing to say allocates nothing) */
         strbuf_puts(why, strbuf_cstr(a->len ? a : b));
     strbuf_free(a);
     strbuf_free(b);
