@@ -32,6 +32,9 @@ int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+bool tk_ok5;   /* 5: checked at 5 (cgen_check.c) */
+bool tk_ok20;   /* 20: checked at 20 (cgen_check.c) */
+bool tk_ok22;   /* 22: checked at 20 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_am; (void)tk_nam;
@@ -66,14 +69,25 @@ s2 = (tk_i32)p2;
 s3 = (tk_i32)blockIdx.x;
 /* 4: ptr_add */
 { const int r = 0, e = 0; (void)r; (void)e; s4 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(s3) * 8ull); }
+/* 5: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+TK_MU const tk_u64 tk_h4b = (tk_u64)s4;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+const tk_u64 tk_r = tk_h4b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 8 - (tk_oh - tk_ol);
+tk_ok5 = true && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 7ull) == 0));
+}
+if (!tk_ok5) {
+  tk_ok5 = tk_find5(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s4);
+  if (!tk_ok5) tk_bad = 1;
+  tk_ok5 = !__syncthreads_or(!tk_ok5);
+}
 /* 5: load */
 { { const int r = 0, e = 0; (void)r; (void)e;
   {
 const tk_u64 tk_a = s4;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 8)) {
-  TK_NOTE(1, 5, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = tk_ok5; (void)tk_m;
 if (tk_m) s5 = ((tk_i64)(*(const tk_u64 *)(tk_a))); else s5 = ((tk_i64)0ll);
   }
 }}
@@ -174,15 +188,40 @@ if (tk_m) { *(float *)(tk_a) = (s14[r]); }
 { const int r = 0, e = 0; (void)r; (void)e; s17 = ((tk_i64)(tk_p2i(s6, tk_nam))); }
 /* 19: ptr_add */
 { const int r = 0, e = 0; (void)r; (void)e; s18 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(s3) * 8ull); }
+/* 20: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+TK_MU const tk_u64 tk_h18b = (tk_u64)s18;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+const tk_u64 tk_r = tk_h18b + (tk_u64)tk_ol - tk_lo0;
+const tk_i64 tk_w = (tk_i64)(tk_hi0 - tk_lo0) - 8 - (tk_oh - tk_ol);
+tk_ok20 = true && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 7ull) == 0));
+}
+if (!tk_ok20) {
+  tk_ok20 = tk_find20(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s18);
+  if (!tk_ok20) tk_bad = 1;
+  tk_ok20 = !__syncthreads_or(!tk_ok20);
+}
+/* 22: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+TK_MU const tk_u64 tk_h16b = (tk_u64)s16;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+const tk_u64 tk_r = tk_h16b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 8 - (tk_oh - tk_ol);
+tk_ok22 = true && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 7ull) == 0));
+}
+if (!tk_ok22) {
+  tk_ok22 = tk_find22(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s16);
+  if (!tk_ok22) tk_bad = 1;
+  tk_ok22 = !__syncthreads_or(!tk_ok22);
+}
 /* 20: load */
 __syncthreads();
 { { const int r = 0, e = 0; (void)r; (void)e;
   {
 const tk_u64 tk_a = s18;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo0, tk_hi0, 8)) {
-  TK_NOTE(1, 20, e, tk_a, 0, 0); tk_m = false;
-}
+bool tk_m = tk_ok20; (void)tk_m;
 if (tk_m) s19 = ((tk_i64)(*(const tk_u64 *)(tk_a))); else s19 = ((tk_i64)0ll);
   }
 }}
@@ -192,10 +231,7 @@ if (tk_m) s19 = ((tk_i64)(*(const tk_u64 *)(tk_a))); else s19 = ((tk_i64)0ll);
 { { const int r = 0, e = 0; (void)r; (void)e;
   if (tk_tid == 0) {
 const tk_u64 tk_a = s16;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo1, tk_hi1, 8)) {
-  TK_NOTE(1, 22, e, tk_a, 1, 0); tk_m = false;
-}
+bool tk_m = tk_ok22; (void)tk_m;
 if (tk_m) { *(tk_u64 *)(tk_a) = ((tk_u64)(s20)); }
   }
 }}

@@ -11,6 +11,7 @@ volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 bool tk_ok14;   /* 14: checked at 7 (cgen_check.c) */
 bool tk_ok18;   /* 18: checked at 7 (cgen_check.c) */
 bool tk_ok22;   /* 22: checked at 7 (cgen_check.c) */
+bool tk_ok25;   /* 25: checked at 7 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -142,6 +143,20 @@ if (!tk_ok22) {
   tk_ok22 = tk_find22(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2);
   if (!tk_ok22) tk_bad = 1;
   tk_ok22 = !__syncthreads_or(!tk_ok22);
+}
+/* 25: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+{
+TK_MU const tk_u64 tk_h3b = (tk_u64)s3;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+const tk_u64 tk_r = tk_h3b + (tk_u64)tk_ol - tk_lo3;
+const tk_i64 tk_w = (tk_i64)(tk_hi3 - tk_lo3) - 4 - (tk_oh - tk_ol);
+tk_ok25 = true && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
+}
+if (!tk_ok25) {
+  tk_ok25 = tk_find25(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s3);
+  if (!tk_ok25) tk_bad = 1;
+  tk_ok25 = !__syncthreads_or(!tk_ok25);
 }
 /* 7: binary */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
@@ -452,10 +467,7 @@ s22 = tk_acc;
 { { const int r = 0, e = 0; (void)r; (void)e;
   if (tk_tid == 0) {
 const tk_u64 tk_a = s3;
-bool tk_m = true; (void)tk_m;
-if (tk_m && !tk_in(tk_a, tk_lo3, tk_hi3, 4)) {
-  TK_NOTE(1, 25, e, tk_a, 3, 0); tk_m = false;
-}
+bool tk_m = tk_ok25; (void)tk_m;
 if (tk_m) { *(tk_u32 *)(tk_a) = ((tk_u32)(s22)); }
   }
 }}

@@ -528,8 +528,9 @@ static int writes_in(const ir_kernel *k, int32_t s, int32_t from, int32_t to, in
  * does not write (`for i in range(a, b, step)`)?  Such a loop ends
  * whatever its loads read, so its jump back need not stop the block for
  * a failed check (the failure waits for the next stop, and its round
- * number, tk_ep, keeps the reports in the CPU's order). */
-static bool counted_loop(const cg *g, int32_t J)
+ * number, tk_ep, keeps the reports in the CPU's order).  c (may be NULL)
+ * gets the loop's counter, bound, step and comparison. */
+bool cg_counted_loop(const cg *g, int32_t J, cg_count *c)
 {
     const ir_kernel *k = g->k;
     int32_t H = (int32_t)k->code[J].imm;
@@ -548,16 +549,23 @@ static bool counted_loop(const cg *g, int32_t J)
         if (step->op != IR_BINARY || (step->sub != IR_ADD && step->sub != IR_SUB) ||
             step->a != ctr || step->b < 0 || g->def[step->b] < 0)
             continue;
-        const ir_inst *c = &k->code[g->def[step->b]];
-        if (c->op != IR_CONST || (g->def[step->b] >= H && g->def[step->b] <= J) || c->imm == 0 ||
+        const ir_inst *sc = &k->code[g->def[step->b]];
+        if (sc->op != IR_CONST || (g->def[step->b] >= H && g->def[step->b] <= J) || sc->imm == 0 ||
             !dtype_is_int(cg_dt(g, step->b)))
             continue;
-        bool up = (c->imm > 0) == (step->sub == IR_ADD);
+        bool up = (sc->imm > 0) == (step->sub == IR_ADD);
         /* the counter on the left: i < b while going up, i > b down */
         bool lt = cmp->sub == IR_LT || cmp->sub == IR_LE, gt = cmp->sub == IR_GT ||
                   cmp->sub == IR_GE;
-        if (side == 0 ? (up ? lt : gt) : (up ? gt : lt))
-            return true;
+        if (!(side == 0 ? (up ? lt : gt) : (up ? gt : lt)))
+            continue;
+        if (c) {
+            bool strict = cmp->sub == IR_LT || cmp->sub == IR_GT;
+            *c = (cg_count){.head = H, .jump = J, .ctr = ctr, .bound = bound, .step_at = w,
+                            .step = step->sub == IR_ADD ? sc->imm : -sc->imm,
+                            .cmp = up ? (strict ? IR_LT : IR_LE) : (strict ? IR_GT : IR_GE)};
+        }
+        return true;
     }
     return false;
 }
@@ -569,7 +577,7 @@ void cg_find_counted(cg *g)
     /* a failure from an earlier round can be pending anywhere in such a
      * loop, and at each of its exits */
     for (int32_t J = 0; J < g->k->ncode; J++)
-        if (g->k->code[J].op == IR_JUMP && g->k->code[J].imm <= J && counted_loop(g, J)) {
+        if (g->k->code[J].op == IR_JUMP && g->k->code[J].imm <= J && cg_counted_loop(g, J, NULL)) {
             g->counted[J] = 1;
             g->pend_at[g->k->code[J].imm] = 1;
         }
@@ -731,13 +739,14 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.counted = calloc(nc, 1);
     g.tracked = calloc(ns, 1);
     g.check_at = malloc(nc * sizeof *g.check_at);
+    g.whole = calloc(nc, 1);
     int64_t *numel = malloc(ns * sizeof *numel);
     for (int32_t s = 0; numel && s < k->nslots; s++)
         numel[s] = ir_type_numel(cg_type(&g, s));
     if (numel && g.tracked)
         affine_track(k, numel, g.tracked);
     free(numel);
-    if (!g.packed || !g.pend_at || !g.counted || !g.tracked || !g.check_at || !g.inplace || !g.skip || !g.staged || !g.moved ||
+    if (!g.packed || !g.pend_at || !g.counted || !g.tracked || !g.check_at || !g.whole || !g.inplace || !g.skip || !g.staged || !g.moved ||
         !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
         !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
@@ -778,6 +787,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.stored = false;
     for (int32_t pc = 0; pc < k->ncode && !g.failed; pc++) {
         const ir_inst *in = &k->code[pc];
+        cg_emit_entry_checks(&g, pc);
         if (g.label[pc]) {
             cg_emit_hoisted(&g, pc);
             cg_printf(&g, "L%d:;\n", pc);
@@ -846,6 +856,7 @@ done:
     free(g.counted);
     free(g.tracked);
     free(g.check_at);
+    free(g.whole);
     strbuf_free(&g.fns);
     return !g.failed;
 }

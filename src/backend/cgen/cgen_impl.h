@@ -113,6 +113,11 @@ typedef struct cg {
     uint8_t *tracked;       /* per slot: affine.h's AFFINE_TRACKED */
     int32_t *check_at;      /* per pc: a LOAD or STORE checked at once, where
                                its test goes (cg_find_checks), else -1 */
+    uint8_t *whole;         /* per pc: such an access whose test is made for
+                               all the rounds of its loop at once, at the
+                               kernel's entry (cg_emit_entry_checks) */
+    int32_t entry_end;      /* the first pc after the kernel's entry (its
+                               first label or jump) */
     strbuf fns;             /* device functions the kernel calls
                                (cg_check_functions) */
     size_t sig_at;          /* where the kernel's signature starts in out */
@@ -243,6 +248,16 @@ bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const c
 void cg_find_pipelined(cg *g);
 bool cg_emit_pipelined_dot(cg *g, int32_t pc);
 void cg_find_counted(cg *g);
+/* A counted loop (`for ctr in range(...)`): the CMP at head, the jump back
+ * at jump, the counter's step (signed, a constant) at step_at, and the
+ * comparison that keeps it going with the counter on the left (LT or LE
+ * going up, GT or GE going down). */
+typedef struct cg_count {
+    int32_t head, jump, ctr, bound, step_at;
+    int64_t step;
+    ir_cmp cmp;
+} cg_count;
+bool cg_counted_loop(const cg *g, int32_t J, cg_count *c);
 int cg_pipe_ring(const cg *g, int32_t pc);      /* its buffers (1: not async) */
 int32_t cg_pipe_ring_at_branch(const cg *g, int32_t pc);   /* the DOT whose
                                ring's head branch pc is, else -1 */
@@ -262,6 +277,9 @@ void cg_check_decls(cg *g);
 /* Before the instruction at pc: the tests placed there (tk_ok<pc> and,
  * where that fails, the search for the first bad lane). */
 void cg_emit_checks(cg *g, int32_t at);
+/* Before the instruction at pc, if it ends the kernel's entry: the tests
+ * of whole loops' rounds (tk_all, which the accesses' own tests skip to). */
+void cg_emit_entry_checks(cg *g, int32_t pc);
 /* Around LOAD or STORE in's code: true when its test was placed, so its
  * lanes check nothing themselves (g->hoisted, until cg_check_hoist_end). */
 bool cg_check_hoist(cg *g, int32_t pc, const ir_inst *in);
