@@ -63,7 +63,8 @@ typedef struct cgen_dialect_row {
      * printf format of (the value's C type, the value, the lane mask) */
     const char *shfl_xor;
     /* inline PTX: tensor cores (mma.sync, ldmatrix; wgmma on sm_90),
-     * cp.async; without it tl.dot runs on FMA loops over shared memory */
+     * cp.async; without it tl.dot runs on FMA loops over shared memory, or
+     * on AMD's MFMA where the HIP target has it (cgen_mfma.c) */
     bool ptx;
     /* __launch_bounds__(threads, blocks): the second argument is the
      * blocks per multiprocessor the registers should allow */
