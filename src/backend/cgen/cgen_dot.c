@@ -8,7 +8,12 @@
  *
  * When a thread's chunks all sit in the same columns (the common case of
  * a block-sized tile), each k step reads the thread's B values once and
- * one A value per chunk: the inner loop is mostly FMAs. */
+ * one A value per chunk: the inner loop is mostly FMAs.
+ *
+ * fp16 and bf16 dots with an fp32 result go to the tensor cores on CUDA
+ * (emit_mma below, cgen_wgmma.c on Hopper) and to MFMA on AMD's gfx90a and
+ * gfx940-942 (cgen_mfma.c), where the dst's layout says so (CGEN_MMA,
+ * CGEN_MFMA); this file stages their operands too. */
 #include "cgen_impl.h"
 #include "cgen_mfma.h"
 
