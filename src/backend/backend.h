@@ -154,6 +154,8 @@ typedef struct backend_launch {
     int waves_per_eu;       /* AMD's launch option: the HIP backend's
                                amdgpu_waves_per_eu; 0 none (the others
                                ignore it) */
+    int matrix_instr_nonkdim;   /* AMD's: the MFMA shape (16 or 32) of the
+                               HIP backend's tl.dot; 0 its own choice */
     FILE *out;              /* program output (prints), in program-id order */
     diag_sink *diag;        /* errors */
     backend_breaks breaks;

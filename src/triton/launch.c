@@ -899,7 +899,7 @@ static void launch_dump_ir(const val_func *f, const launch_spec *s)
  * compile for s with this many warps (and waves_per_eu), on stderr (or why
  * there is none).  HIP: a CDNA GPU's 64-lane wavefronts. */
 static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t warps,
-                             int64_t waves)
+                             int64_t waves, int64_t nonkdim)
 {
     if (!h->dump_cuda || (*h->dump_cuda && strcmp(h->dump_cuda, f->name)))
         return;
@@ -914,9 +914,12 @@ static void launch_dump_cuda(host *h, const val_func *f, launch_spec *s, int64_t
                       .num_warps = (int)warps, .num_stages = 3, .checked = !h->unchecked,
                       .max_smem = 227 * 1024};
     if (h->dump_hip) {
-        o.target = (cgen_target){.dialect = CGEN_HIP, .warp_size = 64};
+        /* gfx90a: the MI200's MFMA instructions, which the MI300 class
+         * (gfx940-942) has too (cgen_mfma.c) */
+        o.target = (cgen_target){.dialect = CGEN_HIP, .warp_size = 64, .arch = 0x90a};
         o.max_smem = 64 * 1024;
         o.waves_per_eu = waves > 0 && waves <= 32 ? (int)waves : 0;
+        o.matrix_instr_nonkdim = nonkdim == 16 || nonkdim == 32 ? (int)nonkdim : 0;
     }
     strbuf src = {0};
     cgen_info info;
@@ -1102,7 +1105,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     val *bound = xcalloc((size_t)(n + 1), sizeof *bound);
     int64_t g[3];
     int rank = 1;
-    int64_t warps = 4, stages = 3, waves = 0;
+    int64_t warps = 4, stages = 3, waves = 0, nonkdim = 0;
     launch_spec *s = NULL;
     backend_kernel *compiled = NULL;
     bool ok = launch_bind(h, f, argc, argv, kw, at, bound) &&
@@ -1114,11 +1117,13 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
                launch_int_option(h, kw, "num_stages", 3, at, &stages)) &&
               (launch_is_param(f, "waves_per_eu") ||
                launch_int_option(h, kw, "waves_per_eu", 0, at, &waves)) &&
+              (launch_is_param(f, "matrix_instr_nonkdim") ||
+               launch_int_option(h, kw, "matrix_instr_nonkdim", 0, at, &nonkdim)) &&
               (s = launch_specialize(h, k, bound, at)) != NULL &&
               launch_on_device(h, k, bound, at) &&
               (compiled = launch_compile(h, s, f, at)) != NULL;
     if (ok)
-        launch_dump_cuda(h, f, s, warps, waves);
+        launch_dump_cuda(h, f, s, warps, waves, nonkdim);
     if (!ok) {
         free(bound);
         return val_err();
@@ -1204,6 +1209,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     backend_launch L = {.file = f->file, .grid = {g[0], g[1], g[2]}, .rank = rank,
                         .args = args, .num_warps = (int)warps, .num_stages = (int)stages,
                         .waves_per_eu = waves > 0 && waves <= 32 ? (int)waves : 0,
+                        .matrix_instr_nonkdim = nonkdim == 16 || nonkdim == 32 ? (int)nonkdim
+                                                                               : 0,
                         .out = stdout, .diag = h->diag,
                         .breaks = h->no_break ? BACKEND_BREAK_IGNORE : BACKEND_BREAK_REPORT,
                         .revealed = revealed, .nrevealed = nrevealed,

@@ -264,7 +264,7 @@ if (tk_m) s15[r] = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else s15[r] = (0x0p+0
 {
 #pragma unroll
   for (int r = 0; r < 4; r++) {
-  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((tk_tid / 64 * 16 + r / 4 * 16 + tk_tid / 16 % 4 * 4 + r % 4) * 16 + (tk_tid % 16)); (void)e;
   {
 s16[r] = (0x0p+0f);
   }
@@ -276,7 +276,7 @@ __syncthreads();
   for (int r = 0; r < 4; r++) {
   const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
   {
-((float *)tk_smem)[((e) % 16) * 20 + ((e) / 16) % 16 * 1 + (e) / 256] = (s13[r]);
+((unsigned short *)(tk_smem + 0))[((e) / 16 * 24 + (e) % 16)] = ((tk_u16)(tk_f32_to_f16(s13[r])));
   }
 }}
 {
@@ -284,35 +284,43 @@ __syncthreads();
   for (int r = 0; r < 4; r++) {
   const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
   {
-((float *)(tk_smem + 1280))[e] = (s15[r]);
+((unsigned short *)(tk_smem + 768))[((e) % 16 * 24 + (e) / 16)] = ((tk_u16)(tk_f32_to_f16(s15[r])));
   }
 }}
 __syncthreads();
 {
-const float *tk_A = (const float *)tk_smem;
-const float *tk_B = (const float *)(tk_smem + 1280);
 {
 #pragma unroll
   for (int r = 0; r < 4; r++) {
-  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((tk_tid / 64 * 16 + r / 4 * 16 + tk_tid / 16 % 4 * 4 + r % 4) * 16 + (tk_tid % 16)); (void)e;
   {
 s18[r] = (float)((0x0p+0f));
   }
 }}
-const int tk_col = (tk_tid * 4) % 16;
-const int tk_q = (tk_tid * 4) / 16;
-#pragma unroll 4
-for (int k = 0; k < 16; k++) {
-  const float *tk_ak = tk_A + k * 20 + tk_q * 1;
-  float tk_bv[4];
+typedef __fp16 tk_f16x4 __attribute__((ext_vector_type(4)));
+typedef float tk_f32x4 __attribute__((ext_vector_type(4)));
+const unsigned short *tk_A = (const unsigned short *)tk_smem;
+const unsigned short *tk_B = (const unsigned short *)(tk_smem + 768);
+#pragma unroll 1
+for (int k0 = 0; k0 < 16; k0 += 16) {
+  tk_f16x4 tk_fa[1], tk_fb[1];
 #pragma unroll
-  for (int v = 0; v < 4; v++) tk_bv[v] = tk_B[k * 16 + tk_col + v];
+  for (int i = 0; i < 1; i++)
+    tk_fa[i] = *(const tk_f16x4 *)(tk_A + (tk_tid / 64 * 16 + i * 16 + tk_tid % 16) * 24 + (k0 + tk_tid / 16 % 4 * 4));
 #pragma unroll
-  for (int c = 0; c < 1; c++) {
-    const float tk_av = tk_ak[c];
+  for (int j = 0; j < 1; j++)
+    tk_fb[j] = *(const tk_f16x4 *)(tk_B + (j * 16 + tk_tid % 16) * 24 + (k0 + tk_tid / 16 % 4 * 4));
 #pragma unroll
-    for (int v = 0; v < 4; v++)
-      s18[c * 4 + v] = __fmaf_rn(tk_av, tk_bv[v], s18[c * 4 + v]);
+  for (int i = 0; i < 1; i++)
+#pragma unroll
+  for (int j = 0; j < 1; j++) {
+    float *tk_d = &s18[(i * 1 + j) * 4];
+    tk_f32x4 tk_c;
+#pragma unroll
+    for (int q = 0; q < 4; q++) tk_c[q] = tk_d[q];
+    tk_c = __builtin_amdgcn_mfma_f32_16x16x16f16(tk_fa[i], tk_fb[j], tk_c, 0, 0, 0);
+#pragma unroll
+    for (int q = 0; q < 4; q++) tk_d[q] = tk_c[q];
   }
 }
 }
@@ -370,7 +378,7 @@ s19[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(
 {
 #pragma unroll
   for (int r = 0; r < 4; r++) {
-  const int e = ((((r) / 4) * 64 + tk_tid) * 4 + (r) % 4); (void)e;
+  const int e = ((tk_tid / 64 * 16 + r / 4 * 16 + tk_tid / 16 % 4 * 4 + r % 4) * 16 + (tk_tid % 16)); (void)e;
   {
 s20[r] = tk_rnd_f16(s18[r]);
   }
@@ -378,25 +386,16 @@ s20[r] = tk_rnd_f16(s18[r]);
 /* 21: store */
 {
 #pragma unroll
-for (int c = 0; c < 1; c++) {
-const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
-const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_ok21;
-if (tk_v) {
-  uint2 tk_w;
-  tk_w.x = (unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 0])))) | ((unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 1])))) << 16);
-  tk_w.y = (unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 2])))) | ((unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r0 + 3])))) << 16);
-  *(uint2 *)tk_a0 = tk_w;
-} else {
-#pragma unroll
-for (int v = 0; v < 4; v++) {
-const int r = r0 + v, e = e0 + v; (void)r; (void)e;
-const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 2ull;
+  for (int r = 0; r < 4; r++) {
+  const int e = ((tk_tid / 64 * 16 + r / 4 * 16 + tk_tid / 16 % 4 * 4 + r % 4) * 16 + (tk_tid % 16)); (void)e;
+  {
+const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
 bool tk_m = tk_ok21; (void)tk_m;
 if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
-}}}}
+  }
+}}
 /* 22: return */
 if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
-// ---- end (64 threads, 2304 bytes of shared memory)
+// ---- end (64 threads, 1536 bytes of shared memory)

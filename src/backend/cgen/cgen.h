@@ -50,7 +50,9 @@ typedef struct cgen_target {
     cgen_dialect dialect;
     int warp_size;          /* 32 on NVIDIA and RDNA, 64 on CDNA */
     int arch;               /* CUDA: compute capability * 10 (90 = sm_90);
-                               HIP: unused (0) */
+                               HIP: the gfx number's digits as hexadecimal
+                               (0x90a = gfx90a, 0x942; cgen_hip_arch), 0
+                               unknown (no MFMA) */
 } cgen_target;
 
 /* What differs between the dialects (cgen_dialect.c, one row each); the
@@ -61,7 +63,8 @@ typedef struct cgen_dialect_row {
      * printf format of (the value's C type, the value, the lane mask) */
     const char *shfl_xor;
     /* inline PTX: tensor cores (mma.sync, ldmatrix; wgmma on sm_90),
-     * cp.async; without it tl.dot runs on FMA loops over shared memory */
+     * cp.async; without it tl.dot runs on FMA loops over shared memory, or
+     * on AMD's MFMA where the HIP target has it (cgen_mfma.c) */
     bool ptx;
     /* __launch_bounds__(threads, blocks): the second argument is the
      * blocks per multiprocessor the registers should allow */
@@ -88,6 +91,9 @@ typedef struct cgen_options {
      * wavefronts per execution unit the compiler should leave registers
      * for; 0 none.  Dialects without it (cgen_dialect_row) ignore it. */
     int waves_per_eu;
+    /* AMD's matrix_instr_nonkdim: the MFMA instructions' M and N (16 or
+     * 32) for tl.dot (cgen_mfma.c); 0 the emitter's choice */
+    int matrix_instr_nonkdim;
 } cgen_options;
 
 /* What the backend needs to launch the emitted kernel. */

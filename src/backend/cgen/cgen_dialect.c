@@ -8,7 +8,8 @@
  * `#ifdef __CUDA_ARCH__`, with portable code in its place elsewhere.
  *
  * The rows say which paths of the emitter a dialect may take, and how it
- * spells the few things whose spelling differs.  The warp size is not a
+ * spells the few things whose spelling differs.  (tl.dot on AMD's MFMA is
+ * not a row: it depends on the device, cgen_mfma_target.)  The warp size is not a
  * property of the dialect but of the device (cgen_target.warp_size: 64
  * on CDNA, the GPUs of Triton's AMD backend; 32 on RDNA), read by the
  * backend from the device. */

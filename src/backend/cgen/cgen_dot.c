@@ -8,8 +8,14 @@
  *
  * When a thread's chunks all sit in the same columns (the common case of
  * a block-sized tile), each k step reads the thread's B values once and
- * one A value per chunk: the inner loop is mostly FMAs. */
+ * one A value per chunk: the inner loop is mostly FMAs.
+ *
+ * fp16 and bf16 dots with an fp32 result go to the tensor cores on CUDA
+ * (emit_mma below, cgen_wgmma.c on Hopper) and to MFMA on AMD's gfx90a and
+ * gfx940-942 (cgen_mfma.c), where the dst's layout says so (CGEN_MMA,
+ * CGEN_MFMA); this file stages their operands too. */
 #include "cgen_impl.h"
+#include "cgen_mfma.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -37,8 +43,10 @@ typedef struct dotdims {
  * load then spread over 8 word columns instead of 2 (a 4-way conflict on
  * the stores instead of 16-way), and a thread's reads stay whole words. */
 typedef struct dot_stage {
-    bool mma;
+    bool mma;               /* 16-bit patterns, on tensor cores or MFMA */
     bool wg;                /* on wgmma: its layouts (cgen_wgmma.c) */
+    bool mf;                /* on MFMA: its layouts (cgen_mfma.c), plan mp */
+    cgen_mfma_plan mp;
     bool kmajor;            /* A as above; R, C its row groups */
     bool swz;               /* and its words swizzled */
     int64_t M, N, K, batch, lda, ldb, R, C;
@@ -77,7 +85,16 @@ static dot_stage stage_of(const cg *g, const ir_inst *in)
     st.batch = 1;
     for (int i = 0; i < nd - 2; i++)
         st.batch *= td->shape[i];
-    st.mma = g->lay[in->dst].kind == CGEN_MMA;
+    st.mma = g->lay[in->dst].kind == CGEN_MMA || g->lay[in->dst].kind == CGEN_MFMA;
+    st.mf = cgen_mfma_dot_plan(g, in, &st.mp);
+    if (st.mf) {
+        st.esz = 2;
+        st.et = "unsigned short";
+        st.lda = st.mp.lda;
+        st.ldb = st.mp.ldb;
+        st.offb = cgen_mfma_offb(&st.mp);
+        return st;
+    }
     st.wg = st.mma && cgen_wgmma_dot(g, in);
     if (st.wg) {
         st.esz = 2;
@@ -138,6 +155,12 @@ void cgen_dot_stage(cg *g, const ir_inst *in, int which, const char *e, const ch
         cg_printf(g, "*(unsigned short *)(%s + %s) = %s;\n", sm, strbuf_cstr(&off),
                   strbuf_cstr(&val));
         strbuf_free(&off);
+    } else if (st.mf) {
+        strbuf off = {0};
+        cgen_mfma_stage_offset(&st.mp, which, e, &off);
+        cg_printf(g, "((unsigned short *)(%s + %zu))[%s] = %s;\n", sm, which ? st.offb : 0,
+                  strbuf_cstr(&off), strbuf_cstr(&val));
+        strbuf_free(&off);
     } else if (which == 0 && st.swz)
         cg_printf(g, "{ const int tk_k = (int)((%s) %% %" PRId64 "), tk_p = (int)(((%s) / %" PRId64
                   ") %% %" PRId64 " * %" PRId64 " + (%s) / %" PRId64 ");\n"
@@ -165,7 +188,8 @@ bool cgen_dot_chunk_place(const cg *g, const ir_inst *in, int which, dtype loade
                           strbuf *addr)
 {
     dot_stage st = stage_of(g, in);
-    if (!st.mma || loaded != st.adt || V != 8)
+    /* (MFMA keeps B transposed: its chunks go element by element) */
+    if (!st.mma || loaded != st.adt || V != 8 || (st.mf && which == 1))
         return false;
     /* a row of A or B holds the chunk's 8 elements side by side (K and N
      * multiples of 8, so each row's bytes a multiple of 16) */
@@ -190,6 +214,8 @@ size_t cgen_dot_stage_bytes(const cg *g, const ir_inst *in)
     dot_stage st = stage_of(g, in);
     if (st.wg)
         return cgen_wgmma_stage_bytes(g, in);
+    if (st.mf)
+        return cgen_mfma_stage_bytes(&st.mp);
     return (st.offb + (size_t)(st.mma ? st.K * st.ldb : st.batch * st.K * st.N) * st.esz + 15) &
            ~(size_t)15;
 }
@@ -405,6 +431,8 @@ bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in)
     cgen_layout Lmma = cg_layout(g, in->dst);
     if (Lmma.kind == CGEN_MMA)
         return emit_mma(g, pc, in, &Lmma);
+    if (Lmma.kind == CGEN_MFMA)
+        return cgen_emit_mfma(g, pc, in, &Lmma);
     const ir_type *ta = cg_type(g, in->a), *tb = cg_type(g, in->b), *td = cg_type(g, in->dst);
     int nd = td->ndim;
     if (nd < 2 || ta->ndim != nd || tb->ndim != nd)

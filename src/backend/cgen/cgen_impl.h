@@ -27,6 +27,9 @@ typedef enum cgen_lkind {
     CGEN_FLAT,              /* the layout above */
     CGEN_MMA,               /* a DOT's accumulator on tensor cores: the
                                fragments of mma.m16n8k16 (cgen_dot.c) */
+    CGEN_MFMA,              /* a DOT's accumulator on AMD's matrix
+                               instructions: the fragments of
+                               v_mfma_f32_<nk>x<nk>x* (cgen_mfma.c) */
 } cgen_lkind;
 
 typedef struct cgen_layout {
@@ -38,6 +41,7 @@ typedef struct cgen_layout {
     /* MMA: a [M, N] tile; warps in a wm x wn grid, each holding a
      * (M / wm) x (N / wn) block as mt x nt fragments of 16 x 8 */
     int M, N, wm, wn, mt, nt;
+    int nk;                 /* MFMA: fragments of nk x nk (16 or 32) */
 } cgen_layout;
 
 typedef struct cg {
@@ -243,6 +247,18 @@ void cgen_wgmma_offset(const cg *g, const ir_inst *in, int which, const char *e,
 void cgen_wgmma_prelude(cg *g);
 void cgen_wgmma_fence(cg *g, int32_t pc);
 bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *sm);
+
+/* ---- cgen_mfma.c: DOT on AMD's MFMA (cgen_mfma.h has the plan) ---- */
+struct cgen_mfma_plan;
+bool cgen_mfma_layout(const cg *g, const ir_inst *in, cgen_layout *L);
+bool cgen_mfma_dot_plan(const cg *g, const ir_inst *in, struct cgen_mfma_plan *p);
+size_t cgen_mfma_offb(const struct cgen_mfma_plan *p);
+size_t cgen_mfma_stage_bytes(const struct cgen_mfma_plan *p);
+void cgen_mfma_elem_index(const cg *g, const cgen_layout *L, strbuf *sb, const char *r);
+/* Where element e (an expression) of operand `which` waits, in 16-bit
+ * elements from the operand's start. */
+void cgen_mfma_stage_offset(const struct cgen_mfma_plan *p, int which, const char *e, strbuf *sb);
+bool cgen_emit_mfma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld);
 
 /* ---- cgen_pipe.c: software pipelining of a DOT's loop ---- */
 void cg_find_pipelined(cg *g);

@@ -51,16 +51,20 @@ bool cg_same_layout(const cgen_layout *a, const cgen_layout *b)
         return false;
     if (a->kind == CGEN_FLAT)
         return true;
-    return a->M == b->M && a->N == b->N && a->wm == b->wm && a->wn == b->wn;
+    return a->M == b->M && a->N == b->N && a->wm == b->wm && a->wn == b->wn && a->nk == b->nk;
 }
 
 /* ---- the tensor-core layout ---------------------------------------------- */
 
-/* Can DOT in keep its accumulator in mma.m16n8k16 fragments?  Fills L. */
+/* Can DOT in keep its accumulator in mma.m16n8k16 fragments (or, on AMD,
+ * MFMA's)?  Fills L. */
 static bool mma_layout(const cg *g, const ir_inst *in, cgen_layout *L)
 {
     const ir_type *ta = cg_type(g, in->a), *td = cg_type(g, in->dst);
     dtype adt = ta->dt, bdt = cg_dt(g, in->b);
+    /* AMD's matrix instructions (cgen_mfma.c) */
+    if (cgen_mfma_layout(g, in, L))
+        return true;
     if (!cgen_dialect_of(&g->o->target)->ptx || g->o->target.arch < 80 || td->ndim != 2 ||
         (adt != DTYPE_FP16 && adt != DTYPE_BF16) || bdt != adt || td->dt != DTYPE_FP32)
         return false;
@@ -140,7 +144,7 @@ bool cg_assign_layouts(cg *g)
     }
     for (int32_t s = 0; s < n; s++) {
         const cgen_layout *L = &mma[uf_find(parent, s)];
-        if (L->kind == CGEN_MMA && L->n == ir_type_numel(cg_type(g, s)) && !cg_scalar(g, s))
+        if (L->kind != CGEN_FLAT && L->n == ir_type_numel(cg_type(g, s)) && !cg_scalar(g, s))
             g->lay[s] = *L;
     }
     /* elementwise results of an accumulator keep its layout (the epilogue:
@@ -156,7 +160,7 @@ bool cg_assign_layouts(cg *g)
             int32_t rd[IR_MAX_READS];
             int m = ir_reads(in, rd);
             for (int i = 0; i < m; i++)
-                if (!cg_scalar(g, rd[i]) && g->lay[rd[i]].kind == CGEN_MMA &&
+                if (!cg_scalar(g, rd[i]) && g->lay[rd[i]].kind != CGEN_FLAT &&
                     g->lay[rd[i]].n == g->lay[in->dst].n) {
                     g->lay[in->dst] = g->lay[rd[i]];
                     break;
@@ -302,7 +306,9 @@ void cg_convert_end(cg *g)
 
 void cg_elem_index(const cg *g, const cgen_layout *L, strbuf *sb, const char *r)
 {
-    if (L->kind == CGEN_MMA) {
+    if (L->kind == CGEN_MFMA) {
+        cgen_mfma_elem_index(g, L, sb, r);
+    } else if (L->kind == CGEN_MMA) {
         int WM = L->M / L->wm, WN = L->N / L->wn;
         strbuf_printf(sb, "(((tk_tid >> 5) / %d * %d + ((%s) >> 2) / %d * 16 + ((tk_tid & 31) >> 2)"
                       " + (((%s) >> 1) & 1) * 8) * %d + (tk_tid >> 5) %% %d * %d + ((%s) >> 2) %% %d * 8"
@@ -320,7 +326,7 @@ void cg_loop_begin(cg *g, const cgen_layout *L, bool owned_only)
 {
     strbuf ex = {0};
     cg_elem_index(g, L, &ex, "r");
-    if (L->kind == CGEN_MMA) {
+    if (L->kind != CGEN_FLAT) {
         cg_printf(g, "{\n#pragma unroll\n  for (int r = 0; r < %d; r++) {\n", L->regs);
         cg_printf(g, "  const int e = %s; (void)e;\n", strbuf_cstr(&ex));
         cg_printf(g, "  {\n");

@@ -171,6 +171,8 @@ static bool bit_map_of(const cg *g, const cgen_layout *L, bit_map *m)
     int tb = log2_exact(g->T);
     if (m->nb < 0 || m->nb > MAX_BITS || m->lane_bits < 0 || tb < 0)
         return false;
+    if (L->kind == CGEN_MFMA)   /* (not described here: the general path) */
+        return false;
     if (L->kind == CGEN_MMA) {
         /* col = wc*WN + ni*8 + (lane&3)*2 + (r&1), row = wr*WM + mi*16 +
          * h*8 + (lane>>2), with r = (mi*nt + ni)*4 + h*2 + (r&1) */

@@ -37,6 +37,7 @@
 
 #include "arena.h"
 #include "cgen_abi.h"
+#include "cgen_mfma.h"
 #include "cgen_out.h"
 #include "fault.h"
 #include "sha256.h"
@@ -45,6 +46,7 @@
 typedef struct cuda_variant {
     int num_warps;
     int waves_per_eu;           /* 0 where the dialect has none */
+    int nonkdim;                /* matrix_instr_nonkdim (HIP; else 0) */
     CUmodule mod;               /* NULL after close */
     CUfunction fn;
     cgen_info info;
@@ -97,16 +99,16 @@ static const ir_inst *cuda_first_inst(const ir_kernel *ir)
 /* Build (emit, compile, load) the variant for num_warps and waves; NULL
  * after reporting to diag. */
 static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves,
-                                        int num_stages, diag_sink *diag)
+                                        int nonkdim, int num_stages, diag_sink *diag)
 {
     cuda_dev *d = k->dev;
     const cuda_vendor *vd = d->v;
     const ir_kernel *ir = k->ir;
     cgen_options o = {
         .target = {.dialect = vd->dialect, .warp_size = d->warp_size,
-                   .arch = vd->dialect == CGEN_CUDA ? d->arch : 0},
+                   .arch = vd->dialect == CGEN_CUDA ? d->arch : cgen_hip_arch(d->arch_name)},
         .num_warps = num_warps, .num_stages = num_stages, .checked = d->checked,
-        .max_smem = d->max_smem, .waves_per_eu = waves,
+        .max_smem = d->max_smem, .waves_per_eu = waves, .matrix_instr_nonkdim = nonkdim,
     };
     strbuf src = {0}, why = {0}, msg = {0};
     cgen_info info = {0};
@@ -187,7 +189,8 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves
     }
     k->v = xrealloc(k->v, (size_t)(k->nv + 1) * sizeof *k->v);
     v = &k->v[k->nv++];
-    *v = (cuda_variant){.num_warps = num_warps, .waves_per_eu = waves, .mod = mod, .fn = fn,
+    *v = (cuda_variant){.num_warps = num_warps, .waves_per_eu = waves, .nonkdim = nonkdim,
+                        .mod = mod, .fn = fn,
                         .info = info};
 out:
     strbuf_free(&src);
@@ -228,7 +231,7 @@ backend_kernel *cuda_compile(backend_dev *dev, const ir_kernel *ir, const src_fi
             !dtype_is_ptr(ir->slots[in->a].type.dt))
             k->int_ptrs = true;
     }
-    if (!cuda_variant_build(k, CUDA_DEFAULT_WARPS, 0, 3, diag)) {
+    if (!cuda_variant_build(k, CUDA_DEFAULT_WARPS, 0, 0, 3, diag)) {
         free(k);
         return NULL;
     }
@@ -310,10 +313,12 @@ static cuda_variant *cuda_variant_for(cuda_kernel *k, const backend_launch *L)
     int w = L->num_warps > 0 ? L->num_warps : CUDA_DEFAULT_WARPS;
     int waves = cgen_dialect_of(&(cgen_target){.dialect = k->dev->v->dialect})->waves_per_eu
                 ? L->waves_per_eu : 0;
+    int nonkdim = k->dev->v->dialect == CGEN_HIP ? L->matrix_instr_nonkdim : 0;
     for (int i = 0; i < k->nv; i++)
-        if (k->v[i].num_warps == w && k->v[i].waves_per_eu == waves)
+        if (k->v[i].num_warps == w && k->v[i].waves_per_eu == waves &&
+            k->v[i].nonkdim == nonkdim)
             return &k->v[i];
-    return cuda_variant_build(k, w, waves, L->num_stages, L->diag);
+    return cuda_variant_build(k, w, waves, nonkdim, L->num_stages, L->diag);
 }
 
 /* A launch's failure of the device or the driver (not of a program). */
