@@ -62,6 +62,7 @@ static const struct modules_entry {
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},
+    {"einops", torch_einops_init},
     {"torchvision", vision_init},
     {"matplotlib", pyplot_init},    /* and matplotlib.pyplot */
     {"argparse", argparse_init},
