@@ -43,6 +43,7 @@ static const struct modules_entry {
     {"operator", builtin_operator_init},
     {"importlib", builtin_importlib_init},   /* and importlib.util, .metadata */
     {"pkgutil", builtin_pkgutil_init},
+    {"shutil", builtin_shutil_init},
     {"ctypes", builtin_ctypes_init},
     {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},
@@ -61,6 +62,7 @@ static const struct modules_entry {
     {"pathlib", pathlib_init},
     {"inspect", inspect_init},
     {"torch", torch_init},
+    {"einops", torch_einops_init},
     {"torchvision", vision_init},
     {"matplotlib", pyplot_init},    /* and matplotlib.pyplot */
     {"argparse", argparse_init},

@@ -468,7 +468,14 @@ static void sx_fields(sx *s, const ast_node *n, bool spans)
         sx_float(s, n->u.float_.value, n->kind == AST_IMAG);
         break;
     case AST_STR:
-        sx_str(s, n->u.str.s, n->u.str.len);
+        if (n->u.str.bytes) {
+            /* a bytes literal: its text with a 'b' before it */
+            strbuf b = {0};
+            strbuf_putc(&b, 'b');
+            pyformat_str_repr(&b, n->u.str.s, n->u.str.len);
+            sx_push(s, strbuf_detach(&b), NULL);
+        } else
+            sx_str(s, n->u.str.s, n->u.str.len);
         break;
     case AST_FSTRING:
         sx_children(s, n->u.fstring.parts, spans);

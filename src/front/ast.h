@@ -174,8 +174,9 @@ struct ast_node {
         /* FLOAT, IMAG */
         struct { double value; } float_;
         /* STR: text with escapes processed (may hold NUL bytes);
-         * adjacent literals are joined into one node */
-        struct { const char *s; size_t len; } str;
+         * adjacent literals are joined into one node; bytes: a bytes
+         * literal (b'...'), its bytes in s */
+        struct { const char *s; size_t len; bool bytes; } str;
         /* FSTRING: parts are STR and FORMATTED nodes, in order */
         struct { ast_list parts; } fstring;
         /* FORMATTED: {value!conv:spec}; conv is 0, 'r', 's' or 'a';

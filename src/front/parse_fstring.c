@@ -153,9 +153,11 @@ ast_node *parse_strings(parser *p)
     src_span start = p->tok.span;
     fs_build b = {0};
     bool fstring = false;
+    /* bytes literals join only with bytes literals, as in Python */
+    bool bytes = parse_check(p, TK_STRING) && (p->tok.flags & TKF_BYTES);
     while (!p->failed && (parse_check(p, TK_STRING) || parse_check(p, TK_FSTRING_START))) {
-        if (p->tok.flags & TKF_BYTES) {
-            parse_unsupported(p, p->tok.span, "bytes literals are", "use a str");
+        if (parse_check(p, TK_FSTRING_START) ? bytes : bytes != !!(p->tok.flags & TKF_BYTES)) {
+            parse_fail_at(p, p->tok.span, "cannot mix bytes and nonbytes literals");
             break;
         }
         if (parse_check(p, TK_STRING)) {
@@ -173,8 +175,10 @@ ast_node *parse_strings(parser *p)
         n = fs_take_text(p, &b);
         if (!n)
             n = parse_bad_expr(p);
-        else
+        else {
             n->span = parse_upto(p, start);
+            n->u.str.bytes = bytes;
+        }
     } else {
         fs_flush(p, &b);
         n = parse_mk(p, AST_FSTRING, parse_upto(p, start));

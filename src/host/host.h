@@ -94,6 +94,8 @@ typedef struct host_scope host_scope;
     X(OVERFLOW, "OverflowError", ARITHMETIC) X(LOOKUP, "LookupError", EXCEPTION) \
     X(INDEX, "IndexError", LOOKUP) X(KEY, "KeyError", LOOKUP) \
     X(VALUE, "ValueError", EXCEPTION) X(TYPE, "TypeError", EXCEPTION) \
+    X(UNICODE, "UnicodeError", VALUE) X(UNICODE_DECODE, "UnicodeDecodeError", UNICODE) \
+    X(UNICODE_ENCODE, "UnicodeEncodeError", UNICODE) \
     X(RUNTIME, "RuntimeError", EXCEPTION) \
     X(NOT_IMPLEMENTED, "NotImplementedError", RUNTIME) \
     X(RECURSION, "RecursionError", RUNTIME) X(ASSERTION, "AssertionError", EXCEPTION) \

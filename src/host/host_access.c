@@ -76,16 +76,16 @@ static bool host_slice_indices_ex(host *h, val slice, int64_t len, src_span at,
     return true;
 }
 
-static bool host_slice_indices(host *h, val slice, int64_t len, src_span at,
-                               int64_t *start, int64_t *step, int64_t *count)
+bool host_slice_indices(host *h, val slice, int64_t len, src_span at,
+                        int64_t *start, int64_t *step, int64_t *count)
 {
     int64_t stop;
     return host_slice_indices_ex(h, slice, len, at, start, &stop, step, count);
 }
 
 /* An int index into a sequence of len items, negative ones from the end. */
-static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_span at,
-                           int64_t *out)
+bool host_seq_index(host *h, val key, int64_t len, const char *what, src_span at,
+                    int64_t *out)
 {
     int64_t i;
     if (val_type_of(key) && key.kind != VAL_DTYPE) {
@@ -107,6 +107,7 @@ static bool host_seq_index(host *h, val key, int64_t len, const char *what, src_
         val_seq_set(args, 0,
                     !strcmp(what, "str") ? val_str_cstr("string index out of range")
                     : !strcmp(what, "range") ? val_str_cstr("range object index out of range")
+                    : !strcmp(what, "bytes") ? val_str_cstr("index out of range")
                     : val_str_fmt("%s index out of range", what));
         host_raise_args(h, HOST_EXC_INDEX, args, at,
                         "%s index %lld is out of range (the %s has %lld item%s)", what,

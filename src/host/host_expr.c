@@ -5,6 +5,7 @@
  * method).  The operations themselves are in host_ops.c, host_access.c and
  * host_call.c; host.c has the overview. */
 #include "host_impl.h"
+#include "bytesval.h"
 #include "complexval.h"
 
 #include <stdlib.h>
@@ -512,6 +513,8 @@ val host_eval(host *h, const ast_node *e)
     case AST_IMAG:
         return complexval_new(0.0, e->u.float_.value);
     case AST_STR:
+        if (e->u.str.bytes)
+            return bytesval_new(e->u.str.s, e->u.str.len);
         return val_str_new(e->u.str.s, e->u.str.len);
     case AST_FSTRING:
         return host_eval_fstring(h, e);

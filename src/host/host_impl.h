@@ -220,4 +220,12 @@ val exc_traceback(val exc);
  * stand-in VAL_MISSING when it has none. */
 val exc_args(val exc);
 
+/* A slice of a sequence of len items: its first index, step and count
+ * (CPython's PySlice_GetIndicesEx); an int index, negative ones from the
+ * end, "<what> index out of range" past it (host_access.c). */
+bool host_slice_indices(host *h, val slice, int64_t len, src_span at,
+                        int64_t *start, int64_t *step, int64_t *count);
+bool host_seq_index(host *h, val key, int64_t len, const char *what, src_span at,
+                    int64_t *out);
+
 #endif

@@ -471,6 +471,11 @@ static val import_module(host *h, const char *name, src_span at)
         if (dirs.kind == VAL_MISSING)
             return import_not_found(h, name, parent, at);
     } else {
+        /* tritsim's own top-level modules in Python (einops), as its
+         * registered ones, come before sys.path */
+        val text = val_dict_get_str(h->source_modules, name);
+        if (text.kind == VAL_STR)
+            return import_source_module(h, name, val_as_str(text)->s, at);
         dirs = import_sys_path(h);
     }
     import_found fd;

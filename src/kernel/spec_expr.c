@@ -921,6 +921,9 @@ bool sp_expr(spec *s, const ast_node *e, sval *out)
         *out = sv_float(e->u.float_.value);
         return true;
     case AST_STR: {
+        if (e->u.str.bytes)
+            return sp_error(s, e, "bytes are not supported in a kernel (Triton has no bytes "
+                            "constants)");
         spec_const c = {.kind = SC_STR};
         c.u.str.s = e->u.str.s;
         c.u.str.len = e->u.str.len;

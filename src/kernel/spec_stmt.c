@@ -575,6 +575,11 @@ typedef struct sp_carry {
     const char **names;
     sval *vals;            /* a tile, or a block pointer of carried scalars */
     int n;
+    const char **nones;    /* names the body assigns that are None before the
+                              loop: not carried, they must still be None after
+                              the body (an assignment under a constexpr-false
+                              branch, `if HAS_X: X += stride`, never runs) */
+    int nnones;
     sp_scope before;       /* to find names first bound in the loop */
 } sp_carry;
 
@@ -587,6 +592,8 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
     c->names = xmalloc((size_t)(n + 1) * sizeof *c->names);
     c->vals = xmalloc((size_t)(n + 1) * sizeof *c->vals);
     c->n = 0;
+    c->nones = xmalloc((size_t)(n + 1) * sizeof *c->nones);
+    c->nnones = 0;
     c->before = sp_scope_copy(&s->fn->scope);
     bool ok = true;
     for (int i = 0; ok && i < n; i++) {
@@ -599,6 +606,10 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
                 break;
             c->names[c->n] = names[i];
             sp_bind(s, names[i], c->vals[c->n++]);
+            continue;
+        }
+        if (v->kind == SV_CONST && v->c.kind == SC_NONE) {
+            c->nones[c->nnones++] = names[i];
             continue;
         }
         if (v->kind != SV_TILE && !(v->kind == SV_CONST && (v->c.kind == SC_INT ||
@@ -624,6 +635,16 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
 /* End of one iteration: copy the body's values into the carried slots. */
 static bool sp_carry_back(spec *s, sp_carry *c, const ast_node *at)
 {
+    for (int i = 0; i < c->nnones; i++) {
+        sval *v = sp_lookup_local(s, c->nones[i]);
+        if (v && v->kind == SV_CONST && v->c.kind == SC_NONE)
+            continue;
+        char buf[128];
+        return sp_error(s, at, "'%s' is a constant None before the loop and %s at the end of "
+                        "its body; only tiles and numbers (and block pointers) can change in "
+                        "a loop", c->nones[i],
+                        v ? sp_describe(s, *v, buf, sizeof buf) : "undefined");
+    }
     for (int i = 0; i < c->n; i++) {
         sval *v = sp_lookup_local(s, c->names[i]);
         if (!v || v->kind == SV_UNDEF)
@@ -655,6 +676,7 @@ static void sp_carry_end(spec *s, sp_carry *c, const ast_node *at)
         }
     free(c->names);
     free(c->vals);
+    free(c->nones);
     free(c->before.vars);
 }
 

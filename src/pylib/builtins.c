@@ -1169,6 +1169,7 @@ void builtin_init(host *h)
                          val_builtin_new(fns[i].name, fns[i].fn, val_none()));
     builtin_numbers_init(h);      /* int, float */
     builtin_type_new(h, "str", builtin_str, VAL_STR, NULL);
+    builtin_bytes_init(h);
     builtin_type_new(h, "bool", builtin_bool, VAL_BOOL, NULL);
     builtin_containers_init(h);   /* list, tuple, dict, range, slice */
     builtin_type_new(h, "type", builtin_type, VAL_BUILTIN, NULL);

@@ -78,6 +78,9 @@ val builtin_type_new(host *h, const char *name, val_cfunc fn, val_kind kind,
 void builtin_numbers_init(host *h);      /* numbers.c: int, float */
 void builtin_containers_init(host *h);   /* containers.c: list, tuple, dict, range, slice */
 BUILTIN_SHARED_FN(builtin_str_format);   /* strformat.c: str.format */
+BUILTIN_SHARED_FN(builtin_str_encode);   /* bytesmod.c: str.encode */
+/* bytesmod.c: the bytes type object (the value: host/bytesval.c) */
+void builtin_bytes_init(host *h);
 /* fmt % args for a str fmt (strformat.c: printf-style formatting). */
 val builtin_percent_format(host *h, val fmt, val args, src_span at);
 /* each ended by an entry whose name is NULL */

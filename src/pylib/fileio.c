@@ -6,7 +6,8 @@
  * iteration, write/writelines, seek/tell, flush, close, `with`; OSErrors
  * of the right class with errno, strerror and filename
  * (FileNotFoundError: [Errno 2] No such file or directory: 'x').  Binary
- * mode is refused: tritsim has no bytes.  At most FILEIO_MAX files are
+ * mode ('rb', 'wb', ...) reads and writes bytes (host/bytesval.h) as they
+ * are, lines ending at b'\n'.  At most FILEIO_MAX files are
  * open at once; those a program leaves open are closed (and flushed) at
  * exit. */
 #include "builtins_impl.h"
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+
+#include "bytesval.h"
 
 #define FILEIO_MAX 1024
 
@@ -27,6 +30,7 @@ typedef struct fileio {
     val encoding;       /* as given, or the default 'UTF-8' */
     bool readable, writable;
     bool translate;     /* universal newlines when reading (newline=None) */
+    bool binary;        /* mode 'b': bytes in and out, no encoding */
 } fileio;
 
 static const val_type fileio_type;
@@ -120,10 +124,8 @@ val fileio_open(host *h, val name, const char *mode, val encoding, bool translat
                           ? "must have exactly one of create/read/write/append mode"
                           : "Must have exactly one of create/read/write/append mode and at "
                             "most one plus%s", "");
-    if (binary)
-        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "open(): binary mode '%s' is not "
-                          "supported: tritsim has no bytes type (open the file in text "
-                          "mode)", mode);
+    if (binary && encoding.kind != VAL_MISSING && encoding.kind != VAL_NONE)
+        return host_raise(h, HOST_EXC_VALUE, at, "binary mode doesn't take an encoding argument");
     if (encoding.kind == VAL_STR) {
         const char *e = val_as_str(encoding)->s;
         if (strcasecmp(e, "utf-8") && strcasecmp(e, "utf8") && strcasecmp(e, "ascii") &&
@@ -156,7 +158,8 @@ val fileio_open(host *h, val name, const char *mode, val encoding, bool translat
     f->encoding = encoding.kind == VAL_STR ? val_ref(encoding) : val_str_cstr("UTF-8");
     f->readable = base == 'r' || plus;
     f->writable = base != 'r' || plus;
-    f->translate = translate;
+    f->translate = translate && !binary;
+    f->binary = binary;
     fileio_open_count++;
     return val_of(f);
 }
@@ -234,8 +237,33 @@ static bool fileio_getc(FILE *fp, bool translate, strbuf *out, bool *newline)
 
 /* Up to max characters (max < 0: all), stopping after a newline when
  * line. */
+/* Up to max bytes (all when negative) of a binary file, or one line (up
+ * to and with its b'\n'), as bytes. */
+static val fileio_read_bytes(host *h, val self, int64_t max, bool line, src_span at)
+{
+    FILE *fp = fio(self)->fp;
+    strbuf b = {0};
+    int c = 0;
+    for (int64_t n = 0; (max < 0 || n < max) && !(line && c == '\n'); n++) {
+        if ((c = getc(fp)) == EOF)
+            break;
+        strbuf_putc(&b, (char)c);
+    }
+    if (ferror(fp)) {
+        int err = errno;
+        clearerr(fp);
+        strbuf_free(&b);
+        return fileio_raise_errno(h, err, NULL, at);
+    }
+    val r = bytesval_new(b.data ? b.data : "", b.len);
+    strbuf_free(&b);
+    return r;
+}
+
 static val fileio_read_chars(host *h, val self, int64_t max, bool line, src_span at)
 {
+    if (fio(self)->binary)
+        return fileio_read_bytes(h, self, max, line, at);
     FILE *fp = fio(self)->fp;
     strbuf b = {0};
     bool nl = false;
@@ -249,6 +277,17 @@ static val fileio_read_chars(host *h, val self, int64_t max, bool line, src_span
         return fileio_raise_errno(h, err, NULL, at);
     }
     return val_str_from_buf(&b);
+}
+
+/* The length in bytes of what a read gave (a str or, binary, a bytes). */
+static size_t fileio_chunk_len(val s)
+{
+    size_t n;
+    if (bytesval_is(s)) {
+        bytesval_data(s, &n);
+        return n;
+    }
+    return val_as_str(s)->len;
 }
 
 static bool fileio_size_arg(host *h, int argc, const val *argv, const val_kwargs *kw,
@@ -295,11 +334,12 @@ BUILTIN_FN(fileio_readlines)
             val_unref(l);
             return s;
         }
-        if (!val_as_str(s)->len) {
+        size_t len = fileio_chunk_len(s);
+        if (!len) {
             val_unref(s);
             break;
         }
-        total += (int64_t)val_str_chars(val_as_str(s));
+        total += fio(self)->binary ? (int64_t)len : (int64_t)val_str_chars(val_as_str(s));
         val_list_push(l, s);
         if (hint > 0 && total >= hint)
             break;
@@ -314,7 +354,7 @@ static int fileio_next(host *h, val self, val *out, src_span at)
     val s = fileio_read_chars(h, self, -1, true, at);
     if (s.kind == VAL_ERR)
         return -1;
-    if (!val_as_str(s)->len) {
+    if (!fileio_chunk_len(s)) {
         val_unref(s);
         return 0;
     }
@@ -333,14 +373,21 @@ static val fileio_iter(host *h, val self, src_span at)
 
 static bool fileio_put(host *h, val self, val s, src_span at)
 {
-    if (s.kind != VAL_STR) {
-        host_raise(h, HOST_EXC_TYPE, at, "write() argument must be str, not %s",
-                   val_type_name(s));
+    fileio *f = fio(self);
+    if (f->binary ? !bytesval_is(s) : s.kind != VAL_STR) {
+        if (f->binary)
+            host_raise(h, HOST_EXC_TYPE, at, "a bytes-like object is required, not '%s'",
+                       val_type_name(s));
+        else
+            host_raise(h, HOST_EXC_TYPE, at, "write() argument must be str, not %s",
+                       val_type_name(s));
         return false;
     }
-    fileio *f = fio(self);
-    size_t n = val_as_str(s)->len;
-    if (fwrite(val_as_str(s)->s, 1, n, f->fp) != n) {
+    size_t n;
+    const void *data = f->binary ? (const void *)bytesval_data(s, &n) : val_as_str(s)->s;
+    if (!f->binary)
+        n = val_as_str(s)->len;
+    if (fwrite(data, 1, n, f->fp) != n) {
         int err = errno;
         clearerr(f->fp);
         fileio_raise_errno(h, err, NULL, at);
@@ -354,6 +401,8 @@ BUILTIN_FN(fileio_write)
     if (!builtin_nargs(h, "write", argc, kw, 1, 1, at) || !fileio_check(h, self, 2, at) ||
         !fileio_put(h, self, argv[0], at))
         return val_err();
+    if (fio(self)->binary)
+        return val_int((int64_t)fileio_chunk_len(argv[0]));
     return val_int((int64_t)val_str_chars(val_as_str(argv[0])));
 }
 
@@ -437,10 +486,10 @@ BUILTIN_FN(fileio_seek)
     if (whence < 0 || whence > 2)
         return host_raise(h, HOST_EXC_VALUE, at, "invalid whence (%lld, should be 0, 1 or 2)",
                           (long long)whence);
-    if (whence != 0 && off != 0)
+    if (whence != 0 && off != 0 && !fio(self)->binary)
         return fileio_unsupported(h, whence == 1 ? "can't do nonzero cur-relative seeks"
                                                  : "can't do nonzero end-relative seeks", at);
-    if (off < 0)
+    if (off < 0 && whence == 0)
         return host_raise(h, HOST_EXC_VALUE, at, "negative seek position %lld",
                           (long long)off);
     FILE *fp = fio(self)->fp;
@@ -526,7 +575,7 @@ static val fileio_getattr(host *h, val self, const char *name, src_span at)
         return val_ref(f->name);
     if (!strcmp(name, "mode"))
         return val_str_cstr(f->mode);
-    if (!strcmp(name, "encoding"))
+    if (!strcmp(name, "encoding") && !f->binary)
         return val_ref(f->encoding);
     if (!strcmp(name, "newlines") || !strcmp(name, "errors"))
         return name[0] == 'e' ? val_str_cstr("strict") : val_none();
@@ -536,6 +585,15 @@ static val fileio_getattr(host *h, val self, const char *name, src_span at)
 static void fileio_repr(host *h, val self, strbuf *out)
 {
     fileio *f = fio(self);
+    if (f->binary) {
+        /* CPython's buffered binary files: reader, writer or random */
+        const char *cls = f->readable && f->writable ? "BufferedRandom"
+                          : f->readable ? "BufferedReader" : "BufferedWriter";
+        val n = host_repr(h, f->name);
+        strbuf_printf(out, "<_io.%s name=%s>", cls, n.kind == VAL_STR ? val_as_str(n)->s : "?");
+        val_unref(n);
+        return;
+    }
     if (!f->fp) {
         strbuf_puts(out, "<_io.TextIOWrapper [closed]>");
         return;

@@ -1,10 +1,12 @@
 /* importlibmod.c - importlib: import_module (absolute and relative
  * names), invalidate_caches; importlib.util.find_spec (a ModuleSpec or
- * None, without running the module); importlib.metadata.version, which
+ * None, without running the module) and module_from_spec, with the
+ * spec's loader.exec_module; importlib.metadata.version, which
  * knows the packages tritsim provides (their __version__) and raises
  * PackageNotFoundError for every other name, as CPython does for a
  * package that is not installed.  Also pkgutil.iter_modules, which
- * packages use to import their own subpackages. */
+ * packages use to import their own subpackages, and pkgutil.extend_path,
+ * with which a package's __init__ spreads it over several folders. */
 #define _POSIX_C_SOURCE 200809L
 #include "builtins_impl.h"
 
@@ -12,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "pathname.h"
 
 /* The absolute name of name (relative when it starts with dots) inside
  * package; false after raising. */
@@ -82,7 +86,10 @@ static void importlib_spec_repr(host *h, val self, strbuf *out)
 {
     strbuf_puts(out, "ModuleSpec(name=");
     val_print_repr(h, val_object_get(self, "name"), out);
-    strbuf_puts(out, ", loader=None, origin=");
+    strbuf_puts(out, ", loader=");
+    val loader = val_object_get(self, "loader");
+    strbuf_puts(out, loader.kind == VAL_NONE ? "None" : "<tritsim loader>");
+    strbuf_puts(out, ", origin=");
     val_print_repr(h, val_object_get(self, "origin"), out);
     strbuf_putc(out, ')');
 }
@@ -91,6 +98,37 @@ static const val_type importlib_spec_type = {
     .name = "ModuleSpec",
     .repr = importlib_spec_repr,
 };
+
+/* loader.exec_module(module): the module ran when module_from_spec
+ * imported it, so there is nothing left to run. */
+BUILTIN_FN(importlib_exec_module)
+{
+    (void)self, (void)argv;
+    if (!builtin_nargs(h, "exec_module", argc, kw, 1, 1, at))
+        return val_err();
+    return val_none();
+}
+
+static const val_type importlib_loader_type = {
+    .name = "Loader",
+};
+
+/* importlib.util.module_from_spec(spec): the module the spec names,
+ * imported as the import statement does (tritsim runs a module once: the
+ * result is the module of sys.modules, not a fresh copy as in CPython). */
+BUILTIN_FN(importlib_module_from_spec)
+{
+    (void)self;
+    if (!builtin_nargs(h, "module_from_spec", argc, kw, 1, 1, at))
+        return val_err();
+    val name = argv[0].kind == VAL_OBJECT ? val_object_get(argv[0], "name") : val_missing();
+    if (name.kind != VAL_STR) {
+        host_raise(h, HOST_EXC_ATTRIBUTE, at, "'%s' object has no attribute 'loader'",
+                   val_type_name(argv[0]));
+        return val_err();
+    }
+    return host_import_module(h, val_as_str(name)->s, at);
+}
 
 BUILTIN_FN(importlib_find_spec)
 {
@@ -120,7 +158,10 @@ BUILTIN_FN(importlib_find_spec)
     val_object_set(spec, "has_location", val_bool(origin.kind == VAL_STR &&
                                                   strcmp(val_as_str(origin)->s, "built-in")));
     val_object_set(spec, "origin", origin);
-    val_object_set(spec, "loader", val_none());
+    val loader = val_object_new(&importlib_loader_type);
+    val_object_set(loader, "exec_module",
+                   val_builtin_new("exec_module", importlib_exec_module, val_none()));
+    val_object_set(spec, "loader", loader);
     strbuf_free(&b);
     return spec;
 }
@@ -260,6 +301,68 @@ static val pkgutil_iter_modules(host *h, val self, int argc, const val *argv,
     return out;
 }
 
+/* pkgutil.extend_path(path, name): a copy of the list path with each
+ * folder DIR/NAME added that exists and is not in it yet, DIR running over
+ * sys.path (over the parent package's __path__ for a dotted name; the
+ * copy as it is when that package is not imported); the last part of
+ * name is looked for.  As CPython's, a path that is not a list comes back
+ * as it is; `.pkg` files are not read. */
+static val pkgutil_extend_path(host *h, val self, int argc, const val *argv,
+                               const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[2];
+    const char *name;
+    if (!host_args(h, at, "extend_path", "path, name", argc, argv, kw, a) ||
+        !host_to_str(h, a[1], at, "extend_path() argument 'name'", &name))
+        return val_err();
+    if (a[0].kind != VAL_LIST)
+        return val_ref(a[0]);
+    val out = host_to_list(h, a[0], at);
+    if (out.kind == VAL_ERR)
+        return out;
+    const char *dot = strrchr(name, '.');
+    val search;
+    if (dot) {
+        val parent_name = val_str_new(name, (size_t)(dot - name));
+        val parent = val_dict_get(h->modules, parent_name);
+        val_unref(parent_name);
+        search = parent.kind == VAL_MODULE ? val_object_get(parent, "__path__") : val_missing();
+    } else {
+        val sys = host_module(h, "sys");
+        search = sys.kind == VAL_MODULE ? val_object_get(sys, "path") : val_missing();
+    }
+    if (search.kind != VAL_LIST)
+        return out;
+    const char *last = dot ? dot + 1 : name;
+    const val_seq *ds = val_as_seq(search);
+    for (size_t i = 0; i < ds->len; i++) {
+        if (ds->items[i].kind != VAL_STR)
+            continue;
+        const char *d = val_as_str(ds->items[i])->s;
+        char *abs = pathname_abspath(*d ? d : ".");
+        if (!abs)
+            continue;
+        strbuf b = {0};
+        strbuf_printf(&b, "%s/%s", abs, last);
+        free(abs);
+        struct stat st;
+        if (stat(b.data, &st) == 0 && S_ISDIR(st.st_mode)) {
+            val portion = val_str_cstr(b.data);
+            const val_seq *os = val_as_seq(out);
+            bool seen = false;
+            for (size_t j = 0; j < os->len && !seen; j++)
+                seen = val_equal(os->items[j], portion);
+            if (seen)
+                val_unref(portion);
+            else
+                val_list_push(out, portion);
+        }
+        strbuf_free(&b);
+    }
+    return out;
+}
+
 void builtin_importlib_init(host *h)
 {
     val m = val_module_new("importlib");
@@ -267,6 +370,7 @@ void builtin_importlib_init(host *h)
     host_def(m, "importlib.invalidate_caches", importlib_invalidate_caches);
     val util = val_module_new("importlib.util");
     host_def(util, "importlib.util.find_spec", importlib_find_spec);
+    host_def(util, "importlib.util.module_from_spec", importlib_module_from_spec);
     val md = val_module_new("importlib.metadata");
     host_def(md, "importlib.metadata.version", importlib_version);
     val err = class_new("PackageNotFoundError", h->exc_classes[HOST_EXC_MODULE_NOT_FOUND], true);
@@ -283,5 +387,6 @@ void builtin_pkgutil_init(host *h)
 {
     val pkgutil = val_module_new("pkgutil");
     host_def(pkgutil, "pkgutil.iter_modules", pkgutil_iter_modules);
+    host_def(pkgutil, "pkgutil.extend_path", pkgutil_extend_path);
     host_register_module(h, "pkgutil", pkgutil);
 }

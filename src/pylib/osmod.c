@@ -467,6 +467,12 @@ void builtin_os_init(host *h)
     host_def(os, "os.rmdir", builtin_os_rmdir);
     host_def(os, "os.listdir", builtin_os_listdir);
     val_object_set(os, "sep", val_str_cstr("/"));
+    val_object_set(os, "pathsep", val_str_cstr(":"));
+    /* access() modes, as shutil.which's mode= takes them (POSIX values) */
+    val_object_set(os, "F_OK", val_int(0));
+    val_object_set(os, "R_OK", val_int(4));
+    val_object_set(os, "W_OK", val_int(2));
+    val_object_set(os, "X_OK", val_int(1));
     val_object_set(os, "name", val_str_cstr("posix"));
     val path = val_module_new("os.path");
     host_def(path, "os.path.exists", builtin_path_exists);

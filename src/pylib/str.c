@@ -752,6 +752,7 @@ BUILTIN_FN(builtin_str_expandtabs)
 
 const host_method builtin_str_methods[] = {
     M(VAL_STR, "str", format, builtin_str_format),
+    M(VAL_STR, "str", encode, builtin_str_encode),
     M(VAL_STR, "str", join, builtin_str_join),
     M(VAL_STR, "str", split, builtin_str_split),
     M(VAL_STR, "str", rsplit, builtin_str_rsplit),

@@ -150,6 +150,9 @@ val torch_amp_module(bool cuda_amp);
 /* torch.finfo, torch.iinfo, torch.compiler and torch._dynamo's disable
  * (torch_info.c). */
 void torch_info_add(host *h, val torch);
+/* torch.utils._triton.has_triton and torch.use_deterministic_algorithms
+ * with its queries (torch_utilmod.c). */
+void torch_utilmod_add(host *h, val torch);
 /* torch.distributed, never initialised (torch_dist.c). */
 void torch_dist_add(host *h, val torch);
 /* torch.nn.modules.utils: _single, _pair, ... (torch_nnutils.c). */

@@ -9,6 +9,8 @@
 /* Register torch and its submodules with h (call once, after host_new and
  * after h->target is set: torch.version.hip follows --target mi300x). */
 void torch_init(host *h);
+/* einops: rearrange, repeat, reduce over tensors (torch_einops.c). */
+void torch_einops_init(host *h);
 
 /* torch.device('cuda', 0) / torch.device('cpu'); index -1 means none. */
 val torch_device_new(bool cuda, int index);
