@@ -57,8 +57,9 @@ static const char main_usage[] =
     "                       the CPU always checks)\n"
     "      --target GPU     the GPU the simulation answers device queries for\n"
     "                       (torch.cuda, triton.runtime.driver): h100 (the\n"
-    "                       default) or mi300x (AMD code paths: torch.version.hip;\n"
-    "                       what --backend hip answers)\n"
+    "                       default), b200 (Blackwell, capability 10.0) or mi300x\n"
+    "                       (AMD code paths: torch.version.hip; what --backend hip\n"
+    "                       answers)\n"
     "      --break SPEC     stop at a kernel line and open the debugger: LINE,\n"
     "                       FILE:LINE or FUNCTION, with ' if COND' if wanted\n"
     "                       (e.g. '14 if pid == (1, 0)')\n"
@@ -118,8 +119,9 @@ static int main_usage_error(const char *fmt, const char *arg)
 static void main_no_backend(const char *name, const char *why)
 {
     fprintf(stderr, "tritsim: cannot run kernels with --backend %s: %s\n", name, why);
-    fputs("tritsim: run them on the CPU with --backend cpu (the default); --target h100 "
-          "or --target mi300x chooses the GPU the simulation answers device queries for\n",
+    fputs("tritsim: run them on the CPU with --backend cpu (the default); --target h100, "
+          "--target b200 or --target mi300x chooses the GPU the simulation answers device "
+          "queries for\n",
           stderr);
 }
 
@@ -326,9 +328,11 @@ static int main_run(int argc, char **argv, bool debugging)
                 prog.target = HOST_TARGET_H100;
             else if (!strcmp(optarg, "mi300x"))
                 prog.target = HOST_TARGET_MI300X;
+            else if (!strcmp(optarg, "b200"))
+                prog.target = HOST_TARGET_B200;
             else
-                return main_usage_error("run: unknown target '%s' (use h100 or mi300x)",
-                                        optarg);
+                return main_usage_error("run: unknown target '%s' (use h100, b200 or "
+                                        "mi300x)", optarg);
             break;
         case OPT_BREAK:
             if (nbreaks == 64)
@@ -372,7 +376,8 @@ static int main_run(int argc, char **argv, bool debugging)
     if (!strcmp(prog.backend, "hip")) {
         if (target_set && prog.target != HOST_TARGET_MI300X)
             return main_usage_error("run: %s", "--backend hip runs kernels on an AMD GPU: "
-                                    "--target h100 would describe an NVIDIA one");
+                                    "--target h100 or b200 would describe an NVIDIA "
+                                    "one");
         prog.target = HOST_TARGET_MI300X;
     }
     if (viz && debugging)

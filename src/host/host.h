@@ -121,6 +121,7 @@ typedef struct host_scope host_scope;
 typedef enum host_target {
     HOST_TARGET_H100,           /* an NVIDIA H100 SXM (the default) */
     HOST_TARGET_MI300X,         /* an AMD MI300X: torch.version.hip is set */
+    HOST_TARGET_B200,           /* an NVIDIA B200 (Blackwell, capability 10.0) */
 } host_target;
 
 typedef enum host_exc {

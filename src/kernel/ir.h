@@ -34,7 +34,7 @@
 #include "ast.h"
 #include "dtype.h"
 
-enum { IR_MAX_DIM = 4 };
+enum { IR_MAX_DIM = 5 };
 /* The most elements a slot may have (ir_verify refuses larger types). */
 #define IR_MAX_NUMEL ((int64_t)1 << 26)
 

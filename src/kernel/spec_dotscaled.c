@@ -10,7 +10,8 @@
  *     along K (k_pack, the default) or along M (lhs) / N (rhs);
  *   - bf16 / fp16: the tile as it is;
  *   - scales: uint8 e8m0 exponents, one per 32 elements along K (lhs
- *     [M, K/32], rhs [N, K/32], not transposed): 2^(s - 127), NaN for 255.
+ *     [M, K/32], rhs [N, K/32], not transposed): 2^(s - 127), NaN for 255;
+ *     or, for nvfp4, float8e4nv values, one per 16 elements along K.
  * Triton decodes to bf16, which holds every e4m3, e5m2 and e2m1 value and
  * every power-of-two scale exactly; decoding to float32 gives the same
  * numbers, and the float32 products of such values are exact, so results
@@ -167,30 +168,40 @@ static bool ds_decode(ds *d, sval x, const char *fmt, bool pack_k, bool is_lhs, 
                     "or fp16)", fmt);
 }
 
-/* x [R, K] (float32) times its scales [R, K/32] (uint8 e8m0). */
+/* x [R, K] (float32) times its scales: [R, K/32] uint8 e8m0 exponents
+ * (the MX formats), or [R, K/16] fp8 e4m3 values (NVIDIA's nvfp4, whose
+ * scales are e4m3 numbers, one per 16 values along K). */
 static bool ds_apply_scale(ds *d, sval x, sval scale, sval *out)
 {
     const ir_type *t = ds_type(d, x), *st = ds_type(d, scale);
     int32_t r = t->shape[0], k = t->shape[1];
-    if (st->dt != DTYPE_UINT8 && st->dt != DTYPE_INT8)
+    bool e4m3 = st->dt == DTYPE_FP8E4NV;
+    int32_t g = e4m3 ? 16 : 32;
+    if (!e4m3 && st->dt != DTYPE_UINT8 && st->dt != DTYPE_INT8)
         return sp_error(d->s, d->at, "tl.dot_scaled: scales are e8m0 exponents in a uint8 "
-                        "tile, not %s", dtype_name(st->dt));
-    if (k % 32 || st->ndim != 2 || st->shape[0] != r || st->shape[1] != k / 32)
-        return sp_error(d->s, d->at, "tl.dot_scaled: the scales of an operand of %d x %d "
-                        "values must be %d x %d (one per 32 along K)", (int)r, (int)k, (int)r,
-                        (int)(k / 32));
+                        "tile or e4m3 values in a float8e4nv tile, not %s",
+                        dtype_name(st->dt));
+    if (k % g || st->ndim != 2 || st->shape[0] != r || st->shape[1] != k / g)
+        return sp_error(d->s, d->at, "tl.dot_scaled: the %s scales of an operand of %d x %d "
+                        "values must be %d x %d (one per %d along K)", e4m3 ? "e4m3" : "e8m0",
+                        (int)r, (int)k, (int)r, (int)(k / g), (int)g);
     sval s32, bits, f, c, x3, f3, p;
-    if (!ds_to(d, scale, DTYPE_INT32, false, &s32) ||
-        !ds_bin(d, AST_OP_BITAND, s32, sv_int(255), &s32) ||
-        !ds_bin(d, AST_OP_LSHIFT, s32, sv_int(23), &bits) ||
-        !ds_to(d, bits, DTYPE_FP32, true, &f) ||
-        /* e8m0: 0 is 2^-127 (a float32 subnormal), 255 is NaN */
-        !ds_bin(d, AST_OP_EQ, s32, sv_int(0), &c) ||
-        !ds_where(d, c, ds_float(ldexp(1.0, -127)), f, &f) ||
-        !ds_bin(d, AST_OP_EQ, s32, sv_int(255), &c) ||
-        !ds_where(d, c, ds_float(NAN), f, &f) ||
-        !ds_reshape(d, x, 3, (int32_t[]){r, k / 32, 32}, &x3) ||
-        !ds_reshape(d, f, 3, (int32_t[]){r, k / 32, 1}, &f3) ||
+    if (e4m3) {
+        if (!ds_to(d, scale, DTYPE_FP32, false, &f))
+            return false;
+    } else if (!ds_to(d, scale, DTYPE_INT32, false, &s32) ||
+               !ds_bin(d, AST_OP_BITAND, s32, sv_int(255), &s32) ||
+               !ds_bin(d, AST_OP_LSHIFT, s32, sv_int(23), &bits) ||
+               !ds_to(d, bits, DTYPE_FP32, true, &f) ||
+               /* e8m0: 0 is 2^-127 (a float32 subnormal), 255 is NaN */
+               !ds_bin(d, AST_OP_EQ, s32, sv_int(0), &c) ||
+               !ds_where(d, c, ds_float(ldexp(1.0, -127)), f, &f) ||
+               !ds_bin(d, AST_OP_EQ, s32, sv_int(255), &c) ||
+               !ds_where(d, c, ds_float(NAN), f, &f)) {
+        return false;
+    }
+    if (!ds_reshape(d, x, 3, (int32_t[]){r, k / g, g}, &x3) ||
+        !ds_reshape(d, f, 3, (int32_t[]){r, k / g, 1}, &f3) ||
         !ds_bin(d, AST_OP_MUL, x3, f3, &p))
         return false;
     return ds_reshape(d, p, 2, (int32_t[]){r, k}, out);

@@ -64,9 +64,25 @@ static const torch_gpu gpu_mi300x = {
     .mem_bus_width = 8192, .l2_cache_size = 4 << 20, .total_memory = 196592LL << 20,
 };
 
+/* NVIDIA's published figures for the B200 (DGX B200, HGX B200): 148 SMs,
+ * 227 KB of shared memory a block may opt into (as Hopper), 126 MB of L2,
+ * 180 GB of HBM3e on an 8192-bit bus; the clocks are its boost clock and
+ * the memory clock of its 8 TB/s. */
+static const torch_gpu gpu_b200 = {
+    .backend = "cuda", .arch = NULL, .major = 10, .minor = 0, .sm_count = 148,
+    .warp_size = 32, .max_shared_mem = 232448, .max_num_regs = 65536,
+    .max_threads_per_sm = 2048, .sm_clock_khz = 1965000, .mem_clock_khz = 3996000,
+    .mem_bus_width = 8192, .l2_cache_size = 126 << 20, .total_memory = 183359LL << 20,
+};
+
 const torch_gpu *torch_gpu_info(const host *h)
 {
-    return h->target == HOST_TARGET_MI300X ? &gpu_mi300x : &gpu_h100;
+    switch (h->target) {
+    case HOST_TARGET_H100: return &gpu_h100;
+    case HOST_TARGET_MI300X: return &gpu_mi300x;
+    case HOST_TARGET_B200: return &gpu_b200;
+    }
+    return &gpu_h100;
 }
 
 /* The arguments of a torch.cuda query whose first parameter is an

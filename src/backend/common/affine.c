@@ -94,7 +94,8 @@ void affine_track(const ir_kernel *k, const int64_t *numel, uint8_t *flags)
             refused[in->dst] = true;
     }
     for (int32_t s = 0; s < ns; s++)
-        if (writers[s] > 0 && !refused[s] && numel[s] > 1)
+        if (writers[s] > 0 && !refused[s] && numel[s] > 1 &&
+            k->slots[s].type.ndim <= AFFINE_MAX_DIM)
             flags[s] = AFFINE_TRACKED;
     /* ... then drop those fed by an untracked tile, until nothing changes. */
     for (bool changed = true; changed;) {

@@ -32,6 +32,14 @@
 
 enum { AFFINE_TRACKED = 1 };
 
+/* The most axes a tracked slot has.  Tiles may have up to IR_MAX_DIM axes,
+ * but the records' consumers (the CPU executor's row loops, exec_mem.c and
+ * exec_affine.c) pad every shape to exactly this many axes on the left and
+ * walk them with that many nested loops; a slot of more axes is never
+ * tracked and takes the lane-by-lane paths. */
+enum { AFFINE_MAX_DIM = 4 };
+_Static_assert((int)AFFINE_MAX_DIM <= (int)IR_MAX_DIM, "records have no more axes than tiles");
+
 /* An integer dtype that is neither int1 nor a pointer. */
 bool affine_is_index(dtype t);
 

@@ -331,12 +331,13 @@ void exec_rec_fill(exec_prog *P, int32_t s, const exec_rec *r)
 {
     const ir_type *t = TYPE(P, s);
     void *D = SLOT(P, s);
-    int64_t n[IR_MAX_DIM];
-    uint64_t st[IR_MAX_DIM] = {0};
-    int pad = IR_MAX_DIM - t->ndim;
+    _Static_assert(AFFINE_MAX_DIM == 4, "the loops below walk four axes");
+    int64_t n[AFFINE_MAX_DIM];
+    uint64_t st[AFFINE_MAX_DIM] = {0};
+    int pad = AFFINE_MAX_DIM - t->ndim;
     rec_shape4(t, n);
     if (t->dt == DTYPE_INT1) {
-        int32_t lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM] = {1, 1, 1, 1};
+        int32_t lo[AFFINE_MAX_DIM] = {0}, hi[AFFINE_MAX_DIM] = {1, 1, 1, 1};
         for (int d = 0; d < t->ndim; d++) {
             lo[d + pad] = r->lo[d];
             hi[d + pad] = r->hi[d];

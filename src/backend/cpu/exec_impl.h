@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "affine.h"
 #include "dtype.h"
 #include "exec.h"
 #include "fastpath.h"
@@ -296,11 +297,12 @@ typedef struct exec_rec {
     case ST_F64: F(double, ); break; \
 }
 
-/* A tile's shape padded on the left to IR_MAX_DIM axes. */
+/* A tracked tile's shape (at most AFFINE_MAX_DIM axes) padded on the left
+ * to exactly AFFINE_MAX_DIM axes. */
 static inline void rec_shape4(const ir_type *t, int64_t *n)
 {
-    int pad = IR_MAX_DIM - t->ndim;
-    for (int d = 0; d < IR_MAX_DIM; d++)
+    int pad = AFFINE_MAX_DIM - t->ndim;
+    for (int d = 0; d < AFFINE_MAX_DIM; d++)
         n[d] = d < pad ? 1 : t->shape[d - pad];
 }
 

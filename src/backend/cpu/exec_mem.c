@@ -454,10 +454,12 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     dtype t = dtype_elem(tp->dt);
     int64_t ssz = st_size(st_of(t)), nlanes = NUMEL(P, ps);
     int64_t esz = same_repr(t) ? ssz : t == DTYPE_FP16 || t == DTYPE_BF16 ? 2 : 1;
-    int64_t n[IR_MAX_DIM], st[IR_MAX_DIM] = {0}, lo[IR_MAX_DIM] = {0}, hi[IR_MAX_DIM];
-    int pad = IR_MAX_DIM - tp->ndim;
+    _Static_assert(AFFINE_MAX_DIM == 4, "the loops below walk four axes");
+    int64_t n[AFFINE_MAX_DIM], st[AFFINE_MAX_DIM] = {0}, lo[AFFINE_MAX_DIM] = {0};
+    int64_t hi[AFFINE_MAX_DIM];
+    int pad = AFFINE_MAX_DIM - tp->ndim;
     rec_shape4(tp, n);
-    for (int d = 0; d < IR_MAX_DIM; d++)
+    for (int d = 0; d < AFFINE_MAX_DIM; d++)
         hi[d] = n[d];
     for (int d = 0; d < tp->ndim; d++)
         st[d + pad] = pr->st[d];
@@ -479,7 +481,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     if (M && load && (const void *)M == SLOT(P, in->dst))
         return false;        /* the mask's lanes are about to be overwritten */
     bool full = !M;
-    for (int d = 0; d < IR_MAX_DIM; d++) {
+    for (int d = 0; d < AFFINE_MAX_DIM; d++) {
         empty |= lo[d] >= hi[d];
         full &= lo[d] == 0 && hi[d] == n[d];
     }
@@ -497,7 +499,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
      * along which the box has two lanes or more a multiple of esz. */
     int64_t olo = 0, ohi = 0, ofirst = 0;
     uint64_t odd = 0;
-    for (int d = 0; d < IR_MAX_DIM; d++) {
+    for (int d = 0; d < AFFINE_MAX_DIM; d++) {
         int64_t a, b;
         if (__builtin_mul_overflow(st[d], lo[d], &a) ||
             __builtin_mul_overflow(st[d], hi[d] - 1, &b) ||
@@ -532,7 +534,7 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
     if (full && raw && (load || sv)) {
         bool contig = true;
         int64_t want = esz;
-        for (int d = IR_MAX_DIM - 1; d >= 0; d--) {
+        for (int d = AFFINE_MAX_DIM - 1; d >= 0; d--) {
             contig &= n[d] == 1 || st[d] == want;
             want *= n[d];
         }
