@@ -160,6 +160,9 @@ void torch_module_add(host *h, val nn);
 /* The library's modules (Linear, LayerNorm, the losses, Sequential, ...)
  * into nn, after torch_module_add (torch_layers.c). */
 void torch_layers_add(host *h, val nn);
+/* The activations torch_layers.c lacks, Softmin, GLU, HuberLoss, and the
+ * classes tritsim has only by name (Conv2d, ...) into nn (torch_nnact.c). */
+void torch_nnact_add(host *h, val nn);
 /* Sequential, ModuleList, ModuleDict into nn, derived from module
  * (torch_containers.c). */
 void torch_containers_add(host *h, val nn, val module);

@@ -454,6 +454,7 @@ void torch_init(host *h)
     torch_nnutils_add(h, nn);
     torch_module_add(h, nn);
     torch_layers_add(h, nn);
+    torch_nnact_add(h, nn);
     torch_nninit_add(h, nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
