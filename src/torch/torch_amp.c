@@ -3,7 +3,10 @@
  * and backward.  tritsim has no autocast (every operation runs in the
  * dtypes it is given), and without autocast PyTorch's decorators call the
  * function unchanged, so here they give back the function itself.
- * autocast itself is not provided: using it is an error that names it. */
+ * autocast itself is not provided: using it is an error that names it.
+ * torch.is_autocast_enabled() is therefore False, and
+ * torch.get_autocast_dtype(device) the dtype PyTorch's autocast would use
+ * by default (float16 on cuda, bfloat16 on cpu). */
 #include <string.h>
 
 #include "torch_impl.h"
@@ -68,4 +71,46 @@ val torch_amp_module(bool cuda_amp)
                    val_builtin_new(cuda_amp ? "torch.cuda.amp.custom_bwd" : "torch.amp.custom_bwd",
                                    fn_custom_bwd, val_bool(cuda_amp)));
     return m;
+}
+
+/* torch.is_autocast_enabled(device_type=None): False, tritsim has no autocast */
+static val fn_is_autocast_enabled(host *h, val self, int argc, const val *argv,
+                                  const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    const char *dev;
+    if (!host_args(h, at, "is_autocast_enabled", "device_type=", argc, argv, kw, a) ||
+        (a[0].kind != VAL_MISSING && !host_to_str(h, a[0], at, "device_type", &dev)))
+        return val_err();
+    return val_bool(false);
+}
+
+/* torch.get_autocast_dtype(device_type) */
+static val fn_get_autocast_dtype(host *h, val self, int argc, const val *argv,
+                                 const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    const char *dev;
+    if (!host_args(h, at, "get_autocast_dtype", "device_type", argc, argv, kw, a) ||
+        !host_to_str(h, a[0], at, "device_type", &dev))
+        return val_err();
+    if (!strcmp(dev, "cuda"))
+        return val_dtype(DTYPE_FP16);
+    if (!strcmp(dev, "cpu"))
+        return val_dtype(DTYPE_BF16);
+    return host_raise(h, HOST_EXC_RUNTIME, at, "unsupported autocast device_type '%s' in "
+                      "tritsim (cuda and cpu are)", dev);
+}
+
+void torch_amp_add(host *h, val torch)
+{
+    (void)h;
+    val_object_set(torch, "is_autocast_enabled",
+                   val_builtin_new("torch.is_autocast_enabled", fn_is_autocast_enabled,
+                                   val_none()));
+    val_object_set(torch, "get_autocast_dtype",
+                   val_builtin_new("torch.get_autocast_dtype", fn_get_autocast_dtype,
+                                   val_none()));
 }

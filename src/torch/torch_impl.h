@@ -147,6 +147,8 @@ void torch_cuda_add(val cuda);
 /* torch.amp (false) or torch.cuda.amp (true): custom_fwd, custom_bwd
  * (torch_amp.c). */
 val torch_amp_module(bool cuda_amp);
+/* torch.is_autocast_enabled and torch.get_autocast_dtype (torch_amp.c). */
+void torch_amp_add(host *h, val torch);
 /* torch.finfo, torch.iinfo, torch.compiler and torch._dynamo's disable
  * (torch_info.c). */
 void torch_info_add(host *h, val torch);

@@ -440,6 +440,7 @@ void torch_init(host *h)
     add_module(h, torch, "cuda", "torch.cuda", cuda);
     add_module(h, cuda, "amp", "torch.cuda.amp", torch_amp_module(true));
     add_module(h, torch, "amp", "torch.amp", torch_amp_module(false));
+    torch_amp_add(h, torch);
     add_module(h, torch, "version", "torch.version", make_version(h));
     add_module(h, torch, "testing", "torch.testing", testing);
     val linalg = val_module_new("torch.linalg");
