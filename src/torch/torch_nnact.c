@@ -5,7 +5,8 @@
  * programs deriving their own layers from them load, the classes Conv1d,
  * Conv2d, BatchNorm1d, BatchNorm2d, AvgPool1d, AvgPool2d and
  * MultiheadAttention, whose constructors say that tritsim does not provide
- * them.
+ * them.  The activations, GLU and HuberLoss have their functional forms in
+ * torch.nn.functional too (leaky_relu, elu, glu, huber_loss, ...).
  *
  * Each module stores its constructor's arguments under PyTorch's names;
  * its forward composes operations of torch (where, clamp, exp, ...) so
@@ -458,8 +459,56 @@ static val act_method(int slot, const char *cls, const char *name, val_cfunc fn,
     return r;
 }
 
+/* The functional forms (torch.nn.functional.leaky_relu(input, negative_slope=0.01,
+ * inplace=False), ...): the module made with the arguments after the inputs,
+ * applied to the inputs.  inplace=True is accepted and, as by the modules,
+ * not honoured: the result is a new tensor. */
+static const struct {
+    const char *fn, *cls;
+} act_functionals[] = {
+    {"logsigmoid", "LogSigmoid"}, {"relu6", "ReLU6"}, {"hardsigmoid", "Hardsigmoid"},
+    {"hardtanh", "Hardtanh"}, {"hardswish", "Hardswish"}, {"selu", "SELU"}, {"mish", "Mish"},
+    {"softplus", "Softplus"}, {"softsign", "Softsign"}, {"tanhshrink", "Tanhshrink"},
+    {"leaky_relu", "LeakyReLU"}, {"elu", "ELU"}, {"celu", "CELU"},
+    {"hardshrink", "Hardshrink"}, {"softshrink", "Softshrink"}, {"glu", "GLU"},
+    {"huber_loss", "HuberLoss"},
+};
+
+static val act_functional(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                          src_span at)
+{
+    const act_def *d = &act_defs[self.u.i];
+    if (argc < d->ninputs)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s takes %s as its first positional "
+                          "argument%s", d->name, d->ninputs == 2 ? "input and target" : "input",
+                          d->ninputs == 2 ? "s" : "");
+    val cls = host_getattr(h, host_module(h, "torch.nn"), d->name, at);
+    if (cls.kind == VAL_ERR)
+        return cls;
+    val m = host_call(h, cls, argc - d->ninputs, argv + d->ninputs, kw, at);
+    val_unref(cls);
+    if (m.kind == VAL_ERR)
+        return m;
+    val r = host_call(h, m, d->ninputs, argv, NULL, at);
+    val_unref(m);
+    return r;
+}
+
+static char act_fn_names[sizeof act_functionals / sizeof *act_functionals][48];
+
 void torch_nnact_add(host *h, val nn)
 {
+    val nnf = val_object_get(nn, "functional");
+    for (size_t i = 0; i < sizeof act_functionals / sizeof *act_functionals; i++) {
+        size_t j = 0;
+        while (strcmp(act_defs[j].name, act_functionals[i].cls))
+            j++;
+        snprintf(act_fn_names[i], sizeof act_fn_names[i], "torch.nn.functional.%s",
+                 act_functionals[i].fn);
+        if (nnf.kind == VAL_MODULE)
+            val_object_set(nnf, act_functionals[i].fn,
+                           val_builtin_new(act_fn_names[i], act_functional, val_int((int64_t)j)));
+    }
     (void)h;
     val module = val_object_get(nn, "Module");
     int slot = 0;
