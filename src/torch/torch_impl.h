@@ -165,6 +165,8 @@ void torch_layers_add(host *h, val nn);
 /* The activations torch_layers.c lacks, Softmin, GLU, HuberLoss, and the
  * classes tritsim has only by name (Conv2d, ...) into nn (torch_nnact.c). */
 void torch_nnact_add(host *h, val nn);
+/* torch.count_nonzero (torch_reduce_more.c). */
+void torch_reduce_more_add(host *h, val torch);
 /* Sequential, ModuleList, ModuleDict into nn, derived from module
  * (torch_containers.c). */
 void torch_containers_add(host *h, val nn, val module);

@@ -452,6 +452,7 @@ void torch_init(host *h)
     torch_backends_add(h, torch);
     torch_info_add(h, torch);
     torch_dist_add(h, torch);
+    torch_reduce_more_add(h, torch);
     torch_nnutils_add(h, nn);
     torch_module_add(h, nn);
     torch_layers_add(h, nn);
