@@ -167,6 +167,8 @@ void torch_layers_add(host *h, val nn);
 void torch_nnact_add(host *h, val nn);
 /* Conv1d, Conv2d, AvgPool1d, AvgPool2d into nn (torch_convpool.c). */
 void torch_convpool_add(host *h, val nn);
+/* BatchNorm1d, BatchNorm2d into nn (torch_batchnorm.c). */
+void torch_batchnorm_add(host *h, val nn);
 /* torch.count_nonzero (torch_reduce_more.c). */
 void torch_reduce_more_add(host *h, val torch);
 /* Sequential, ModuleList, ModuleDict into nn, derived from module

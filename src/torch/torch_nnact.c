@@ -2,9 +2,9 @@
  * torch_layers.c lacks (LogSigmoid, ReLU6, Hardsigmoid, Hardtanh,
  * Hardswish, SELU, Mish, Softplus, Softsign, Tanhshrink, LeakyReLU, ELU,
  * CELU, Hardshrink, Softshrink), Softmin, GLU and HuberLoss; and, so that
- * programs deriving their own layers from them load, the classes
- * BatchNorm1d, BatchNorm2d and MultiheadAttention, whose constructors say
- * that tritsim does not provide them.  The activations, GLU and HuberLoss have their functional forms in
+ * programs deriving their own layers from it load, the class
+ * MultiheadAttention, whose constructor says that tritsim does not provide
+ * it.  The activations, GLU and HuberLoss have their functional forms in
  * torch.nn.functional too (leaky_relu, elu, glu, huber_loss, ...).
  *
  * Each module stores its constructor's arguments under PyTorch's names;
@@ -432,7 +432,7 @@ TORCH_MODULE_METHOD(act_forward)
 
 /* The classes programs derive from, which tritsim does not provide. */
 static const char *const act_absent[] = {
-    "BatchNorm1d", "BatchNorm2d", "MultiheadAttention",
+    "MultiheadAttention",
 };
 
 TORCH_MODULE_METHOD(act_absent_init)

@@ -458,6 +458,7 @@ void torch_init(host *h)
     torch_layers_add(h, nn);
     torch_nnact_add(h, nn);
     torch_convpool_add(h, nn);
+    torch_batchnorm_add(h, nn);
     torch_nninit_add(h, nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();
