@@ -1170,6 +1170,55 @@ CLASS_FN(builtin_vars)
     return host_raise(h, HOST_EXC_TYPE, at, "vars() argument must have __dict__ attribute");
 }
 
+/* Add the str keys of attrs (a dict) to seen (a dict used as a set). */
+static void dir_add_keys(val attrs, val seen)
+{
+    size_t pos = 0;
+    val k, v;
+    while (attrs.kind == VAL_DICT && val_dict_next(attrs, &pos, &k, &v))
+        if (k.kind == VAL_STR)
+            val_dict_set(seen, val_ref(k), val_none());
+}
+
+static int dir_cmp(const void *a, const void *b)
+{
+    const val *x = a, *y = b;
+    return strcmp(val_as_str(*x)->s, val_as_str(*y)->s);
+}
+
+/* dir(x) of a module, an instance, a class or a built-in object: the sorted
+ * names of its attributes, an instance's and a class's together with those
+ * of its classes.  Python adds the special methods every object has
+ * (__class__, __init__, ...); tritsim lists what the object and its classes
+ * define.  Of other values (numbers, strs, tensors) it is refused. */
+CLASS_FN(builtin_dir)
+{
+    (void)self;
+    if (argc != 1 || (kw && kw->n))
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "dir() takes one argument in "
+                          "tritsim (dir() of the local scope is not supported)");
+    val x = argv[0];
+    if (!((x.kind == VAL_INSTANCE || x.kind == VAL_CLASS || x.kind == VAL_MODULE ||
+           x.kind == VAL_OBJECT) && ((val_object *)x.u.o)->attrs.kind == VAL_DICT))
+        return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "dir() of a '%s' is not supported "
+                          "by tritsim (modules, classes and their instances are)",
+                          val_type_name(x));
+    val seen = val_dict_new();
+    dir_add_keys(((val_object *)x.u.o)->attrs, seen);
+    val cls = x.kind == VAL_INSTANCE ? instance_class(x) : x.kind == VAL_CLASS ? x : val_none();
+    for (val k = cls; k.kind == VAL_CLASS; k = class_of(k)->base)
+        dir_add_keys(class_of(k)->o.attrs, seen);
+    val l = val_list_new(8);
+    size_t pos = 0;
+    val k, v;
+    while (val_dict_next(seen, &pos, &k, &v))
+        val_list_push(l, val_ref(k));
+    val_unref(seen);
+    val_seq *q = val_as_seq(l);
+    qsort(q->items, q->len, sizeof *q->items, dir_cmp);
+    return l;
+}
+
 void class_init(host *h)
 {
     val object = class_new("object", val_none(), true);
@@ -1183,6 +1232,7 @@ void class_init(host *h)
         {"super", builtin_super}, {"staticmethod", builtin_staticmethod},
         {"classmethod", builtin_classmethod}, {"property", builtin_property},
         {"issubclass", builtin_issubclass}, {"vars", builtin_vars},
+        {"dir", builtin_dir},
     };
     for (size_t i = 0; i < sizeof fns / sizeof fns[0]; i++)
         val_dict_set_str(h->builtins, fns[i].name,

@@ -575,12 +575,14 @@ typedef struct sp_carry {
     const char **names;
     sval *vals;            /* a tile, or a block pointer of carried scalars */
     int n;
-    const char **nones;    /* names the body assigns that are None before the
-                              loop: not carried, they must still be None after
-                              the body (an assignment under a constexpr-false
-                              branch, `if HAS_X: X += stride`, never runs) */
-    int nnones;
     sp_scope before;       /* to find names first bound in the loop */
+    /* Constants other than numbers (None, a str, a tuple) that the body
+     * assigns only where a tl.constexpr condition is false, as Triton
+     * compiles no such branch: they cannot be carried, so the body must
+     * leave each as it was (sp_carry_back checks). */
+    const char **fixed;
+    sval *fixed_vals;
+    int nfixed;
 } sp_carry;
 
 static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
@@ -592,8 +594,9 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
     c->names = xmalloc((size_t)(n + 1) * sizeof *c->names);
     c->vals = xmalloc((size_t)(n + 1) * sizeof *c->vals);
     c->n = 0;
-    c->nones = xmalloc((size_t)(n + 1) * sizeof *c->nones);
-    c->nnones = 0;
+    c->fixed = xmalloc((size_t)(n + 1) * sizeof *c->fixed);
+    c->fixed_vals = xmalloc((size_t)(n + 1) * sizeof *c->fixed_vals);
+    c->nfixed = 0;
     c->before = sp_scope_copy(&s->fn->scope);
     bool ok = true;
     for (int i = 0; ok && i < n; i++) {
@@ -608,8 +611,10 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
             sp_bind(s, names[i], c->vals[c->n++]);
             continue;
         }
-        if (v->kind == SV_CONST && v->c.kind == SC_NONE) {
-            c->nones[c->nnones++] = names[i];
+        if (v->kind == SV_CONST && v->c.kind != SC_INT && v->c.kind != SC_FLOAT &&
+            v->c.kind != SC_BOOL) {
+            c->fixed[c->nfixed] = names[i];
+            c->fixed_vals[c->nfixed++] = *v;
             continue;
         }
         if (v->kind != SV_TILE && !(v->kind == SV_CONST && (v->c.kind == SC_INT ||
@@ -629,21 +634,27 @@ static bool sp_carry_begin(spec *s, const ast_list *body, const ast_node *at,
         sp_bind(s, names[i], sv_tile(slot));
     }
     free(names);
+    if (!ok) {
+        free(c->names);
+        free(c->vals);
+        free(c->fixed);
+        free(c->fixed_vals);
+        free(c->before.vars);
+    }
     return ok;
 }
 
 /* End of one iteration: copy the body's values into the carried slots. */
 static bool sp_carry_back(spec *s, sp_carry *c, const ast_node *at)
 {
-    for (int i = 0; i < c->nnones; i++) {
-        sval *v = sp_lookup_local(s, c->nones[i]);
-        if (v && v->kind == SV_CONST && v->c.kind == SC_NONE)
-            continue;
-        char buf[128];
-        return sp_error(s, at, "'%s' is a constant None before the loop and %s at the end of "
-                        "its body; only tiles and numbers (and block pointers) can change in "
-                        "a loop", c->nones[i],
-                        v ? sp_describe(s, *v, buf, sizeof buf) : "undefined");
+    for (int i = 0; i < c->nfixed; i++) {
+        sval *v = sp_lookup_local(s, c->fixed[i]);
+        if (!v || v->kind != SV_CONST || !spec_const_eq(&v->c, &c->fixed_vals[i].c)) {
+            char buf[128];
+            return sp_error(s, at, "'%s' is %s and the loop assigns it; only tiles and "
+                            "numbers (and block pointers) can change in a loop", c->fixed[i],
+                            sp_describe(s, c->fixed_vals[i], buf, sizeof buf));
+        }
     }
     for (int i = 0; i < c->n; i++) {
         sval *v = sp_lookup_local(s, c->names[i]);
@@ -676,7 +687,8 @@ static void sp_carry_end(spec *s, sp_carry *c, const ast_node *at)
         }
     free(c->names);
     free(c->vals);
-    free(c->nones);
+    free(c->fixed);
+    free(c->fixed_vals);
     free(c->before.vars);
 }
 

@@ -1723,6 +1723,14 @@ void autograd_init(host *h, val torch)
     val_object_set(fn, "backward", class_static(val_builtin_new(
                                        "torch.autograd.Function.backward",
                                        fn_function_no_backward, val_none())));
+    /* torch.autograd.function: where Function is defined in PyTorch, with
+     * FunctionCtx, the class of ctx, which programs import for their
+     * annotations (tritsim's ctx objects are not instances of it). */
+    val agf = val_module_new("torch.autograd.function");
+    val_object_set(agf, "Function", val_ref(fn));
+    val_object_set(agf, "FunctionCtx", class_new("FunctionCtx", val_none(), true));
+    val_object_set(ag, "function", val_ref(agf));
+    host_register_module(h, "torch.autograd.function", agf);
     val_object_set(ag, "Function", fn);
     val_object_set(ag, "grad", val_builtin_new("torch.autograd.grad", fn_autograd_grad,
                                                val_none()));

@@ -3,7 +3,13 @@
  * and backward.  tritsim has no autocast (every operation runs in the
  * dtypes it is given), and without autocast PyTorch's decorators call the
  * function unchanged, so here they give back the function itself.
- * autocast itself is not provided: using it is an error that names it. */
+ * torch.autocast is accepted where it changes nothing for float32 work:
+ * enabled=False, or dtype=torch.float32 on cuda (a context that does
+ * nothing: tritsim does not cast float16 inputs up inside it); autocasting
+ * to float16 or bfloat16 is refused with a message that says so.
+ * torch.is_autocast_enabled() is therefore False, and
+ * torch.get_autocast_dtype(device) the dtype PyTorch's autocast would use
+ * by default (float16 on cuda, bfloat16 on cpu). */
 #include <string.h>
 
 #include "torch_impl.h"
@@ -68,4 +74,81 @@ val torch_amp_module(bool cuda_amp)
                    val_builtin_new(cuda_amp ? "torch.cuda.amp.custom_bwd" : "torch.amp.custom_bwd",
                                    fn_custom_bwd, val_bool(cuda_amp)));
     return m;
+}
+
+/* torch.is_autocast_enabled(device_type=None): False, tritsim has no autocast */
+static val fn_is_autocast_enabled(host *h, val self, int argc, const val *argv,
+                                  const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    const char *dev;
+    if (!host_args(h, at, "is_autocast_enabled", "device_type=", argc, argv, kw, a) ||
+        (a[0].kind != VAL_MISSING && !host_to_str(h, a[0], at, "device_type", &dev)))
+        return val_err();
+    return val_bool(false);
+}
+
+/* torch.get_autocast_dtype(device_type) */
+static val fn_get_autocast_dtype(host *h, val self, int argc, const val *argv,
+                                 const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    const char *dev;
+    if (!host_args(h, at, "get_autocast_dtype", "device_type", argc, argv, kw, a) ||
+        !host_to_str(h, a[0], at, "device_type", &dev))
+        return val_err();
+    if (!strcmp(dev, "cuda"))
+        return val_dtype(DTYPE_FP16);
+    if (!strcmp(dev, "cpu"))
+        return val_dtype(DTYPE_BF16);
+    return host_raise(h, HOST_EXC_RUNTIME, at, "unsupported autocast device_type '%s' in "
+                      "tritsim (cuda and cpu are)", dev);
+}
+
+/* torch.autocast(device_type, dtype=None, enabled=True, cache_enabled=None) */
+static val fn_autocast(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                       src_span at)
+{
+    (void)self;
+    val a[4];
+    const char *dev;
+    bool on = true;
+    if (!host_args(h, at, "autocast", "device_type, dtype=, enabled=, cache_enabled=", argc,
+                   argv, kw, a) ||
+        !host_to_str(h, a[0], at, "device_type", &dev) ||
+        (a[2].kind != VAL_MISSING && !torch_bool_arg(h, a[2], at, "autocast", "enabled", &on)))
+        return val_err();
+    if (strcmp(dev, "cuda") && strcmp(dev, "cpu"))
+        return host_raise(h, HOST_EXC_RUNTIME, at, "unsupported autocast device_type '%s' in "
+                          "tritsim (cuda and cpu are)", dev);
+    if (on) {
+        bool fp32 = a[1].kind == VAL_DTYPE && (val_dtype_id(a[1]) & ~VAL_DTYPE_TL) == DTYPE_FP32;
+        if (!fp32 || strcmp(dev, "cuda"))
+            return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "torch.autocast that casts "
+                              "(to float16 or bfloat16) is not supported by tritsim: every "
+                              "operation runs in the dtypes it is given (autocast with "
+                              "enabled=False, or with dtype=torch.float32 on cuda, is "
+                              "accepted and does nothing)");
+    }
+    val null = host_getattr(h, host_module(h, "contextlib"), "nullcontext", at);
+    if (null.kind == VAL_ERR)
+        return null;
+    val r = host_call(h, null, 0, NULL, NULL, at);
+    val_unref(null);
+    return r;
+}
+
+void torch_amp_add(host *h, val torch)
+{
+    (void)h;
+    val_object_set(torch, "autocast", val_builtin_new("torch.autocast", fn_autocast,
+                                                      val_none()));
+    val_object_set(torch, "is_autocast_enabled",
+                   val_builtin_new("torch.is_autocast_enabled", fn_is_autocast_enabled,
+                                   val_none()));
+    val_object_set(torch, "get_autocast_dtype",
+                   val_builtin_new("torch.get_autocast_dtype", fn_get_autocast_dtype,
+                                   val_none()));
 }

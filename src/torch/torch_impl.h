@@ -147,6 +147,8 @@ void torch_cuda_add(val cuda);
 /* torch.amp (false) or torch.cuda.amp (true): custom_fwd, custom_bwd
  * (torch_amp.c). */
 val torch_amp_module(bool cuda_amp);
+/* torch.is_autocast_enabled and torch.get_autocast_dtype (torch_amp.c). */
+void torch_amp_add(host *h, val torch);
 /* torch.finfo, torch.iinfo, torch.compiler and torch._dynamo's disable
  * (torch_info.c). */
 void torch_info_add(host *h, val torch);
@@ -163,6 +165,15 @@ void torch_module_add(host *h, val nn);
 /* The library's modules (Linear, LayerNorm, the losses, Sequential, ...)
  * into nn, after torch_module_add (torch_layers.c). */
 void torch_layers_add(host *h, val nn);
+/* The activations torch_layers.c lacks, Softmin, GLU, HuberLoss, and the
+ * classes tritsim has only by name (Conv2d, ...) into nn (torch_nnact.c). */
+void torch_nnact_add(host *h, val nn);
+/* Conv1d, Conv2d, AvgPool1d, AvgPool2d into nn (torch_convpool.c). */
+void torch_convpool_add(host *h, val nn);
+/* BatchNorm1d, BatchNorm2d into nn (torch_batchnorm.c). */
+void torch_batchnorm_add(host *h, val nn);
+/* torch.count_nonzero (torch_reduce_more.c). */
+void torch_reduce_more_add(host *h, val torch);
 /* Sequential, ModuleList, ModuleDict into nn, derived from module
  * (torch_containers.c). */
 void torch_containers_add(host *h, val nn, val module);

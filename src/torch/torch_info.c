@@ -223,6 +223,22 @@ static val custom_op_register_autograd(host *h, val self, int argc, const val *a
     return val_none();
 }
 
+/* register_torch_dispatch(torch_dispatch_class, fn=None): accepted; tritsim
+ * has no dispatch modes (FunctionalTensorMode and the like never run), so
+ * the function is never called. */
+static val custom_op_register_dispatch(host *h, val self, int argc, const val *argv,
+                                       const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[2];
+    if (!host_args(h, at, "register_torch_dispatch", "torch_dispatch_class, fn=", argc, argv,
+                   kw, a))
+        return val_err();
+    if (a[1].kind == VAL_MISSING)
+        return val_builtin_new("register_torch_dispatch", custom_op_passthrough, val_none());
+    return val_none();
+}
+
 static val custom_op_getattr(host *h, val self, const char *name, src_span at)
 {
     const custom_op *c = (const custom_op *)self.u.o;
@@ -232,6 +248,9 @@ static val custom_op_getattr(host *h, val self, const char *name, src_span at)
         return val_builtin_new("register_kernel", custom_op_register_kernel, val_none());
     if (!strcmp(name, "register_autograd"))
         return val_builtin_new("register_autograd", custom_op_register_autograd, val_none());
+    if (!strcmp(name, "register_torch_dispatch"))
+        return val_builtin_new("register_torch_dispatch", custom_op_register_dispatch,
+                               val_none());
     if (!strcmp(name, "_name"))
         return val_ref(c->name);
     return host_getattr_opt(h, c->fn, name, at);
@@ -246,7 +265,7 @@ static void custom_op_repr(host *h, val self, strbuf *out)
 }
 
 static const char *const custom_op_attrs[] = {
-    "register_fake", "register_kernel", "register_autograd", NULL,
+    "register_fake", "register_kernel", "register_autograd", "register_torch_dispatch", NULL,
 };
 
 static const val_type custom_op_type = {
@@ -307,6 +326,57 @@ static val fn_library_register(host *h, val self, int argc, const val *argv,
     return val_builtin_new("register_fake", custom_op_passthrough, val_none());
 }
 
+/* torch.library.CustomOpDef: the type of the operators custom_op makes */
+static val custom_op_no_ctor(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at)
+{
+    (void)self, (void)argc, (void)argv, (void)kw;
+    return host_raise(h, HOST_EXC_TYPE, at, "make a CustomOpDef with torch.library.custom_op");
+}
+
+/* torch._library.triton.set_wrap_triton_enabled(enabled): a context that
+ * does nothing, as wrap_triton always gives back the kernel itself here */
+static val fn_set_wrap_triton_enabled(host *h, val self, int argc, const val *argv,
+                                      const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    bool on;
+    if (!host_args(h, at, "set_wrap_triton_enabled", "enabled", argc, argv, kw, a) ||
+        !torch_bool_arg(h, a[0], at, "set_wrap_triton_enabled", "enabled", &on))
+        return val_err();
+    val null = host_getattr(h, host_module(h, "contextlib"), "nullcontext", at);
+    if (null.kind == VAL_ERR)
+        return null;
+    val r = host_call(h, null, 0, NULL, NULL, at);
+    val_unref(null);
+    return r;
+}
+
+/* torch._library.triton and torch._subclasses.functional_tensor, as
+ * libraries that wrap Triton kernels in custom operators import them. */
+static void torch_info_private(host *h, val torch)
+{
+    val lib = val_module_new("torch._library");
+    val tri = val_module_new("torch._library.triton");
+    val_object_set(tri, "set_wrap_triton_enabled",
+                   val_builtin_new("torch._library.triton.set_wrap_triton_enabled",
+                                   fn_set_wrap_triton_enabled, val_none()));
+    val_object_set(lib, "triton", val_ref(tri));
+    val_object_set(torch, "_library", val_ref(lib));
+    host_register_module(h, "torch._library", lib);
+    host_register_module(h, "torch._library.triton", tri);
+    val sub = val_module_new("torch._subclasses");
+    val ft = val_module_new("torch._subclasses.functional_tensor");
+    /* a class by name: tritsim has no dispatch modes to enter */
+    val_object_set(ft, "FunctionalTensorMode", class_new("FunctionalTensorMode", val_none(),
+                                                         true));
+    val_object_set(sub, "functional_tensor", val_ref(ft));
+    val_object_set(torch, "_subclasses", val_ref(sub));
+    host_register_module(h, "torch._subclasses", sub);
+    host_register_module(h, "torch._subclasses.functional_tensor", ft);
+}
+
 /* wrap_triton(kernel): the kernel itself. */
 static val fn_wrap_triton(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                           src_span at)
@@ -342,6 +412,11 @@ void torch_info_add(host *h, val torch)
                                                            fn_library_register, val_none()));
     val_object_set(lib, "wrap_triton", val_builtin_new("torch.library.wrap_triton",
                                                        fn_wrap_triton, val_none()));
+    val cdef = val_builtin_new("torch.library.CustomOpDef", custom_op_no_ctor, val_none());
+    ((val_builtin *)cdef.u.o)->inst_kind = VAL_OBJECT;
+    ((val_builtin *)cdef.u.o)->inst_type = &custom_op_type;
+    val_object_set(lib, "CustomOpDef", cdef);
     val_object_set(torch, "library", val_ref(lib));
+    torch_info_private(h, torch);
     host_register_module(h, "torch.library", lib);
 }

@@ -456,6 +456,7 @@ void torch_init(host *h)
     add_module(h, torch, "cuda", "torch.cuda", cuda);
     add_module(h, cuda, "amp", "torch.cuda.amp", torch_amp_module(true));
     add_module(h, torch, "amp", "torch.amp", torch_amp_module(false));
+    torch_amp_add(h, torch);
     add_module(h, torch, "version", "torch.version", make_version(h));
     add_module(h, torch, "testing", "torch.testing", testing);
     val linalg = val_module_new("torch.linalg");
@@ -468,9 +469,13 @@ void torch_init(host *h)
     torch_info_add(h, torch);
     torch_utilmod_add(h, torch);
     torch_dist_add(h, torch);
+    torch_reduce_more_add(h, torch);
     torch_nnutils_add(h, nn);
     torch_module_add(h, nn);
     torch_layers_add(h, nn);
+    torch_nnact_add(h, nn);
+    torch_convpool_add(h, nn);
+    torch_batchnorm_add(h, nn);
     torch_nninit_add(h, nn);
     host_register_module(h, "torch", torch);
     torch_register_dtype_type();

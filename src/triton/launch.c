@@ -393,6 +393,23 @@ val launch_kernel_new(val fn, uint64_t no_spec, val launch_metadata)
     return val_of(k);
 }
 
+/* triton.JITFunction(...) itself is not a way to make a kernel: @triton.jit is */
+static val launch_kernel_no_ctor(host *h, val self, int argc, const val *argv,
+                                 const val_kwargs *kw, src_span at)
+{
+    (void)self, (void)argc, (void)argv, (void)kw;
+    return host_raise(h, HOST_EXC_TYPE, at, "triton.JITFunction cannot be called in tritsim: "
+                      "make a kernel with @triton.jit");
+}
+
+val launch_kernel_type_val(void)
+{
+    val b = val_builtin_new("triton.JITFunction", launch_kernel_no_ctor, val_none());
+    ((val_builtin *)b.u.o)->inst_kind = VAL_KERNEL;
+    ((val_builtin *)b.u.o)->inst_type = &launch_kernel_type;
+    return b;
+}
+
 val launch_kernel_func(val kernel)
 {
     if (kernel.kind != VAL_KERNEL)

@@ -26,6 +26,9 @@ bool launch_interpreting(void);
 
 /* The VAL_FUNC of a kernel (borrowed), or VAL_MISSING if v is none. */
 val launch_kernel_func(val kernel);
+/* The type of @triton.jit functions, triton.JITFunction: for isinstance
+ * and annotations (it cannot be called). */
+val launch_kernel_type_val(void);
 
 /* triton.set_allocator(allocator): what launches of kernels that make
  * tensor descriptors call for their global scratch (a reference is

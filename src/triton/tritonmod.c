@@ -496,6 +496,7 @@ void tritonmod_init(host *h)
     host_def(triton, "triton.cdiv", triton_cdiv);
     host_def(triton, "triton.next_power_of_2", triton_next_power_of_2);
     host_def(triton, "triton.set_allocator", triton_set_allocator);
+    val_object_set(triton, "JITFunction", launch_kernel_type_val());
     /* Config, autotune, heuristics (autotune.c) and triton.testing */
     autotune_init(triton);
     proton_init(h, triton);
@@ -512,6 +513,7 @@ void tritonmod_init(host *h)
     val_object_set(triton, "language", val_ref(tl));
     val runtime = tritonmod_runtime(h);
     val_object_set(triton, "runtime", val_ref(runtime));
+    val_object_set(runtime, "JITFunction", launch_kernel_type_val());
     host_register_module(h, "triton.runtime", runtime);
     host_register_module(h, "triton", triton);
     host_register_module(h, "triton.language", tl);
