@@ -427,6 +427,11 @@ bool sp_unop(spec *s, ast_op op, sval a, const ast_node *at, sval *out)
     if (!dtype_unary(op == AST_OP_USUB ? DTYPE_OP_NEG : DTYPE_OP_INVERT, t->dt, &rt,
                      err, sizeof err))
         return sp_error(s, at, "%s", err);
+    if (op == AST_OP_USUB && dtype_is_float(t->dt)) {
+        /* Triton's unary minus of a float is 0 - x: -(0.0) is 0.0, not -0.0 */
+        spec_const zero = {.kind = SC_FLOAT, .u.f = 0.0};
+        return sp_binop(s, AST_OP_SUB, sv_const(zero), a, at, out);
+    }
     ir_type nt = *t;
     nt.dt = rt;
     int32_t dst = sp_slot(s, nt, NULL);

@@ -11,7 +11,7 @@
  * its forward composes operations of torch (where, clamp, exp, ...) so
  * that autograd differentiates it.  The compositions give PyTorch's
  * derivative everywhere, its choices at the kinks included (hardtanh's
- * derivative is 0 at min_val and max_val, hardswish's is x/3 + 1/2 at 3,
+ * derivative is 0 at min_val and max_val, hardswish's is 0 at -3 and 1 at 3,
  * a shrink's is 0 at +-lambd): a branch whose derivative must not flow is
  * detached, and each torch.where picks the branch PyTorch's backward
  * formula picks. */
@@ -180,12 +180,13 @@ static val fwd_hardsigmoid(act_scratch *s, val self, val x)
 static val fwd_hardswish(act_scratch *s, val self, val x)
 {
     (void)self;
-    /* 0 below -3, x (x + 3) / 6 up to 3 included, x above */
+    /* 0 up to -3 included, x (x + 3) / 6 below 3, x from 3 on (PyTorch 2.11's
+     * derivative is 0 at -3 and 1 at 3) */
     val mid = act2(s, "div", act2(s, "mul", x, act2(s, "add", x, val_float(3.0))),
                    val_float(6.0));
-    val upper = act3(s, "where", act2(s, "le", x, val_float(3.0)), mid, x);
+    val upper = act3(s, "where", act2(s, "lt", x, val_float(3.0)), mid, x);
     val zero = act_detach(s, act2(s, "mul", x, val_float(0.0)));  /* -0.0 as PyTorch's */
-    return act3(s, "where", act2(s, "lt", x, val_float(-3.0)), zero, upper);
+    return act3(s, "where", act2(s, "le", x, val_float(-3.0)), zero, upper);
 }
 
 static val fwd_selu(act_scratch *s, val self, val x)

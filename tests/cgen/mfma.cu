@@ -10,6 +10,7 @@ __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
 unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 int tk_nb33 = 0, tk_cur33 = 0, tk_L33 = 0; bool tk_end33 = false;   /* its ring (cgen_pipe.c) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
+unsigned int tk_all = ~0u;   /* a bit for each access whose test at the entry passed (cg_emit_entry_checks) */
 bool tk_ok51;   /* 51: checked at 45 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
@@ -228,6 +229,67 @@ s26_d = 0;
 s27_d = 0;
 /* 28: copy */
 { const int r = 0, e = 0; (void)r; (void)e; s28 = s23; }
+/* the accesses of whole loops, tested for all their rounds at the kernel's entry (cgen_check.c) */
+{
+__shared__ unsigned int tk_alls;
+if (tk_tid == 0) {
+unsigned int tk_all = ~0u;
+{
+bool tk_wok = true;
+bool tk_w51 = tk_wok;
+{ /* 51 */
+const tk_i32 s38 = ((tk_i32)64ll);
+{
+TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
+TK_MU const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 63ll;
+TK_MU const tk_i64 tk_h37b = tk_h4b;
+TK_MU const tk_i64 tk_h37n = tk_h4n, tk_h37x = tk_h4x;
+TK_MU const tk_i64 tk_h38b = (tk_i64)s38, tk_h38n = tk_h38b, tk_h38x = tk_h38b;
+TK_MU const tk_i64 tk_h39b = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37b);
+TK_MU const tk_i64 tk_h39p = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37n), tk_h39q = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37x);
+TK_MU const tk_i64 tk_h39n = tk_h39p < tk_h39q ? tk_h39p : tk_h39q, tk_h39x = tk_h39p < tk_h39q ? tk_h39q : tk_h39p;
+TK_MU const tk_u64 tk_h40b = tk_h2b + (tk_u64)tk_h39b * 4ull;
+TK_MU const tk_u64 tk_h42b = tk_h40b;
+TK_MU const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 63ll;
+TK_MU const tk_i64 tk_h41b = tk_h5b;
+TK_MU const tk_i64 tk_h41n = tk_h5n, tk_h41x = tk_h5x;
+TK_MU const tk_i64 tk_h43b = tk_h41b;
+TK_MU const tk_i64 tk_h43n = tk_h41n, tk_h43x = tk_h41x;
+TK_MU const tk_u64 tk_h44b = tk_h42b + (tk_u64)tk_h43b * 4ull;
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 64ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+{ const tk_i64 tk_l = 0, tk_e = 64ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h44b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_w51 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w51 &= !!(tk_h4n >= -1073741824ll);
+tk_w51 &= !!(tk_h4x <= 1073741824ll);
+tk_w51 &= !!(tk_h38n >= -1073741824ll);
+tk_w51 &= !!(tk_h38x <= 1073741824ll);
+tk_w51 &= !!(tk_h37n >= -1073741824ll);
+tk_w51 &= !!(tk_h37x <= 1073741824ll);
+tk_w51 &= !!(tk_h39n >= -1073741824ll);
+tk_w51 &= !!(tk_h39x <= 1073741824ll);
+tk_w51 &= !!(tk_h5n >= -1073741824ll);
+tk_w51 &= !!(tk_h5x <= 1073741824ll);
+}
+}
+tk_all &= ~((unsigned int)!tk_w51 << 0);
+}
+tk_alls = tk_all;
+}
+__syncthreads();
+tk_all = tk_alls;
+}
 /* 31: load's chunks, before its loop */
 tk_u64 tk_cb31[4];
 {
@@ -435,39 +497,7 @@ s37[r] = ((tk_i32)(0 + (e)));
 /* 44: const */
 s38 = ((tk_i32)64ll);
 /* 51: its lanes' addresses in closed form, checked at once (cgen_check.c) */
-{
-TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
-TK_MU const tk_i64 tk_h4b = 0ll, tk_h4n = tk_h4b, tk_h4x = tk_h4b + 63ll;
-TK_MU const tk_i64 tk_h37b = tk_h4b;
-TK_MU const tk_i64 tk_h37n = tk_h4n, tk_h37x = tk_h4x;
-TK_MU const tk_i64 tk_h38b = (tk_i64)s38, tk_h38n = tk_h38b, tk_h38x = tk_h38b;
-TK_MU const tk_i64 tk_h39b = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37b);
-TK_MU const tk_i64 tk_h39p = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37n), tk_h39q = (tk_i64)((tk_u64)tk_h38b * (tk_u64)tk_h37x);
-TK_MU const tk_i64 tk_h39n = tk_h39p < tk_h39q ? tk_h39p : tk_h39q, tk_h39x = tk_h39p < tk_h39q ? tk_h39q : tk_h39p;
-TK_MU const tk_u64 tk_h40b = tk_h2b + (tk_u64)tk_h39b * 4ull;
-TK_MU const tk_u64 tk_h42b = tk_h40b;
-TK_MU const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 63ll;
-TK_MU const tk_i64 tk_h41b = tk_h5b;
-TK_MU const tk_i64 tk_h41n = tk_h5n, tk_h41x = tk_h5x;
-TK_MU const tk_i64 tk_h43b = tk_h41b;
-TK_MU const tk_i64 tk_h43n = tk_h41n, tk_h43x = tk_h41x;
-TK_MU const tk_u64 tk_h44b = tk_h42b + (tk_u64)tk_h43b * 4ull;
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = 0, tk_e = 64ll;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)256ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-{ const tk_i64 tk_l = 0, tk_e = 64ll;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h44b + (tk_u64)tk_ol - tk_lo2;
-const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
-tk_ok51 = true && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h38n >= -1073741824ll && tk_h38x <= 1073741824ll && tk_h37n >= -1073741824ll && tk_h37x <= 1073741824ll && tk_h39n >= -1073741824ll && tk_h39x <= 1073741824ll && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r) & 3ull) == 0));
-}
+tk_ok51 = (tk_all >> 0) & 1u;
 if (!tk_ok51) {
   tk_ok51 = tk_find51(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s38);
   if (!tk_ok51) tk_bad = 1;

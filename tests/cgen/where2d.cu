@@ -10,7 +10,7 @@ unsigned int tk_ep = 0;   /* jumps back so far: the round (TK_NOTE) */
 volatile long long tk_fr[5];   /* the first failure (TK_NOTE) */
 bool tk_ok10;   /* 10: checked at 4 (cgen_check.c) */
 bool tk_ok14;   /* 14: checked at 5 (cgen_check.c) */
-bool tk_ok41;   /* 41: checked at 5 (cgen_check.c) */
+bool tk_ok42;   /* 42: checked at 5 (cgen_check.c) */
 (void)tk_lo0; (void)tk_hi0; (void)tk_c0;
 (void)tk_lo1; (void)tk_hi1; (void)tk_c1;
 (void)tk_lo2; (void)tk_hi2; (void)tk_c2;
@@ -39,22 +39,23 @@ float s21[1]; (void)s21;
 float s22[2]; (void)s22;
 float s23[2]; (void)s23;
 bool s24[2]; (void)s24;
-float s25[2]; (void)s25;
+float s25; (void)s25;
 float s26[2]; (void)s26;
-tk_i32 s27[1]; (void)s27;
-bool s28[1]; (void)s28;
-tk_i32 s29[1]; (void)s29;
-bool s30[1]; (void)s30;
-bool s31[2]; (void)s31;
+float s27[2]; (void)s27;
+tk_i32 s28[1]; (void)s28;
+bool s29[1]; (void)s29;
+tk_i32 s30[1]; (void)s30;
+bool s31[1]; (void)s31;
 bool s32[2]; (void)s32;
 bool s33[2]; (void)s33;
-tk_i32 s34[1]; (void)s34;
+bool s34[2]; (void)s34;
 tk_i32 s35[1]; (void)s35;
-tk_u64 s36[1]; (void)s36;
-tk_i32 s37[1]; (void)s37;
-tk_u64 s38[2]; (void)s38;
-tk_i32 s39[2]; (void)s39;
-tk_u64 s40[2]; (void)s40;
+tk_i32 s36[1]; (void)s36;
+tk_u64 s37[1]; (void)s37;
+tk_i32 s38[1]; (void)s38;
+tk_u64 s39[2]; (void)s39;
+tk_i32 s40[2]; (void)s40;
+tk_u64 s41[2]; (void)s41;
 /* 0: arg */
 s0 = (tk_u64)p0;
 /* 1: arg */
@@ -115,67 +116,67 @@ if (!tk_ok14) {
   if (!tk_ok14) tk_bad = 1;
   tk_ok14 = !__syncthreads_or(!tk_ok14);
 }
-/* 41: its lanes' addresses in closed form, checked at once (cgen_check.c) */
+/* 42: its lanes' addresses in closed form, checked at once (cgen_check.c) */
 {
 TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
 TK_MU const tk_i64 tk_h5b = 0ll, tk_h5n = tk_h5b, tk_h5x = tk_h5b + 7ll;
-TK_MU const tk_i64 tk_h34b = tk_h5b;
-TK_MU const tk_i64 tk_h34n = tk_h5n, tk_h34x = tk_h5x;
+TK_MU const tk_i64 tk_h35b = tk_h5b;
+TK_MU const tk_i64 tk_h35n = tk_h5n, tk_h35x = tk_h5x;
 TK_MU const tk_i64 tk_h4b = (tk_i64)s4, tk_h4n = tk_h4b, tk_h4x = tk_h4b;
-TK_MU const tk_i64 tk_h35b = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34b);
-TK_MU const tk_i64 tk_h35p = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34n), tk_h35q = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h34x);
-TK_MU const tk_i64 tk_h35n = tk_h35p < tk_h35q ? tk_h35p : tk_h35q, tk_h35x = tk_h35p < tk_h35q ? tk_h35q : tk_h35p;
-TK_MU const tk_i64 tk_h35s0 = (tk_i64)((tk_u64)tk_h4b * (tk_u64)((tk_i64)1ll));
-TK_MU const tk_u64 tk_h36b = tk_h2b + (tk_u64)tk_h35b * 4ull;
-TK_MU const tk_i64 tk_h36s0 = (tk_i64)((tk_u64)0 + (tk_u64)tk_h35s0 * 4ull);
-TK_MU const tk_u64 tk_h38b = tk_h36b;
-TK_MU const tk_i64 tk_h38s0 = (tk_i64)(tk_h36s0);
+TK_MU const tk_i64 tk_h36b = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h35b);
+TK_MU const tk_i64 tk_h36p = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h35n), tk_h36q = (tk_i64)((tk_u64)tk_h4b * (tk_u64)tk_h35x);
+TK_MU const tk_i64 tk_h36n = tk_h36p < tk_h36q ? tk_h36p : tk_h36q, tk_h36x = tk_h36p < tk_h36q ? tk_h36q : tk_h36p;
+TK_MU const tk_i64 tk_h36s0 = (tk_i64)((tk_u64)tk_h4b * (tk_u64)((tk_i64)1ll));
+TK_MU const tk_u64 tk_h37b = tk_h2b + (tk_u64)tk_h36b * 4ull;
+TK_MU const tk_i64 tk_h37s0 = (tk_i64)((tk_u64)0 + (tk_u64)tk_h36s0 * 4ull);
+TK_MU const tk_u64 tk_h39b = tk_h37b;
+TK_MU const tk_i64 tk_h39s0 = (tk_i64)(tk_h37s0);
 TK_MU const tk_i64 tk_h6b = 0ll, tk_h6n = tk_h6b, tk_h6x = tk_h6b + 7ll;
-TK_MU const tk_i64 tk_h37b = tk_h6b;
-TK_MU const tk_i64 tk_h37n = tk_h6n, tk_h37x = tk_h6x;
-TK_MU const tk_i64 tk_h39b = tk_h37b;
-TK_MU const tk_i64 tk_h39n = tk_h37n, tk_h39x = tk_h37x;
-TK_MU const tk_u64 tk_h40b = tk_h38b + (tk_u64)tk_h39b * 4ull;
-TK_MU const tk_i64 tk_h40s0 = (tk_i64)((tk_u64)tk_h38s0 + (tk_u64)((tk_i64)0ll) * 4ull);
-TK_MU const tk_i64 tk_h27b = tk_h5b;
-TK_MU const tk_i64 tk_h27n = tk_h5n, tk_h27x = tk_h5x;
+TK_MU const tk_i64 tk_h38b = tk_h6b;
+TK_MU const tk_i64 tk_h38n = tk_h6n, tk_h38x = tk_h6x;
+TK_MU const tk_i64 tk_h40b = tk_h38b;
+TK_MU const tk_i64 tk_h40n = tk_h38n, tk_h40x = tk_h38x;
+TK_MU const tk_u64 tk_h41b = tk_h39b + (tk_u64)tk_h40b * 4ull;
+TK_MU const tk_i64 tk_h41s0 = (tk_i64)((tk_u64)tk_h39s0 + (tk_u64)((tk_i64)0ll) * 4ull);
+TK_MU const tk_i64 tk_h28b = tk_h5b;
+TK_MU const tk_i64 tk_h28n = tk_h5n, tk_h28x = tk_h5x;
 TK_MU const tk_i64 tk_h3b = (tk_i64)s3, tk_h3n = tk_h3b, tk_h3x = tk_h3b;
-TK_MU const tk_i64 tk_h28c = (tk_i64)((tk_u64)tk_h27b - (tk_u64)tk_h3b);
-TK_MU tk_i64 tk_h28l0, tk_h28h0;
-tk_span(tk_h28c, 1ll, 8ll, &tk_h28l0, &tk_h28h0);
-TK_MU const tk_i64 tk_h28l1 = 0, tk_h28h1 = 1ll;
-TK_MU const tk_i64 tk_h31l0 = tk_h28l0, tk_h31h0 = tk_h28h0;
-TK_MU const tk_i64 tk_h31l1 = 0, tk_h31h1 = 8ll;
-TK_MU const tk_i64 tk_h29b = tk_h6b;
-TK_MU const tk_i64 tk_h29n = tk_h6n, tk_h29x = tk_h6x;
-TK_MU const tk_i64 tk_h30c = (tk_i64)((tk_u64)tk_h29b - (tk_u64)tk_h4b);
-TK_MU const tk_i64 tk_h30l0 = 0, tk_h30h0 = 1ll;
-TK_MU tk_i64 tk_h30l1, tk_h30h1;
-tk_span(tk_h30c, 1ll, 8ll, &tk_h30l1, &tk_h30h1);
-TK_MU const tk_i64 tk_h32l0 = 0, tk_h32h0 = 8ll;
-TK_MU const tk_i64 tk_h32l1 = tk_h30l1, tk_h32h1 = tk_h30h1;
-TK_MU const tk_i64 tk_h33l0 = tk_h31l0 > tk_h32l0 ? tk_h31l0 : tk_h32l0, tk_h33h0 = tk_h31h0 < tk_h32h0 ? tk_h31h0 : tk_h32h0;
-TK_MU const tk_i64 tk_h33l1 = tk_h31l1 > tk_h32l1 ? tk_h31l1 : tk_h32l1, tk_h33h1 = tk_h31h1 < tk_h32h1 ? tk_h31h1 : tk_h32h1;
+TK_MU const tk_i64 tk_h29c = (tk_i64)((tk_u64)tk_h28b - (tk_u64)tk_h3b);
+TK_MU tk_i64 tk_h29l0, tk_h29h0;
+tk_span(tk_h29c, 1ll, 8ll, &tk_h29l0, &tk_h29h0);
+TK_MU const tk_i64 tk_h29l1 = 0, tk_h29h1 = 1ll;
+TK_MU const tk_i64 tk_h32l0 = tk_h29l0, tk_h32h0 = tk_h29h0;
+TK_MU const tk_i64 tk_h32l1 = 0, tk_h32h1 = 8ll;
+TK_MU const tk_i64 tk_h30b = tk_h6b;
+TK_MU const tk_i64 tk_h30n = tk_h6n, tk_h30x = tk_h6x;
+TK_MU const tk_i64 tk_h31c = (tk_i64)((tk_u64)tk_h30b - (tk_u64)tk_h4b);
+TK_MU const tk_i64 tk_h31l0 = 0, tk_h31h0 = 1ll;
+TK_MU tk_i64 tk_h31l1, tk_h31h1;
+tk_span(tk_h31c, 1ll, 8ll, &tk_h31l1, &tk_h31h1);
+TK_MU const tk_i64 tk_h33l0 = 0, tk_h33h0 = 8ll;
+TK_MU const tk_i64 tk_h33l1 = tk_h31l1, tk_h33h1 = tk_h31h1;
+TK_MU const tk_i64 tk_h34l0 = tk_h32l0 > tk_h33l0 ? tk_h32l0 : tk_h33l0, tk_h34h0 = tk_h32h0 < tk_h33h0 ? tk_h32h0 : tk_h33h0;
+TK_MU const tk_i64 tk_h34l1 = tk_h32l1 > tk_h33l1 ? tk_h32l1 : tk_h33l1, tk_h34h1 = tk_h32h1 < tk_h33h1 ? tk_h32h1 : tk_h33h1;
 tk_i64 tk_ol = 0, tk_oh = 0;
 bool tk_z = false;
-{ const tk_i64 tk_l = tk_h33l0, tk_e = tk_h33h0;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)tk_h40s0 * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)tk_h40s0 * (tk_u64)(tk_e - 1));
+{ const tk_i64 tk_l = tk_h34l0, tk_e = tk_h34h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)tk_h41s0 * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)tk_h41s0 * (tk_u64)(tk_e - 1));
   tk_z = tk_z || tk_l >= tk_e;
   tk_ol += tk_u < tk_v ? tk_u : tk_v;
   tk_oh += tk_u < tk_v ? tk_v : tk_u; }
-{ const tk_i64 tk_l = tk_h33l1, tk_e = tk_h33h1;
+{ const tk_i64 tk_l = tk_h34l1, tk_e = tk_h34h1;
   const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
   tk_z = tk_z || tk_l >= tk_e;
   tk_ol += tk_u;
   tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo2;
+const tk_u64 tk_r = tk_h41b + (tk_u64)tk_ol - tk_lo2;
 const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
-tk_ok41 = true && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h34n >= -1073741824ll && tk_h34x <= 1073741824ll && tk_h35n >= -1073741824ll && tk_h35x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r | (tk_u64)tk_h40s0) & 3ull) == 0));
+tk_ok42 = true && tk_h5n >= -1073741824ll && tk_h5x <= 1073741824ll && tk_h4n >= -1073741824ll && tk_h4x <= 1073741824ll && tk_h35n >= -1073741824ll && tk_h35x <= 1073741824ll && tk_h36n >= -1073741824ll && tk_h36x <= 1073741824ll && tk_h6n >= -1073741824ll && tk_h6x <= 1073741824ll && (tk_z || (tk_w >= 0 && tk_r <= (tk_u64)tk_w && (((tk_u64)tk_r | (tk_u64)tk_h41s0) & 3ull) == 0));
 }
-if (!tk_ok41) {
-  tk_ok41 = tk_find41(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s3, s4);
-  if (!tk_ok41) tk_bad = 1;
-  tk_ok41 = !__syncthreads_or(!tk_ok41);
+if (!tk_ok42) {
+  tk_ok42 = tk_find42(tk_rt_p, tk_bad ? 0 : tk_fr, tk_ep, s2, s3, s4);
+  if (!tk_ok42) tk_bad = 1;
+  tk_ok42 = !__syncthreads_or(!tk_ok42);
 }
 /* 5: arange */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
@@ -359,59 +360,52 @@ s23[r] = ((const float *)tk_smem)[(((e) % 8))];
 s24[r] = ((s22[r]) > (s23[r]));
   }
 }}
-/* 25: unary */
+/* 25: const */
+s25 = (0x0p+0f);
+/* 26: binary */
 {
 #pragma unroll
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s25[r] = (-(s19[r]));
+s26[r] = __fsub_rn(s25, s19[r]);
   }
 }}
-/* 26: where */
+/* 27: where */
 {
 #pragma unroll
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s26[r] = ((s24[r]) ? (s19[r]) : (s25[r]));
+s27[r] = ((s24[r]) ? (s19[r]) : (s26[r]));
   }
 }}
-/* 27: reshape */
+/* 28: reshape */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
   {
-s27[r] = ((tk_i32)(0 + (e)));
+s28[r] = ((tk_i32)(0 + (e)));
   }
 }}
-/* 28: cmp */
+/* 29: cmp */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
   {
-s28[r] = ((((tk_i32)(0 + (e)))) < (s3));
+s29[r] = ((((tk_i32)(0 + (e)))) < (s3));
   }
 }}
-/* 29: reshape */
+/* 30: reshape */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
   {
-s29[r] = ((tk_i32)(0 + (e)));
+s30[r] = ((tk_i32)(0 + (e)));
   }
 }}
-/* 30: cmp */
+/* 31: cmp */
 { { const int r = 0; const int e = ((int)(tk_tid % 8));
   (void)r; (void)e;
   {
-s30[r] = ((((tk_i32)(0 + (e)))) < (s4));
-  }
-}}
-/* 31: broadcast */
-{
-#pragma unroll
-  for (int r = 0; r < 2; r++) {
-  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
-  {
-s31[r] = ((((tk_i32)(0 + ((((e) / 8)))))) < (s3));
+s31[r] = ((((tk_i32)(0 + (e)))) < (s4));
   }
 }}
 /* 32: broadcast */
@@ -420,53 +414,53 @@ s31[r] = ((((tk_i32)(0 + ((((e) / 8)))))) < (s3));
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s32[r] = ((((tk_i32)(0 + ((((e) % 8)))))) < (s4));
+s32[r] = ((((tk_i32)(0 + ((((e) / 8)))))) < (s3));
   }
 }}
-/* 33: binary */
+/* 33: broadcast */
 {
 #pragma unroll
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s33[r] = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u);
+s33[r] = ((((tk_i32)(0 + ((((e) % 8)))))) < (s4));
   }
 }}
-/* 34: reshape */
-{ { const int r = 0; const int e = ((int)(tk_tid % 8));
-  (void)r; (void)e;
-  {
-s34[r] = ((tk_i32)(0 + (e)));
-  }
-}}
-/* 35: binary */
-{ { const int r = 0; const int e = ((int)(tk_tid % 8));
-  (void)r; (void)e;
-  {
-s35[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)));
-  }
-}}
-/* 36: ptr_add */
-{ { const int r = 0; const int e = ((int)(tk_tid % 8));
-  (void)r; (void)e;
-  {
-s36[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)))) * 4ull);
-  }
-}}
-/* 37: reshape */
-{ { const int r = 0; const int e = ((int)(tk_tid % 8));
-  (void)r; (void)e;
-  {
-s37[r] = ((tk_i32)(0 + (e)));
-  }
-}}
-/* 38: broadcast */
+/* 34: binary */
 {
 #pragma unroll
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s38[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull);
+s34[r] = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u);
+  }
+}}
+/* 35: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s35[r] = ((tk_i32)(0 + (e)));
+  }
+}}
+/* 36: binary */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s36[r] = ((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)));
+  }
+}}
+/* 37: ptr_add */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s37[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + (e)))) * (tk_u32)(s4)))) * 4ull);
+  }
+}}
+/* 38: reshape */
+{ { const int r = 0; const int e = ((int)(tk_tid % 8));
+  (void)r; (void)e;
+  {
+s38[r] = ((tk_i32)(0 + (e)));
   }
 }}
 /* 39: broadcast */
@@ -475,39 +469,48 @@ s38[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s39[r] = ((tk_i32)(0 + ((((e) % 8)))));
+s39[r] = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull);
   }
 }}
-/* 40: ptr_add */
+/* 40: broadcast */
 {
 #pragma unroll
   for (int r = 0; r < 2; r++) {
   const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
   {
-s40[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
+s40[r] = ((tk_i32)(0 + ((((e) % 8)))));
   }
 }}
-/* 41: store */
+/* 41: ptr_add */
+{
+#pragma unroll
+  for (int r = 0; r < 2; r++) {
+  const int e = ((((r) / 2) * 32 + tk_tid) * 2 + (r) % 2); (void)e;
+  {
+s41[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 8)))))) * 4ull);
+  }
+}}
+/* 42: store */
 {
 #pragma unroll
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 32 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 8)))))) * (tk_u32)(s4)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 8)))))) * 4ull);
-bool tk_v = (tk_a0 & 7ull) == 0 && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 0) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 0) % 8)))))) < (s4)))) & 1u) != 0u) && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 1) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 1) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok41;
+bool tk_v = (tk_a0 & 7ull) == 0 && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 0) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 0) % 8)))))) < (s4)))) & 1u) != 0u) && ((((tk_u32)(((((tk_i32)(0 + ((((e0 + 1) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e0 + 1) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok42;
 if (tk_v) {
   uint2 tk_w;
-  tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s26[r0 + 0]))));
-  tk_w.y = (unsigned int)(((tk_u32)(tk_f2u(s26[r0 + 1]))));
+  tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s27[r0 + 0]))));
+  tk_w.y = (unsigned int)(((tk_u32)(tk_f2u(s27[r0 + 1]))));
   *(uint2 *)tk_a0 = tk_w;
 } else {
 #pragma unroll
 for (int v = 0; v < 2; v++) {
 const int r = r0 + v, e = e0 + v; (void)r; (void)e;
 const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
-bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok41; (void)tk_m;
-if (tk_m) { *(float *)(tk_a) = (s26[r]); }
+bool tk_m = ((((tk_u32)(((((tk_i32)(0 + ((((e) / 8)))))) < (s3))) & (tk_u32)(((((tk_i32)(0 + ((((e) % 8)))))) < (s4)))) & 1u) != 0u) && tk_ok42; (void)tk_m;
+if (tk_m) { *(float *)(tk_a) = (s27[r]); }
 }}}}
-/* 42: return */
+/* 43: return */
 if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;
 }
