@@ -1,4 +1,5 @@
-/* inspectmod.c - inspect.currentframe() and inspect.getfile().
+/* inspectmod.c - inspect.currentframe(), inspect.getfile() and
+ * inspect.signature() with its Signature and Parameter objects.
  *
  * A frame here is what a program reads of the running code: f_lineno
  * (the line of the currentframe() call), f_globals (the program's global
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ast.h"
 #include "pathname.h"
 #include "val.h"
 
@@ -96,10 +98,152 @@ static val fn_getfile(host *h, val self, int argc, const val *argv, const val_kw
     return inspect_getfile(h, p[0], at);
 }
 
+/* ---- inspect.signature ----------------------------------------------------
+ * A Signature of a def, a lambda or a @triton.jit function: .parameters, a
+ * dict of Parameter objects in order, each with .name, .kind (an int:
+ * Parameter.POSITIONAL_ONLY .. VAR_KEYWORD, which it compares equal to),
+ * .default (Parameter.empty when none) and .annotation (always
+ * Parameter.empty: tritsim does not evaluate annotations); str() gives
+ * CPython's text of the parameters, annotations left out. */
+
+enum { P_POSONLY, P_NORMAL, P_VARARGS, P_KWONLY, P_KWARGS };
+
+static void param_str(host *h, val self, strbuf *out);
+
+static const val_type empty_type = {.name = "_empty"};
+static const val_type param_type = {.name = "Parameter", .str = param_str};
+
+static void param_repr(host *h, val self, strbuf *out)
+{
+    strbuf_puts(out, "<Parameter \"");
+    param_str(h, self, out);
+    strbuf_puts(out, "\">");
+}
+
+static void sig_str(host *h, val self, strbuf *out);
+
+static void sig_repr(host *h, val self, strbuf *out)
+{
+    strbuf_puts(out, "<Signature ");
+    sig_str(h, self, out);
+    strbuf_putc(out, '>');
+}
+
+static const val_type param_type_r = {.name = "Parameter", .str = param_str, .repr = param_repr};
+static const val_type sig_type = {.name = "Signature", .str = sig_str, .repr = sig_repr};
+
+static void param_str(host *h, val self, strbuf *out)
+{
+    val name = val_object_get(self, "name"), kind = val_object_get(self, "kind");
+    val def = val_object_get(self, "default");
+    if (kind.kind == VAL_INT && kind.u.i == P_VARARGS)
+        strbuf_putc(out, '*');
+    if (kind.kind == VAL_INT && kind.u.i == P_KWARGS)
+        strbuf_puts(out, "**");
+    if (name.kind == VAL_STR)
+        strbuf_puts(out, val_as_str(name)->s);
+    if (!inspect_is(def, &empty_type)) {
+        strbuf_putc(out, '=');
+        val_print_repr(h, def, out);
+    }
+}
+
+static void sig_str(host *h, val self, strbuf *out)
+{
+    val ps = val_object_get(self, "parameters");
+    strbuf_putc(out, '(');
+    size_t pos = 0;
+    val key, p;
+    bool first = true, star = false;
+    int64_t last = -1;
+    while (ps.kind == VAL_DICT && val_dict_next(ps, &pos, &key, &p)) {
+        val kind = val_object_get(p, "kind");
+        int64_t k = kind.kind == VAL_INT ? kind.u.i : P_NORMAL;
+        if (last == P_POSONLY && k != P_POSONLY)
+            strbuf_puts(out, ", /");
+        if (!first)
+            strbuf_puts(out, ", ");
+        if (k == P_KWONLY && !star)
+            strbuf_puts(out, "*, ");
+        if (k == P_VARARGS || k == P_KWONLY)
+            star = true;
+        param_str(h, p, out);
+        first = false;
+        last = k;
+    }
+    if (last == P_POSONLY)
+        strbuf_puts(out, ", /");
+    strbuf_putc(out, ')');
+}
+
+static val fn_signature(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    val p[1];
+    if (!host_args(h, at, "signature", "obj", argc, argv, kw, p))
+        return val_err();
+    (void)self;
+    val obj = p[0], fn = {.kind = VAL_NONE};
+    if (obj.kind == VAL_KERNEL) {
+        /* a @triton.jit function: the def it wraps (JITFunction.fn) */
+        fn = host_getattr(h, obj, "fn", at);
+        if (fn.kind == VAL_ERR)
+            return fn;
+        obj = fn;
+    }
+    if (obj.kind != VAL_FUNC) {
+        val_unref(fn);
+        if (obj.kind == VAL_BUILTIN || obj.kind == VAL_CLASS)
+            return host_error(h, at, "ValueError: no signature found for %s (tritsim gives "
+                              "signatures of the program's own functions only)",
+                              val_type_name(obj));
+        return host_error(h, at, "TypeError: %s is not a callable object", val_type_name(obj));
+    }
+    const val_func *f = (const val_func *)obj.u.o;
+    const ast_list *ps = f->node->kind == AST_FUNCDEF ? &f->node->u.funcdef.params
+                                                      : &f->node->u.lambda.params;
+    val empty = val_object_get(host_module(h, "inspect"), "_empty");
+    val params = val_dict_new();
+    for (int i = 0; i < ps->len && i < f->nparams; i++) {
+        const ast_node *a = ps->items[i];
+        int kind = a->u.param.kind == AST_PARAM_POSONLY ? P_POSONLY
+                   : a->u.param.kind == AST_PARAM_VARARGS ? P_VARARGS
+                   : a->u.param.kind == AST_PARAM_KWONLY ? P_KWONLY
+                   : a->u.param.kind == AST_PARAM_KWARGS ? P_KWARGS : P_NORMAL;
+        val q = val_object_new(&param_type_r);
+        val_object_set(q, "name", val_str_cstr(a->u.param.name));
+        val_object_set(q, "kind", val_int(kind));
+        val_object_set(q, "default", val_ref(f->defaults[i].kind == VAL_MISSING ? empty
+                                                                               : f->defaults[i]));
+        val_object_set(q, "annotation", val_ref(empty));
+        val_object_set(q, "empty", val_ref(empty));
+        val_dict_set_str(params, a->u.param.name, q);
+    }
+    val_unref(fn);
+    val sig = val_object_new(&sig_type);
+    val_object_set(sig, "parameters", params);
+    val_object_set(sig, "return_annotation", val_ref(empty));
+    val_object_set(sig, "empty", val_ref(empty));
+    return sig;
+}
+
 void inspect_init(host *h)
 {
     val m = val_module_new("inspect");
     host_def(m, "inspect.currentframe", fn_currentframe);
     host_def(m, "inspect.getfile", fn_getfile);
+    val empty = val_object_new(&empty_type);
+    val_object_set(m, "_empty", empty);
+    val param = val_object_new(&param_type);
+    static const char *const kinds[] = {"POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD",
+                                        "VAR_POSITIONAL", "KEYWORD_ONLY", "VAR_KEYWORD"};
+    for (int k = 0; k < 5; k++)
+        val_object_set(param, kinds[k], val_int(k));
+    val_object_set(param, "empty", val_ref(empty));
+    val_object_set(m, "Parameter", param);
+    val sig = val_object_new(&sig_type);
+    val_object_set(sig, "empty", val_ref(empty));
+    val_object_set(m, "Signature", sig);
+    host_def(m, "inspect.signature", fn_signature);
     host_register_module(h, "inspect", m);
 }
