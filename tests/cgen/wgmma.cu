@@ -552,16 +552,31 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
   }
 }}
 /* 52: store */
+/* 52: the value to shared memory by pairs, row-major, then stored by 16-byte chunks */
+__syncthreads();
 {
 #pragma unroll
-  for (int r = 0; r < 32; r++) {
-  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 8 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 64 + (tk_tid >> 5) % 1 * 64 + ((r) >> 2) % 8 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
-  {
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 64)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 64)))))) * 4ull);
-bool tk_m = tk_ok52; (void)tk_m;
-if (tk_m) { *(float *)(tk_a) = (s25[r]); }
-  }
+for (int q = 0; q < 16; q++) {
+const int r = 2 * q, e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 8 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 64 + (tk_tid >> 5) % 1 * 64 + ((r) >> 2) % 8 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)r;
+*(unsigned long long *)(tk_smem + e / 64 * 288 + e % 64 * 4) = (unsigned long long)(((tk_u32)(tk_f2u(s25[r])))) | ((unsigned long long)(((tk_u32)(tk_f2u(s25[r + 1])))) << 32);
 }}
+__syncthreads();
+{
+#pragma unroll
+for (int c = 0; c < 8; c++) {
+const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 64)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 64)))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok52;
+if (tk_v) {
+  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 64 * 288 + e0 % 64 * 4);
+} else {
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
+bool tk_m = tk_ok52; (void)tk_m;
+if (tk_m) { *(tk_u32 *)(tk_a) = *(const tk_u32 *)(tk_smem + e / 64 * 288 + e % 64 * 4); }
+}}}}
 /* 53: return */
 if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;

@@ -224,6 +224,9 @@ const char *cg_ctype(const cg *g, int32_t slot);
 /* ---- cgen_move.c: data movement between threads ---- */
 bool cgen_emit_move(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_mem.c: LOAD, STORE, ATOMIC ---- */
+/* Does STORE in write a tensor-core result (CGEN_MMA) by way of shared
+ * memory, by 16-byte chunks in its pointer's layout? */
+bool cg_store_staged(const cg *g, const ir_inst *in);
 bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_dot.c ---- */
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
