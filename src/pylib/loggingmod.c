@@ -410,7 +410,7 @@ static void log_handler_repr(host *h, val self, strbuf *out)
 static val log_handler_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"setLevel", "Handler.setLevel", log_handler_setLevel},
         {"setFormatter", "Handler.setFormatter", log_handler_setFormatter},
         {"handle", "Handler.handle", log_handler_handle},
@@ -420,10 +420,7 @@ static val log_handler_getattr(host *h, val self, const char *name, src_span at)
         {"addFilter", "Handler.addFilter", log_addFilter},
         {"removeFilter", "Handler.removeFilter", log_removeFilter},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].qual, methods[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static const char *const log_handler_attrs[] = {
