@@ -144,6 +144,10 @@ typedef enum backend_breaks {
                                would have stopped (no terminal to ask) */
 } backend_breaks;
 
+/* Is name one of the keyword options a launch takes beside the kernel's
+ * arguments (num_warps=, num_stages=, ... as Triton 3.6's launcher)? */
+bool backend_is_launch_option(const char *name);
+
 typedef struct backend_launch {
     const src_file *file;   /* the program, for error messages */
     int64_t grid[3];        /* programs along each axis, each >= 1 */

@@ -513,20 +513,6 @@ static bool pyext_call_host(void *ctx, void *fn, int argc, const spec_const *arg
 
 /* ---- a launch ------------------------------------------------------------- */
 
-static const char *const pyext_launch_options[] = {
-    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", "launch_pdl",
-    NULL,
-};
-
-static bool pyext_is_option(const char *name)
-{
-    for (int i = 0; pyext_launch_options[i]; i++)
-        if (!strcmp(pyext_launch_options[i], name))
-            return true;
-    return false;
-}
-
 static int pyext_param_index(const pyext_kernel *k, const char *name)
 {
     for (int i = 0; i < k->nparams; i++)
@@ -558,7 +544,7 @@ static bool pyext_bind(pyext_kernel *k, PyObject *args, PyObject *kwargs, PyObje
                 return false;
             int i = pyext_param_index(k, kn);
             if (i < 0) {
-                if (!pyext_is_option(kn)) {
+                if (!backend_is_launch_option(kn)) {
                     PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument "
                                  "'%s'", fname, kn);
                     return false;
