@@ -67,6 +67,24 @@ bool backend_is_launch_option(const char *name)
     return false;
 }
 
+void backend_buffer_over(backend_buffer *b, void *host, size_t size, bool on_device)
+{
+    memset(b, 0, sizeof *b);
+    b->host = host;
+    b->size = size;
+    b->on_device = on_device;
+    b->host_dirty = !on_device;
+}
+
+bool backend_buffer_end(backend_buffer *b, bool fetch, strbuf *why)
+{
+    bool ok = !(fetch && b->dev_dirty && b->download && !b->download(b, why));
+    if (b->release)
+        b->release(b);
+    memset(b, 0, sizeof *b);
+    return ok;
+}
+
 const backend *backend_find(const char *name)
 {
     const struct backend_entry *e = backend_entry_of(name);

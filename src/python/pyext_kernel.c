@@ -867,11 +867,7 @@ static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const 
             return &bufs[j];
         }
     backend_buffer *b = &bufs[(*nbufs)++];
-    memset(b, 0, sizeof *b);
-    b->host = (unsigned char *)(uintptr_t)t->base;
-    b->size = (size_t)t->bytes;
-    b->host_dirty = !on_device;
-    b->on_device = on_device;
+    backend_buffer_over(b, (void *)(uintptr_t)t->base, (size_t)t->bytes, on_device);
     return b;
 }
 
@@ -881,13 +877,8 @@ static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const 
 static bool pyext_buffers_back(backend_buffer *bufs, int n, strbuf *why)
 {
     bool ok = true;
-    for (int j = 0; j < n; j++) {
-        backend_buffer *b = &bufs[j];
-        if (ok && b->dev_dirty && b->download && !b->download(b, why))
-            ok = false;
-        if (b->release)
-            b->release(b);
-    }
+    for (int j = 0; j < n; j++)
+        ok = backend_buffer_end(&bufs[j], ok, why) && ok;
     return ok;
 }
 
