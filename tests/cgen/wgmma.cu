@@ -4,6 +4,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 unsigned char *const tk_wsm = tk_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);
+const unsigned tk_wsa = (unsigned)__cvta_generic_to_shared(tk_wsm);
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
@@ -386,13 +387,14 @@ asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 __syncthreads();
 /* 34: dot */
 {
-const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_wsm + tk_cur34);
-const unsigned tk_ga = tk_sa + (unsigned)((tk_tid >> 7) * 4096);
+const unsigned tk_sa = tk_wsa + (unsigned)(tk_cur34);
+const unsigned long long tk_db0 = tk_wgdesc(tk_sa + 4096u, 4096u, 1024u, 1ull);
+const unsigned long long tk_da0 = tk_wgdesc(tk_sa + (unsigned)((tk_tid >> 7) * 4096), 16u, 512u, 2ull);
 asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
 for (int k0 = 0; k0 < 32; k0 += 16) {
-  const unsigned long long tk_db = tk_wgdesc(tk_sa + 4096u + (unsigned)k0 * 128u, 4096u, 1024u, 1ull);
-  { const unsigned long long tk_da = tk_wgdesc(tk_ga + (unsigned)(k0 / 32 * 4096 + 0 + k0 % 32 * 2), 16u, 512u, 2ull);
+  const unsigned long long tk_db = tk_db0 + (unsigned long long)(k0 * 8);
+  { const unsigned long long tk_da = tk_da0 + (unsigned long long)((k0 / 32 * 4096 + 0 + k0 % 32 * 2) >> 4);
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
       : "+f"(s25[0]), "+f"(s25[1]), "+f"(s25[2]), "+f"(s25[3]), "+f"(s25[4]), "+f"(s25[5]), "+f"(s25[6]), "+f"(s25[7]),
