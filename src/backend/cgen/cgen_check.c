@@ -1045,13 +1045,11 @@ static void wc_key(const cg *g, const wloop *w, strbuf *key)
                   w->c.step, (int)w->c.cmp, cg_ctype(g, w->c.ctr));
 }
 
-/* Access a's test at counter value v (NULL: none), into tk_w<pc>. */
-static void wc_test(cg *g, const access *a, const char *v, bool whole)
+/* Access a's test at counter value v (NULL: none), into dest. */
+static void wc_test(cg *g, const access *a, const char *dest, const char *v, bool whole)
 {
-    char dest[32];
     int32_t pc = a->pc;
     const wloop *w = &a->w;
-    snprintf(dest, sizeof dest, "tk_w%d", pc);
     cg_printf(g, "{ /* %d%s */\n", pc, whole ? ", every lane" : "");
     if (v)
         cg_printf(g, "const %s s%d = (%s)(%s);\n", cg_ctype(g, w->c.ctr), w->c.ctr,
@@ -1083,13 +1081,30 @@ static int whole_bit(const cg *g, int32_t pc)
     return n % 32;
 }
 
-/* The block of accesses acc[0..n) (of one key, in the order of the code;
- * their rounds counted once). */
+/* Access a's tests of every round, into dest: at the last round with its
+ * mask, then with every lane at the first and the one before the last
+ * (the block's tk_wl, tk_ws, tk_wn). */
+static void wc_rounds(cg *g, const access *a, const char *dest)
+{
+    char before_last[64];
+    snprintf(before_last, sizeof before_last, "tk_wl - (%" PRId64 "ll)", a->w.c.step);
+    wc_test(g, a, dest, a->w.c.ctr < 0 ? NULL : "tk_wl", false);
+    if (a->w.c.ctr < 0)
+        return;
+    cg_printf(g, "if (tk_wn > 0) {\n");
+    wc_test(g, a, dest, "tk_ws", true);
+    wc_test(g, a, dest, before_last, true);
+    cg_printf(g, "}\n");
+}
+
+/* One test of the entry: accesses acc[0..n) whose tests are the same code
+ * (of one loop's rounds, the same closed form of the same values), made
+ * once for all of them, in a block that counts the loop's rounds. */
 static void wc_block(cg *g, access *const *acc, int n)
 {
     const wloop *w0 = &acc[0]->w;
-    char before_last[64];
-    snprintf(before_last, sizeof before_last, "tk_wl - (%" PRId64 "ll)", w0->c.step);
+    char dest[32];
+    snprintf(dest, sizeof dest, "tk_w%d", acc[0]->pc);
     cg_printf(g, "{\nbool tk_wok = true;\n");
     if (w0->c.ctr >= 0) {
         bool up = w0->c.cmp == IR_LT || w0->c.cmp == IR_LE;
@@ -1110,33 +1125,87 @@ static void wc_block(cg *g, access *const *acc, int n)
                   "ll && tk_wl + %" PRId64 "ll <= %" PRId64 "ll;\n", HC_BOUND, HC_BOUND, HC_BOUND,
                   HC_BOUND, w0->c.step, lo, w0->c.step, hi);
     }
-    for (int i = 0; i < n; i++)
-        cg_printf(g, "bool tk_w%d = tk_wok;\n", acc[i]->pc);
+    cg_printf(g, "bool %s = tk_wok;\n", dest);
     if (w0->c.ctr >= 0)
         cg_printf(g, "if (tk_wr && tk_wok) {\n");
-    for (int pass = 0; pass < 3; pass++) {
-        if (pass == 1) {
-            if (w0->c.ctr < 0)
-                break;
-            cg_printf(g, "if (tk_wn > 0) {\n");
-        }
-        for (int i = 0; i < n; i++)
-            wc_test(g, acc[i], acc[i]->w.c.ctr < 0 ? NULL : pass == 0 ? "tk_wl" : pass == 1 ?
-                    "tk_ws" : before_last, pass > 0);
-    }
+    wc_rounds(g, acc[0], dest);
     if (w0->c.ctr >= 0)
-        cg_printf(g, "}\n}\n");
+        cg_printf(g, "}\n");
     for (int i = 0; i < n; i++)
-        cg_printf(g, "tk_all &= ~((unsigned int)!tk_w%d << %d);\n", acc[i]->pc,
-                  whole_bit(g, acc[i]->pc));
+        cg_printf(g, "tk_all &= ~((unsigned int)!%s << %d);\n", dest, whole_bit(g, acc[i]->pc));
     cg_printf(g, "}\n");
 }
 
-/* One thread of the block makes the tests, and the others read its answer,
- * a bit per access (tk_all), after a barrier: the tests cost a warp's
- * instructions once a program, not once a warp.  They are written in the
- * kernel (the scalars they read are the kernel's own): in a function of
- * their own, the call's parameters made them slower, not faster. */
+/* Test t of the entry: the accesses acc[i] of test[i] == t, in grp. */
+static void wc_group(cg *g, access *acc, int na, const int *test, int t, access **grp)
+{
+    int ng = 0;
+    for (int i = 0; i < na; i++)
+        if (test[i] == t)
+            grp[ng++] = &acc[i];
+    wc_block(g, grp, ng);
+}
+
+/* Access a's tests as text whose own names are numbered in the order they
+ * first appear (tk_h<slot> and the scalars made again: the counter and
+ * W_MADE), into out: two accesses with the same text and loop key test the
+ * same addresses. */
+static void wc_canon(cg *g, const access *a, strbuf *out)
+{
+    strbuf text = {0};
+    strbuf *save = g->out;
+    g->out = &text;
+    wc_rounds(g, a, "tk_w");
+    g->out = save;
+    int32_t ns = g->k->nslots;
+    int32_t *hn = malloc(((size_t)ns + 1) * sizeof *hn), *sn = malloc(((size_t)ns + 1) * sizeof *sn);
+    int nh = 0, nsn = 0;
+    for (int32_t i = 0; hn && sn && i <= ns; i++)
+        hn[i] = sn[i] = -1;
+    const char *t = strbuf_cstr(&text);
+    /* skip the comments, which name the access */
+    for (size_t i = 0; hn && sn && t[i]; ) {
+        if (t[i] == '/' && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            i = e ? (size_t)(e - t) + 2 : strlen(t);
+            continue;
+        }
+        bool word = i == 0 || !(t[i - 1] == '_' || (t[i - 1] >= 'a' && t[i - 1] <= 'z') ||
+                                (t[i - 1] >= 'A' && t[i - 1] <= 'Z') ||
+                                (t[i - 1] >= '0' && t[i - 1] <= '9'));
+        size_t d = strncmp(t + i, "tk_h", 4) == 0 ? 4 : t[i] == 's' ? 1 : 0;
+        if (word && d && t[i + d] >= '0' && t[i + d] <= '9') {
+            char *end;
+            long v = strtol(t + i + d, &end, 10);
+            bool local = v >= 0 && v < ns && (d == 4 || (a->w.need[v] == W_MADE || v == a->w.c.ctr));
+            bool tail = *end == '_' || (*end >= '0' && *end <= '9') ||
+                        (d == 1 && ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z')));
+            if (local && !tail) {
+                int32_t *map = d == 4 ? hn : sn;
+                if (map[v] < 0)
+                    map[v] = d == 4 ? nh++ : nsn++;
+                strbuf_printf(out, "%s#%d", d == 4 ? "tk_h" : "s", map[v]);
+                i = (size_t)(end - t);
+                continue;
+            }
+        }
+        strbuf_printf(out, "%c", t[i]);
+        i++;
+    }
+    if (!hn || !sn)     /* (no memory: a text no other access has) */
+        strbuf_printf(out, "#%d", a->pc);
+    free(hn);
+    free(sn);
+    strbuf_free(&text);
+}
+
+/* The tests are spread over the block's warps: test i goes to warp i % W,
+ * whose first lane makes it and writes its bits (tk_all, the other bits
+ * set) into the warp's word of tk_alls; after a barrier every thread ands
+ * the words.  The block waits for the longest warp's tests, not for all of
+ * them in one thread.  They are written in the kernel (the scalars they
+ * read are the kernel's own): in a function of their own, the call's
+ * parameters made them slower, not faster. */
 void cg_emit_entry_checks(cg *g, int32_t pc)
 {
     const ir_kernel *k = g->k;
@@ -1150,11 +1219,13 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
         return;
     access *acc = calloc((size_t)n, sizeof *acc);
     access **grp = calloc((size_t)n, sizeof *grp);
-    bool *done = calloc((size_t)n, sizeof *done);
-    if (!acc || !grp || !done) {
+    int *test = calloc((size_t)n, sizeof *test);
+    strbuf *canon = calloc((size_t)n, sizeof *canon);
+    if (!acc || !grp || !test || !canon) {
         free(acc);
         free(grp);
-        free(done);
+        free(test);
+        free(canon);
         cg_fail(g, -1, "out of memory");
         return;
     }
@@ -1167,27 +1238,55 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
         else
             access_close(&acc[na]);
     }
-    cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the kernel's "
-              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
-              "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
-    /* one block per key, in the order of its first access */
+    /* accesses whose tests are the same code share one (test[i]: its
+     * number, in the order of the first access) */
+    int nt = 0;
     for (int i = 0; i < na; i++) {
-        if (done[i])
-            continue;
-        int ng = 0;
-        for (int j = i; j < na; j++)
-            if (!done[j] && strcmp(strbuf_cstr(&acc[j].key), strbuf_cstr(&acc[i].key)) == 0) {
-                done[j] = true;
-                grp[ng++] = &acc[j];
-            }
-        wc_block(g, grp, ng);
+        wc_canon(g, &acc[i], &canon[i]);
+        test[i] = -1;
+        for (int j = 0; j < i && test[i] < 0; j++)
+            if (strcmp(strbuf_cstr(&acc[j].key), strbuf_cstr(&acc[i].key)) == 0 &&
+                strcmp(strbuf_cstr(&canon[j]), strbuf_cstr(&canon[i])) == 0)
+                test[i] = test[j];
+        if (test[i] < 0)
+            test[i] = nt++;
     }
-    cg_printf(g, "tk_alls = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls;\n}\n");
-    for (int i = 0; i < na; i++)
+    int W = g->o->num_warps, ws = g->o->target.warp_size;
+    int nw = nt < W ? nt : W;     /* the warps that test */
+    if (nw == 1) {
+        /* one warp tests: its first thread, no warp's word to pick */
+        cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the "
+                  "kernel's entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
+                  "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
+        for (int t = 0; t < nt; t++)
+            wc_group(g, acc, na, test, t, grp);
+        cg_printf(g, "tk_alls = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls;\n}\n");
+    } else {
+        cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the "
+                  "kernel's entry: test i by the first thread of warp i %% %d (cgen_check.c) "
+                  "*/\n{\n__shared__ unsigned int tk_alls[%d];\n"
+                  "const int tk_ww = (int)(tk_tid / %d);\n"
+                  "if (tk_tid %% %d == 0 && tk_ww < %d) {\nunsigned int tk_all = ~0u;\n"
+                  "switch (tk_ww) {\n", W, nw, ws, ws, nw);
+        for (int w = 0; w < nw; w++) {
+            cg_printf(g, "case %d:\n", w);
+            for (int t = w; t < nt; t += W)
+                wc_group(g, acc, na, test, t, grp);
+            cg_printf(g, "break;\n");
+        }
+        cg_printf(g, "}\ntk_alls[tk_ww] = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls[0]");
+        for (int w = 1; w < nw; w++)
+            cg_printf(g, " & tk_alls[%d]", w);
+        cg_printf(g, ";\n}\n");
+    }
+    for (int i = 0; i < na; i++) {
         access_close(&acc[i]);
+        strbuf_free(&canon[i]);
+    }
     free(acc);
     free(grp);
-    free(done);
+    free(test);
+    free(canon);
 }
 
 /* May the test of an access move up over instruction q: it cannot fail
