@@ -794,7 +794,8 @@ static void access_close(access *a)
  * cannot be counted: a bound beyond +-2^30, a step that would wrap), every
  * round tests itself as before and notes the first bad lane.  Accesses of
  * loops whose rounds are written the same way go in one block, where the
- * compiler shares what their tests compute. */
+ * compiler shares what their tests compute, and accesses whose tests are
+ * the same code (wc_canon) share one test and clear their bits together. */
 
 /* Scalar s's value at the entry's end as an expression: a constant (its
  * one writer anywhere) or the slot itself (written only in the entry). */
@@ -1097,14 +1098,17 @@ static void wc_rounds(cg *g, const access *a, const char *dest)
     cg_printf(g, "}\n");
 }
 
-/* One test of the entry: accesses acc[0..n) whose tests are the same code
- * (of one loop's rounds, the same closed form of the same values), made
- * once for all of them, in a block that counts the loop's rounds. */
-static void wc_block(cg *g, access *const *acc, int n)
+/* The tests tl[0..n) of the entry (all of one loop key), in one block that
+ * counts the loop's rounds once, then makes each test's passes in turn,
+ * where the compiler shares what they compute alike.  Test t is made by
+ * its first access (acc[rep[t]]) into tk_w<its pc> and stands for every
+ * access acc[i] with test[i] == t, whose bits it clears where it fails. */
+static void wc_block(cg *g, const access *acc, int na, const int *test, const int *rep,
+                     const int *tl, int n)
 {
-    const wloop *w0 = &acc[0]->w;
-    char dest[32];
-    snprintf(dest, sizeof dest, "tk_w%d", acc[0]->pc);
+    const wloop *w0 = &acc[rep[tl[0]]].w;
+    char before_last[64];
+    snprintf(before_last, sizeof before_last, "tk_wl - (%" PRId64 "ll)", w0->c.step);
     cg_printf(g, "{\nbool tk_wok = true;\n");
     if (w0->c.ctr >= 0) {
         bool up = w0->c.cmp == IR_LT || w0->c.cmp == IR_LE;
@@ -1125,25 +1129,55 @@ static void wc_block(cg *g, access *const *acc, int n)
                   "ll && tk_wl + %" PRId64 "ll <= %" PRId64 "ll;\n", HC_BOUND, HC_BOUND, HC_BOUND,
                   HC_BOUND, w0->c.step, lo, w0->c.step, hi);
     }
-    cg_printf(g, "bool %s = tk_wok;\n", dest);
+    for (int i = 0; i < n; i++)
+        cg_printf(g, "bool tk_w%d = tk_wok;\n", acc[rep[tl[i]]].pc);
     if (w0->c.ctr >= 0)
         cg_printf(g, "if (tk_wr && tk_wok) {\n");
-    wc_rounds(g, acc[0], dest);
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass == 1) {
+            if (w0->c.ctr < 0)
+                break;
+            cg_printf(g, "if (tk_wn > 0) {\n");
+        }
+        for (int i = 0; i < n; i++) {
+            const access *a = &acc[rep[tl[i]]];
+            char dest[32];
+            snprintf(dest, sizeof dest, "tk_w%d", a->pc);
+            wc_test(g, a, dest, a->w.c.ctr < 0 ? NULL : pass == 0 ? "tk_wl" : pass == 1 ?
+                    "tk_ws" : before_last, pass > 0);
+        }
+    }
     if (w0->c.ctr >= 0)
-        cg_printf(g, "}\n");
-    for (int i = 0; i < n; i++)
-        cg_printf(g, "tk_all &= ~((unsigned int)!%s << %d);\n", dest, whole_bit(g, acc[i]->pc));
+        cg_printf(g, "}\n}\n");
+    /* the bits of each test's accesses, cleared at once where it failed */
+    for (int i = 0; i < n; i++) {
+        unsigned int bits = 0;
+        for (int j = 0; j < na; j++)
+            if (test[j] == tl[i])
+                bits |= 1u << whole_bit(g, acc[j].pc);
+        cg_printf(g, "if (!tk_w%d) tk_all &= ~0x%xu;\n", acc[rep[tl[i]]].pc, bits);
+    }
     cg_printf(g, "}\n");
 }
 
-/* Test t of the entry: the accesses acc[i] of test[i] == t, in grp. */
-static void wc_group(cg *g, access *acc, int na, const int *test, int t, access **grp)
+/* The tests set[0..n) (test numbers), a block for each loop key in the
+ * order of its first test; tl is room for n numbers. */
+static void wc_blocks(cg *g, const access *acc, int na, const int *test, const int *rep,
+                      const int *set, int n, int *tl)
 {
-    int ng = 0;
-    for (int i = 0; i < na; i++)
-        if (test[i] == t)
-            grp[ng++] = &acc[i];
-    wc_block(g, grp, ng);
+    for (int i = 0; i < n; i++) {
+        const char *key = strbuf_cstr(&acc[rep[set[i]]].key);
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(strbuf_cstr(&acc[rep[set[j]]].key), key) == 0;
+        if (seen)
+            continue;
+        int nb = 0;
+        for (int j = i; j < n; j++)
+            if (strcmp(strbuf_cstr(&acc[rep[set[j]]].key), key) == 0)
+                tl[nb++] = set[j];
+        wc_block(g, acc, na, test, rep, tl, nb);
+    }
 }
 
 /* Access a's tests as text whose own names are numbered in the order they
@@ -1199,13 +1233,15 @@ static void wc_canon(cg *g, const access *a, strbuf *out)
     strbuf_free(&text);
 }
 
-/* The tests are spread over the block's warps: test i goes to warp i % W,
- * whose first lane makes it and writes its bits (tk_all, the other bits
- * set) into the warp's word of tk_alls; after a barrier every thread ands
- * the words.  The block waits for the longest warp's tests, not for all of
- * them in one thread.  They are written in the kernel (the scalars they
- * read are the kernel's own): in a function of their own, the call's
- * parameters made them slower, not faster. */
+/* One thread of the block makes the tests, and the others read its answer,
+ * a bit per access (tk_all), after a barrier: the tests cost a warp's
+ * instructions once a program, not once a warp.  (Spread over the warps,
+ * a test each, the block waited less but issued more: the same
+ * computations of the loops' rounds and of shared index forms in every
+ * warp, and layer norm, bound by instruction issue, was slower.)  They are
+ * written in the kernel (the scalars they read are the kernel's own): in
+ * a function of their own, the call's parameters made them slower, not
+ * faster.  Accesses whose tests are the same code share one. */
 void cg_emit_entry_checks(cg *g, int32_t pc)
 {
     const ir_kernel *k = g->k;
@@ -1218,12 +1254,15 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
     if (!n)
         return;
     access *acc = calloc((size_t)n, sizeof *acc);
-    access **grp = calloc((size_t)n, sizeof *grp);
+    int *rep = calloc((size_t)n, sizeof *rep), *set = calloc((size_t)n, sizeof *set);
+    int *tl = calloc((size_t)n, sizeof *tl);
     int *test = calloc((size_t)n, sizeof *test);
     strbuf *canon = calloc((size_t)n, sizeof *canon);
-    if (!acc || !grp || !test || !canon) {
+    if (!acc || !rep || !set || !tl || !test || !canon) {
         free(acc);
-        free(grp);
+        free(rep);
+        free(set);
+        free(tl);
         free(test);
         free(canon);
         cg_fail(g, -1, "out of memory");
@@ -1248,43 +1287,26 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
             if (strcmp(strbuf_cstr(&acc[j].key), strbuf_cstr(&acc[i].key)) == 0 &&
                 strcmp(strbuf_cstr(&canon[j]), strbuf_cstr(&canon[i])) == 0)
                 test[i] = test[j];
-        if (test[i] < 0)
+        if (test[i] < 0) {
+            rep[nt] = i;
             test[i] = nt++;
-    }
-    int W = g->o->num_warps, ws = g->o->target.warp_size;
-    int nw = nt < W ? nt : W;     /* the warps that test */
-    if (nw == 1) {
-        /* one warp tests: its first thread, no warp's word to pick */
-        cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the "
-                  "kernel's entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
-                  "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
-        for (int t = 0; t < nt; t++)
-            wc_group(g, acc, na, test, t, grp);
-        cg_printf(g, "tk_alls = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls;\n}\n");
-    } else {
-        cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the "
-                  "kernel's entry: test i by the first thread of warp i %% %d (cgen_check.c) "
-                  "*/\n{\n__shared__ unsigned int tk_alls[%d];\n"
-                  "const int tk_ww = (int)(tk_tid / %d);\n"
-                  "if (tk_tid %% %d == 0 && tk_ww < %d) {\nunsigned int tk_all = ~0u;\n"
-                  "switch (tk_ww) {\n", W, nw, ws, ws, nw);
-        for (int w = 0; w < nw; w++) {
-            cg_printf(g, "case %d:\n", w);
-            for (int t = w; t < nt; t += W)
-                wc_group(g, acc, na, test, t, grp);
-            cg_printf(g, "break;\n");
         }
-        cg_printf(g, "}\ntk_alls[tk_ww] = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls[0]");
-        for (int w = 1; w < nw; w++)
-            cg_printf(g, " & tk_alls[%d]", w);
-        cg_printf(g, ";\n}\n");
     }
+    cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the kernel's "
+              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
+              "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
+    for (int t = 0; t < nt; t++)
+        set[t] = t;
+    wc_blocks(g, acc, na, test, rep, set, nt, tl);
+    cg_printf(g, "tk_alls = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls;\n}\n");
     for (int i = 0; i < na; i++) {
         access_close(&acc[i]);
         strbuf_free(&canon[i]);
     }
     free(acc);
-    free(grp);
+    free(rep);
+    free(set);
+    free(tl);
     free(test);
     free(canon);
 }

@@ -103,14 +103,11 @@ s14[r] = (0x0p+0f);
 }}
 /* 15: copy */
 { const int r = 0, e = 0; (void)r; (void)e; s15 = s12; }
-/* the accesses of whole loops, tested for all their rounds at the kernel's entry: test i by the first thread of warp i % 2 (cgen_check.c) */
+/* the accesses of whole loops, tested for all their rounds at the kernel's entry (cgen_check.c) */
 {
-__shared__ unsigned int tk_alls[2];
-const int tk_ww = (int)(tk_tid / 32);
-if (tk_tid % 32 == 0 && tk_ww < 2) {
+__shared__ unsigned int tk_alls;
+if (tk_tid == 0) {
 unsigned int tk_all = ~0u;
-switch (tk_ww) {
-case 0:
 {
 bool tk_wok = true;
 const tk_i64 tk_ws = ((tk_i64)0ll), tk_wb = ((tk_i64)s5);
@@ -119,6 +116,8 @@ const bool tk_wr = tk_wd >= 0;
 const tk_i64 tk_wn = tk_wr ? tk_wd / 4ll : 0, tk_wl = tk_ws + tk_wn * 4ll;
 tk_wok = tk_ws >= -1073741824ll && tk_ws <= 1073741824ll && tk_wb >= -1073741824ll && tk_wb <= 1073741824ll && tk_wl + 4ll >= -2147483648ll && tk_wl + 4ll <= 2147483647ll;
 bool tk_w23 = tk_wok;
+bool tk_w42 = tk_wok;
+bool tk_w49 = tk_wok;
 if (tk_wr && tk_wok) {
 { /* 23 */
 const tk_i32 s15 = (tk_i32)(tk_wl);
@@ -147,6 +146,64 @@ tk_w23 &= !!(tk_h17n >= -1073741824ll);
 tk_w23 &= !!(tk_h17x <= 1073741824ll);
 tk_w23 &= !!(tk_h18n >= -1073741824ll);
 tk_w23 &= !!(tk_h18x <= 1073741824ll);
+}
+}
+{ /* 42 */
+const tk_i32 s30 = (tk_i32)(tk_wl);
+{
+TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
+TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
+TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
+TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
+TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
+TK_MU const tk_u64 tk_h35b = tk_h2b + (tk_u64)tk_h33b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h34l0, tk_h34h0;
+tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h34l0, tk_e = tk_h34h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h35b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_w42 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w42 &= !!(tk_h32n >= -1073741824ll);
+tk_w42 &= !!(tk_h32x <= 1073741824ll);
+tk_w42 &= !!(tk_h33n >= -1073741824ll);
+tk_w42 &= !!(tk_h33x <= 1073741824ll);
+}
+}
+{ /* 49 */
+const tk_i32 s30 = (tk_i32)(tk_wl);
+{
+TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
+TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
+TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
+TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
+TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
+TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h34l0, tk_h34h0;
+tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = tk_h34l0, tk_e = tk_h34h0;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w49 &= !!(tk_h32n >= -1073741824ll);
+tk_w49 &= !!(tk_h32x <= 1073741824ll);
+tk_w49 &= !!(tk_h33n >= -1073741824ll);
+tk_w49 &= !!(tk_h33x <= 1073741824ll);
 }
 }
 if (tk_wn > 0) {
@@ -179,6 +236,64 @@ tk_w23 &= !!(tk_h18n >= -1073741824ll);
 tk_w23 &= !!(tk_h18x <= 1073741824ll);
 }
 }
+{ /* 42, every lane */
+const tk_i32 s30 = (tk_i32)(tk_ws);
+{
+TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
+TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
+TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
+TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
+TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
+TK_MU const tk_u64 tk_h35b = tk_h2b + (tk_u64)tk_h33b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h34l0, tk_h34h0;
+tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 4ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h35b + (tk_u64)tk_ol - tk_lo2;
+const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
+tk_w42 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w42 &= !!(tk_h32n >= -1073741824ll);
+tk_w42 &= !!(tk_h32x <= 1073741824ll);
+tk_w42 &= !!(tk_h33n >= -1073741824ll);
+tk_w42 &= !!(tk_h33x <= 1073741824ll);
+}
+}
+{ /* 49, every lane */
+const tk_i32 s30 = (tk_i32)(tk_ws);
+{
+TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
+TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
+TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
+TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
+TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
+TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h34l0, tk_h34h0;
+tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 4ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w49 &= !!(tk_h32n >= -1073741824ll);
+tk_w49 &= !!(tk_h32x <= 1073741824ll);
+tk_w49 &= !!(tk_h33n >= -1073741824ll);
+tk_w49 &= !!(tk_h33x <= 1073741824ll);
+}
+}
 { /* 23, every lane */
 const tk_i32 s15 = (tk_i32)(tk_wl - (4ll));
 {
@@ -208,79 +323,6 @@ tk_w23 &= !!(tk_h18n >= -1073741824ll);
 tk_w23 &= !!(tk_h18x <= 1073741824ll);
 }
 }
-}
-}
-tk_all &= ~((unsigned int)!tk_w23 << 0);
-tk_all &= ~((unsigned int)!tk_w23 << 3);
-}
-{
-bool tk_wok = true;
-const tk_i64 tk_ws = ((tk_i64)0ll), tk_wb = ((tk_i64)s5);
-const tk_i64 tk_wd = tk_wb - tk_ws - 1;
-const bool tk_wr = tk_wd >= 0;
-const tk_i64 tk_wn = tk_wr ? tk_wd / 4ll : 0, tk_wl = tk_ws + tk_wn * 4ll;
-tk_wok = tk_ws >= -1073741824ll && tk_ws <= 1073741824ll && tk_wb >= -1073741824ll && tk_wb <= 1073741824ll && tk_wl + 4ll >= -2147483648ll && tk_wl + 4ll <= 2147483647ll;
-bool tk_w42 = tk_wok;
-if (tk_wr && tk_wok) {
-{ /* 42 */
-const tk_i32 s30 = (tk_i32)(tk_wl);
-{
-TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
-TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
-TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
-TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
-TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
-TK_MU const tk_u64 tk_h35b = tk_h2b + (tk_u64)tk_h33b * 4ull;
-TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
-TK_MU tk_i64 tk_h34l0, tk_h34h0;
-tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = tk_h34l0, tk_e = tk_h34h0;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h35b + (tk_u64)tk_ol - tk_lo2;
-const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
-tk_w42 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
-tk_w42 &= !!(tk_h32n >= -1073741824ll);
-tk_w42 &= !!(tk_h32x <= 1073741824ll);
-tk_w42 &= !!(tk_h33n >= -1073741824ll);
-tk_w42 &= !!(tk_h33x <= 1073741824ll);
-}
-}
-if (tk_wn > 0) {
-{ /* 42, every lane */
-const tk_i32 s30 = (tk_i32)(tk_ws);
-{
-TK_MU const tk_u64 tk_h2b = (tk_u64)s2;
-TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
-TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
-TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
-TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
-TK_MU const tk_u64 tk_h35b = tk_h2b + (tk_u64)tk_h33b * 4ull;
-TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
-TK_MU tk_i64 tk_h34l0, tk_h34h0;
-tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = 0, tk_e = 4ll;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h35b + (tk_u64)tk_ol - tk_lo2;
-const tk_i64 tk_w = (tk_i64)(tk_hi2 - tk_lo2) - 4 - (tk_oh - tk_ol);
-tk_w42 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
-tk_w42 &= !!(tk_h32n >= -1073741824ll);
-tk_w42 &= !!(tk_h32x <= 1073741824ll);
-tk_w42 &= !!(tk_h33n >= -1073741824ll);
-tk_w42 &= !!(tk_h33x <= 1073741824ll);
-}
-}
 { /* 42, every lane */
 const tk_i32 s30 = (tk_i32)(tk_wl - (4ll));
 {
@@ -310,12 +352,41 @@ tk_w42 &= !!(tk_h33n >= -1073741824ll);
 tk_w42 &= !!(tk_h33x <= 1073741824ll);
 }
 }
+{ /* 49, every lane */
+const tk_i32 s30 = (tk_i32)(tk_wl - (4ll));
+{
+TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
+TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
+TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
+TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
+TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
+TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h34l0, tk_h34h0;
+tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 4ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
+const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
+tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
+tk_w49 &= !!(tk_h32n >= -1073741824ll);
+tk_w49 &= !!(tk_h32x <= 1073741824ll);
+tk_w49 &= !!(tk_h33n >= -1073741824ll);
+tk_w49 &= !!(tk_h33x <= 1073741824ll);
 }
 }
-tk_all &= ~((unsigned int)!tk_w42 << 2);
 }
-break;
-case 1:
+}
+if (!tk_w23) tk_all &= ~0x9u;
+if (!tk_w42) tk_all &= ~0x4u;
+if (!tk_w49) tk_all &= ~0x10u;
+}
 {
 bool tk_wok = true;
 bool tk_w32 = tk_wok;
@@ -330,115 +401,12 @@ const tk_i64 tk_w = (tk_i64)(tk_hi3 - tk_lo3) - 4 - (tk_oh - tk_ol);
 tk_w32 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
 }
 }
-tk_all &= ~((unsigned int)!tk_w32 << 1);
+if (!tk_w32) tk_all &= ~0x2u;
 }
-{
-bool tk_wok = true;
-const tk_i64 tk_ws = ((tk_i64)0ll), tk_wb = ((tk_i64)s5);
-const tk_i64 tk_wd = tk_wb - tk_ws - 1;
-const bool tk_wr = tk_wd >= 0;
-const tk_i64 tk_wn = tk_wr ? tk_wd / 4ll : 0, tk_wl = tk_ws + tk_wn * 4ll;
-tk_wok = tk_ws >= -1073741824ll && tk_ws <= 1073741824ll && tk_wb >= -1073741824ll && tk_wb <= 1073741824ll && tk_wl + 4ll >= -2147483648ll && tk_wl + 4ll <= 2147483647ll;
-bool tk_w49 = tk_wok;
-if (tk_wr && tk_wok) {
-{ /* 49 */
-const tk_i32 s30 = (tk_i32)(tk_wl);
-{
-TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
-TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
-TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
-TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
-TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
-TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
-TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
-TK_MU tk_i64 tk_h34l0, tk_h34h0;
-tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = tk_h34l0, tk_e = tk_h34h0;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
-const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
-tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
-tk_w49 &= !!(tk_h32n >= -1073741824ll);
-tk_w49 &= !!(tk_h32x <= 1073741824ll);
-tk_w49 &= !!(tk_h33n >= -1073741824ll);
-tk_w49 &= !!(tk_h33x <= 1073741824ll);
-}
-}
-if (tk_wn > 0) {
-{ /* 49, every lane */
-const tk_i32 s30 = (tk_i32)(tk_ws);
-{
-TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
-TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
-TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
-TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
-TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
-TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
-TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
-TK_MU tk_i64 tk_h34l0, tk_h34h0;
-tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = 0, tk_e = 4ll;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
-const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
-tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
-tk_w49 &= !!(tk_h32n >= -1073741824ll);
-tk_w49 &= !!(tk_h32x <= 1073741824ll);
-tk_w49 &= !!(tk_h33n >= -1073741824ll);
-tk_w49 &= !!(tk_h33x <= 1073741824ll);
-}
-}
-{ /* 49, every lane */
-const tk_i32 s30 = (tk_i32)(tk_wl - (4ll));
-{
-TK_MU const tk_u64 tk_h10b = (tk_u64)s10;
-TK_MU const tk_i64 tk_h30b = (tk_i64)s30, tk_h30n = tk_h30b, tk_h30x = tk_h30b;
-TK_MU const tk_i64 tk_h32b = 0ll, tk_h32n = tk_h32b, tk_h32x = tk_h32b + 3ll;
-TK_MU const tk_i64 tk_h33b = (tk_i64)((tk_u64)tk_h30b + (tk_u64)tk_h32b);
-TK_MU const tk_i64 tk_h33n = (tk_i64)((tk_u64)tk_h30n + (tk_u64)tk_h32n), tk_h33x = (tk_i64)((tk_u64)tk_h30x + (tk_u64)tk_h32x);
-TK_MU const tk_u64 tk_h40b = tk_h10b + (tk_u64)tk_h33b * 4ull;
-TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
-TK_MU const tk_i64 tk_h34c = (tk_i64)((tk_u64)tk_h33b - (tk_u64)tk_h5b);
-TK_MU tk_i64 tk_h34l0, tk_h34h0;
-tk_span(tk_h34c, 1ll, 4ll, &tk_h34l0, &tk_h34h0);
-tk_i64 tk_ol = 0, tk_oh = 0;
-bool tk_z = false;
-{ const tk_i64 tk_l = 0, tk_e = 4ll;
-  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
-  tk_z = tk_z || tk_l >= tk_e;
-  tk_ol += tk_u;
-  tk_oh += tk_v; }
-const tk_u64 tk_r = tk_h40b + (tk_u64)tk_ol - tk_lo1;
-const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
-tk_w49 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
-tk_w49 &= !!(tk_h32n >= -1073741824ll);
-tk_w49 &= !!(tk_h32x <= 1073741824ll);
-tk_w49 &= !!(tk_h33n >= -1073741824ll);
-tk_w49 &= !!(tk_h33x <= 1073741824ll);
-}
-}
-}
-}
-tk_all &= ~((unsigned int)!tk_w49 << 4);
-}
-break;
-}
-tk_alls[tk_ww] = tk_all;
+tk_alls = tk_all;
 }
 __syncthreads();
-tk_all = tk_alls[0] & tk_alls[1];
+tk_all = tk_alls;
 }
 L16:;
 /* 16: cmp */
