@@ -170,7 +170,7 @@ tk_w18 &= !!(tk_h13x <= 1073741824ll);
 }
 }
 }
-tk_all &= ~((unsigned int)!tk_w18 << 0);
+if (!tk_w18) tk_all &= ~0x1u;
 }
 {
 bool tk_wok = true;
@@ -186,7 +186,7 @@ const tk_i64 tk_w = (tk_i64)(tk_hi1 - tk_lo1) - 4 - (tk_oh - tk_ol);
 tk_w25 &= !!(tk_z | ((tk_w >= 0) & (tk_r <= (tk_u64)tk_w) & ((((tk_u64)tk_r) & 3ull) == 0)));
 }
 }
-tk_all &= ~((unsigned int)!tk_w25 << 1);
+if (!tk_w25) tk_all &= ~0x2u;
 }
 tk_alls = tk_all;
 }

@@ -282,7 +282,7 @@ tk_w51 &= !!(tk_h5n >= -1073741824ll);
 tk_w51 &= !!(tk_h5x <= 1073741824ll);
 }
 }
-tk_all &= ~((unsigned int)!tk_w51 << 0);
+if (!tk_w51) tk_all &= ~0x1u;
 }
 tk_alls = tk_all;
 }

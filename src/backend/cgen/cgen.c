@@ -163,12 +163,12 @@ static void analyse(cg *g)
 {
     const ir_kernel *k = g->k;
     for (int32_t s = 0; s < k->nslots; s++)
-        g->def[s] = -1;
+        g->def[s] = g->last_write[s] = -1;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
         const ir_inst *in = &k->code[pc];
         if (ir_writes_dst(in) && in->dst >= 0) {
             g->writes[in->dst]++;
-            g->def[in->dst] = pc;
+            g->def[in->dst] = g->last_write[in->dst] = pc;
         }
         if (in->op == IR_JUMP || in->op == IR_BRANCH)
             if (in->imm >= 0 && in->imm < k->ncode)
@@ -717,6 +717,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
                        o->num_warps);
     size_t ns = (size_t)(k->nslots > 0 ? k->nslots : 1);
     g.writes = calloc(ns, sizeof *g.writes);
+    g.last_write = calloc(ns, sizeof *g.last_write);
+    g.entry_made = calloc(ns, 1);
     g.def = calloc(ns, sizeof *g.def);
     g.pure = calloc(ns, 1);
     g.label = calloc((size_t)k->ncode + 1, 1);
@@ -751,7 +753,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     free(numel);
     if (!g.packed || !g.pend_at || !g.counted || !g.tracked || !g.check_at || !g.whole || !g.inplace || !g.skip || !g.staged || !g.moved ||
         !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
-        !g.writes || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
+        !g.writes || !g.last_write || !g.entry_made || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
         goto done;
@@ -835,6 +837,8 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     }
 done:
     free(g.writes);
+    free(g.last_write);
+    free(g.entry_made);
     free(g.def);
     free(g.pure);
     free(g.label);

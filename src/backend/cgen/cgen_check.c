@@ -616,7 +616,7 @@ static void emit_search(hc *h, const ir_inst *in, const char *ptr, const char *m
  * its lowest and highest addresses inside the argument at whole elements;
  * with and, dest && that.  whole: every lane taken, the mask ignored (a
  * superset of the active lanes). */
-static void emit_test(hc *h, const ir_inst *in, int32_t mask, const char *dest, bool and,
+static void emit_test(const hc *h, const ir_inst *in, int32_t mask, const char *dest, bool and,
                       bool whole)
 {
     cg *g = h->g;
@@ -684,45 +684,99 @@ static void emit_test(hc *h, const ir_inst *in, int32_t mask, const char *dest, 
     strbuf_free(&odd);
 }
 
+/* One access as the emitter sees it: its closed form (h), the search's
+ * exact lanes (ptr, m: expressions of e), its mask slot and, for an access
+ * tested for its whole loop, that loop (w) and its key (loops of one key
+ * share a block at the entry).  Made by access_open, freed by
+ * access_close. */
+typedef struct wloop {
+    cg_count c;
+    strbuf start, bound;    /* the counter's first value and its bound */
+    uint8_t *need;          /* per slot: what the test reads (W_ENTRY, a
+                               value the entry made; W_MADE, a scalar the
+                               round makes from those and the counter, made
+                               again at the entry; W_COUNTER) */
+} wloop;
+
+enum { W_ENTRY = 1, W_MADE, W_COUNTER };
+
+typedef struct access {
+    int32_t pc, mask;
+    hc h;
+    strbuf ptr, m;
+    bool whole;             /* tested for its whole loop (w, key) */
+    wloop w;
+    strbuf key;
+} access;
+
 /* The analysis of access pc (ok: the closed form and the search's exact
- * lanes, ptr and m, exist); h, ptr and m to be freed by analysis_free. */
-static bool analyse_access(cg *g, int32_t pc, hc *h, strbuf *ptr, strbuf *m, int32_t *mask)
+ * lanes exist); a to be freed by access_close. */
+static bool analyse_access(cg *g, int32_t pc, access *a)
 {
     const ir_inst *in = &g->k->code[pc];
     size_t ns = (size_t)g->k->nslots + 1;
+    hc *h = &a->h;
     *h = (hc){.g = g, .pc = pc};
-    if (!hoistable(g, pc, in, mask))
+    if (!hoistable(g, pc, in, &a->mask))
         return false;
     h->n = calloc(ns, sizeof *h->n);
     h->admit = calloc(ns, 1);
     h->leaf = calloc(ns, 1);
     bool ok = h->n && h->admit && h->leaf && node(h, in->a) && dtype_is_ptr(cg_dt(g, in->a)) &&
-              (*mask < 0 || node(h, *mask));
+              (a->mask < 0 || node(h, a->mask));
     /* the search's exact lanes, from the same scalars */
     if (ok && g->abase[in->a] >= 0) {
         strbuf base = {0};
         ok = cg_index_expr(g, &base, g->abase[in->a], "e", 0, h->admit);
-        strbuf_printf(ptr, "((tk_u64)(%s) + (tk_u64)s%d_d)", strbuf_cstr(&base), in->a);
+        strbuf_printf(&a->ptr, "((tk_u64)(%s) + (tk_u64)s%d_d)", strbuf_cstr(&base), in->a);
         strbuf_free(&base);
     } else if (ok) {
-        ok = cg_index_expr(g, ptr, in->a, "e", 0, h->admit);
+        ok = cg_index_expr(g, &a->ptr, in->a, "e", 0, h->admit);
     }
-    if (ok && *mask >= 0)
-        ok = cg_index_expr(g, m, *mask, "e", 0, h->admit);
+    if (ok && a->mask >= 0)
+        ok = cg_index_expr(g, &a->m, a->mask, "e", 0, h->admit);
     else if (ok)
-        strbuf_puts(m, "true");
+        strbuf_puts(&a->m, "true");
     return ok;
 }
 
-static void analysis_free(hc *h, strbuf *ptr, strbuf *m)
+static bool wc_access(cg *g, int32_t pc, const hc *h, wloop *w);
+static void wc_key(const cg *g, const wloop *w, strbuf *key);
+
+/* Access pc analysed (false: not checked at once); with whole, also its
+ * loop, where the entry can test it whole (a->whole). */
+static bool access_open(cg *g, int32_t pc, bool whole, access *a)
 {
-    strbuf_free(ptr);
-    strbuf_free(m);
+    *a = (access){.pc = pc, .mask = -1, .w = {.c = {.ctr = -1}}};
+    if (!analyse_access(g, pc, a))
+        return false;
+    if (whole && wc_access(g, pc, &a->h, &a->w)) {
+        a->whole = true;
+        wc_key(g, &a->w, &a->key);
+    }
+    return true;
+}
+
+static void wloop_free(wloop *w)
+{
+    strbuf_free(&w->start);
+    strbuf_free(&w->bound);
+    free(w->need);
+    w->need = NULL;
+}
+
+static void access_close(access *a)
+{
+    hc *h = &a->h;
+    strbuf_free(&a->ptr);
+    strbuf_free(&a->m);
     strbuf_free(&h->decl);
     strbuf_free(&h->trust);
     free(h->n);
     free(h->admit);
     free(h->leaf);
+    wloop_free(&a->w);
+    strbuf_free(&a->key);
 }
 
 /* ---- whole loops, tested once at the kernel's entry ----------------------
@@ -740,37 +794,8 @@ static void analysis_free(hc *h, strbuf *ptr, strbuf *m)
  * cannot be counted: a bound beyond +-2^30, a step that would wrap), every
  * round tests itself as before and notes the first bad lane.  Accesses of
  * loops whose rounds are written the same way go in one block, where the
- * compiler shares what their tests compute. */
-
-/* The loop of one such access: ctr < 0 for one whose test reads no counter
- * (the same in every round). */
-typedef struct wloop {
-    cg_count c;
-    strbuf start, bound;    /* the counter's first value and its bound */
-    uint8_t *need;          /* per slot: what the test reads (W_ENTRY, a
-                               value the entry made; W_MADE, a scalar the
-                               round makes from those and the counter, made
-                               again at the entry; W_COUNTER) */
-} wloop;
-
-enum { W_ENTRY = 1, W_MADE, W_COUNTER };
-
-static void wloop_free(wloop *w)
-{
-    strbuf_free(&w->start);
-    strbuf_free(&w->bound);
-    free(w->need);
-    w->need = NULL;
-}
-
-/* Is slot s written only before pc e (the kernel's entry)? */
-static bool entry_only(const cg *g, int32_t s, int32_t e)
-{
-    for (int32_t pc = e; pc < g->k->ncode; pc++)
-        if (ir_writes_dst(&g->k->code[pc]) && g->k->code[pc].dst == s)
-            return false;
-    return true;
-}
+ * compiler shares what their tests compute, and accesses whose tests are
+ * the same code (wc_canon) share one test and clear their bits together. */
 
 /* Scalar s's value at the entry's end as an expression: a constant (its
  * one writer anywhere) or the slot itself (written only in the entry). */
@@ -783,7 +808,7 @@ static bool entry_value(const cg *g, int32_t s, strbuf *out)
         strbuf_printf(out, "((tk_i64)%" PRId64 "ll)", g->k->code[d].imm);
         return true;
     }
-    if (!entry_only(g, s, g->entry_end))
+    if (!g->entry_made[s])
         return false;
     strbuf_printf(out, "((tk_i64)s%d)", s);
     return true;
@@ -916,7 +941,7 @@ static bool wc_made(const cg *g, int32_t pc, int32_t s, int32_t head, uint8_t *n
 {
     if (need[s])
         return need[s] != W_COUNTER || head >= 0;
-    if (entry_only(g, s, g->entry_end)) {
+    if (g->entry_made[s]) {
         need[s] = W_ENTRY;
         return true;
     }
@@ -981,14 +1006,14 @@ static bool wc_access(cg *g, int32_t pc, const hc *h, wloop *w)
     for (int32_t J = pc + 1; ok && J < k->ncode && w->c.ctr < 0; J++) {
         cg_count c;
         if (k->code[J].op == IR_JUMP && k->code[J].imm <= pc && g->counted[J] &&
-            cg_counted_loop(g, J, &c) && c.step_at > pc && !entry_only(g, c.ctr, g->entry_end))
+            cg_counted_loop(g, J, &c) && c.step_at > pc && !g->entry_made[c.ctr])
             w->c = c;
     }
     if (ok && w->c.ctr >= 0)
         w->need[w->c.ctr] = W_COUNTER;
     for (int32_t s = 0; ok && s < k->nslots; s++)
         if (h->leaf[s] && s != w->c.ctr)
-            ok = (h->leaf[s] == 1 || entry_only(g, s, g->entry_end)) &&
+            ok = (h->leaf[s] == 1 || g->entry_made[s]) &&
                  wc_made(g, pc, s, w->c.ctr >= 0 ? w->c.head : -1, w->need, 0);
     if (ok && w->c.ctr >= 0) {
         bool reads = false;
@@ -1021,35 +1046,29 @@ static void wc_key(const cg *g, const wloop *w, strbuf *key)
                   w->c.step, (int)w->c.cmp, cg_ctype(g, w->c.ctr));
 }
 
-/* Access pc's test at counter value v (NULL: none), into tk_w<pc>. */
-static void wc_test(cg *g, int32_t pc, const wloop *w, const char *v, bool whole)
+/* Access a's test at counter value v (NULL: none), into dest. */
+static void wc_test(cg *g, const access *a, const char *dest, const char *v, bool whole)
 {
-    char dest[32];
-    snprintf(dest, sizeof dest, "tk_w%d", pc);
-    hc h;
-    strbuf ptr = {0}, m = {0};
-    int32_t mask;
-    if (analyse_access(g, pc, &h, &ptr, &m, &mask)) {
-        cg_printf(g, "{ /* %d%s */\n", pc, whole ? ", every lane" : "");
-        if (v)
-            cg_printf(g, "const %s s%d = (%s)(%s);\n", cg_ctype(g, w->c.ctr), w->c.ctr,
-                      cg_ctype(g, w->c.ctr), v);
-        /* the scalars the round makes, in the order it makes them */
-        for (int32_t q = 0; q < pc; q++) {
-            const ir_inst *in = &g->k->code[q];
-            if (!ir_writes_dst(in) || in->dst < 0 || w->need[in->dst] != W_MADE ||
-                g->def[in->dst] != q)
-                continue;
-            strbuf e = {0};
-            if (!made_expr(g, in->dst, &e))
-                strbuf_puts(&e, "0 /* not made again */");
-            cg_printf(g, "const %s s%d = %s;\n", cg_ctype(g, in->dst), in->dst, strbuf_cstr(&e));
-            strbuf_free(&e);
-        }
-        emit_test(&h, &g->k->code[pc], mask, dest, true, whole);
-        cg_printf(g, "}\n");
+    int32_t pc = a->pc;
+    const wloop *w = &a->w;
+    cg_printf(g, "{ /* %d%s */\n", pc, whole ? ", every lane" : "");
+    if (v)
+        cg_printf(g, "const %s s%d = (%s)(%s);\n", cg_ctype(g, w->c.ctr), w->c.ctr,
+                  cg_ctype(g, w->c.ctr), v);
+    /* the scalars the round makes, in the order it makes them */
+    for (int32_t q = 0; q < pc; q++) {
+        const ir_inst *in = &g->k->code[q];
+        if (!ir_writes_dst(in) || in->dst < 0 || w->need[in->dst] != W_MADE ||
+            g->def[in->dst] != q)
+            continue;
+        strbuf e = {0};
+        if (!made_expr(g, in->dst, &e))
+            strbuf_puts(&e, "0 /* not made again */");
+        cg_printf(g, "const %s s%d = %s;\n", cg_ctype(g, in->dst), in->dst, strbuf_cstr(&e));
+        strbuf_free(&e);
     }
-    analysis_free(&h, &ptr, &m);
+    emit_test(&a->h, &g->k->code[pc], a->mask, dest, true, whole);
+    cg_printf(g, "}\n");
 }
 
 /* The bit of tk_all that says access pc passed the entry's test: one per
@@ -1063,33 +1082,31 @@ static int whole_bit(const cg *g, int32_t pc)
     return n % 32;
 }
 
-/* The block of the accesses of key (their rounds counted once). */
-static void wc_block(cg *g, const char *key, const wloop *w0)
+/* Access a's tests of every round, into dest: at the last round with its
+ * mask, then with every lane at the first and the one before the last
+ * (the block's tk_wl, tk_ws, tk_wn). */
+static void wc_rounds(cg *g, const access *a, const char *dest)
 {
-    const ir_kernel *k = g->k;
-    /* its accesses */
-    int32_t *pcs = malloc(((size_t)k->ncode + 1) * sizeof *pcs);
-    int n = 0;
-    for (int32_t pc = 0; pcs && pc < k->ncode; pc++) {
-        if (!g->whole[pc])
-            continue;
-        hc h;
-        strbuf ptr = {0}, m = {0}, kk = {0};
-        int32_t mask;
-        wloop w = {0};
-        if (analyse_access(g, pc, &h, &ptr, &m, &mask) && wc_access(g, pc, &h, &w)) {
-            wc_key(g, &w, &kk);
-            if (strcmp(strbuf_cstr(&kk), key) == 0)
-                pcs[n++] = pc;
-        }
-        analysis_free(&h, &ptr, &m);
-        strbuf_free(&kk);
-        wloop_free(&w);
-    }
-    if (!pcs) {
-        cg_fail(g, -1, "out of memory");
+    char before_last[64];
+    snprintf(before_last, sizeof before_last, "tk_wl - (%" PRId64 "ll)", a->w.c.step);
+    wc_test(g, a, dest, a->w.c.ctr < 0 ? NULL : "tk_wl", false);
+    if (a->w.c.ctr < 0)
         return;
-    }
+    cg_printf(g, "if (tk_wn > 0) {\n");
+    wc_test(g, a, dest, "tk_ws", true);
+    wc_test(g, a, dest, before_last, true);
+    cg_printf(g, "}\n");
+}
+
+/* The tests tl[0..n) of the entry (all of one loop key), in one block that
+ * counts the loop's rounds once, then makes each test's passes in turn,
+ * where the compiler shares what they compute alike.  Test t is made by
+ * its first access (acc[rep[t]]) into tk_w<its pc> and stands for every
+ * access acc[i] with test[i] == t, whose bits it clears where it fails. */
+static void wc_block(cg *g, const access *acc, int na, const int *test, const int *rep,
+                     const int *tl, int n)
+{
+    const wloop *w0 = &acc[rep[tl[0]]].w;
     char before_last[64];
     snprintf(before_last, sizeof before_last, "tk_wl - (%" PRId64 "ll)", w0->c.step);
     cg_printf(g, "{\nbool tk_wok = true;\n");
@@ -1113,7 +1130,7 @@ static void wc_block(cg *g, const char *key, const wloop *w0)
                   HC_BOUND, w0->c.step, lo, w0->c.step, hi);
     }
     for (int i = 0; i < n; i++)
-        cg_printf(g, "bool tk_w%d = tk_wok;\n", pcs[i]);
+        cg_printf(g, "bool tk_w%d = tk_wok;\n", acc[rep[tl[i]]].pc);
     if (w0->c.ctr >= 0)
         cg_printf(g, "if (tk_wr && tk_wok) {\n");
     for (int pass = 0; pass < 3; pass++) {
@@ -1123,68 +1140,175 @@ static void wc_block(cg *g, const char *key, const wloop *w0)
             cg_printf(g, "if (tk_wn > 0) {\n");
         }
         for (int i = 0; i < n; i++) {
-            wloop w = {0};
-            hc h;
-            strbuf ptr = {0}, m = {0};
-            int32_t mask;
-            if (analyse_access(g, pcs[i], &h, &ptr, &m, &mask) && wc_access(g, pcs[i], &h, &w))
-                wc_test(g, pcs[i], &w, w.c.ctr < 0 ? NULL : pass == 0 ? "tk_wl" : pass == 1 ?
-                        "tk_ws" : before_last, pass > 0);
-            analysis_free(&h, &ptr, &m);
-            wloop_free(&w);
+            const access *a = &acc[rep[tl[i]]];
+            char dest[32];
+            snprintf(dest, sizeof dest, "tk_w%d", a->pc);
+            wc_test(g, a, dest, a->w.c.ctr < 0 ? NULL : pass == 0 ? "tk_wl" : pass == 1 ?
+                    "tk_ws" : before_last, pass > 0);
         }
     }
     if (w0->c.ctr >= 0)
         cg_printf(g, "}\n}\n");
-    for (int i = 0; i < n; i++)
-        cg_printf(g, "tk_all &= ~((unsigned int)!tk_w%d << %d);\n", pcs[i], whole_bit(g, pcs[i]));
+    /* the bits of each test's accesses, cleared at once where it failed */
+    for (int i = 0; i < n; i++) {
+        unsigned int bits = 0;
+        for (int j = 0; j < na; j++)
+            if (test[j] == tl[i])
+                bits |= 1u << whole_bit(g, acc[j].pc);
+        cg_printf(g, "if (!tk_w%d) tk_all &= ~0x%xu;\n", acc[rep[tl[i]]].pc, bits);
+    }
     cg_printf(g, "}\n");
-    free(pcs);
+}
+
+/* The tests set[0..n) (test numbers), a block for each loop key in the
+ * order of its first test; tl is room for n numbers. */
+static void wc_blocks(cg *g, const access *acc, int na, const int *test, const int *rep,
+                      const int *set, int n, int *tl)
+{
+    for (int i = 0; i < n; i++) {
+        const char *key = strbuf_cstr(&acc[rep[set[i]]].key);
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = strcmp(strbuf_cstr(&acc[rep[set[j]]].key), key) == 0;
+        if (seen)
+            continue;
+        int nb = 0;
+        for (int j = i; j < n; j++)
+            if (strcmp(strbuf_cstr(&acc[rep[set[j]]].key), key) == 0)
+                tl[nb++] = set[j];
+        wc_block(g, acc, na, test, rep, tl, nb);
+    }
+}
+
+/* Access a's tests as text whose own names are numbered in the order they
+ * first appear (tk_h<slot> and the scalars made again: the counter and
+ * W_MADE), into out: two accesses with the same text and loop key test the
+ * same addresses. */
+static void wc_canon(cg *g, const access *a, strbuf *out)
+{
+    strbuf text = {0};
+    strbuf *save = g->out;
+    g->out = &text;
+    wc_rounds(g, a, "tk_w");
+    g->out = save;
+    int32_t ns = g->k->nslots;
+    int32_t *hn = malloc(((size_t)ns + 1) * sizeof *hn), *sn = malloc(((size_t)ns + 1) * sizeof *sn);
+    int nh = 0, nsn = 0;
+    for (int32_t i = 0; hn && sn && i <= ns; i++)
+        hn[i] = sn[i] = -1;
+    const char *t = strbuf_cstr(&text);
+    /* skip the comments, which name the access */
+    for (size_t i = 0; hn && sn && t[i]; ) {
+        if (t[i] == '/' && t[i + 1] == '*') {
+            const char *e = strstr(t + i + 2, "*/");
+            i = e ? (size_t)(e - t) + 2 : strlen(t);
+            continue;
+        }
+        bool word = i == 0 || !(t[i - 1] == '_' || (t[i - 1] >= 'a' && t[i - 1] <= 'z') ||
+                                (t[i - 1] >= 'A' && t[i - 1] <= 'Z') ||
+                                (t[i - 1] >= '0' && t[i - 1] <= '9'));
+        size_t d = strncmp(t + i, "tk_h", 4) == 0 ? 4 : t[i] == 's' ? 1 : 0;
+        if (word && d && t[i + d] >= '0' && t[i + d] <= '9') {
+            char *end;
+            long v = strtol(t + i + d, &end, 10);
+            bool local = v >= 0 && v < ns && (d == 4 || (a->w.need[v] == W_MADE || v == a->w.c.ctr));
+            bool tail = *end == '_' || (*end >= '0' && *end <= '9') ||
+                        (d == 1 && ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z')));
+            if (local && !tail) {
+                int32_t *map = d == 4 ? hn : sn;
+                if (map[v] < 0)
+                    map[v] = d == 4 ? nh++ : nsn++;
+                strbuf_printf(out, "%s#%d", d == 4 ? "tk_h" : "s", map[v]);
+                i = (size_t)(end - t);
+                continue;
+            }
+        }
+        strbuf_printf(out, "%c", t[i]);
+        i++;
+    }
+    if (!hn || !sn)     /* (no memory: a text no other access has) */
+        strbuf_printf(out, "#%d", a->pc);
+    free(hn);
+    free(sn);
+    strbuf_free(&text);
 }
 
 /* One thread of the block makes the tests, and the others read its answer,
  * a bit per access (tk_all), after a barrier: the tests cost a warp's
- * instructions once a program, not once a warp.  They are written in the
- * kernel (the scalars they read are the kernel's own): in a function of
- * their own, the call's parameters made them slower, not faster. */
+ * instructions once a program, not once a warp.  (Spread over the warps,
+ * a test each, the block waited less but issued more: the same
+ * computations of the loops' rounds and of shared index forms in every
+ * warp, and layer norm, bound by instruction issue, was slower.)  They are
+ * written in the kernel (the scalars they read are the kernel's own): in
+ * a function of their own, the call's parameters made them slower, not
+ * faster.  Accesses whose tests are the same code share one. */
 void cg_emit_entry_checks(cg *g, int32_t pc)
 {
     const ir_kernel *k = g->k;
     if (pc != g->entry_end)
         return;
-    bool any = false;
-    for (int32_t q = 0; q < k->ncode && !any; q++)
-        any = g->whole[q];
-    if (!any)
+    /* every access tested here, analysed once */
+    int n = 0;
+    for (int32_t q = 0; q < k->ncode; q++)
+        n += g->whole[q];
+    if (!n)
         return;
-    cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the kernel's "
-              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
-              "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
-    /* one block per key, in the order of its first access */
-    strbuf done = {0};
+    access *acc = calloc((size_t)n, sizeof *acc);
+    int *rep = calloc((size_t)n, sizeof *rep), *set = calloc((size_t)n, sizeof *set);
+    int *tl = calloc((size_t)n, sizeof *tl);
+    int *test = calloc((size_t)n, sizeof *test);
+    strbuf *canon = calloc((size_t)n, sizeof *canon);
+    if (!acc || !rep || !set || !tl || !test || !canon) {
+        free(acc);
+        free(rep);
+        free(set);
+        free(tl);
+        free(test);
+        free(canon);
+        cg_fail(g, -1, "out of memory");
+        return;
+    }
+    int na = 0;
     for (int32_t q = 0; q < k->ncode; q++) {
         if (!g->whole[q])
             continue;
-        hc h;
-        strbuf ptr = {0}, m = {0}, key = {0};
-        int32_t mask;
-        wloop w = {0};
-        if (analyse_access(g, q, &h, &ptr, &m, &mask) && wc_access(g, q, &h, &w)) {
-            wc_key(g, &w, &key);
-            strbuf mark = {0};
-            strbuf_printf(&mark, "[%s]", strbuf_cstr(&key));
-            if (!strstr(strbuf_cstr(&done), strbuf_cstr(&mark))) {
-                strbuf_puts(&done, strbuf_cstr(&mark));
-                wc_block(g, strbuf_cstr(&key), &w);
-            }
-            strbuf_free(&mark);
-        }
-        analysis_free(&h, &ptr, &m);
-        strbuf_free(&key);
-        wloop_free(&w);
+        if (access_open(g, q, true, &acc[na]) && acc[na].whole)
+            na++;
+        else
+            access_close(&acc[na]);
     }
-    strbuf_free(&done);
+    /* accesses whose tests are the same code share one (test[i]: its
+     * number, in the order of the first access) */
+    int nt = 0;
+    for (int i = 0; i < na; i++) {
+        wc_canon(g, &acc[i], &canon[i]);
+        test[i] = -1;
+        for (int j = 0; j < i && test[i] < 0; j++)
+            if (strcmp(strbuf_cstr(&acc[j].key), strbuf_cstr(&acc[i].key)) == 0 &&
+                strcmp(strbuf_cstr(&canon[j]), strbuf_cstr(&canon[i])) == 0)
+                test[i] = test[j];
+        if (test[i] < 0) {
+            rep[nt] = i;
+            test[i] = nt++;
+        }
+    }
+    cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the kernel's "
+              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
+              "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
+    for (int t = 0; t < nt; t++)
+        set[t] = t;
+    wc_blocks(g, acc, na, test, rep, set, nt, tl);
     cg_printf(g, "tk_alls = tk_all;\n}\n__syncthreads();\ntk_all = tk_alls;\n}\n");
+    for (int i = 0; i < na; i++) {
+        access_close(&acc[i]);
+        strbuf_free(&canon[i]);
+    }
+    free(acc);
+    free(rep);
+    free(set);
+    free(tl);
+    free(test);
+    free(canon);
 }
 
 /* May the test of an access move up over instruction q: it cannot fail
@@ -1217,12 +1341,12 @@ void cg_find_checks(cg *g)
            k->code[g->entry_end].op != IR_JUMP && k->code[g->entry_end].op != IR_BRANCH &&
            k->code[g->entry_end].op != IR_RETURN)
         g->entry_end++;
+    for (int32_t s = 0; s < k->nslots; s++)
+        g->entry_made[s] = g->last_write[s] < g->entry_end;
     for (int32_t pc = 0; pc < k->ncode; pc++) {
         g->check_at[pc] = -1;
-        hc h;
-        strbuf ptr = {0}, m = {0};
-        int32_t mask;
-        if (analyse_access(g, pc, &h, &ptr, &m, &mask)) {
+        access a;
+        if (access_open(g, pc, false, &a)) {
             /* Up to the start of the straight line of quiet instructions
              * and accesses checked this way before it, where the scalars
              * the test reads already hold what they hold at the access:
@@ -1232,7 +1356,7 @@ void cg_find_checks(cg *g)
             int32_t at = pc;
             while (at > 0 && !g->label[at]) {
                 int32_t q = at - 1, d = ir_writes_dst(&k->code[q]) ? k->code[q].dst : -1;
-                bool writes_leaf = d >= 0 && h.leaf[d];
+                bool writes_leaf = d >= 0 && a.h.leaf[d];
                 if (writes_leaf || (!quiet(g, q) && g->check_at[q] < 0))
                     break;
                 at = q;
@@ -1241,11 +1365,11 @@ void cg_find_checks(cg *g)
                 if (g->check_at[q] > at)
                     at = g->check_at[q];
             g->check_at[pc] = at;
-            wloop w = {0};
-            g->whole[pc] = wc_access(g, pc, &h, &w);
-            wloop_free(&w);
+            /* (its loop is looked at once check_at says where its own
+             * test goes) */
+            g->whole[pc] = wc_access(g, pc, &a.h, &a.w);
         }
-        analysis_free(&h, &ptr, &m);
+        access_close(&a);
     }
 }
 
@@ -1268,10 +1392,8 @@ void cg_emit_checks(cg *g, int32_t at)
     for (int32_t pc = at; pc < g->k->ncode; pc++) {
         if (g->check_at[pc] != at)
             continue;
-        hc h;
-        strbuf ptr = {0}, m = {0};
-        int32_t mask;
-        if (analyse_access(g, pc, &h, &ptr, &m, &mask)) {
+        access a;
+        if (access_open(g, pc, false, &a)) {
             const ir_inst *in = &g->k->code[pc];
             cg_printf(g, "/* %d: its lanes' addresses in closed form, checked at once "
                       "(cgen_check.c) */\n", pc);
@@ -1284,10 +1406,10 @@ void cg_emit_checks(cg *g, int32_t at)
             if (g->whole[pc])
                 cg_printf(g, "%s = (tk_all >> %d) & 1u;\n", dest, whole_bit(g, pc));
             else
-                emit_test(&h, in, mask, dest, false, false);
-            emit_search(&h, in, strbuf_cstr(&ptr), strbuf_cstr(&m));
+                emit_test(&a.h, in, a.mask, dest, false, false);
+            emit_search(&a.h, in, strbuf_cstr(&a.ptr), strbuf_cstr(&a.m));
         }
-        analysis_free(&h, &ptr, &m);
+        access_close(&a);
     }
 }
 

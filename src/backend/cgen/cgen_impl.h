@@ -54,6 +54,8 @@ typedef struct cg {
     int vec;                /* elements a thread holds together in a FLAT
                                layout (cg_pick_vec) */
     int32_t *writes;        /* per slot: instructions writing it */
+    int32_t *last_write;    /* per slot: the last instruction writing it,
+                               else -1 */
     int32_t *def;           /* per slot: the instruction writing it when only
                                one does, else -1 */
     uint8_t *pure;          /* per slot: an index expression (cg_pure_expr) */
@@ -122,6 +124,9 @@ typedef struct cg {
                                kernel's entry (cg_emit_entry_checks) */
     int32_t entry_end;      /* the first pc after the kernel's entry (its
                                first label or jump) */
+    uint8_t *entry_made;    /* per slot: written only before entry_end (or
+                               never), so it holds one value from there on
+                               (cg_find_checks) */
     strbuf fns;             /* device functions the kernel calls
                                (cg_check_functions) */
     size_t sig_at;          /* where the kernel's signature starts in out */
