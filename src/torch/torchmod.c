@@ -467,6 +467,7 @@ void torch_init(host *h)
     add_module(h, torch, "nn", "torch.nn", nn);
     torch_backends_add(h, torch);
     torch_info_add(h, torch);
+    torch_inductor_add(h, torch);
     torch_utilmod_add(h, torch);
     torch_dist_add(h, torch);
     torch_reduce_more_add(h, torch);
