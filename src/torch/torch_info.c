@@ -191,6 +191,23 @@ static val fn_compile(host *h, val self, int argc, const val *argv, const val_kw
     return val_builtin_new("compile", disable_apply, val_none());
 }
 
+/* torch._dynamo.mark_static(t, index=None) and mark_dynamic(t, index, *,
+ * min=None, max=None): hints to the compiler about a tensor's sizes; with
+ * nothing compiled they change nothing and give None. */
+static val mark_impl(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at, const char *fname, bool dynamic)
+{
+    (void)self;
+    val a[4];
+    if (!host_args(h, at, fname, dynamic ? "t, index, *, min=, max=" : "t, index=", argc,
+                   argv, kw, a))
+        return val_err();
+    return val_none();
+}
+
+HOST_CFUNC_CALLING(fn_mark_static, mark_impl, "mark_static", false)
+HOST_CFUNC_CALLING(fn_mark_dynamic, mark_impl, "mark_dynamic", true)
+
 /* ---- torch.library ---------------------------------------------------------------- */
 
 /* What custom_op makes of a function: calling it calls the function. */
@@ -420,10 +437,16 @@ void torch_info_add(host *h, val torch)
         val_object_set(m, "disable", val_builtin_new(i ? "torch._dynamo.disable"
                                                        : "torch.compiler.disable",
                                                      fn_disable, val_none()));
+        if (i == 1) {
+            host_def(m, "torch._dynamo.mark_static", fn_mark_static);
+            host_def(m, "torch._dynamo.mark_dynamic", fn_mark_dynamic);
+        }
         val_object_set(torch, mods[i][0], val_ref(m));
         host_register_module(h, mods[i][1], m);
     }
     val_object_set(torch, "compile", val_builtin_new("torch.compile", fn_compile, val_none()));
+    val_object_set(torch, "_disable_dynamo", val_builtin_new("torch._disable_dynamo", fn_disable,
+                                                             val_none()));
     val lib = val_module_new("torch.library");
     val_object_set(lib, "custom_op", val_builtin_new("torch.library.custom_op", fn_custom_op,
                                                      val_none()));
