@@ -205,6 +205,18 @@ static val mark_impl(host *h, val self, int argc, const val *argv, const val_kwa
     return val_none();
 }
 
+/* torch.compiler.allow_in_graph(fn) / torch._dynamo.allow_in_graph: tells
+ * the compiler to keep fn as one node of the graph; fn comes back. */
+static val fn_allow_in_graph(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "allow_in_graph", "fn", argc, argv, kw, a))
+        return val_err();
+    return val_ref(a[0]);
+}
+
 HOST_CFUNC_CALLING(fn_mark_static, mark_impl, "mark_static", false)
 HOST_CFUNC_CALLING(fn_mark_dynamic, mark_impl, "mark_dynamic", true)
 
@@ -437,6 +449,10 @@ void torch_info_add(host *h, val torch)
         val_object_set(m, "disable", val_builtin_new(i ? "torch._dynamo.disable"
                                                        : "torch.compiler.disable",
                                                      fn_disable, val_none()));
+        val_object_set(m, "allow_in_graph",
+                       val_builtin_new(i ? "torch._dynamo.allow_in_graph"
+                                         : "torch.compiler.allow_in_graph",
+                                       fn_allow_in_graph, val_none()));
         if (i == 1) {
             host_def(m, "torch._dynamo.mark_static", fn_mark_static);
             host_def(m, "torch._dynamo.mark_dynamic", fn_mark_dynamic);
