@@ -1,4 +1,5 @@
-/* torch_inductor.c - torch._inductor and its config module: the names of
+/* torch_inductor.c - torch._inductor, its async_compile module (empty but
+ * for tqdm) and its config module, and torch.hub's tqdm.  config holds the names of
  * TorchInductor's options that kernel libraries read at import (unsloth_zoo
  * keeps the torch.compile options whose names inspect.getsource finds in
  * the config module's text) or set around torch.compile.  config is
@@ -55,10 +56,59 @@ static const char inductor_config_source[] =
     "    enabled = False\n"
     "    graph_diagram = False\n";
 
+static const char inductor_async_source[] =
+    "\"\"\"torch._inductor.async_compile for tritsim: Inductor's parallel compile\n"
+    "pool has nothing to do (tritsim compiles nothing with Inductor); the\n"
+    "module is there for the libraries that set its progress bar (tqdm).\"\"\"\n"
+    "from torch.hub import tqdm\n";
+
+static const char hub_source[] =
+    "\"\"\"torch.hub for tritsim: only its tqdm, the progress bar torch.hub uses for\n"
+    "downloads (PyTorch's own fallback class when the tqdm package is absent),\n"
+    "which libraries borrow for their progress bars.  tritsim downloads\n"
+    "nothing; the bar counts what it is told (n) and writes nothing.\"\"\"\n"
+    "\n"
+    "class tqdm:\n"
+    "    def __init__(self, iterable=None, total=None, desc=None, disable=False, unit=\"it\",\n"
+    "                 unit_scale=False, unit_divisor=1000, **kwargs):\n"
+    "        self.iterable = iterable\n"
+    "        if total is None and iterable is not None:\n"
+    "            try:\n"
+    "                total = len(iterable)\n"
+    "            except TypeError:\n"
+    "                total = None\n"
+    "        self.total = total\n"
+    "        self.desc = desc\n"
+    "        self.disable = disable\n"
+    "        self.n = 0\n"
+    "\n"
+    "    def __iter__(self):\n"
+    "        for item in self.iterable:\n"
+    "            yield item\n"
+    "            self.n += 1\n"
+    "\n"
+    "    def update(self, n=1):\n"
+    "        self.n += n\n"
+    "\n"
+    "    def set_description(self, desc=None, refresh=True):\n"
+    "        self.desc = desc\n"
+    "\n"
+    "    def close(self):\n"
+    "        pass\n"
+    "\n"
+    "    def __enter__(self):\n"
+    "        return self\n"
+    "\n"
+    "    def __exit__(self, *exc):\n"
+    "        self.close()\n"
+    "        return False\n";
+
 void torch_inductor_add(host *h, val torch)
 {
     val m = val_module_new("torch._inductor");
     val_object_set(torch, "_inductor", val_ref(m));
     host_register_module(h, "torch._inductor", m);
     host_register_source_module(h, "torch._inductor.config", inductor_config_source);
+    host_register_source_module(h, "torch._inductor.async_compile", inductor_async_source);
+    host_register_source_module(h, "torch.hub", hub_source);
 }
