@@ -1331,7 +1331,7 @@ typedef struct launch_compiled {
     val *consts;            /* per parameter: the constexpr value, or MISSING */
     int nparams;
     int nopts;
-    const char **opt_names; /* launch options (num_warps=...), values owned */
+    const char **opt_names; /* launch options (num_warps=...), names and values owned */
     val *opt_values;
     int64_t n_regs, n_spills, shared, num_warps, num_stages;
 } launch_compiled;
@@ -1387,6 +1387,8 @@ static void launch_compiled_free(val_obj *o)
     for (int i = 0; i < c->nopts; i++)
         val_unref(c->opt_values[i]);
     free(c->consts);
+    for (int i = 0; i < c->nopts; i++)
+        free((char *)c->opt_names[i]);
     free(c->opt_names);
     free(c->opt_values);
     c->nparams = c->nopts = 0;
@@ -1487,7 +1489,8 @@ static val launch_compiled_make(val kernel, launch_spec *s, const val *bound, in
     c->opt_values = xcalloc((size_t)m + 1, sizeof *c->opt_values);
     for (int i = 0; i < m; i++)
         if (launch_is_option(names[i]) && !launch_is_param(f, names[i])) {
-            c->opt_names[c->nopts] = names[i];
+            /* copied: a launch's keywords may be a **dict's keys */
+            c->opt_names[c->nopts] = xstrdup(names[i]);
             c->opt_values[c->nopts++] = val_ref(values[i]);
         }
     c->num_warps = warps;
