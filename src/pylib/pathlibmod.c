@@ -6,7 +6,8 @@
  * queries a program asks most (exists, is_file, is_dir, absolute, resolve,
  * mkdir, is_symlink), the home directory (expanduser, Path.home) and
  * Path.cwd, the ancestors (parents), and its files: open, read_text,
- * write_text (through fileio.c), unlink, rmdir, iterdir, glob, rglob.  str(p) and os.fspath-style uses
+ * write_text, read_bytes, write_bytes (through fileio.c), unlink, rmdir,
+ * iterdir, glob, rglob.  str(p) and os.fspath-style uses
  * (the os.path functions, p.__fspath__()) give the path. */
 #define _DEFAULT_SOURCE   /* realpath */
 #include "pathlibmod.h"
@@ -23,6 +24,7 @@
 #include <fnmatch.h>
 
 #include "arena.h"
+#include "bytesval.h"
 #include "builtins_impl.h"
 #include "pathname.h"
 #include "strbuf.h"
@@ -506,12 +508,29 @@ static val fn_write_text(host *h, val self, int argc, const val *argv, const val
     return f.kind == VAL_ERR ? f : path_file_call(h, f, "write", a[0], at);
 }
 
-static val fn_bytes(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at)
+static val fn_read_bytes(host *h, val self, int argc, const val *argv,
+                         const val_kwargs *kw, src_span at)
 {
-    (void)self, (void)argc, (void)argv, (void)kw;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "%s: tritsim has no bytes type (use "
-                      "read_text / write_text)", h->calling ? h->calling->name : "bytes");
+    (void)argv;
+    if (!path_no_args(h, "read_bytes", argc, kw, at))
+        return val_err();
+    val f = path_open_mode(h, self, "rb", val_missing(), at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "read", val_missing(), at);
+}
+
+/* write_bytes(data): data bytes (CPython takes any bytes-like object
+ * through a memoryview; tritsim's only one is bytes) */
+static val fn_write_bytes(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at)
+{
+    val a[1];
+    if (!host_args(h, at, "write_bytes", "data", argc, argv, kw, a))
+        return val_err();
+    if (!bytesval_is(a[0]))
+        return host_raise(h, HOST_EXC_TYPE, at, "memoryview: a bytes-like object is required, "
+                          "not '%s'", val_type_name(a[0]));
+    val f = path_open_mode(h, self, "wb", val_missing(), at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "write", a[0], at);
 }
 
 static val fn_unlink(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -659,7 +678,7 @@ static const struct {
     val_cfunc fn;
 } path_methods[] = {
     {"open", fn_open}, {"read_text", fn_read_text}, {"write_text", fn_write_text},
-    {"read_bytes", fn_bytes}, {"write_bytes", fn_bytes}, {"unlink", fn_unlink},
+    {"read_bytes", fn_read_bytes}, {"write_bytes", fn_write_bytes}, {"unlink", fn_unlink},
     {"rmdir", fn_rmdir}, {"iterdir", fn_iterdir}, {"glob", fn_glob}, {"rglob", fn_rglob},
     {"exists", fn_exists}, {"is_file", fn_is_file}, {"is_dir", fn_is_dir},
     {"is_symlink", fn_is_symlink}, {"expanduser", fn_expanduser},
