@@ -47,6 +47,44 @@ static const struct backend_entry *backend_entry_of(const char *name)
     return NULL;
 }
 
+/* extern_libs={'libdevice': path}: Triton links that bitcode for the
+ * libdevice functions; tritsim has its own (spec_libdevice.c), so the
+ * dict is checked but its paths are never opened.  launch_pdl=True asks
+ * the GPU for programmatic dependent launch (a kernel may start before
+ * the previous one ends, tl.extra.cuda.gdc_wait waiting for it): launches
+ * here run one after the other, which that allows, so it changes nothing. */
+static const char *const backend_launch_options[] = {
+    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
+    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", "launch_pdl",
+    NULL,
+};
+
+bool backend_is_launch_option(const char *name)
+{
+    for (int i = 0; backend_launch_options[i]; i++)
+        if (!strcmp(backend_launch_options[i], name))
+            return true;
+    return false;
+}
+
+void backend_buffer_over(backend_buffer *b, void *host, size_t size, bool on_device)
+{
+    memset(b, 0, sizeof *b);
+    b->host = host;
+    b->size = size;
+    b->on_device = on_device;
+    b->host_dirty = !on_device;
+}
+
+bool backend_buffer_end(backend_buffer *b, bool fetch, strbuf *why)
+{
+    bool ok = !(fetch && b->dev_dirty && b->download && !b->download(b, why));
+    if (b->release)
+        b->release(b);
+    memset(b, 0, sizeof *b);
+    return ok;
+}
+
 const backend *backend_find(const char *name)
 {
     const struct backend_entry *e = backend_entry_of(name);

@@ -122,6 +122,16 @@ typedef struct backend_buffer {
     char *init_from;
 } backend_buffer;
 
+/* A buffer over host bytes its caller owns (on_device: a device address
+ * of the backend's own GPU), as its owner sets one up: no copy yet, the
+ * host bytes to be uploaded unless they are on the device already. */
+void backend_buffer_over(backend_buffer *b, void *host, size_t size, bool on_device);
+/* The end of a buffer whose owner is done with it: its device copy
+ * written back to the host first when the device changed it (only while
+ * fetch: earlier downloads went well), then released, and b cleared.
+ * false with why when that download failed. */
+bool backend_buffer_end(backend_buffer *b, bool fetch, strbuf *why);
+
 /* ---- a launch ------------------------------------------------------------- */
 
 /* One runtime argument of a launch, by ir_kernel.params index. */
@@ -143,6 +153,10 @@ typedef enum backend_breaks {
     BACKEND_BREAK_REPORT,   /* a line in the program's output saying where it
                                would have stopped (no terminal to ask) */
 } backend_breaks;
+
+/* Is name one of the keyword options a launch takes beside the kernel's
+ * arguments (num_warps=, num_stages=, ... as Triton 3.6's launcher)? */
+bool backend_is_launch_option(const char *name);
 
 typedef struct backend_launch {
     const src_file *file;   /* the program, for error messages */

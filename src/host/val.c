@@ -731,6 +731,15 @@ val val_builtin_new(const char *name, val_cfunc fn, val self)
     return val_of(b);
 }
 
+val val_method_bind(const val_method *tab, size_t n, const char *name, val self)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(name, tab[i].name))
+            return val_builtin_new(tab[i].qual ? tab[i].qual : tab[i].name, tab[i].fn,
+                                   val_ref(self));
+    return val_missing();
+}
+
 static void val_module_repr(host *h, val self, strbuf *out)
 {
     (void)h;

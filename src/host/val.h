@@ -432,6 +432,16 @@ int64_t val_range_len(const val_range *r);
 /* A C function as a value; self is stolen (VAL_NONE for a plain one). */
 val val_builtin_new(const char *name, val_cfunc fn, val self);
 
+/* A row of a type's method table: the attribute's name, the qualified
+ * name its builtin shows (NULL: the name itself), the function. */
+typedef struct val_method {
+    const char *name, *qual;
+    val_cfunc fn;
+} val_method;
+/* The method `name` of table tab (n rows) bound to self (a new
+ * reference), or val_missing() when the table has no such row. */
+val val_method_bind(const val_method *tab, size_t n, const char *name, val self);
+
 /* An OBJECT of the given type with an empty attribute dict. */
 val val_object_new(const val_type *type);
 /* A MODULE named name (static string), with __name__ set. */

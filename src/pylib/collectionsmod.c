@@ -370,20 +370,17 @@ BUILTIN_FN(coll_deque_clear)
 static val coll_deque_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name; val_cfunc fn; } methods[] = {
-        {"append", coll_deque_append}, {"appendleft", coll_deque_appendleft},
-        {"pop", coll_deque_pop}, {"popleft", coll_deque_popleft},
-        {"extend", coll_deque_extend}, {"extendleft", coll_deque_extendleft},
-        {"clear", coll_deque_clear},
+    static const val_method methods[] = {
+        {"append", NULL, coll_deque_append}, {"appendleft", NULL, coll_deque_appendleft},
+        {"pop", NULL, coll_deque_pop}, {"popleft", NULL, coll_deque_popleft},
+        {"extend", NULL, coll_deque_extend}, {"extendleft", NULL, coll_deque_extendleft},
+        {"clear", NULL, coll_deque_clear},
     };
     if (!strcmp(name, "maxlen")) {
         int64_t m = coll_deque_of(self)->maxlen;
         return m < 0 ? val_none() : val_int(m);
     }
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].name, methods[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static val coll_deque_getitem(host *h, val self, val key, src_span at)
@@ -754,10 +751,10 @@ BUILTIN_FN(coll_namedtuple)
         val_unref(dl);
     }
     val_object_set(cls, "_field_defaults", defaults);
-    static const struct { const char *name; val_cfunc fn; } methods[] = {
-        {"__init__", nt_init}, {"__repr__", nt_repr}, {"__getitem__", nt_getitem},
-        {"__iter__", nt_iter}, {"__len__", nt_len}, {"__eq__", nt_eq},
-        {"_asdict", nt_asdict}, {"_replace", nt_replace},
+    static const val_method methods[] = {
+        {"__init__", NULL, nt_init}, {"__repr__", NULL, nt_repr}, {"__getitem__", NULL, nt_getitem},
+        {"__iter__", NULL, nt_iter}, {"__len__", NULL, nt_len}, {"__eq__", NULL, nt_eq},
+        {"_asdict", NULL, nt_asdict}, {"_replace", NULL, nt_replace},
     };
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
         val_object_set(cls, methods[i].name,

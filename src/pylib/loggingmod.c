@@ -410,7 +410,7 @@ static void log_handler_repr(host *h, val self, strbuf *out)
 static val log_handler_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"setLevel", "Handler.setLevel", log_handler_setLevel},
         {"setFormatter", "Handler.setFormatter", log_handler_setFormatter},
         {"handle", "Handler.handle", log_handler_handle},
@@ -420,10 +420,7 @@ static val log_handler_getattr(host *h, val self, const char *name, src_span at)
         {"addFilter", "Handler.addFilter", log_addFilter},
         {"removeFilter", "Handler.removeFilter", log_removeFilter},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].qual, methods[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static const char *const log_handler_attrs[] = {
@@ -753,26 +750,38 @@ static val log_emit(host *h, val logger, int64_t level, bool exc_default, int ar
     return ok ? val_none() : val_err();
 }
 
-#define LOG_LEVEL_METHOD(fname, level, exc) \
-    BUILTIN_FN(fname) \
+/* The functions of the levels, as Logger methods and as the module's
+ * functions: the name, the level, whether exc_info defaults to true. */
+#define LOG_LEVELS(X) \
+    X(debug, LOG_DEBUG, false) \
+    X(info, LOG_INFO, false) \
+    X(warning, LOG_WARNING, false) \
+    X(error, LOG_ERROR, false) \
+    X(exception, LOG_ERROR, true) \
+    X(critical, LOG_CRITICAL, false)
+
+#define LOG_LOGGER_FN(name, level, exc) \
+    BUILTIN_FN(log_logger_##name) \
     { \
         return log_emit(h, self, level, exc, argc, argv, kw, at); \
     }
+LOG_LEVELS(LOG_LOGGER_FN)
 
-LOG_LEVEL_METHOD(log_logger_debug, LOG_DEBUG, false)
-LOG_LEVEL_METHOD(log_logger_info, LOG_INFO, false)
-LOG_LEVEL_METHOD(log_logger_warning, LOG_WARNING, false)
-LOG_LEVEL_METHOD(log_logger_error, LOG_ERROR, false)
-LOG_LEVEL_METHOD(log_logger_exception, LOG_ERROR, true)
-LOG_LEVEL_METHOD(log_logger_critical, LOG_CRITICAL, false)
+/* log(level, msg, ...)'s level, its first argument. */
+static bool log_level_first(host *h, int argc, const val *argv, src_span at, int64_t *lv)
+{
+    if (argc < 1) {
+        host_raise(h, HOST_EXC_TYPE, at, "log() missing 1 required positional argument: "
+                   "'level'");
+        return false;
+    }
+    return host_to_int(h, argv[0], at, "level", lv);
+}
 
 BUILTIN_FN(log_logger_log)
 {
     int64_t lv;
-    if (argc < 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "log() missing 1 required positional "
-                          "argument: 'level'");
-    if (!host_to_int(h, argv[0], at, "level", &lv))
+    if (!log_level_first(h, argc, argv, at, &lv))
         return val_err();
     return log_emit(h, self, lv, false, argc - 1, argv + 1, kw, at);
 }
@@ -1001,26 +1010,17 @@ static val log_module_emit(host *h, val mod, int64_t level, bool exc, int argc,
     return log_emit(h, root, level, exc, argc, argv, kw, at);
 }
 
-#define LOG_MODULE_FN(fname, level, exc) \
-    BUILTIN_FN(fname) \
+#define LOG_MODULE_FN(name, level, exc) \
+    BUILTIN_FN(log_##name) \
     { \
         return log_module_emit(h, self, level, exc, argc, argv, kw, at); \
     }
-
-LOG_MODULE_FN(log_debug, LOG_DEBUG, false)
-LOG_MODULE_FN(log_info, LOG_INFO, false)
-LOG_MODULE_FN(log_warning, LOG_WARNING, false)
-LOG_MODULE_FN(log_error, LOG_ERROR, false)
-LOG_MODULE_FN(log_exception, LOG_ERROR, true)
-LOG_MODULE_FN(log_critical, LOG_CRITICAL, false)
+LOG_LEVELS(LOG_MODULE_FN)
 
 BUILTIN_FN(log_log)
 {
     int64_t lv;
-    if (argc < 1)
-        return host_raise(h, HOST_EXC_TYPE, at, "log() missing 1 required positional "
-                          "argument: 'level'");
-    if (!host_to_int(h, argv[0], at, "level", &lv))
+    if (!log_level_first(h, argc, argv, at, &lv))
         return val_err();
     return log_module_emit(h, self, lv, false, argc - 1, argv + 1, kw, at);
 }

@@ -892,7 +892,7 @@ static val re_match_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
     re_match_obj *m = re_m(self);
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"group", "Match.group", re_match_group},
         {"groups", "Match.groups", re_match_groups},
         {"groupdict", "Match.groupdict", re_match_groupdict},
@@ -901,9 +901,9 @@ static val re_match_getattr(host *h, val self, const char *name, src_span at)
         {"span", "Match.span", re_match_span},
         {"expand", "Match.expand", re_match_expand},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].qual, methods[i].fn, val_ref(self));
+    val bound = val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
+    if (bound.kind != VAL_MISSING)
+        return bound;
     if (!strcmp(name, "string"))
         return val_ref(m->string);
     if (!strcmp(name, "re"))
@@ -1154,7 +1154,7 @@ static val re_pattern_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
     re_pattern *p = re_pat(self);
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"search", "Pattern.search", re_pattern_search},
         {"match", "Pattern.match", re_pattern_match},
         {"fullmatch", "Pattern.fullmatch", re_pattern_fullmatch},
@@ -1164,9 +1164,9 @@ static val re_pattern_getattr(host *h, val self, const char *name, src_span at)
         {"subn", "Pattern.subn", re_pattern_subn},
         {"split", "Pattern.split", re_pattern_split},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].qual, methods[i].fn, val_ref(self));
+    val bound = val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
+    if (bound.kind != VAL_MISSING)
+        return bound;
     if (!strcmp(name, "pattern"))
         return val_ref(p->pattern);
     if (!strcmp(name, "flags"))

@@ -139,18 +139,17 @@ BUILTIN_FN(thr_lock_exit)
 static val thr_lock_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name; val_cfunc fn; } methods[] = {
-        {"acquire", thr_lock_acquire}, {"release", thr_lock_release},
-        {"locked", thr_lock_locked}, {"__enter__", thr_lock_enter},
-        {"__exit__", thr_lock_exit},
+    static const val_method methods[] = {
+        {"acquire", NULL, thr_lock_acquire}, {"release", NULL, thr_lock_release},
+        {"locked", NULL, thr_lock_locked}, {"__enter__", NULL, thr_lock_enter},
+        {"__exit__", NULL, thr_lock_exit},
     };
     const thr_lock *l = (const thr_lock *)self.u.o;
     if (!strcmp(name, "_value") && l->kind >= THR_SEMAPHORE)
         return val_int(l->count);
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name) && (strcmp(name, "locked") || l->kind == THR_LOCK))
-            return val_builtin_new(methods[i].name, methods[i].fn, val_ref(self));
-    return val_missing();
+    if (!strcmp(name, "locked") && l->kind != THR_LOCK)
+        return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static const char *thr_lock_name(const thr_lock *l)
@@ -293,14 +292,12 @@ BUILTIN_FN(thr_event_wait)
 static val thr_event_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name; val_cfunc fn; } methods[] = {
-        {"set", thr_event_set}, {"clear", thr_event_clear}, {"is_set", thr_event_is_set},
-        {"isSet", thr_event_is_set}, {"wait", thr_event_wait},
+    static const val_method methods[] = {
+        {"set", NULL, thr_event_set}, {"clear", NULL, thr_event_clear},
+        {"is_set", NULL, thr_event_is_set}, {"isSet", NULL, thr_event_is_set},
+        {"wait", NULL, thr_event_wait},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].name, methods[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static void thr_event_repr(host *h, val self, strbuf *out)

@@ -513,20 +513,6 @@ static bool pyext_call_host(void *ctx, void *fn, int argc, const spec_const *arg
 
 /* ---- a launch ------------------------------------------------------------- */
 
-static const char *const pyext_launch_options[] = {
-    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", "launch_pdl",
-    NULL,
-};
-
-static bool pyext_is_option(const char *name)
-{
-    for (int i = 0; pyext_launch_options[i]; i++)
-        if (!strcmp(pyext_launch_options[i], name))
-            return true;
-    return false;
-}
-
 static int pyext_param_index(const pyext_kernel *k, const char *name)
 {
     for (int i = 0; i < k->nparams; i++)
@@ -558,7 +544,7 @@ static bool pyext_bind(pyext_kernel *k, PyObject *args, PyObject *kwargs, PyObje
                 return false;
             int i = pyext_param_index(k, kn);
             if (i < 0) {
-                if (!pyext_is_option(kn)) {
+                if (!backend_is_launch_option(kn)) {
                     PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument "
                                  "'%s'", fname, kn);
                     return false;
@@ -881,11 +867,7 @@ static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const 
             return &bufs[j];
         }
     backend_buffer *b = &bufs[(*nbufs)++];
-    memset(b, 0, sizeof *b);
-    b->host = (unsigned char *)(uintptr_t)t->base;
-    b->size = (size_t)t->bytes;
-    b->host_dirty = !on_device;
-    b->on_device = on_device;
+    backend_buffer_over(b, (void *)(uintptr_t)t->base, (size_t)t->bytes, on_device);
     return b;
 }
 
@@ -895,13 +877,8 @@ static backend_buffer *pyext_buffer_for(backend_buffer *bufs, int *nbufs, const 
 static bool pyext_buffers_back(backend_buffer *bufs, int n, strbuf *why)
 {
     bool ok = true;
-    for (int j = 0; j < n; j++) {
-        backend_buffer *b = &bufs[j];
-        if (ok && b->dev_dirty && b->download && !b->download(b, why))
-            ok = false;
-        if (b->release)
-            b->release(b);
-    }
+    for (int j = 0; j < n; j++)
+        ok = backend_buffer_end(&bufs[j], ok, why) && ok;
     return ok;
 }
 

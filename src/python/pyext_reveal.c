@@ -159,11 +159,7 @@ bool pyext_reveal_begin(bool host_addresses, backend_buffer ***out, int *n)
     *out = xcalloc((size_t)pyext_nrv + 1, sizeof **out);
     for (int i = 0; i < pyext_nrv; i++) {
         pyext_revealed *r = pyext_rv[i];
-        memset(&r->buf, 0, sizeof r->buf);
-        r->buf.host = (unsigned char *)(uintptr_t)r->base;
-        r->buf.size = (size_t)r->bytes;
-        r->buf.on_device = r->cuda;
-        r->buf.host_dirty = !r->cuda;
+        backend_buffer_over(&r->buf, (void *)(uintptr_t)r->base, (size_t)r->bytes, r->cuda);
         (*out)[(*n)++] = &r->buf;
     }
     qsort(*out, (size_t)*n, sizeof **out, pyext_rv_cmp);
@@ -181,12 +177,7 @@ bool pyext_reveal_end(strbuf *why)
         }
         if (!pyext_rv_gpu)
             continue;
-        backend_buffer *b = &r->buf;
-        if (ok && b->dev_dirty && b->download && !b->download(b, why))
-            ok = false;
-        if (b->release)
-            b->release(b);
-        memset(b, 0, sizeof *b);
+        ok = backend_buffer_end(&r->buf, ok, why) && ok;
     }
     pyext_rv_gpu = false;
     return ok;

@@ -448,16 +448,11 @@ HOST_CFUNC_CALLING(dict_items, dict_view, 2)
 
 /* ---- the classes ------------------------------------------------------------------------ */
 
-typedef struct cont_method {
-    const char *name, *qual;
-    val_cfunc fn;
-} cont_method;
-
-static void cont_class(val nn, val module, const char *name, const cont_method *methods)
+static void cont_class(val nn, val module, const char *name, const val_method *methods)
 {
     val cls = class_new(name, module, true);
     val_object_set(cls, "__module__", val_str_cstr("torch.nn"));
-    for (const cont_method *m = methods; m->name; m++)
+    for (const val_method *m = methods; m->name; m++)
         val_object_set(cls, m->name, val_builtin_new(m->qual, m->fn, val_none()));
     val_object_set(nn, name, cls);
 }
@@ -465,7 +460,7 @@ static void cont_class(val nn, val module, const char *name, const cont_method *
 void torch_containers_add(host *h, val nn, val module)
 {
     (void)h;
-    static const cont_method seq[] = {
+    static const val_method seq[] = {
         {"__init__", "Sequential.__init__", seq_init},
         {"forward", "Sequential.forward", seq_forward},
         {"__getitem__", "Sequential.__getitem__", seq_getitem},
@@ -476,7 +471,7 @@ void torch_containers_add(host *h, val nn, val module)
         {"extend", "Sequential.extend", cont_extend},
         {NULL, NULL, NULL},
     };
-    static const cont_method list[] = {
+    static const val_method list[] = {
         {"__init__", "ModuleList.__init__", list_init},
         {"__getitem__", "ModuleList.__getitem__", list_getitem},
         {"__setitem__", "ModuleList.__setitem__", cont_setitem},
@@ -489,7 +484,7 @@ void torch_containers_add(host *h, val nn, val module)
         {"insert", "ModuleList.insert", list_insert},
         {NULL, NULL, NULL},
     };
-    static const cont_method dict[] = {
+    static const val_method dict[] = {
         {"__init__", "ModuleDict.__init__", dict_init},
         {"__getitem__", "ModuleDict.__getitem__", dict_getitem},
         {"__setitem__", "ModuleDict.__setitem__", dict_setitem},

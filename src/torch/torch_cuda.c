@@ -143,17 +143,14 @@ static val event_elapsed_time(host *h, val self, int argc, const val *argv,
 static val event_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"record", "Event.record", event_record},
         {"synchronize", "Event.synchronize", event_synchronize},
         {"wait", "Event.wait", event_wait},
         {"query", "Event.query", event_query},
         {"elapsed_time", "Event.elapsed_time", event_elapsed_time},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
-        if (!strcmp(name, methods[i].name))
-            return val_builtin_new(methods[i].qual, methods[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(methods, sizeof methods / sizeof methods[0], name, self);
 }
 
 static void event_repr(host *h, val self, strbuf *out)

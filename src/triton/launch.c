@@ -614,26 +614,6 @@ static bool launch_call_host(void *ctx, void *fn, int argc, const spec_const *ar
 
 /* ---- a launch ------------------------------------------------------------ */
 
-/* extern_libs={'libdevice': path}: Triton links that bitcode for the
- * libdevice functions; tritsim has its own (spec_libdevice.c), so the
- * dict is checked but its paths are never opened.  launch_pdl=True asks
- * the GPU for programmatic dependent launch (a kernel may start before
- * the previous one ends, tl.extra.cuda.gdc_wait waiting for it): launches
- * here run one after the other, which that allows, so it changes nothing. */
-static const char *const launch_options[] = {
-    "num_warps", "num_stages", "num_ctas", "maxnreg", "enable_fp_fusion",
-    "waves_per_eu", "matrix_instr_nonkdim", "kpack", "debug", "extern_libs", "launch_pdl",
-    NULL,
-};
-
-static bool launch_is_option(const char *name)
-{
-    for (int i = 0; launch_options[i]; i++)
-        if (!strcmp(launch_options[i], name))
-            return true;
-    return false;
-}
-
 static bool launch_is_constexpr(const ast_node *param)
 {
     const ast_node *ann = param->u.param.annotation;
@@ -671,7 +651,7 @@ static bool launch_bind(host *h, const val_func *f, int argc, const val *argv,
                            "paths, not %s", val_type_name(v));
                 return false;
             }
-            if (launch_is_option(kw->names[k]))
+            if (backend_is_launch_option(kw->names[k]))
                 continue;
             host_raise(h, HOST_EXC_TYPE, at,
                        "%s() got an unexpected keyword argument '%s'", f->name,
@@ -710,7 +690,7 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
         for (int i = 0; i < ps->len; i++)
             val_dict_set_str(meta, ps->items[i]->u.param.name, val_ref(bound[i]));
         for (int k = 0; kw && k < kw->n; k++)
-            if (launch_is_option(kw->names[k]))
+            if (backend_is_launch_option(kw->names[k]))
                 val_dict_set_str(meta, kw->names[k], val_ref(kw->values[k]));
         val_unref(g);
         g = host_call(h, grid, 1, &meta, NULL, at);
@@ -1488,7 +1468,7 @@ static val launch_compiled_make(val kernel, launch_spec *s, const val *bound, in
     c->opt_names = xcalloc((size_t)m + 1, sizeof *c->opt_names);
     c->opt_values = xcalloc((size_t)m + 1, sizeof *c->opt_values);
     for (int i = 0; i < m; i++)
-        if (launch_is_option(names[i]) && !launch_is_param(f, names[i])) {
+        if (backend_is_launch_option(names[i]) && !launch_is_param(f, names[i])) {
             /* copied: a launch's keywords may be a **dict's keys */
             c->opt_names[c->nopts] = xstrdup(names[i]);
             c->opt_values[c->nopts++] = val_ref(values[i]);

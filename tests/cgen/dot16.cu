@@ -394,16 +394,31 @@ s20[r] = tk_rnd_f16(s18[r]);
   }
 }}
 /* 21: store */
+/* 21: the value to shared memory by pairs, row-major, then stored by 16-byte chunks */
+__syncthreads();
 {
 #pragma unroll
-  for (int r = 0; r < 8; r++) {
-  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
-  {
-const tk_u64 tk_a = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e) % 16))))))))) * 2ull);
-bool tk_m = tk_ok21; (void)tk_m;
-if (tk_m) { *(tk_u16 *)(tk_a) = tk_f32_to_f16(s18[r]); }
-  }
+for (int q = 0; q < 4; q++) {
+const int r = 2 * q, e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 2 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 16 + (tk_tid >> 5) % 1 * 16 + ((r) >> 2) % 2 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)r;
+*(unsigned int *)(tk_smem + e / 16 * 48 + e % 16 * 2) = (unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r])))) | ((unsigned int)(((tk_u16)(tk_f32_to_f16(s18[r + 1])))) << 16);
 }}
+__syncthreads();
+{
+#pragma unroll
+for (int c = 0; c < 1; c++) {
+const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok21;
+if (tk_v) {
+  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 16 * 48 + e0 % 16 * 2);
+} else {
+#pragma unroll
+for (int v = 0; v < 8; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 2ull;
+bool tk_m = tk_ok21; (void)tk_m;
+if (tk_m) { *(tk_u16 *)(tk_a) = *(const tk_u16 *)(tk_smem + e / 16 * 48 + e % 16 * 2); }
+}}}}
 /* 22: return */
 if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;

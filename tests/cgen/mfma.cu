@@ -4,6 +4,7 @@ tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
 unsigned char *const tk_wsm = tk_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);
+const unsigned tk_wsa = (unsigned)__cvta_generic_to_shared(tk_wsm);
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
@@ -386,13 +387,14 @@ asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
 __syncthreads();
 /* 33: dot */
 {
-const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(tk_wsm + tk_cur33);
-const unsigned tk_ga = tk_sa + (unsigned)((tk_tid >> 7) * 4096);
+const unsigned tk_sa = tk_wsa + (unsigned)(tk_cur33);
+const unsigned long long tk_db0 = tk_wgdesc(tk_sa + 4096u, 4096u, 1024u, 1ull);
+const unsigned long long tk_da0 = tk_wgdesc(tk_sa + (unsigned)((tk_tid >> 7) * 4096), 16u, 512u, 2ull);
 asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
 for (int k0 = 0; k0 < 32; k0 += 16) {
-  const unsigned long long tk_db = tk_wgdesc(tk_sa + 4096u + (unsigned)k0 * 128u, 4096u, 1024u, 1ull);
-  { const unsigned long long tk_da = tk_wgdesc(tk_ga + (unsigned)(k0 / 32 * 4096 + 0 + k0 % 32 * 2), 16u, 512u, 2ull);
+  const unsigned long long tk_db = tk_db0 + (unsigned long long)(k0 * 8);
+  { const unsigned long long tk_da = tk_da0 + (unsigned long long)((k0 / 32 * 4096 + 0 + k0 % 32 * 2) >> 4);
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
       : "+f"(s25[0]), "+f"(s25[1]), "+f"(s25[2]), "+f"(s25[3]), "+f"(s25[4]), "+f"(s25[5]), "+f"(s25[6]), "+f"(s25[7]),
@@ -552,16 +554,31 @@ s44[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
   }
 }}
 /* 51: store */
+/* 51: the value to shared memory by pairs, row-major, then stored by 16-byte chunks */
+__syncthreads();
 {
 #pragma unroll
-  for (int r = 0; r < 32; r++) {
-  const int e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 8 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 64 + (tk_tid >> 5) % 1 * 64 + ((r) >> 2) % 8 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)e;
-  {
-const tk_u64 tk_a = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e) / 64)))))) * (tk_u32)(s38)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e) % 64)))))) * 4ull);
-bool tk_m = tk_ok51; (void)tk_m;
-if (tk_m) { *(float *)(tk_a) = (s25[r]); }
-  }
+for (int q = 0; q < 16; q++) {
+const int r = 2 * q, e = (((tk_tid >> 5) / 1 * 16 + ((r) >> 2) / 8 * 16 + ((tk_tid & 31) >> 2) + (((r) >> 1) & 1) * 8) * 64 + (tk_tid >> 5) % 1 * 64 + ((r) >> 2) % 8 * 8 + (tk_tid & 3) * 2 + ((r) & 1)); (void)r;
+*(unsigned long long *)(tk_smem + e / 64 * 288 + e % 64 * 4) = (unsigned long long)(((tk_u32)(tk_f2u(s25[r])))) | ((unsigned long long)(((tk_u32)(tk_f2u(s25[r + 1])))) << 32);
 }}
+__syncthreads();
+{
+#pragma unroll
+for (int c = 0; c < 8; c++) {
+const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
+const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 64)))))) * (tk_u32)(s38)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 64)))))) * 4ull);
+bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok51;
+if (tk_v) {
+  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 64 * 288 + e0 % 64 * 4);
+} else {
+#pragma unroll
+for (int v = 0; v < 4; v++) {
+const int r = r0 + v, e = e0 + v; (void)r; (void)e;
+const tk_u64 tk_a = (tk_a0) + (tk_u64)v * 4ull;
+bool tk_m = tk_ok51; (void)tk_m;
+if (tk_m) { *(tk_u32 *)(tk_a) = *(const tk_u32 *)(tk_smem + e / 64 * 288 + e % 64 * 4); }
+}}}}
 /* 52: return */
 if (__syncthreads_or(tk_bad)) { TK_FIRST(); TK_REPORT(); return; }
 return;

@@ -273,8 +273,11 @@ static void emit_signature(cg *g)
     cg_printf(g, ")\n{\n");
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
     if (uses_wgmma(g))  /* where wgmma's swizzled buffers start */
+    {
         cg_printf(g, "unsigned char *const tk_wsm = tk_smem + ((1024u - "
                   "((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);\n");
+        cg_printf(g, "const unsigned tk_wsa = (unsigned)__cvta_generic_to_shared(tk_wsm);\n");
+    }
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");
     if (g->o->checked)

@@ -378,8 +378,8 @@ static bool emit_mma(cg *g, int32_t pc, const ir_inst *in, const cgen_layout *Ld
     if (st.wg) {
         char bb[48];
         bool ok = cgen_emit_wgmma(g, pc, in, home, g->pipe_async[pc]
-                                  ? (snprintf(bb, sizeof bb, "tk_wsm + tk_cur%d", pc), bb)
-                                  : "tk_wsm");
+                                  ? (snprintf(bb, sizeof bb, "tk_cur%d", pc), bb)
+                                  : "0");
         cg_printf(g, "}\n");
         return ok;
     }

@@ -224,6 +224,9 @@ const char *cg_ctype(const cg *g, int32_t slot);
 /* ---- cgen_move.c: data movement between threads ---- */
 bool cgen_emit_move(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_mem.c: LOAD, STORE, ATOMIC ---- */
+/* Does STORE in write a tensor-core result (CGEN_MMA) by way of shared
+ * memory, by 16-byte chunks in its pointer's layout? */
+bool cg_store_staged(const cg *g, const ir_inst *in);
 bool cgen_emit_mem(cg *g, int32_t pc, const ir_inst *in);
 /* ---- cgen_dot.c ---- */
 bool cgen_emit_dot(cg *g, int32_t pc, const ir_inst *in);
@@ -246,7 +249,8 @@ size_t cgen_wgmma_offb(const cg *g, const ir_inst *in);
 void cgen_wgmma_offset(const cg *g, const ir_inst *in, int which, const char *e, strbuf *sb);
 void cgen_wgmma_prelude(cg *g);
 void cgen_wgmma_fence(cg *g, int32_t pc);
-bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *sm);
+/* The DOT from the operands at byte offset off (an expression) of tk_wsm. */
+bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *off);
 
 /* ---- cgen_mfma.c: DOT on AMD's MFMA (cgen_mfma.h has the plan) ---- */
 struct cgen_mfma_plan;

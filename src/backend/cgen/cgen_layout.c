@@ -210,16 +210,19 @@ static int convert_operands(const cg *g, const ir_inst *in, int32_t *work, int32
     }
     case IR_STORE: case IR_ATOMIC: {
         *work = in->a;
-        /* a STORE of a value in another layout, through a pointer any
+        /* a tensor-core result staged in shared memory by the STORE
+         * itself (cgen_mem.c): work in the pointer's layout; another
+         * STORE of a value in another layout, through a pointer any
          * thread can compute: work in the value's layout */
-        if (in->op == IR_STORE && !cg_scalar(g, in->b) && !cg_scalar(g, in->a) &&
+        bool staged = cg_store_staged(g, in);
+        if (in->op == IR_STORE && !staged && !cg_scalar(g, in->b) && !cg_scalar(g, in->a) &&
             (g->pure[in->a] || g->abase[in->a] >= 0) &&
             g->lay[in->b].kind != CGEN_FLAT)
             *work = in->b;
         int32_t rd[IR_MAX_READS];
         int m = ir_reads(in, rd);
         for (int i = 0; i < m; i++)
-            if (rd[i] != *work)
+            if (rd[i] != *work && !(staged && rd[i] == in->b))
                 out[n++] = rd[i];
         break;
     }

@@ -603,6 +603,81 @@ static int32_t store_source(const cg *g, int32_t pc, const ir_inst *in)
     return cg_held_until(g, def, pc, cast->a, -1) ? cast->a : v;
 }
 
+/* ---- a tensor-core result stored by way of shared memory ----------------
+ * A DOT's accumulator (CGEN_MMA) gives each thread pairs of neighbouring
+ * columns in rows 8 apart, so a STORE from it writes 4 bytes to each of 8
+ * rows at a time.  When the pointer's own layout goes by 16-byte chunks
+ * along its rows, the value goes through shared memory first, in
+ * row-major order: one write per pair, the rows padded by 8 elements so
+ * that a warp's writes fall in distinct banks.  Then each thread stores
+ * whole chunks, as a FLAT tile's STORE does (its masks and checks per
+ * chunk, lane by lane where a chunk cannot go whole).  The same bits land
+ * in memory. */
+
+/* Bytes of a staged row: its elements and the padding. */
+static size_t staged_pitch(const ir_type *t, int esz)
+{
+    return (size_t)t->shape[1] * (size_t)esz + 8 * (size_t)esz;
+}
+
+bool cg_store_staged(const cg *g, const ir_inst *in)
+{
+    if (in->op != IR_STORE || in->b < 0 || cg_scalar(g, in->a) || cg_scalar(g, in->b) ||
+        g->lay[in->b].kind != CGEN_MMA || !(g->pure[in->a] || g->abase[in->a] >= 0) ||
+        g->packed[in->b] || cg_tagged(g, in->a))
+        return false;
+    const ir_type *t = cg_type(g, in->a);
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    if (t->ndim != 2 || (esz != 2 && esz != 4) || vec_bytes(g, in, in->a) != 16 ||
+        !chunks_consecutive(g, in, in->a, 16 / esz))
+        return false;
+    size_t need = (size_t)t->shape[0] * staged_pitch(t, esz);
+    return need <= (g->o->max_smem ? g->o->max_smem : (size_t)100 * 1024);
+}
+
+static void store_staged(cg *g, int32_t pc, const ir_inst *in, int32_t value)
+{
+    dtype dt = dtype_elem(cg_dt(g, in->a));
+    const ir_type *t = cg_type(g, in->a);
+    int esz = (int)dtype_size(dt), V = 16 / esz, cols = (int)t->shape[1];
+    size_t pitch = staged_pitch(t, esz);
+    dtype bd = esz == 2 ? DTYPE_UINT16 : DTYPE_UINT32;
+    const char *pair = esz == 2 ? "unsigned int" : "unsigned long long";
+    const char *elem = esz == 2 ? "tk_u16" : "tk_u32";
+    cg_need_smem(g, (size_t)t->shape[0] * pitch);
+    cg_printf(g, "/* %d: the value to shared memory by pairs, row-major, then stored by "
+              "16-byte chunks */\n", pc);
+    cg_barrier(g);
+    cgen_layout L = cg_layout(g, value);
+    strbuf ex = {0}, v0 = {0}, v1 = {0}, b0 = {0}, b1 = {0};
+    cg_elem_index(g, &L, &ex, "r");
+    cg_operand_at(g, &v0, value, "r", "e");
+    cg_operand_at(g, &v1, value, "r + 1", "e + 1");
+    cgen_bitcast(&b0, bd, dt, strbuf_cstr(&v0));
+    cgen_bitcast(&b1, bd, dt, strbuf_cstr(&v1));
+    cg_printf(g, "{\n#pragma unroll\nfor (int q = 0; q < %d; q++) {\n", L.regs / 2);
+    cg_printf(g, "const int r = 2 * q, e = %s; (void)r;\n", strbuf_cstr(&ex));
+    cg_printf(g, "*(%s *)(tk_smem + e / %d * %zu + e %% %d * %d) = (%s)(%s) | ((%s)(%s) << %d);\n",
+              pair, cols, pitch, cols, esz, pair, strbuf_cstr(&b0), pair, strbuf_cstr(&b1),
+              8 * esz);
+    cg_printf(g, "}}\n");
+    strbuf_free(&ex);
+    strbuf_free(&v0);
+    strbuf_free(&v1);
+    strbuf_free(&b0);
+    strbuf_free(&b1);
+    cg_barrier(g);
+    chunks_open(g, in, in->a, in->c, 16, false);
+    cg_printf(g, "if (tk_v) {\n  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / %d * %zu + "
+              "e0 %% %d * %d);\n", cols, pitch, cols, esz);
+    cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
+    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
+    chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
+    cg_printf(g, "if (tk_m) { *(%s *)(tk_a) = *(const %s *)(tk_smem + e / %d * %zu + e %% %d * "
+              "%d); }\n", elem, elem, cols, pitch, cols, esz);
+    cg_printf(g, "}}}}\n");
+}
+
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
@@ -610,7 +685,9 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
     int bytes = shape == in->a ? vec_bytes(g, in, in->a) : 0;
     int32_t value = store_source(g, pc, in);
     bool hoisted = cg_check_hoist(g, pc, in);
-    if (bytes && !cg_scalar(g, in->b)) {
+    if (cg_store_staged(g, in)) {
+        store_staged(g, pc, in, value);
+    } else if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
         chunks_open(g, in, in->a, in->c, bytes, false);
         cg_printf(g, "if (tk_v) {\n  %s tk_w;\n", vec_type(bytes));

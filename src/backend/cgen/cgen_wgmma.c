@@ -138,22 +138,27 @@ static void mma_operands(cg *g, int32_t home, int first, int n)
     cg_printf(g, "\n");
 }
 
-bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *sm)
+bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const char *off)
 {
     wg_shape s = shape_of(g, in);
     const char *ty = cg_dt(g, in->a) == DTYPE_BF16 ? "bf16" : "f16";
     int n = s.N / 2;        /* registers per instruction */
-    cg_printf(g, "const unsigned tk_sa = (unsigned)__cvta_generic_to_shared(%s);\n", sm);
-    cg_printf(g, "const unsigned tk_ga = tk_sa + (unsigned)((tk_tid >> 7) * %d);\n",
-              s.mt * 64 * s.aw);
+    /* The round's descriptors at k 0; those of the other k add the
+     * operand's offset (a multiple of 16 bytes) to the start address field
+     * (bits 0-13, the address / 16): shared memory ends below 256 KB, so
+     * the sum never carries out of it. */
+    cg_printf(g, "const unsigned tk_sa = tk_wsa + (unsigned)(%s);\n", off);
+    cg_printf(g, "const unsigned long long tk_db0 = tk_wgdesc(tk_sa + %zuu, %du, 1024u, 1ull);\n",
+              s.offb, s.K * 128);
+    cg_printf(g, "const unsigned long long tk_da0 = tk_wgdesc(tk_sa + (unsigned)((tk_tid >> 7) * %d), "
+              "16u, %du, %dull);\n", s.mt * 64 * s.aw, 8 * s.aw, s.amode);
     cg_printf(g, "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
     cg_printf(g, "#pragma unroll\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n", s.K);
-    cg_printf(g, "  const unsigned long long tk_db = tk_wgdesc(tk_sa + %zuu + (unsigned)k0 * 128u, "
-              "%du, 1024u, 1ull);\n", s.offb, s.K * 128);
+    cg_printf(g, "  const unsigned long long tk_db = tk_db0 + (unsigned long long)(k0 * 8);\n");
     for (int i = 0; i < s.mt; i++) {
-        cg_printf(g, "  { const unsigned long long tk_da = tk_wgdesc(tk_ga + (unsigned)(k0 / %d * %d"
-                  " + %d + k0 %% %d * 2), 16u, %du, %dull);\n",
-                  s.akb, s.M * s.aw, i * 64 * s.aw, s.akb, 8 * s.aw, s.amode);
+        cg_printf(g, "  { const unsigned long long tk_da = tk_da0 + (unsigned long long)"
+                  "((k0 / %d * %d + %d + k0 %% %d * 2) >> 4);\n",
+                  s.akb, s.M * s.aw, i * 64 * s.aw, s.akb);
         cg_printf(g, "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n\"\n", n + 2);
         cg_printf(g, "      \"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", s.N, ty, ty);
         for (int r = 0; r < n; r++)
