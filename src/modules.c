@@ -44,6 +44,8 @@ static const struct modules_entry {
     {"importlib", builtin_importlib_init},   /* and importlib.util, .metadata */
     {"pkgutil", builtin_pkgutil_init},
     {"shutil", builtin_shutil_init},
+    {"filelock", builtin_filelock_init},
+    {"subprocess", builtin_subprocess_init},
     {"ctypes", builtin_ctypes_init},
     {"packaging", builtin_packaging_init},   /* and packaging.version */
     {"time", builtin_time_init},

@@ -105,7 +105,8 @@ typedef struct host_scope host_scope;
     X(STOP_ITERATION, "StopIteration", EXCEPTION) X(OS, "OSError", EXCEPTION) \
     X(FILE_NOT_FOUND, "FileNotFoundError", OS) X(FILE_EXISTS, "FileExistsError", OS) \
     X(PERMISSION, "PermissionError", OS) X(IS_A_DIRECTORY, "IsADirectoryError", OS) \
-    X(NOT_A_DIRECTORY, "NotADirectoryError", OS) X(MEMORY, "MemoryError", EXCEPTION) \
+    X(NOT_A_DIRECTORY, "NotADirectoryError", OS) X(TIMEOUT, "TimeoutError", OS) \
+    X(MEMORY, "MemoryError", EXCEPTION) \
     X(SYNTAX, "SyntaxError", EXCEPTION) X(WARNING, "Warning", EXCEPTION) \
     X(USER_WARNING, "UserWarning", WARNING) \
     X(DEPRECATION_WARNING, "DeprecationWarning", WARNING) \

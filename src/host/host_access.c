@@ -440,6 +440,19 @@ val host_getattr_opt(host *h, val obj, const char *name, src_span at)
         val v = val_object_get(obj, name);
         if (v.kind != VAL_MISSING)
             return val_ref(v);
+        if (obj.kind == VAL_MODULE) {
+            /* a submodule of tritsim's written in Python (torch._inductor.config)
+             * is there once its package is, as the packages it stands for
+             * import it: imported on first use */
+            val mn = val_object_get(obj, "__name__");
+            if (mn.kind == VAL_STR && val_object_get(obj, "__file__").kind != VAL_STR) {
+                char full[256];
+                int n = snprintf(full, sizeof full, "%s.%s", val_as_str(mn)->s, name);
+                if (n > 0 && (size_t)n < sizeof full &&
+                    val_dict_get_str(h->source_modules, full).kind == VAL_STR)
+                    return host_import_module(h, full, at);
+            }
+        }
         break;
     }
     case VAL_FUNC: {
@@ -473,6 +486,8 @@ val host_getattr_opt(host *h, val obj, const char *name, src_span at)
                 return u;
             }
         }
+        if (b->inst_type && b->inst_type->type_getattr)
+            return b->inst_type->type_getattr(h, obj, name, at);
         return val_missing();
     }
     case VAL_SLICE: {

@@ -236,6 +236,10 @@ struct val_type {
     /* isinstance(v, self), for objects that stand for a type (a class
      * written in C with attributes, e.g. TensorDescriptor). */
     bool (*instancecheck)(val self, val v);
+    /* T.name for the built-in type T whose instances have this type (its
+     * class methods and constants, e.g. pathlib.Path.home): the attribute,
+     * or VAL_MISSING.  type is the built-in (borrowed). */
+    val (*type_getattr)(host *h, val type, const char *name, src_span at);
 };
 
 /* A new zero-filled heap object of size bytes (at least sizeof(val_obj)),

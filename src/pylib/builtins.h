@@ -26,6 +26,8 @@ void builtin_future_init(host *h);       /* typingmod.c: __future__ */
 void builtin_operator_init(host *h);     /* operatormod.c */
 void builtin_importlib_init(host *h);    /* importlibmod.c */
 void builtin_pkgutil_init(host *h);      /* importlibmod.c: pkgutil */
+void builtin_filelock_init(host *h);     /* filelockmod.c: filelock (lock files) */
+void builtin_subprocess_init(host *h);   /* subprocessmod.c: subprocess (refuses) */
 void builtin_shutil_init(host *h);       /* shutilmod.c: shutil.which */
 void builtin_ctypes_init(host *h);       /* ctypesmod.c */
 void builtin_packaging_init(host *h);    /* packagingmod.c: packaging.version */

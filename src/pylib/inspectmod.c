@@ -1,5 +1,7 @@
-/* inspectmod.c - inspect.currentframe(), inspect.getfile() and
- * inspect.signature() with its Signature and Parameter objects.
+/* inspectmod.c - inspect.currentframe(), inspect.getfile(),
+ * inspect.getsource() of a module (the program's file, or the text of one
+ * of tritsim's modules written in Python) and inspect.signature() with its
+ * Signature and Parameter objects.
  *
  * A frame here is what a program reads of the running code: f_lineno
  * (the line of the currentframe() call), f_globals (the program's global
@@ -11,6 +13,7 @@
  * kernel in it has that file. */
 #include "inspectmod.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -227,11 +230,53 @@ static val fn_signature(host *h, val self, int argc, const val *argv, const val_
     return sig;
 }
 
+/* inspect.getsource(module): the whole text of the module's file, as
+ * CPython gives it; for tritsim's modules written in Python
+ * (torch._inductor.config, einops) the text tritsim runs.  Modules written
+ * in C have none (CPython's TypeError for a built-in module); functions
+ * and classes are not supported. */
+static val fn_getsource(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                        src_span at)
+{
+    (void)self;
+    val p[1];
+    if (!host_args(h, at, "getsource", "object", argc, argv, kw, p))
+        return val_err();
+    val v = p[0];
+    if (v.kind != VAL_MODULE)
+        return host_error(h, at, "NotImplementedError: inspect.getsource() of %s: tritsim "
+                          "gives the source of modules only", val_type_name(v));
+    val file = val_object_get(v, "__file__");
+    val name = val_object_get(v, "__name__");
+    const char *mn = name.kind == VAL_STR ? val_as_str(name)->s : "?";
+    if (file.kind == VAL_STR) {
+        FILE *f = fopen(val_as_str(file)->s, "rb");
+        if (!f)
+            return host_error(h, at, "OSError: could not get source code (%s)",
+                              val_as_str(file)->s);
+        strbuf b;
+        strbuf_init(&b);
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+            strbuf_putn(&b, buf, n);
+        fclose(f);
+        val r = val_str_new(b.len ? b.data : "", b.len);
+        strbuf_free(&b);
+        return r;
+    }
+    val text = val_dict_get_str(h->source_modules, mn);
+    if (text.kind == VAL_STR)
+        return val_ref(text);
+    return host_error(h, at, "TypeError: <module '%s' (built-in)> is a built-in module", mn);
+}
+
 void inspect_init(host *h)
 {
     val m = val_module_new("inspect");
     host_def(m, "inspect.currentframe", fn_currentframe);
     host_def(m, "inspect.getfile", fn_getfile);
+    host_def(m, "inspect.getsource", fn_getsource);
     val empty = val_object_new(&empty_type);
     val_object_set(m, "_empty", empty);
     val param = val_object_new(&param_type);

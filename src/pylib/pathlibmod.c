@@ -4,8 +4,10 @@
  * nothing), its pure operations (/, parent, name, suffix, stem, parts,
  * joinpath, with_name, with_suffix, is_absolute, ==) and the file-system
  * queries a program asks most (exists, is_file, is_dir, absolute, resolve,
- * mkdir), and its files: open, read_text, write_text (through fileio.c),
- * unlink, rmdir, iterdir, glob, rglob.  str(p) and os.fspath-style uses
+ * mkdir, is_symlink), the home directory (expanduser, Path.home) and
+ * Path.cwd, the ancestors (parents), and its files: open, read_text,
+ * write_text, read_bytes, write_bytes (through fileio.c), unlink, rmdir,
+ * iterdir, glob, rglob.  str(p) and os.fspath-style uses
  * (the os.path functions, p.__fspath__()) give the path. */
 #define _DEFAULT_SOURCE   /* realpath */
 #include "pathlibmod.h"
@@ -18,9 +20,11 @@
 #include <unistd.h>
 
 #include <dirent.h>
+#include <pwd.h>
 #include <fnmatch.h>
 
 #include "arena.h"
+#include "bytesval.h"
 #include "builtins_impl.h"
 #include "pathname.h"
 #include "strbuf.h"
@@ -233,6 +237,90 @@ HOST_CFUNC_CALLING(fn_is_file, path_test, "is_file", 1)
 HOST_CFUNC_CALLING(fn_is_dir, path_test, "is_dir", 2)
 HOST_CFUNC_CALLING(fn_is_absolute, path_test, "is_absolute", 3)
 
+static val fn_is_symlink(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)argv;
+    if (!path_no_args(h, "is_symlink", argc, kw, at))
+        return val_err();
+    struct stat st;
+    return val_bool(lstat(path_of(self), &st) == 0 && S_ISLNK(st.st_mode));
+}
+
+/* The path with a leading "~" or "~user" replaced by that home directory
+ * as CPython's expanduser finds it ($HOME for "~", else the password
+ * database); NULL when there is none.  Other paths come back unchanged. */
+static char *path_expand_home(const char *s)
+{
+    if (s[0] != '~')
+        return xstrdup(s);
+    size_t ulen = strcspn(s + 1, "/");
+    const char *home = NULL;
+    if (ulen == 0) {
+        home = getenv("HOME");
+        if (!home) {
+            struct passwd *pw = getpwuid(getuid());
+            home = pw ? pw->pw_dir : NULL;
+        }
+    } else {
+        char *user = xmalloc(ulen + 1);
+        memcpy(user, s + 1, ulen);
+        user[ulen] = '\0';
+        struct passwd *pw = getpwnam(user);
+        free(user);
+        home = pw ? pw->pw_dir : NULL;
+    }
+    if (!home)
+        return NULL;
+    const char *rest = s + 1 + ulen;
+    while (*rest == '/')
+        rest++;                          /* relative to home, not a new root */
+    const char *parts[2] = {home, rest};
+    return path_join(2, parts);
+}
+
+static val path_expanduser(host *h, const char *s, src_span at)
+{
+    char *e = path_expand_home(s);
+    if (!e)
+        return host_error(h, at, "Could not determine home directory.");
+    return path_new_owned(e);
+}
+
+static val fn_expanduser(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)argv;
+    if (!path_no_args(h, "expanduser", argc, kw, at))
+        return val_err();
+    return path_expanduser(h, path_of(self), at);
+}
+
+/* Path.home() and Path.cwd(), through type_getattr. */
+static val fn_home(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                   src_span at)
+{
+    (void)self, (void)argv;
+    if (!path_no_args(h, "home", argc, kw, at))
+        return val_err();
+    return path_expanduser(h, "~", at);
+}
+
+static val fn_cwd(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                  src_span at)
+{
+    (void)self, (void)argv;
+    if (!path_no_args(h, "cwd", argc, kw, at))
+        return val_err();
+    val c = path_cwd_str(h, at);
+    if (c.kind == VAL_ERR)
+        return c;
+    const char *parts[1] = {val_as_str(c)->s};
+    val r = path_new(1, parts);
+    val_unref(c);
+    return r;
+}
+
 static val path_absolute(host *h, val self, src_span at)
 {
     if (pathname_root_len(path_of(self)))
@@ -420,12 +508,29 @@ static val fn_write_text(host *h, val self, int argc, const val *argv, const val
     return f.kind == VAL_ERR ? f : path_file_call(h, f, "write", a[0], at);
 }
 
-static val fn_bytes(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
-                    src_span at)
+static val fn_read_bytes(host *h, val self, int argc, const val *argv,
+                         const val_kwargs *kw, src_span at)
 {
-    (void)self, (void)argc, (void)argv, (void)kw;
-    return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "%s: tritsim has no bytes type (use "
-                      "read_text / write_text)", h->calling ? h->calling->name : "bytes");
+    (void)argv;
+    if (!path_no_args(h, "read_bytes", argc, kw, at))
+        return val_err();
+    val f = path_open_mode(h, self, "rb", val_missing(), at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "read", val_missing(), at);
+}
+
+/* write_bytes(data): data bytes (CPython takes any bytes-like object
+ * through a memoryview; tritsim's only one is bytes) */
+static val fn_write_bytes(host *h, val self, int argc, const val *argv,
+                          const val_kwargs *kw, src_span at)
+{
+    val a[1];
+    if (!host_args(h, at, "write_bytes", "data", argc, argv, kw, a))
+        return val_err();
+    if (!bytesval_is(a[0]))
+        return host_raise(h, HOST_EXC_TYPE, at, "memoryview: a bytes-like object is required, "
+                          "not '%s'", val_type_name(a[0]));
+    val f = path_open_mode(h, self, "wb", val_missing(), at);
+    return f.kind == VAL_ERR ? f : path_file_call(h, f, "write", a[0], at);
 }
 
 static val fn_unlink(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -573,9 +678,10 @@ static const struct {
     val_cfunc fn;
 } path_methods[] = {
     {"open", fn_open}, {"read_text", fn_read_text}, {"write_text", fn_write_text},
-    {"read_bytes", fn_bytes}, {"write_bytes", fn_bytes}, {"unlink", fn_unlink},
+    {"read_bytes", fn_read_bytes}, {"write_bytes", fn_write_bytes}, {"unlink", fn_unlink},
     {"rmdir", fn_rmdir}, {"iterdir", fn_iterdir}, {"glob", fn_glob}, {"rglob", fn_rglob},
     {"exists", fn_exists}, {"is_file", fn_is_file}, {"is_dir", fn_is_dir},
+    {"is_symlink", fn_is_symlink}, {"expanduser", fn_expanduser},
     {"is_absolute", fn_is_absolute}, {"absolute", fn_absolute}, {"resolve", fn_resolve},
     {"joinpath", fn_joinpath}, {"with_name", fn_with_name},
     {"with_suffix", fn_with_suffix}, {"mkdir", fn_mkdir}, {"as_posix", fn_str},
@@ -603,6 +709,24 @@ static val path_getattr(host *h, val self, const char *name, src_span at)
     }
     if (!strcmp(name, "parent"))
         return path_new_owned(path_parent(s));
+    if (!strcmp(name, "parents")) {
+        /* a tuple of the ancestors, nearest first (CPython's is a sequence
+         * of its own; len, [i], `in` and iteration agree) */
+        val l = val_list_new(4);
+        char *cur = xstrdup(s);
+        while (*path_name(cur)) {
+            char *up = path_parent(cur);
+            free(cur);
+            cur = up;
+            val_list_push(l, path_new_owned(xstrdup(cur)));
+        }
+        free(cur);
+        val_seq *q = val_as_seq(l);
+        val t = val_tuple_of(q->len, q->items);
+        q->len = 0;
+        val_unref(l);
+        return t;
+    }
     if (!strcmp(name, "parts")) {
         val l = val_list_new(4);
         size_t r = pathname_root_len(s);
@@ -646,6 +770,16 @@ static val path_binop(host *h, ast_op op, bool inplace, val a, val b, src_span a
     return val_missing();
 }
 
+static val path_type_getattr(host *h, val type, const char *name, src_span at)
+{
+    (void)h, (void)type, (void)at;
+    if (!strcmp(name, "home"))
+        return val_builtin_new("pathlib.Path.home", fn_home, val_none());
+    if (!strcmp(name, "cwd"))
+        return val_builtin_new("pathlib.Path.cwd", fn_cwd, val_none());
+    return val_missing();
+}
+
 static void path_str(host *h, val self, strbuf *out)
 {
     (void)h;
@@ -667,7 +801,8 @@ static void path_free(val_obj *self)
 }
 
 static const char *const path_attrs[] = {
-    "name", "suffix", "stem", "parent", "parts", "exists", "is_file", "is_dir",
+    "name", "suffix", "stem", "parent", "parents", "parts", "exists", "is_file", "is_dir",
+    "is_symlink", "expanduser",
     "is_absolute", "absolute", "resolve", "joinpath", "with_name", "with_suffix", "mkdir",
     "as_posix", "open", "read_text", "write_text", "read_bytes", "write_bytes", "unlink",
     "rmdir", "iterdir", "glob", "rglob", NULL,
@@ -682,6 +817,7 @@ static const val_type path_type = {
     .repr = path_repr,
     .free = path_free,
     .attr_names = path_attrs,
+    .type_getattr = path_type_getattr,
 };
 
 void pathlib_init(host *h)

@@ -731,6 +731,7 @@ const ag_formula ag_formulas_base[] = {
     {"mean", "MeanBackward1", rec_reduce, bw_mean},
     {"matmul", "MmBackward0", ag_rec_two, ag_bw_matmul},
     {"mm", "MmBackward0", ag_rec_two, ag_bw_matmul},
+    {"mv", "MvBackward0", ag_rec_two, ag_bw_matmul},
     {"relu", "ReluBackward0", ag_rec_keep_input, bw_relu},
     {"exp", "ExpBackward0", ag_rec_keep_output, bw_exp},
     {"clone", "CloneBackward0", ag_rec_one, bw_same},

@@ -152,6 +152,8 @@ void torch_amp_add(host *h, val torch);
 /* torch.finfo, torch.iinfo, torch.compiler and torch._dynamo's disable
  * (torch_info.c). */
 void torch_info_add(host *h, val torch);
+/* torch_inductor.c: torch._inductor (config, written in Python) */
+void torch_inductor_add(host *h, val torch);
 /* torch.utils._triton.has_triton and torch.use_deterministic_algorithms
  * with its queries (torch_utilmod.c). */
 void torch_utilmod_add(host *h, val torch);

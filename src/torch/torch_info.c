@@ -169,6 +169,57 @@ static val fn_disable(host *h, val self, int argc, const val *argv, const val_kw
     return val_builtin_new("disable", disable_apply, val_none());
 }
 
+/* torch.compile(model=None, *, fullgraph=False, dynamic=None,
+ * backend="inductor", mode=None, options=None, disable=False): tritsim
+ * compiles nothing, so the model or function itself (as torch.compile's
+ * result behaves: called, it runs the code), or a decorator giving back
+ * what it decorates. */
+static val fn_compile(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at)
+{
+    (void)self;
+    val a[7];
+    if (!host_args(h, at, "compile", "model=, *, fullgraph=, dynamic=, backend=, mode=, "
+                   "options=, disable=", argc, argv, kw, a))
+        return val_err();
+    if (a[4].kind != VAL_MISSING && a[4].kind != VAL_NONE && a[5].kind != VAL_MISSING &&
+        a[5].kind != VAL_NONE)
+        return host_error(h, at, "Either mode or options can be specified, but both can't "
+                          "be specified at the same time.");
+    if (a[0].kind != VAL_MISSING && a[0].kind != VAL_NONE)
+        return val_ref(a[0]);
+    return val_builtin_new("compile", disable_apply, val_none());
+}
+
+/* torch._dynamo.mark_static(t, index=None) and mark_dynamic(t, index, *,
+ * min=None, max=None): hints to the compiler about a tensor's sizes; with
+ * nothing compiled they change nothing and give None. */
+static val mark_impl(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                     src_span at, const char *fname, bool dynamic)
+{
+    (void)self;
+    val a[4];
+    if (!host_args(h, at, fname, dynamic ? "t, index, *, min=, max=" : "t, index=", argc,
+                   argv, kw, a))
+        return val_err();
+    return val_none();
+}
+
+/* torch.compiler.allow_in_graph(fn) / torch._dynamo.allow_in_graph: tells
+ * the compiler to keep fn as one node of the graph; fn comes back. */
+static val fn_allow_in_graph(host *h, val self, int argc, const val *argv,
+                             const val_kwargs *kw, src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "allow_in_graph", "fn", argc, argv, kw, a))
+        return val_err();
+    return val_ref(a[0]);
+}
+
+HOST_CFUNC_CALLING(fn_mark_static, mark_impl, "mark_static", false)
+HOST_CFUNC_CALLING(fn_mark_dynamic, mark_impl, "mark_dynamic", true)
+
 /* ---- torch.library ---------------------------------------------------------------- */
 
 /* What custom_op makes of a function: calling it calls the function. */
@@ -398,9 +449,20 @@ void torch_info_add(host *h, val torch)
         val_object_set(m, "disable", val_builtin_new(i ? "torch._dynamo.disable"
                                                        : "torch.compiler.disable",
                                                      fn_disable, val_none()));
+        val_object_set(m, "allow_in_graph",
+                       val_builtin_new(i ? "torch._dynamo.allow_in_graph"
+                                         : "torch.compiler.allow_in_graph",
+                                       fn_allow_in_graph, val_none()));
+        if (i == 1) {
+            host_def(m, "torch._dynamo.mark_static", fn_mark_static);
+            host_def(m, "torch._dynamo.mark_dynamic", fn_mark_dynamic);
+        }
         val_object_set(torch, mods[i][0], val_ref(m));
         host_register_module(h, mods[i][1], m);
     }
+    val_object_set(torch, "compile", val_builtin_new("torch.compile", fn_compile, val_none()));
+    val_object_set(torch, "_disable_dynamo", val_builtin_new("torch._disable_dynamo", fn_disable,
+                                                             val_none()));
     val lib = val_module_new("torch.library");
     val_object_set(lib, "custom_op", val_builtin_new("torch.library.custom_op", fn_custom_op,
                                                      val_none()));

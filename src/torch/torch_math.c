@@ -1137,6 +1137,81 @@ TORCH_NAMED(mm, product, tensor_mm)
 TORCH_NAMED(bmm, product, tensor_bmm)
 TORCH_NAMED(dot, product, NULL)
 
+/* mv(input, vec): a matrix times a vector, checked as PyTorch does */
+static val fn_mv(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                 src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS_OTHER("mv", "input, vec", a);
+    if (t->ndim != 2 || o->ndim != 1)
+        return host_error(h, at, "vector + matrix @ vector expected, got 1, %d, %d",
+                          t->ndim, o->ndim);
+    char err[TENSOR_ERR_LEN];
+    return torch_result(h, at, tensor_matmul(t, o, err), err);
+}
+
+/* addmm(input, mat1, mat2, *, beta=1, alpha=1): beta * input + alpha *
+ * (mat1 @ mat2), input ignored when beta is 0 (its NaNs too, as PyTorch);
+ * addmm_ writes that into self.  Composed of torch's own operations
+ * through the host, so autograd records each of them. */
+static val addmm_impl(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                      src_span at, const char *fname, bool inplace)
+{
+    val a[5];
+    TORCH_READ_ARGS(fname, "input, mat1, mat2, *, beta=, alpha=", a);
+    (void)t;
+    val torch = host_module(h, "torch");
+    val mm = host_getattr(h, torch, "mm", at);
+    if (mm.kind == VAL_ERR)
+        return mm;
+    val r = host_call(h, mm, 2, a + 1, NULL, at);
+    val_unref(mm);
+    if (r.kind == VAL_ERR)
+        return r;
+    val beta = a[3].kind == VAL_MISSING ? val_int(1) : a[3];
+    val alpha = a[4].kind == VAL_MISSING ? val_int(1) : a[4];
+    bool alpha_one = (alpha.kind == VAL_INT || alpha.kind == VAL_BOOL) && alpha.u.i == 1;
+    bool beta_zero = (beta.kind == VAL_INT && beta.u.i == 0) ||
+                     (beta.kind == VAL_FLOAT && beta.u.f == 0.0) ||
+                     (beta.kind == VAL_BOOL && beta.u.i == 0);
+    if (!alpha_one) {
+        val s = host_binop(h, AST_OP_MUL, r, alpha, at);
+        val_unref(r);
+        if (s.kind == VAL_ERR)
+            return s;
+        r = s;
+    }
+    if (!beta_zero) {
+        val in = a[0];
+        bool beta_one = (beta.kind == VAL_INT || beta.kind == VAL_BOOL) && beta.u.i == 1;
+        val scaled = beta_one ? val_ref(in) : host_binop(h, AST_OP_MUL, in, beta, at);
+        if (scaled.kind == VAL_ERR) {
+            val_unref(r);
+            return scaled;
+        }
+        val s = host_binop(h, AST_OP_ADD, scaled, r, at);
+        val_unref(scaled);
+        val_unref(r);
+        if (s.kind == VAL_ERR)
+            return s;
+        r = s;
+    }
+    if (!inplace)
+        return r;
+    val copy = host_getattr(h, a[0], "copy_", at);
+    if (copy.kind == VAL_ERR) {
+        val_unref(r);
+        return copy;
+    }
+    val out = host_call(h, copy, 1, &r, NULL, at);
+    val_unref(copy);
+    val_unref(r);
+    return out;
+}
+
+HOST_CFUNC_CALLING(fn_addmm, addmm_impl, "addmm", false)
+HOST_CFUNC_CALLING(fn_addmm_, addmm_impl, "addmm_", true)
+
 /* outer(input, vec2) (and ger): input[:, None] * vec2[None, :] */
 static val fn_outer(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
                     src_span at)
@@ -1412,6 +1487,9 @@ const torch_fn torch_math_fns[] = {
     TORCH_BOTH("norm", fn_norm),
     TORCH_BOTH("matmul", fn_matmul),
     TORCH_BOTH("mm", fn_mm),
+    TORCH_BOTH("mv", fn_mv),
+    TORCH_BOTH_NO_GRAD("addmm", fn_addmm),
+    TORCH_METHOD_NO_GRAD("addmm_", fn_addmm_),
     TORCH_BOTH("bmm", fn_bmm),
     TORCH_BOTH("dot", fn_dot),
     TORCH_BOTH("outer", fn_outer),

@@ -267,6 +267,9 @@ static val fn_cuda_device(host *h, val self, int argc, const val *argv, const va
     if (!cuda_query_args(h, at, "device", "device", argc, argv, kw, a))
         return val_err();
     val c = val_object_new(&cudadev_type);
+    /* idx: the index asked for, -1 for None (PyTorch's) */
+    val_object_set(c, "idx", val_int(a[0].kind == VAL_NONE ? -1
+                                     : a[0].kind == VAL_INT ? a[0].u.i : 0));
     host_def(c, "torch.cuda.device.__enter__", cudadev_enter);
     host_def(c, "torch.cuda.device.__exit__", cudadev_exit);
     return c;
@@ -418,6 +421,22 @@ static val make_cuda(void)
     return cuda;
 }
 
+/* torch._C._cuda_getCurrentRawStream(device_index): the current stream's
+ * handle as an int, 0 (the default stream, which is all tritsim has; the
+ * cuda_stream of torch.cuda.current_stream()). */
+static val fn_raw_stream(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
+                         src_span at)
+{
+    (void)self;
+    val a[1];
+    if (!host_args(h, at, "_cuda_getCurrentRawStream", "device_index", argc, argv, kw, a))
+        return val_err();
+    if (a[0].kind != VAL_INT)
+        return host_raise(h, HOST_EXC_TYPE, at, "_cuda_getCurrentRawStream(): expected an "
+                          "int device index, not %s", val_type_name(a[0]));
+    return val_int(0);
+}
+
 /* torch.version.cuda / .hip say which GPU stack the program "runs" on:
  * HIP under --target mi300x (the ROCm tutorial picks its configs by it). */
 static val make_version(host *h)
@@ -458,6 +477,11 @@ void torch_init(host *h)
     add_module(h, torch, "amp", "torch.amp", torch_amp_module(false));
     torch_amp_add(h, torch);
     add_module(h, torch, "version", "torch.version", make_version(h));
+    val c_ext = val_module_new("torch._C");
+    val_object_set(c_ext, "_cuda_getCurrentRawStream",
+                   val_builtin_new("torch._C._cuda_getCurrentRawStream", fn_raw_stream,
+                                   val_none()));
+    add_module(h, torch, "_C", "torch._C", c_ext);
     add_module(h, torch, "testing", "torch.testing", testing);
     val linalg = val_module_new("torch.linalg");
     add_table(linalg, nnf, torch_linalg_fns);
@@ -467,6 +491,7 @@ void torch_init(host *h)
     add_module(h, torch, "nn", "torch.nn", nn);
     torch_backends_add(h, torch);
     torch_info_add(h, torch);
+    torch_inductor_add(h, torch);
     torch_utilmod_add(h, torch);
     torch_dist_add(h, torch);
     torch_reduce_more_add(h, torch);

@@ -1094,6 +1094,12 @@ static bool launch_profiled(host *h, const launch_kernel *k, const val_func *f, 
     return ok;
 }
 
+static val launch_compiled_make(val kernel, launch_spec *s, const val *bound, int n, int m,
+                                const char *const *names, const val *values, int64_t warps,
+                                int64_t stages);
+
+/* A launch; its value is the CompiledKernel (launch_compiled_make), as
+ * Triton's JITFunction.run returns it. */
 static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *argv,
                       const val_kwargs *kw, src_span at)
 {
@@ -1180,17 +1186,21 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     /* a Proton profile that names launches: launch_metadata's arguments */
     val md_args = proton_wants_metadata() && k->metadata.kind != VAL_NONE
                       ? launch_md_args(f, bound, g, warps, stages) : val_none();
+    val result = launch_compiled_make(val_of(k), s, bound, n, kw ? kw->n : 0,
+                                      kw ? (const char *const *)kw->names : NULL,
+                                      kw ? kw->values : NULL, warps, stages);
     free(bound);
     if (g[0] * g[1] * g[2] == 0) {
         free(args);
         free(vargs);
         val_unref(md_args);
-        return val_none();
+        return result;
     }
     val scratch;
     if (!launch_scratch(h, ir, g, at, &scratch)) {
         free(args);
         free(vargs);
+        val_unref(result);
         return val_err();
     }
     backend_dev *dev = launch_context(h)->dev;
@@ -1200,6 +1210,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         free(args);
         free(vargs);
         val_unref(scratch);
+        val_unref(result);
         return val_err();
     }
     fflush(stdout);
@@ -1236,6 +1247,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
             free(revealed);
             val_unref(scratch);
             val_unref(md_args);
+            val_unref(result);
             return val_err();
         }
     }
@@ -1245,6 +1257,8 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
     free(revealed);
     val_unref(scratch);
     val_unref(md_args);
+    if (killed || !run_ok)
+        val_unref(result);
     if (killed) {          /* the debugger's `kill`: end the program quietly */
         h->exiting = true;
         h->exit_status = 1;
@@ -1254,7 +1268,7 @@ static val launch_run(host *h, launch_kernel *k, val grid, int argc, const val *
         diag_report(h->diag, DIAG_NOTE, h->file, at, "in the launch of '%s' here", f->name);
         return host_fail(h);
     }
-    return val_none();
+    return result;
 }
 
 /* ---- the launcher: kernel[grid] ------------------------------------------ */
@@ -1297,7 +1311,7 @@ typedef struct launch_compiled {
     val *consts;            /* per parameter: the constexpr value, or MISSING */
     int nparams;
     int nopts;
-    const char **opt_names; /* launch options (num_warps=...), values owned */
+    const char **opt_names; /* launch options (num_warps=...), names and values owned */
     val *opt_values;
     int64_t n_regs, n_spills, shared, num_warps, num_stages;
 } launch_compiled;
@@ -1353,6 +1367,8 @@ static void launch_compiled_free(val_obj *o)
     for (int i = 0; i < c->nopts; i++)
         val_unref(c->opt_values[i]);
     free(c->consts);
+    for (int i = 0; i < c->nopts; i++)
+        free((char *)c->opt_names[i]);
     free(c->opt_names);
     free(c->opt_values);
     c->nparams = c->nopts = 0;
@@ -1432,6 +1448,52 @@ static bool launch_is_param(const val_func *f, const char *name)
     return false;
 }
 
+/* The CompiledKernel of specialization s of kernel (a launch_kernel val)
+ * for the arguments bound[0..n), with the launch options among the m
+ * keywords names/values (the rest are parameters) and num_warps /
+ * num_stages: what warmup() gives and what a launch returns, as Triton's. */
+static val launch_compiled_make(val kernel, launch_spec *s, const val *bound, int n, int m,
+                                const char *const *names, const val *values, int64_t warps,
+                                int64_t stages)
+{
+    launch_kernel *k = (launch_kernel *)kernel.u.o;
+    const val_func *f = launch_func(k);
+    launch_compiled *c = val_obj_new(sizeof *c, VAL_OBJECT, &launch_compiled_type);
+    c->kernel = val_ref(kernel);
+    c->spec = s;
+    c->nparams = n;
+    c->consts = xcalloc((size_t)n + 1, sizeof *c->consts);
+    for (int i = 0; i < n; i++)
+        c->consts[i] = s->params[i].is_const ? val_ref(bound[i]) : val_missing();
+    c->opt_names = xcalloc((size_t)m + 1, sizeof *c->opt_names);
+    c->opt_values = xcalloc((size_t)m + 1, sizeof *c->opt_values);
+    for (int i = 0; i < m; i++)
+        if (backend_is_launch_option(names[i]) && !launch_is_param(f, names[i])) {
+            /* copied: a launch's keywords may be a **dict's keys */
+            c->opt_names[c->nopts] = xstrdup(names[i]);
+            c->opt_values[c->nopts++] = val_ref(values[i]);
+        }
+    c->num_warps = warps;
+    c->num_stages = stages;
+    launch_estimate(c);
+
+    val self_c = val_of(c);
+    val md = val_object_new(&launch_metadata_type);
+    val_object_set(md, "name", val_str_cstr(f->name));
+    val_object_set(md, "num_warps", val_int(c->num_warps));
+    val_object_set(md, "num_stages", val_int(c->num_stages));
+    val_object_set(md, "num_ctas", val_int(1));
+    val_object_set(md, "shared", val_int(c->shared));
+    val_object_set(self_c, "metadata", md);
+    val_object_set(self_c, "n_regs", val_int(c->n_regs));
+    val_object_set(self_c, "n_spills", val_int(c->n_spills));
+    val_object_set(self_c, "name", val_str_cstr(f->name));
+    val_object_set(self_c, "_init_handles",
+                   val_builtin_new("CompiledKernel._init_handles", launch_init_handles,
+                                   val_none()));
+    return self_c;
+}
+
 /* kernel.warmup(*args, grid=..., **kwargs): compile for these arguments
  * without running, as Triton's JITFunction.warmup. */
 static val launch_warmup(host *h, val self, int argc, const val *argv, const val_kwargs *kw,
@@ -1477,41 +1539,10 @@ static val launch_warmup(host *h, val self, int argc, const val *argv, const val
         free(values);
         return val_err();
     }
-    launch_compiled *c = val_obj_new(sizeof *c, VAL_OBJECT, &launch_compiled_type);
-    c->kernel = val_ref(self);
-    c->spec = s;
-    c->nparams = n;
-    c->consts = xcalloc((size_t)n + 1, sizeof *c->consts);
-    for (int i = 0; i < n; i++)
-        c->consts[i] = s->params[i].is_const ? val_ref(bound[i]) : val_missing();
-    c->opt_names = xcalloc((size_t)m + 1, sizeof *c->opt_names);
-    c->opt_values = xcalloc((size_t)m + 1, sizeof *c->opt_values);
-    for (int i = 0; i < m; i++)
-        if (backend_is_launch_option(names[i]) && !launch_is_param(f, names[i])) {
-            c->opt_names[c->nopts] = names[i];
-            c->opt_values[c->nopts++] = val_ref(values[i]);
-        }
-    c->num_warps = warps;
-    c->num_stages = stages;
-    launch_estimate(c);
+    val self_c = launch_compiled_make(self, s, bound, n, m, names, values, warps, stages);
     free(bound);
     free(names);
     free(values);
-
-    val self_c = val_of(c);
-    val md = val_object_new(&launch_metadata_type);
-    val_object_set(md, "name", val_str_cstr(f->name));
-    val_object_set(md, "num_warps", val_int(c->num_warps));
-    val_object_set(md, "num_stages", val_int(c->num_stages));
-    val_object_set(md, "num_ctas", val_int(1));
-    val_object_set(md, "shared", val_int(c->shared));
-    val_object_set(self_c, "metadata", md);
-    val_object_set(self_c, "n_regs", val_int(c->n_regs));
-    val_object_set(self_c, "n_spills", val_int(c->n_spills));
-    val_object_set(self_c, "name", val_str_cstr(f->name));
-    val_object_set(self_c, "_init_handles",
-                   val_builtin_new("CompiledKernel._init_handles", launch_init_handles,
-                                   val_none()));
     return self_c;
 }
 

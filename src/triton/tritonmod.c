@@ -486,6 +486,41 @@ static val tritonmod_language(const char *name)
     return tl;
 }
 
+/* triton.runtime.errors: Triton's exception classes, in Python text
+ * (host_register_source_module), imported on first use. */
+static const char runtime_errors_source[] =
+    "\"\"\"triton.runtime.errors for tritsim: Triton's exception classes, for the\n"
+    "programs that name them (a tuner that catches OutOfResources to skip a\n"
+    "config).  tritsim's own launches report running out of shared memory or\n"
+    "registers as their own error, which is not these classes.\"\"\"\n"
+    "\n"
+    "\n"
+    "class TritonError(Exception):\n"
+    "    pass\n"
+    "\n"
+    "\n"
+    "class OutOfResources(TritonError):\n"
+    "    def __init__(self, required, limit, name):\n"
+    "        self.required = required\n"
+    "        self.limit = limit\n"
+    "        self.name = name\n"
+    "        super().__init__(self._text())\n"
+    "\n"
+    "    def _text(self):\n"
+    "        return (\"out of resource: %s, Required: %s, Hardware limit: %s. Reducing block \"\n"
+    "                \"sizes or `num_stages` may help.\" % (self.name, self.required, self.limit))\n"
+    "\n"
+    "    def __str__(self):\n"
+    "        return self._text()\n"
+    "\n"
+    "\n"
+    "class PTXASError(TritonError):\n"
+    "    pass\n"
+    "\n"
+    "\n"
+    "class InterpreterError(TritonError):\n"
+    "    pass\n";
+
 void tritonmod_init(host *h)
 {
     val triton = val_module_new("triton");
@@ -515,6 +550,7 @@ void tritonmod_init(host *h)
     val_object_set(triton, "runtime", val_ref(runtime));
     val_object_set(runtime, "JITFunction", launch_kernel_type_val());
     host_register_module(h, "triton.runtime", runtime);
+    host_register_source_module(h, "triton.runtime.errors", runtime_errors_source);
     host_register_module(h, "triton", triton);
     host_register_module(h, "triton.language", tl);
     host_register_module(h, "triton.language.math", math);

@@ -1,0 +1,1 @@
+# Stand-in package (see transformers/__init__.py).
