@@ -29,6 +29,7 @@ if [ "${1:-}" = --one ]; then
     # one driver: --one RUNNER DRIVER LOGFILE (called through xargs below)
     runner=$2 drv=$3 log=$4
     start=$(date +%s)
+    # shellcheck disable=SC2086 # CORPUS_ARGS is split into arguments on purpose
     case $(basename "$runner") in
     tritsim*) set -- "$runner" run ${CORPUS_ARGS:-} "$drv" ;;
     *) set -- "$runner" "$drv" ;;
@@ -86,6 +87,7 @@ export CORPUS_SRC CORPUS_TIMEOUT CORPUS_LOGS PYTHONPATH PYTHONDONTWRITEBYTECODE 
     "tools/corpus/setup-sources.sh, or set CORPUS_SRC)" >&2
 
 # the drivers, in order
+# shellcheck disable=SC2046 # project folders have plain names
 [ $# -gt 0 ] || set -- $(cd "$here/drivers" && for d in */; do
     ls "$d"drive_*.py >/dev/null 2>&1 && echo "${d%/}"
 done)
