@@ -632,10 +632,12 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
     /* a module of the program: its jit functions and constants */
     if (s->host->lookup_attr && strcmp(module, "triton") && strncmp(module, "triton.", 7) &&
         strcmp(module, "math")) {
-        spec_global g = s->host->lookup_attr(s->host->ctx, module, attr);
+        bool known = false;
+        spec_global g = s->host->lookup_attr(s->host->ctx, module, attr, &known);
         if (g.kind != SPEC_G_UNDEFINED)
             return sp_global_sval(s, g, at, q, out);
-        return sp_error(s, at, "module '%s' has no attribute '%s'", module, attr);
+        if (known)
+            return sp_error(s, at, "module '%s' has no attribute '%s'", module, attr);
     }
     char buf[128];
     return sp_error(s, at, "%s is not supported by tritsim (see doc/language.md)",

@@ -546,13 +546,16 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
 }
 
 /* Attribute attr of the program's module named module (one of
- * sys.modules: `import pkg.helpers as h` then `h.fn(x)` in a kernel). */
-static spec_global launch_lookup_attr(void *ctx, const char *module, const char *attr)
+ * sys.modules read from a file: `import pkg.helpers as h` then `h.fn(x)`
+ * in a kernel); *known is false for other modules (tritsim's own). */
+static spec_global launch_lookup_attr(void *ctx, const char *module, const char *attr,
+                                      bool *known)
 {
     launch_lookup_ctx *c = ctx;
     spec_global g = {.kind = SPEC_G_UNDEFINED};
     val m = val_dict_get_str(c->h->modules, module);
-    if (m.kind != VAL_MODULE)
+    *known = m.kind == VAL_MODULE && val_object_get(m, "__file__").kind == VAL_STR;
+    if (!*known)
         return g;
     val v = val_object_get(m, attr);
     if (v.kind == VAL_MISSING)
