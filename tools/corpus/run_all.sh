@@ -119,7 +119,7 @@ while read -r f; do
     p=$(basename "$(dirname "$f")")
     k=$(basename "$f" .py)
     printf '%s\n%s\n' "$f" "$CORPUS_LOGS/$p/${k#drive_}.log"
-done <"$list" | xargs -P "$CORPUS_JOBS" -n 2 "$BASH" "$here/run_all.sh" --one "$runner"
+done <"$list" | xargs -P "$CORPUS_JOBS" -n 2 "${BASH:-bash}" "$here/run_all.sh" --one "$runner"
 
 # the table
 table=$CORPUS_LOGS/table.md
