@@ -73,6 +73,9 @@ typedef struct spec_global {
     const src_file *file;      /* SPEC_G_JIT: the file it is in */
     void *env;                 /* SPEC_G_JIT: its module, for lookups */
     const char *what;          /* SPEC_G_OTHER: "a tensor", "a function" */
+    bool plain_global;         /* SPEC_G_OTHER: a number, string, tuple or None
+                                  that is a global of the kernel's module but
+                                  not a tl.constexpr, which Triton refuses */
 } spec_global;
 
 typedef struct spec_host {

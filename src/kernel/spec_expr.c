@@ -34,6 +34,12 @@ bool sp_global_sval(spec *s, spec_global g, const ast_node *at, const char *name
                       .host_fn = g.host_fn, .slot = -1};
         return true;
     case SPEC_G_OTHER:
+        if (g.plain_global)
+            return sp_error(s, at, "NameError: cannot access global variable '%s' from within "
+                            "a @triton.jit function: as in Triton, kernels read only the "
+                            "globals made with tl.constexpr (%s = tl.constexpr(...)); pass "
+                            "it as an argument, or set TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1",
+                            name, name);
         return sp_error(s, at, "'%s' is %s, which a kernel cannot use (pass it as an "
                         "argument, or make it a @triton.jit function or a constant)",
                         name, g.what);

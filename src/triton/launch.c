@@ -542,6 +542,22 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
     val b = val_dict_get_str(c->h->builtins, name);
     if (b.kind != VAL_MISSING && val_is_heap(b) && val_is_heap(v) && b.u.o == v.u.o)
         return g;
+    /* Triton 3 compiles no global that is a plain value (a number, string,
+     * tuple, None) rather than a tl.constexpr: its value would be baked
+     * into the kernel and a later change missed.  Its interpreter runs
+     * Python and reads them; TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1 lifts
+     * the rule. */
+    if (!c->interpret && constexpr_value(v).kind == VAL_MISSING &&
+        (v.kind == VAL_INT || v.kind == VAL_FLOAT || v.kind == VAL_BOOL || v.kind == VAL_STR ||
+         v.kind == VAL_TUPLE || v.kind == VAL_LIST || v.kind == VAL_NONE)) {
+        const char *allow = getenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS");
+        if (!allow || strcmp(allow, "1")) {
+            g.kind = SPEC_G_OTHER;
+            g.plain_global = true;
+            g.what = "a global that is not a tl.constexpr";
+            return g;
+        }
+    }
     return launch_classify(c, v);
 }
 
