@@ -4,7 +4,9 @@
 # kernels) called from a small kernel of this driver that picks one by a
 # constexpr string, as the project's linear kernels do, on float32 values
 # (loaded from fp32 or fp16 tensors); against torch's functions and
-# autograd's derivatives.  gelu comes last: at this commit it calls
+# autograd's derivatives.  gelu_approx and gelu come last: at this commit
+# gelu_approx reads the plain module global _sqrt2pi, which Triton 3
+# refuses unless TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1, and gelu calls
 # tl.libdevice.erf, which Triton 3 no longer has (tl.math.erf).
 import os
 import sys
