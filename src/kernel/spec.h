@@ -73,12 +73,20 @@ typedef struct spec_global {
     const src_file *file;      /* SPEC_G_JIT: the file it is in */
     void *env;                 /* SPEC_G_JIT: its module, for lookups */
     const char *what;          /* SPEC_G_OTHER: "a tensor", "a function" */
+    bool plain_global;         /* SPEC_G_OTHER: a number, string, tuple or None
+                                  that is a global of the kernel's module but
+                                  not a tl.constexpr, which Triton refuses */
 } spec_global;
 
 typedef struct spec_host {
     /* The global `name` of module env (constants are copied into the
      * specializer's arena by the callee, or must outlive the kernel). */
     spec_global (*lookup)(void *ctx, void *env, const char *name);
+    /* Optional: attribute attr of the program's module named module, for
+     * `mod.helper(x)` in a kernel: *known tells whether module is one of
+     * the program's (read from a file); SPEC_G_UNDEFINED when it has no
+     * such attribute. */
+    spec_global (*lookup_attr)(void *ctx, const char *module, const char *attr, bool *known);
     void *ctx;
     /* Record the debugger's tables (below): only where a debugger may stop
      * in the kernel or show its statements; without them the kernel has no

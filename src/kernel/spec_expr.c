@@ -17,6 +17,38 @@ static const char *const sp_python_builtins[] = {
     "breakpoint", "isinstance", "tuple", "list", "str", NULL,
 };
 
+bool sp_global_sval(spec *s, spec_global g, const ast_node *at, const char *name, sval *out)
+{
+    switch (g.kind) {
+    case SPEC_G_CONST:
+        *out = sv_const(g.c);
+        return true;
+    case SPEC_G_MODULE:
+        *out = (sval){.kind = SV_MODULE, .name = g.qualname, .slot = -1};
+        return true;
+    case SPEC_G_FUNC:
+        *out = (sval){.kind = SV_FUNC, .name = g.qualname, .slot = -1};
+        return true;
+    case SPEC_G_JIT:
+        *out = (sval){.kind = SV_JIT, .def = g.def, .file = g.file, .env = g.env,
+                      .host_fn = g.host_fn, .slot = -1};
+        return true;
+    case SPEC_G_OTHER:
+        if (g.plain_global)
+            return sp_error(s, at, "NameError: cannot access global variable '%s' from within "
+                            "a @triton.jit function: as in Triton, kernels read only the "
+                            "globals made with tl.constexpr (%s = tl.constexpr(...)); pass "
+                            "it as an argument, or set TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1",
+                            name, name);
+        return sp_error(s, at, "'%s' is %s, which a kernel cannot use (pass it as an "
+                        "argument, or make it a @triton.jit function or a constant)",
+                        name, g.what);
+    case SPEC_G_UNDEFINED:
+        break;
+    }
+    return sp_error(s, at, "name '%s' is not defined", name);
+}
+
 static bool sp_name(spec *s, const ast_node *e, sval *out)
 {
     const char *name = e->u.name.id;
@@ -33,27 +65,8 @@ static bool sp_name(spec *s, const ast_node *e, sval *out)
         return sp_error(s, e, "'%s' has no value here yet: %s() assigns it at line %d", name,
                         func, later);
     spec_global g = s->host->lookup(s->host->ctx, s->fn->env, name);
-    switch (g.kind) {
-    case SPEC_G_CONST:
-        *out = sv_const(g.c);
-        return true;
-    case SPEC_G_MODULE:
-        *out = (sval){.kind = SV_MODULE, .name = g.qualname, .slot = -1};
-        return true;
-    case SPEC_G_FUNC:
-        *out = (sval){.kind = SV_FUNC, .name = g.qualname, .slot = -1};
-        return true;
-    case SPEC_G_JIT:
-        *out = (sval){.kind = SV_JIT, .def = g.def, .file = g.file, .env = g.env,
-                      .host_fn = g.host_fn, .slot = -1};
-        return true;
-    case SPEC_G_OTHER:
-        return sp_error(s, e, "'%s' is %s, which a kernel cannot use (pass it as an "
-                        "argument, or make it a @triton.jit function or a constant)",
-                        name, g.what);
-    case SPEC_G_UNDEFINED:
-        break;
-    }
+    if (g.kind != SPEC_G_UNDEFINED)
+        return sp_global_sval(s, g, e, name, out);
     for (int i = 0; sp_python_builtins[i]; i++)
         if (!strcmp(sp_python_builtins[i], name)) {
             char *q = arena_alloc(s->a, strlen(name) + 10);

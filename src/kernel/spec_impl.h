@@ -257,10 +257,15 @@ bool sp_call_builtin(spec *s, const char *qualname, const sp_args *args,
 bool sp_tile_attr(spec *s, sval tile, const char *attr, const ast_node *at, sval *out);
 bool sp_call_method(spec *s, sval method, const sp_args *args,
                     const ast_node *call, sval *out);
-/* module.attr: a submodule, a dtype, or a function; an error for names
- * tritsim does not support. */
+/* module.attr: a submodule, a dtype, or a function; of a module of the
+ * program (spec_host.lookup_attr), its jit functions, constants and
+ * submodules; an error for names tritsim does not support. */
 bool sp_module_attr(spec *s, const char *module, const char *attr,
                     const ast_node *at, sval *out);
+/* spec_expr.c: what a host global (or module attribute) g, called name
+ * in messages, is in the kernel; false with an error for one it cannot
+ * use. */
+bool sp_global_sval(spec *s, spec_global g, const ast_node *at, const char *name, sval *out);
 /* spec_desc.c: a tensor descriptor's attributes (desc.dtype, .block_shape,
  * .shape, .strides, the methods desc.load, desc.store, desc.atomic_*) and
  * the call of such a method (m.items[0] is the descriptor). */

@@ -629,6 +629,16 @@ bool sp_module_attr(spec *s, const char *module, const char *attr, const ast_nod
         *out = (sval){.kind = SV_FUNC, .name = q, .slot = -1};
         return true;
     }
+    /* a module of the program: its jit functions and constants */
+    if (s->host->lookup_attr && strcmp(module, "triton") && strncmp(module, "triton.", 7) &&
+        strcmp(module, "math")) {
+        bool known = false;
+        spec_global g = s->host->lookup_attr(s->host->ctx, module, attr, &known);
+        if (g.kind != SPEC_G_UNDEFINED)
+            return sp_global_sval(s, g, at, q, out);
+        if (known)
+            return sp_error(s, at, "module '%s' has no attribute '%s'", module, attr);
+    }
     char buf[128];
     return sp_error(s, at, "%s is not supported by tritsim (see doc/language.md)",
                     sp_display_name(q, buf, sizeof buf));

@@ -5,7 +5,8 @@
  * vector norms, logsumexp, cumsum, cumprod, amax/amin, and the values of
  * sort, topk and max/min(dim)), cat and stack, scatter and scatter_add,
  * and the ops that only move elements (transpose, permute, expand, flip,
- * roll, repeat, triu, gather, index_select, masked_fill, x[key], ...).
+ * roll, repeat, triu, gather, index_select, masked_fill, masked_select,
+ * x[key], ...).
  *
  * The moving ops share one formula: backward runs the op again on a
  * tensor of the input's element numbers (1, 2, ...), which tells for
@@ -1252,6 +1253,7 @@ const ag_formula ag_formulas_ops[] = {
     {"gather", "GatherBackward0", rec_move, bw_move},
     {"index_select", "IndexSelectBackward0", rec_move, bw_move},
     {"masked_fill", "MaskedFillBackward0", rec_move, bw_move},
+    {"masked_select", "MaskedSelectBackward0", rec_move, bw_move},
     {"index", "IndexBackward0", rec_move, bw_move},
     {"select", "SelectBackward0", rec_move, bw_move},
     {"split", "SplitBackward0", rec_move, bw_move},

@@ -1069,6 +1069,11 @@ static bool dense(const tensor *t)
     return true;
 }
 
+bool tensor_is_dense(const tensor *t)
+{
+    return dense(t);
+}
+
 bool tensor_partial_overlap(const tensor *a, const tensor *b, char *err)
 {
     if (a == b || !tensor_same_storage(a, b) || tensor_numel(a) == 0 || tensor_numel(b) == 0 ||

@@ -431,6 +431,9 @@ tensor *tensor_to(const tensor *t, dtype to, bool cuda, char *err);
  * a dense, non-contiguous t (a permuted layout, e.g. a channel-last image)
  * keeps its strides. */
 tensor *tensor_to_preserving(const tensor *t, dtype to, bool cuda, char *err);
+/* torch's is_non_overlapping_and_dense: t's elements fill a block of
+ * memory exactly, in some order of its dimensions. */
+bool tensor_is_dense(const tensor *t);
 /* dst[...] = src: src is broadcast to dst's shape and converted to dst's
  * dtype; an src sharing dst's storage is read in full first.  false with
  * torch's message when the shapes do not broadcast or the two overlap

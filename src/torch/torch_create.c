@@ -217,7 +217,13 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
         (k == LIKE_RANDINT && !computed_dtype_ok(h, dt, at)))
         return val_err();
     char err[TENSOR_ERR_LEN];
-    tensor *r = tensor_new(dt, t->ndim, t->shape, cuda, err);
+    /* torch.preserve_format: a dense input (contiguous, transposed,
+     * permuted) gives its strides to the result, whose storage is then
+     * filled in memory order, as PyTorch's kernels fill it; any other
+     * input gives a contiguous result */
+    bool keep = tensor_is_dense(t);
+    int64_t n = tensor_numel(t);
+    tensor *r = keep ? tensor_new(dt, 1, &n, cuda, err) : tensor_new(dt, t->ndim, t->shape, cuda, err);
     if (!r)
         return torch_fail(h, at, err);
     if (k == LIKE_FULL) {
@@ -243,6 +249,11 @@ static val like(host *h, val self, int argc, const val *argv, const val_kwargs *
         empty_made(h, r, "torch.empty_like", at);
     } else {
         fill(r, fk);
+    }
+    if (keep) {
+        tensor *v = tensor_view_of(r, t->ndim, t->shape, t->strides, 0);
+        tensor_unref(r);
+        r = v;
     }
     return tensor_val(r);
 }

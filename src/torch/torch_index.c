@@ -974,6 +974,48 @@ static val masked_fill_fn(host *h, val self, int argc, const val *argv, const va
 TORCH_NAMED(masked_fill, masked_fill_fn, false)
 TORCH_NAMED(masked_fill_, masked_fill_fn, true)
 
+/* torch.masked_select(input, mask) and x.masked_select(mask): the elements
+ * of input where the bool mask is true (both broadcast together), in
+ * row-major order, as a new 1-D tensor. */
+static val fn_masked_select(host *h, val self, int argc, const val *argv,
+                            const val_kwargs *kw, src_span at)
+{
+    val a[2];
+    TORCH_READ_ARGS("masked_select", "input, mask", a);
+    char err[TENSOR_ERR_LEN];
+    tensor *mask = torch_tensor_arg(h, a[1], at, "masked_select", "mask");
+    if (!mask)
+        return val_err();
+    if (mask->type != DTYPE_INT1)
+        return host_error(h, at, "masked_select: expected BoolTensor for mask");
+    int64_t shape[TENSOR_MAX_DIMS];
+    int n;
+    if (!tensor_broadcast_shapes(t->ndim, t->shape, mask->ndim, mask->shape, &n, shape, err))
+        return torch_fail(h, at, err);
+    tensor *src = tensor_broadcast_to(t, n, shape, err);
+    tensor *m = src ? tensor_broadcast_to(mask, n, shape, err) : NULL;
+    int64_t total = 1, count = 0;
+    for (int i = 0; i < n; i++)
+        total *= shape[i];
+    int64_t pos[TENSOR_MAX_DIMS] = {0};
+    for (int64_t i = 0; m && i < total; i++) {
+        count += tensor_get(m, pos).u != 0;
+        next_index(n, shape, pos);
+    }
+    tensor *r = m ? tensor_new(t->type, 1, &count, t->cuda, err) : NULL;
+    memset(pos, 0, sizeof pos);
+    for (int64_t i = 0, k = 0; r && i < total; i++) {
+        if (tensor_get(m, pos).u) {
+            int64_t at1[1] = {k++};
+            tensor_set(r, at1, tensor_get(src, pos));
+        }
+        next_index(n, shape, pos);
+    }
+    tensor_unref(src);
+    tensor_unref(m);
+    return torch_result(h, at, r, err);
+}
+
 const torch_fn torch_index_fns[] = {
     TORCH_BOTH("gather", fn_gather),
     TORCH_BOTH("scatter", fn_scatter),
@@ -985,5 +1027,6 @@ const torch_fn torch_index_fns[] = {
     TORCH_BOTH("index_select", fn_index_select),
     TORCH_BOTH("masked_fill", fn_masked_fill),
     TORCH_METHOD("masked_fill_", fn_masked_fill_),
+    TORCH_BOTH("masked_select", fn_masked_select),
     {NULL, NULL, NULL, NULL, NULL, 0},
 };

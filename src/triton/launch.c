@@ -475,18 +475,11 @@ static const char *launch_describe(val v)
     }
 }
 
-static spec_global launch_lookup(void *ctx, void *env, const char *name)
+/* What host value v, named by a kernel (a global of its module, or an
+ * attribute of a module it names), is to the specializer. */
+static spec_global launch_classify(launch_lookup_ctx *c, val v)
 {
-    launch_lookup_ctx *c = ctx;
     spec_global g = {.kind = SPEC_G_UNDEFINED};
-    val fn = val_of(env);
-    val v = host_func_lookup(c->h, fn, name);
-    if (v.kind == VAL_MISSING)
-        return g;
-    /* Python's own builtins: the specializer has its kernel versions. */
-    val b = val_dict_get_str(c->h->builtins, name);
-    if (b.kind != VAL_MISSING && val_is_heap(b) && val_is_heap(v) && b.u.o == v.u.o)
-        return g;
     if (constexpr_is_class(v)) {
         g.kind = SPEC_G_FUNC;
         g.qualname = "triton.language.constexpr";
@@ -535,6 +528,55 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
     g.kind = SPEC_G_OTHER;
     g.what = launch_describe(v);
     return g;
+}
+
+static spec_global launch_lookup(void *ctx, void *env, const char *name)
+{
+    launch_lookup_ctx *c = ctx;
+    spec_global g = {.kind = SPEC_G_UNDEFINED};
+    val fn = val_of(env);
+    val v = host_func_lookup(c->h, fn, name);
+    if (v.kind == VAL_MISSING)
+        return g;
+    /* Python's own builtins: the specializer has its kernel versions. */
+    val b = val_dict_get_str(c->h->builtins, name);
+    if (b.kind != VAL_MISSING && val_is_heap(b) && val_is_heap(v) && b.u.o == v.u.o)
+        return g;
+    /* Triton 3 compiles no global that is a plain value (a number, string,
+     * tuple, None) rather than a tl.constexpr: its value would be baked
+     * into the kernel and a later change missed.  Its interpreter runs
+     * Python and reads them; TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1 lifts
+     * the rule. */
+    if (!c->interpret && constexpr_value(v).kind == VAL_MISSING &&
+        (v.kind == VAL_INT || v.kind == VAL_FLOAT || v.kind == VAL_BOOL || v.kind == VAL_STR ||
+         v.kind == VAL_TUPLE || v.kind == VAL_LIST || v.kind == VAL_NONE)) {
+        const char *allow = getenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS");
+        if (!allow || strcmp(allow, "1")) {
+            g.kind = SPEC_G_OTHER;
+            g.plain_global = true;
+            g.what = "a global that is not a tl.constexpr";
+            return g;
+        }
+    }
+    return launch_classify(c, v);
+}
+
+/* Attribute attr of the program's module named module (one of
+ * sys.modules read from a file: `import pkg.helpers as h` then `h.fn(x)`
+ * in a kernel); *known is false for other modules (tritsim's own). */
+static spec_global launch_lookup_attr(void *ctx, const char *module, const char *attr,
+                                      bool *known)
+{
+    launch_lookup_ctx *c = ctx;
+    spec_global g = {.kind = SPEC_G_UNDEFINED};
+    val m = val_dict_get_str(c->h->modules, module);
+    *known = m.kind == VAL_MODULE && val_object_get(m, "__file__").kind == VAL_STR;
+    if (!*known)
+        return g;
+    val v = val_object_get(m, attr);
+    if (v.kind == VAL_MISSING)
+        return g;
+    return launch_classify(c, v);
 }
 
 /* c as a host value: a new reference, or VAL_MISSING for a pointer type. */
@@ -971,7 +1013,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
     /* The debugger's tables cost time and memory: only for a debugger (which
      * a program has from its start, or never) and for --dump-ir, which lists
      * the statements. */
-    spec_host sh = {.lookup = launch_lookup, .ctx = ctx,
+    spec_host sh = {.lookup = launch_lookup, .lookup_attr = launch_lookup_attr, .ctx = ctx,
                     .debug_info = h->debugger != NULL || dumping,
                     .interpret = k->interpret, .call = launch_call_host};
     fflush(stdout);

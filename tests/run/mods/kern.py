@@ -4,7 +4,7 @@ import triton
 import triton.language as tl
 
 BLOCK = 4
-OFFSET = 100.0
+OFFSET = tl.constexpr(100.0)   # a kernel reads only constexpr globals
 
 
 @triton.jit
