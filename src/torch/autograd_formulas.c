@@ -538,6 +538,9 @@ typedef double ln_v4 __attribute__((vector_size(32)));
  * vector would change the ABI without AVX) */
 #define ln_gather4(p, C, c) ((ln_v4){(p)[c], (p)[(C) + (c)], (p)[2 * (C) + (c)], (p)[3 * (C) + (c)]})
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define LN_ROW4 1
+__attribute__((target("avx2")))
 static void ag_layer_norm_row4_float(const float *x, const float *g, const float *w, float *dx,
                                      int64_t C, double eps, double *mean_out, double *rstd_out)
 {
@@ -569,6 +572,14 @@ static void ag_layer_norm_row4_float(const float *x, const float *g, const float
             dx[k * C + c] = (float)d[k];
     }
 }
+
+/* Whether ag_layer_norm_row4_float can run (AVX2: without it the vectors
+ * of four doubles go through memory and the pairs of rows are faster). */
+static bool ln_row4_ok(void)
+{
+    return __builtin_cpu_supports("avx2");
+}
+#endif
 
 /* One row's part of the sums over rows, n columns of it: dw += g * xhat
  * (rounded to work's dtype first), db += g. */
@@ -618,13 +629,15 @@ static void ln_rows_item(void *ctx, int64_t item)
     int64_t r1 = (item + 1) * LN_ROWS < j->R ? (item + 1) * LN_ROWS : j->R;
     int64_t r = item * LN_ROWS;
     /* float32 rows with dx four at a time (ag_layer_norm_row4_float) */
-    for (; work == DTYPE_FP32 && dp && r + 4 <= r1; r += 4) {
+#ifdef LN_ROW4
+    for (; work == DTYPE_FP32 && dp && r + 4 <= r1 && ln_row4_ok(); r += 4) {
         float *x4 = (float *)(void *)buf, *g4 = x4 + 4 * C, *d4 = x4 + 8 * C;
         tensor_loop_load_f32(j->x->type, xp + r * C * xs, xs, x4, 4 * C);
         tensor_loop_load_f32(j->g->type, gp + r * C * gs, gs, g4, 4 * C);
         ag_layer_norm_row4_float(x4, g4, j->w, d4, C, j->eps, &j->mean[r], &j->rstd[r]);
         tensor_loop_store_f32(j->dx->type, dp + r * C * ds, ds, d4, 4 * C);
     }
+#endif
     /* then two at a time (ag_layer_norm_row2_float) */
     for (; work == DTYPE_FP32 && dp && r + 2 <= r1; r += 2) {
         float *x2 = (float *)(void *)buf, *g2 = x2 + 2 * C, *d2 = x2 + 4 * C;

@@ -687,6 +687,30 @@ static void test_block_reuse(void)
     }
     TAP_OK(zeros, "tensor_new gives zeros in a block another tensor used");
     TAP_OK(tail, "the bytes after tensor_new_uninit's elements are zero");
+    /* blocks of other sizes, grown and shrunk (mremap) for the next size */
+    const int64_t sizes[] = {n + 40000, n + 400000, n - 300000, 2 * n, n / 2 + 1000};
+    zeros = tail = true;
+    bool kept = true;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        int64_t m = sizes[k];
+        tensor *t = tensor_new(DTYPE_FP32, 1, &m, false, err);
+        const float *p = tensor_cdata(t);
+        for (int64_t i = 0; i < m; i++)
+            zeros = zeros && p[i] == 0.0f;
+        tensor_fill(t, (dtype_scalar){.f = -1.5});
+        tensor_unref(t);
+        int64_t m2 = m + 1000 - 3;
+        tensor *u = tensor_new_uninit(DTYPE_FP32, 1, &m2, false, err);
+        const unsigned char *q = tensor_cdata(u);
+        for (size_t i = (size_t)m2 * 4; i < u->storage->nbytes; i++)
+            tail = tail && q[i] == 0;
+        tensor_fill(u, (dtype_scalar){.f = 2.0});
+        const float *f = tensor_cdata(u);
+        kept = kept && f[0] == 2.0f && f[m2 - 1] == 2.0f;
+        tensor_unref(u);
+    }
+    TAP_OK(zeros && kept, "tensor_new gives zeros in a kept block resized for it");
+    TAP_OK(tail, "the bytes after tensor_new_uninit's elements in a resized block are zero");
 }
 
 /* The same bytes of two tensors of one shape and dtype (read in order). */
