@@ -194,6 +194,8 @@ typedef struct normal_job {
     dtype type;
     double mean, std;
     const double *u1, *u2;    /* per pair: u1 in (0, 1], u2 in [0, 1) */
+    double *next1, *next2;    /* item 0 draws the next block's into these */
+    int64_t next_pairs;       /* (its pairs; 0: none) */
     int64_t pair0;            /* the block's first pair */
     int64_t npairs;           /* in the block */
     int64_t lead;             /* elements before pair 0 (the old spare) */
@@ -406,9 +408,20 @@ static void normal_seg(void *ctx, unsigned char *const *ptr, const int64_t *step
         tensor_loop_store_f64(nv->type, ptr[0], step[0], nv->v + (first - nv->lo), n);
 }
 
+static void normal_draw(double *u1, double *u2, int64_t n);
+
+/* Item 0 draws the next block's uniforms (in the generator's order: the
+ * blocks go one after the other) while the other items transform this
+ * block's, piece item - 1 each. */
 static void normal_item(void *ctx, int64_t item)
 {
     normal_job *j = ctx;
+    if (item == 0) {
+        if (j->next_pairs)
+            normal_draw(j->next1, j->next2, j->next_pairs);
+        return;
+    }
+    item--;
     int64_t k0 = item * j->piece;
     int64_t k1 = k0 + j->piece < j->npairs ? k0 + j->piece : j->npairs;
     double v[2 * NORMAL_PIECE];
@@ -484,17 +497,27 @@ static void fill_normal_par(tensor *t, double mean, double std)
     }
     int64_t pairs = (numel - lead + 1) / 2;
     size_t bl = (size_t)(pairs < NORMAL_BLOCK ? pairs : NORMAL_BLOCK);
-    double *u = xmalloc(sizeof *u * 2 * bl);
+    /* two blocks' uniforms: one transformed while the next is drawn */
+    double *u = xmalloc(sizeof *u * 4 * bl), *cur = u, *nxt = u + 2 * bl;
     normal_job j = {.it = &it, .len = len, .step = step, .type = t->type, .mean = mean,
-                    .std = std, .u1 = u, .u2 = u + bl, .lead = lead, .numel = numel,
+                    .std = std, .lead = lead, .numel = numel,
                     .fast = normal_fast_ok(t->type, mean, std)};
+    normal_draw(cur, cur + bl, pairs < NORMAL_BLOCK ? pairs : NORMAL_BLOCK);
     for (int64_t p0 = 0; p0 < pairs; p0 += NORMAL_BLOCK) {
         int64_t np = pairs - p0 < NORMAL_BLOCK ? pairs - p0 : NORMAL_BLOCK;
-        normal_draw(u, u + bl, np);
+        int64_t left = pairs - p0 - np;
+        j.u1 = cur;
+        j.u2 = cur + bl;
+        j.next1 = nxt;
+        j.next2 = nxt + bl;
+        j.next_pairs = left < NORMAL_BLOCK ? left : NORMAL_BLOCK;
         j.pair0 = p0;
         j.npairs = np;
         j.piece = NORMAL_PIECE;
-        tensor_par_for((np + j.piece - 1) / j.piece, normal_item, &j);
+        tensor_par_for(1 + (np + j.piece - 1) / j.piece, normal_item, &j);
+        double *w = cur;
+        cur = nxt;
+        nxt = w;
     }
     free(u);
     if ((numel - lead) % 2) {
