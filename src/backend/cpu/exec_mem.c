@@ -426,6 +426,18 @@ static void mem_prefill(void *D, const void *O, int64_t so, int64_t n, int ssz)
         memset(D, 0, (size_t)(n * ssz));
     } else if (so) {
         memmove(D, O, (size_t)(n * ssz));
+    } else if (ssz == 4) {
+        /* one value for every lane: a loop of stores, not a call of
+         * memcpy per lane */
+        uint32_t v, *d = D;
+        memcpy(&v, O, sizeof v);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = v;
+    } else if (ssz == 8) {
+        uint64_t v, *d = D;
+        memcpy(&v, O, sizeof v);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = v;
     } else {
         for (int64_t i = 0; i < n; i++)
             memcpy((char *)D + i * ssz, O, (size_t)ssz);
