@@ -573,8 +573,9 @@ static void ag_layer_norm_row4_float(const float *x, const float *g, const float
     }
 }
 
-/* Whether ag_layer_norm_row4_float can run (AVX2: without it the vectors
- * of four doubles go through memory and the pairs of rows are faster). */
+/* Whether ag_layer_norm_row4_float and ag_layer_norm_cols_both can run
+ * (AVX2; without it the vectors of four doubles go through memory and the
+ * pairs of rows are faster). */
 static bool ln_row4_ok(void)
 {
     return __builtin_cpu_supports("avx2");
@@ -597,6 +598,27 @@ static bool ln_row4_ok(void)
     }
 AG_LAYER_NORM_COLS(float)
 AG_LAYER_NORM_COLS(double)
+
+#ifdef LN_ROW4
+/* ag_layer_norm_cols_float with both sums, compiled for AVX2 and
+ * vectorised over the columns (each column's operations as there: the
+ * same bits; GCC's default cost model at -O2 leaves loops of unknown
+ * length scalar). */
+#pragma GCC push_options
+#pragma GCC optimize("vect-cost-model=dynamic")
+__attribute__((target("avx2")))
+static void ag_layer_norm_cols_both(const float *restrict xr, const float *restrict gr,
+                                    float *restrict dw, float *restrict db, int64_t n,
+                                    double mean, double rstd)
+{
+    for (int64_t c = 0; c < n; c++) {
+        double xh = (xr[c] - mean) * rstd;
+        dw[c] += (float)(gr[c] * xh);
+        db[c] += gr[c];
+    }
+}
+#pragma GCC pop_options
+#endif
 
 /* The work of ag_layer_norm_rows: items of LN_ROWS rows (their dx rows,
  * means and rstds), then items of cols columns (dw and db, adding the
@@ -693,6 +715,13 @@ static void ln_cols_item(void *ctx, int64_t item)
         if (work == DTYPE_FP32) {
             tensor_loop_load_f32(j->x->type, xrow, xs, (float *)xr, n);
             tensor_loop_load_f32(j->g->type, grow, gs, (float *)gr, n);
+#ifdef LN_ROW4
+            if (dw && db && ln_row4_ok()) {
+                ag_layer_norm_cols_both((const float *)xr, (const float *)gr, (float *)dw,
+                                        (float *)db, n, j->mean[r], j->rstd[r]);
+                continue;
+            }
+#endif
             ag_layer_norm_cols_float((const float *)xr, (const float *)gr, (float *)dw,
                                      (float *)db, n, j->mean[r], j->rstd[r]);
         } else {
