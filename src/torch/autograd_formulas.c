@@ -528,7 +528,7 @@ static void ag_layer_norm_row2_float(const float *xa, const float *ga, const flo
     }
 }
 
-/* Four float32 rows at once (row k at x + k C, g + k C, dx + k C), each
+/* Four float32 rows at once (row k at x + k P, g + k P, dx + k P), each
  * with the operations of ag_layer_norm_row_float in the same order (the
  * same bits): the lanes of a vector of four doubles are the four rows, so
  * that one vector addition advances four chains of dependent additions. */
@@ -542,14 +542,15 @@ typedef double ln_v4 __attribute__((vector_size(32)));
 #define LN_ROW4 1
 __attribute__((target("avx2")))
 static void ag_layer_norm_row4_float(const float *x, const float *g, const float *w, float *dx,
-                                     int64_t C, double eps, double *mean_out, double *rstd_out)
+                                     int64_t C, int64_t P, double eps, double *mean_out,
+                                     double *rstd_out)
 {
     ln_v4 s = {0, 0, 0, 0}, v = {0, 0, 0, 0}, s1 = {0, 0, 0, 0}, s2 = {0, 0, 0, 0};
     for (int64_t c = 0; c < C; c++)
-        s += ln_gather4(x, C, c);
+        s += ln_gather4(x, P, c);
     ln_v4 m = s / (double)C;
     for (int64_t c = 0; c < C; c++) {
-        ln_v4 d = ln_gather4(x, C, c) - m;
+        ln_v4 d = ln_gather4(x, P, c) - m;
         v += d * d;
     }
     ln_v4 r;
@@ -560,16 +561,16 @@ static void ag_layer_norm_row4_float(const float *x, const float *g, const float
     }
     for (int64_t c = 0; c < C; c++) {
         double wc = w ? w[c] : 1.0;
-        ln_v4 xh = (ln_gather4(x, C, c) - m) * r, wdy = ln_gather4(g, C, c) * wc;
+        ln_v4 xh = (ln_gather4(x, P, c) - m) * r, wdy = ln_gather4(g, P, c) * wc;
         s1 += wdy;
         s2 += wdy * xh;
     }
     for (int64_t c = 0; c < C; c++) {
         double wc = w ? w[c] : 1.0;
-        ln_v4 xh = (ln_gather4(x, C, c) - m) * r, wdy = ln_gather4(g, C, c) * wc;
+        ln_v4 xh = (ln_gather4(x, P, c) - m) * r, wdy = ln_gather4(g, P, c) * wc;
         ln_v4 d = r * (wdy - (s1 + xh * s2) / (double)C);
         for (int k = 0; k < 4; k++)
-            dx[k * C + c] = (float)d[k];
+            dx[k * P + c] = (float)d[k];
     }
 }
 
@@ -647,7 +648,7 @@ static void ln_rows_item(void *ctx, int64_t item)
     dtype work = j->work;
     size_t es = (size_t)dtype_size(work);
     int64_t C = j->C;
-    unsigned char *buf = xmalloc(12 * (size_t)(C ? C : 1) * es);
+    unsigned char *buf = xmalloc(12 * (size_t)(C + 16) * es);
     unsigned char *xr = buf, *gr = buf + (size_t)C * es, *dxr = buf + 2 * (size_t)C * es;
     const unsigned char *xp = j->xp, *gp = j->gp;
     unsigned char *dp = j->dp;
@@ -657,11 +658,18 @@ static void ln_rows_item(void *ctx, int64_t item)
     /* float32 rows with dx four at a time (ag_layer_norm_row4_float) */
 #ifdef LN_ROW4
     for (; work == DTYPE_FP32 && dp && r + 4 <= r1 && ln_row4_ok(); r += 4) {
-        float *x4 = (float *)(void *)buf, *g4 = x4 + 4 * C, *d4 = x4 + 8 * C;
-        tensor_loop_load_f32(j->x->type, xp + r * C * xs, xs, x4, 4 * C);
-        tensor_loop_load_f32(j->g->type, gp + r * C * gs, gs, g4, 4 * C);
-        ag_layer_norm_row4_float(x4, g4, j->w, d4, C, j->eps, &j->mean[r], &j->rstd[r]);
-        tensor_loop_store_f32(j->dx->type, dp + r * C * ds, ds, d4, 4 * C);
+        /* the rows P = C + 16 floats apart in the buffer: C apart, a
+         * multiple of 1024 put the eight rows read together in the same
+         * sets of the cache */
+        int64_t P = C + 16;
+        float *x4 = (float *)(void *)buf, *g4 = x4 + 4 * P, *d4 = x4 + 8 * P;
+        for (int k = 0; k < 4; k++) {
+            tensor_loop_load_f32(j->x->type, xp + (r + k) * C * xs, xs, x4 + k * P, C);
+            tensor_loop_load_f32(j->g->type, gp + (r + k) * C * gs, gs, g4 + k * P, C);
+        }
+        ag_layer_norm_row4_float(x4, g4, j->w, d4, C, P, j->eps, &j->mean[r], &j->rstd[r]);
+        for (int k = 0; k < 4; k++)
+            tensor_loop_store_f32(j->dx->type, dp + (r + k) * C * ds, ds, d4 + k * P, C);
     }
 #endif
     /* then two at a time (ag_layer_norm_row2_float) */
