@@ -3,7 +3,7 @@
  * select, slice...), copies and conversions, and printing.  Arithmetic is
  * in tensor_ops.c, reductions in tensor_reduce.c, products in
  * tensor_matmul.c; what the evaluator sees of a tensor is torch_tensor.c. */
-#define _DEFAULT_SOURCE     /* madvise, MADV_HUGEPAGE */
+#define _GNU_SOURCE         /* madvise, MADV_HUGEPAGE, mremap */
 #include "tensor.h"
 
 #include <pthread.h>
@@ -121,7 +121,13 @@ bool tensor_is_contiguous(const tensor *t)
  * work that come and go with every operation are not each fresh memory
  * that the kernel zeroes and maps page by page (doc/performance.md, issue
  * 14).  A result that writes every element (tensor_new_uninit) takes one
- * as it is; tensor_new zeroes it. */
+ * as it is; tensor_new zeroes it.
+ *
+ * Such blocks are mappings of their own (mmap), so that with no block of
+ * the size kept, one between half and twice the size changes size
+ * (mremap): its pages stay, and only those added are fresh.  A program
+ * whose tensors grow a little at each step (a benchmark over sizes) then
+ * reuses the last step's memory. */
 enum { BLOCK_MIN = 1 << 20, BLOCK_SLOTS = 8 };
 #define BLOCK_BYTES ((size_t)1 << 30)
 
@@ -130,23 +136,74 @@ static int block_count;
 static size_t block_total;
 static pthread_mutex_t block_lock = PTHREAD_MUTEX_INITIALIZER;
 
-/* A kept block of exactly bytes, or NULL. */
+static void huge_pages(void *raw, size_t bytes);
+
+/* A fresh zeroed block of bytes (a mapping from BLOCK_MIN up), or NULL. */
+static void *block_alloc(size_t bytes)
+{
+    if (bytes < BLOCK_MIN)
+        return calloc(1, bytes);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Free a block of block_alloc. */
+static void block_free(void *raw, size_t bytes)
+{
+    if (!raw)
+        return;
+    if (bytes < BLOCK_MIN)
+        free(raw);
+    else
+        munmap(raw, bytes);
+}
+
+/* Remove kept block i (the lock held). */
+static void *block_remove(int i)
+{
+    void *raw = block_cache[i].raw;
+    block_total -= block_cache[i].bytes;
+    memmove(&block_cache[i], &block_cache[i + 1],
+            sizeof *block_cache * (size_t)(block_count - i - 1));
+    block_count--;
+    return raw;
+}
+
+/* A kept block of exactly bytes, or one resized to bytes, or NULL. */
 static void *block_take(size_t bytes)
 {
     if (bytes < BLOCK_MIN)
         return NULL;
     void *raw = NULL;
+    size_t old = 0;
     pthread_mutex_lock(&block_lock);
-    for (int i = block_count - 1; i >= 0; i--)      /* the newest first */
-        if (block_cache[i].bytes == bytes) {
-            raw = block_cache[i].raw;
-            block_total -= bytes;
-            memmove(&block_cache[i], &block_cache[i + 1],
-                    sizeof *block_cache * (size_t)(block_count - i - 1));
-            block_count--;
+    int best = -1;
+    for (int i = block_count - 1; i >= 0; i--) {     /* the newest first */
+        size_t b = block_cache[i].bytes;
+        if (b == bytes) {
+            best = i;
             break;
         }
+        size_t d = b > bytes ? b - bytes : bytes - b;
+        if (b >= bytes / 2 && b / 2 <= bytes &&
+            (best < 0 || d < (block_cache[best].bytes > bytes ? block_cache[best].bytes - bytes
+                                                              : bytes - block_cache[best].bytes)))
+            best = i;
+    }
+    if (best >= 0) {
+        old = block_cache[best].bytes;
+        raw = block_remove(best);
+    }
     pthread_mutex_unlock(&block_lock);
+    if (raw && old != bytes) {
+        void *p = mremap(raw, old, bytes, MREMAP_MAYMOVE);
+        if (p == MAP_FAILED) {
+            munmap(raw, old);
+            return NULL;
+        }
+        raw = p;
+        huge_pages(raw, bytes);
+    }
     return raw;
 }
 
@@ -154,22 +211,22 @@ static void *block_take(size_t bytes)
 static void block_give(void *raw, size_t bytes)
 {
     if (!raw || bytes < BLOCK_MIN || bytes > BLOCK_BYTES) {
-        free(raw);
+        block_free(raw, bytes);
         return;
     }
     void *drop[BLOCK_SLOTS + 1];
+    size_t dropb[BLOCK_SLOTS + 1];
     int ndrop = 0;
     pthread_mutex_lock(&block_lock);
     while (block_count > 0 && (block_count == BLOCK_SLOTS || block_total + bytes > BLOCK_BYTES)) {
-        drop[ndrop++] = block_cache[0].raw;
-        block_total -= block_cache[0].bytes;
-        memmove(&block_cache[0], &block_cache[1], sizeof *block_cache * (size_t)--block_count);
+        dropb[ndrop] = block_cache[0].bytes;
+        drop[ndrop++] = block_remove(0);
     }
     block_cache[block_count++] = (struct block){raw, bytes};
     block_total += bytes;
     pthread_mutex_unlock(&block_lock);
     for (int i = 0; i < ndrop; i++)
-        free(drop[i]);
+        block_free(drop[i], dropb[i]);
 }
 
 /* One view of s less (kept: it was a view an autograd node keeps); s is
@@ -251,7 +308,7 @@ static tensor *tensor_wrap(tensor_storage *s, dtype type, int ndim, const int64_
     return t;
 }
 
-/* A large block (calloc gives it fresh from mmap) asks for transparent
+/* A large block (block_alloc maps it fresh) asks for transparent
  * huge pages: its first touch then faults once per 2 MiB instead of once
  * per 4 KiB page.  Full-size temporaries of tens of megabytes come and go
  * with every operation, and their page faults cost more than the work
@@ -324,8 +381,8 @@ static tensor *tensor_make(dtype type, int ndim, const int64_t *shape, bool cuda
     size_t alloc = (nbytes + TENSOR_ALIGN - 1) / TENSOR_ALIGN * TENSOR_ALIGN;
     if (alloc == 0)
         alloc = TENSOR_ALIGN;
-    /* calloc, not aligned_alloc + memset: large blocks then come as fresh
-     * zero pages that are only touched when used. */
+    /* calloc or mmap, not aligned_alloc + memset: large blocks then come
+     * as fresh zero pages that are only touched when used. */
     tensor_storage *s = too_big ? NULL : calloc(1, sizeof *s);   /* every count 0 */
     void *raw = s ? block_take(alloc + TENSOR_ALIGN) : NULL;
     if (raw) {
@@ -335,7 +392,7 @@ static tensor *tensor_make(dtype type, int ndim, const int64_t *shape, bool cuda
         else
             clear_outside(raw, alloc + TENSOR_ALIGN, nbytes);
     } else if (s) {
-        raw = calloc(1, alloc + TENSOR_ALIGN);
+        raw = block_alloc(alloc + TENSOR_ALIGN);
         if (raw)
             huge_pages(raw, alloc + TENSOR_ALIGN);
     }

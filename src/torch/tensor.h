@@ -619,6 +619,9 @@ uint64_t tensor_initial_seed(void);
  * (Box-Muller on doubles), or an int tensor with ints in [low, high). */
 void tensor_fill_uniform(tensor *t, double lo, double hi);
 void tensor_fill_normal(tensor *t, double mean, double std);
+/* Whether tensor_fill_normal may use its AVX2 path (the same numbers; on
+ * by default, where the processor has it), for tests. */
+void tensor_random_set_simd(bool on);
 void tensor_fill_randint(tensor *t, int64_t low, int64_t high);
 /* A random permutation of 0..n-1 into an int64 tensor of shape (n,). */
 void tensor_fill_randperm(tensor *t);

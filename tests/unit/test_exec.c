@@ -596,6 +596,29 @@ static void test_reduce(void)
     run_reduce(DTYPE_FP32, IR_RED_SUM, f, fo0, fo1, fall);
     TAP_OK(isnan(fo0[0]) && fo0[1] == f[1] + f[9] + f[17] + f[25],
            "float sum along axis 0 (NaN propagates)");
+
+    /* rows ending in +0.0 (a masked block's lanes): the bits of the
+     * sequential sum, -0.0 + +0.0 = +0.0 included, and a row of -0.0 is
+     * -0.0 */
+    const float rows[4][8] = {{-0.0f, 0, 0, 0, 0, 0, 0, 0},
+                              {-0.0f, -0.0f, -0.0f, 0, 0, 0, 0, 0},
+                              {1.5f, 1e-8f, 3.25f, -7e7f, 7e7f, 0, 0, 0},
+                              {-0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f, -0.0f}};
+    memcpy(f, rows, sizeof f);
+    run_reduce(DTYPE_FP32, IR_RED_SUM, f, fo0, fo1, fall);
+    bool same = true;
+    for (int i = 0; i < 4; i++) {
+        float acc = rows[i][0];
+        for (int j = 1; j < 8; j++)
+            acc += rows[i][j];
+        same = same && memcmp(&acc, &fo1[i], sizeof acc) == 0;
+    }
+    float acc = f[0];
+    for (int i = 1; i < 32; i++)
+        acc += f[i];
+    same = same && memcmp(&acc, &fall[0], sizeof acc) == 0;
+    TAP_OK(same && !signbit(fo1[0]) && !signbit(fo1[1]) && signbit(fo1[3]),
+           "float sums of rows ending in zeros keep the sequential sum's bits");
 }
 
 static void test_scan(void)

@@ -687,6 +687,30 @@ static void test_block_reuse(void)
     }
     TAP_OK(zeros, "tensor_new gives zeros in a block another tensor used");
     TAP_OK(tail, "the bytes after tensor_new_uninit's elements are zero");
+    /* blocks of other sizes, grown and shrunk (mremap) for the next size */
+    const int64_t sizes[] = {n + 40000, n + 400000, n - 300000, 2 * n, n / 2 + 1000};
+    zeros = tail = true;
+    bool kept = true;
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+        int64_t m = sizes[k];
+        tensor *t = tensor_new(DTYPE_FP32, 1, &m, false, err);
+        const float *p = tensor_cdata(t);
+        for (int64_t i = 0; i < m; i++)
+            zeros = zeros && p[i] == 0.0f;
+        tensor_fill(t, (dtype_scalar){.f = -1.5});
+        tensor_unref(t);
+        int64_t m2 = m + 1000 - 3;
+        tensor *u = tensor_new_uninit(DTYPE_FP32, 1, &m2, false, err);
+        const unsigned char *q = tensor_cdata(u);
+        for (size_t i = (size_t)m2 * 4; i < u->storage->nbytes; i++)
+            tail = tail && q[i] == 0;
+        tensor_fill(u, (dtype_scalar){.f = 2.0});
+        const float *f = tensor_cdata(u);
+        kept = kept && f[0] == 2.0f && f[m2 - 1] == 2.0f;
+        tensor_unref(u);
+    }
+    TAP_OK(zeros && kept, "tensor_new gives zeros in a kept block resized for it");
+    TAP_OK(tail, "the bytes after tensor_new_uninit's elements in a resized block are zero");
 }
 
 /* The same bytes of two tensors of one shape and dtype (read in order). */
@@ -821,6 +845,47 @@ static void test_par_paths(void)
     TAP_INT_EQ(bad, 0, "host loops on 1, 3 and 8 threads give the plain loops' bytes");
 }
 
+/* randn's AVX2 path (tensor_random.c: polynomial log, sin and cos with a
+ * bound, libm where the bound leaves the element in doubt) gives the
+ * plain loop's bytes: float16, bfloat16 and float32 fills of a million
+ * numbers and more with means and deviations that put values near zero,
+ * beyond float16's largest, and among float16's subnormals, an odd fill
+ * leaving a spare, and the same fills with the path turned off. */
+static void test_normal_fast(void)
+{
+    const dtype types[] = {DTYPE_FP16, DTYPE_BF16, DTYPE_FP32};
+    const double ms[][2] = {{0.0, 1.0}, {-2.3, 0.5}, {1.0, 1e-5}, {0.0, 3e4}, {5e4, 1e4},
+                            {0.0, 1e-6}, {-7.0, 1e20}};
+    int64_t sizes[] = {(1 << 20) + 1, 70001};
+    int bad = 0, cases = 0;
+    for (size_t k = 0; k < sizeof types / sizeof *types; k++)
+        for (size_t m = 0; m < sizeof ms / sizeof *ms; m++) {
+            tensor *want[2] = {NULL, NULL};
+            for (int pass = 0; pass < 3; pass++) {
+                tensor_par_set_threads(pass ? 2 : 0);
+                tensor_random_set_simd(pass != 2);
+                tensor_manual_seed(77 + m);
+                for (int i = 0; i < 2; i++) {
+                    tensor *got = tensor_new(types[k], 1, &sizes[i], false, err);
+                    tensor_fill_normal(got, ms[m][0], ms[m][1]);
+                    if (!pass) {
+                        want[i] = got;
+                        continue;
+                    }
+                    bad += !same_bytes(want[i], got);
+                    cases++;
+                    tensor_unref(got);
+                }
+            }
+            tensor_unref(want[0]);
+            tensor_unref(want[1]);
+        }
+    tensor_random_set_simd(true);
+    tensor_par_set_threads(-1);
+    TAP_INT_EQ(cases, 3 * 7 * 2 * 2, "every randn fill was compared");
+    TAP_INT_EQ(bad, 0, "randn's AVX2 path gives the plain loop's bytes");
+}
+
 int main(void)
 {
     test_launcher_view();
@@ -837,6 +902,7 @@ int main(void)
     test_matmul();
     test_random();
     test_par_paths();
+    test_normal_fast();
     test_block_reuse();
     test_repr();
     val_free_all();

@@ -426,10 +426,31 @@ static void mem_prefill(void *D, const void *O, int64_t so, int64_t n, int ssz)
         memset(D, 0, (size_t)(n * ssz));
     } else if (so) {
         memmove(D, O, (size_t)(n * ssz));
+    } else if (ssz == 4) {
+        /* one value for every lane: a loop of stores, not a call of
+         * memcpy per lane */
+        uint32_t v, *d = D;
+        memcpy(&v, O, sizeof v);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = v;
+    } else if (ssz == 8) {
+        uint64_t v, *d = D;
+        memcpy(&v, O, sizeof v);
+        for (int64_t i = 0; i < n; i++)
+            d[i] = v;
     } else {
         for (int64_t i = 0; i < n; i++)
             memcpy((char *)D + i * ssz, O, (size_t)ssz);
     }
+}
+
+/* mem_prefill of lanes [from, from + n) only. */
+static void mem_prefill_part(void *D, const void *O, int64_t so, int64_t from, int64_t n,
+                             int ssz)
+{
+    if (n > 0)
+        mem_prefill((char *)D + from * ssz, O && so ? (const char *)O + from * so * ssz : O, so,
+                    n, ssz);
 }
 
 /* A load or store through a tracked pointer tile (FASTPATH_MEMORY): one
@@ -548,9 +569,19 @@ static bool mem_fast(exec_prog *P, const ir_inst *in)
         }
     }
     bool conv = !raw && narrow16(t);     /* whole runs through fpconv.h */
-    if (load && !full)
-        mem_prefill(D, O, so, nlanes, (int)ssz);
     int64_t j0 = lo[3], cnt = hi[3] - lo[3];
+    if (load && !full && !M && lo[0] == 0 && hi[0] == n[0] && lo[1] == 0 && hi[1] == n[1] &&
+        lo[2] == 0 && hi[2] == n[2]) {
+        /* only the last axis is cut: the other value goes to each row's
+         * lanes before and after the box, not to the whole tile (a
+         * masked row of a power-of-two block filled twice) */
+        for (int64_t row = 0; row < nlanes; row += n[3]) {
+            mem_prefill_part(D, O, so, row, j0, (int)ssz);
+            mem_prefill_part(D, O, so, row + j0 + cnt, n[3] - j0 - cnt, (int)ssz);
+        }
+    } else if (load && !full) {
+        mem_prefill(D, O, so, nlanes, (int)ssz);
+    }
     if (!M && st[3] == esz && cnt * esz <= 512) {
         /* short rows far apart: ask for all of them before copying any, so
          * that their cache misses overlap */

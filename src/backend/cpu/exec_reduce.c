@@ -335,6 +335,31 @@ static void axis_view(const ir_type *t, int64_t axis, int64_t *outer, int64_t *l
     else ARG_LOOP(T, v < best || (best != best && v == v)); \
 } while (0)
 
+/* A float32 sum along a contiguous axis (RED_LOOP's order and bits):
+ * acc + (+0.0) is acc for every acc but -0.0, which becomes +0.0, and a
+ * signalling NaN, made quiet; adding +0.0 again changes nothing more.  So
+ * a run of +0.0 at the end of the axis (the masked-off lanes of a
+ * power-of-two block, where() set to 0) costs one addition, not one
+ * dependent addition per lane. */
+static void sum_f32_rows(const float *s, float *d, int64_t outer, int64_t len)
+{
+    for (int64_t o = 0; o < outer; o++) {
+        const float *x = s + o * len;
+        int64_t end = len;
+        for (uint32_t b; end > 1; end--) {
+            memcpy(&b, &x[end - 1], sizeof b);
+            if (b)
+                break;
+        }
+        float acc = x[0];
+        for (int64_t r = 1; r < end; r++)
+            acc += x[r];
+        if (end < len)
+            acc += 0.0f;
+        d[o] = acc;
+    }
+}
+
 bool exec_op_reduce(exec_prog *P, const ir_inst *in)
 {
     int64_t outer, len, inner;
@@ -346,7 +371,10 @@ bool exec_op_reduce(exec_prog *P, const ir_inst *in)
         FOR_STK(st_of(t), ARG_INT, ARG_FLOAT);
         return true;
     }
-    FOR_STK(st_of(t), REDUCE_INT, REDUCE_FLOAT);
+    if (in->sub == IR_RED_SUM && st_of(t) == ST_F32 && inner == 1 && len > 0)
+        sum_f32_rows(A, D, outer, len);
+    else
+        FOR_STK(st_of(t), REDUCE_INT, REDUCE_FLOAT);
     if (t == DTYPE_INT1)
         wrap_int1(D, NUMEL(P, in->dst));
     else

@@ -632,10 +632,28 @@ bool exec_op_cmp(exec_prog *P, const ir_inst *in)
     return true;
 }
 
+/* Contiguous operands (or a scalar x or y) select by bits, with no branch
+ * and both sides read, so that GCC vectorises the loop. */
+#define WHERE_SEL(T, XI, YI) do { \
+    for (int64_t i = 0; i < n; i++) { \
+        T k_ = (T)0 - (T)(m_[i] != 0), xv_ = (XI), yv_ = (YI); \
+        d_[i] = (T)((xv_ & k_) | (yv_ & (T)~k_)); \
+    } \
+} while (0)
 #define WHERE_LOOP(T) do { \
     const uint8_t *m_ = A; const T *x_ = B, *y_ = C; T *d_ = D; \
-    for (int64_t i = 0; i < n; i++) \
-        d_[i] = m_[i * sa] ? x_[i * sb] : y_[i * sc]; \
+    if (sa == 1 && sb == 1 && sc == 1) { \
+        WHERE_SEL(T, x_[i], y_[i]); \
+    } else if (sa == 1 && sb == 1 && sc == 0) { \
+        T y0_ = y_[0]; \
+        WHERE_SEL(T, x_[i], y0_); \
+    } else if (sa == 1 && sb == 0 && sc == 1) { \
+        T x0_ = x_[0]; \
+        WHERE_SEL(T, x0_, y_[i]); \
+    } else { \
+        for (int64_t i = 0; i < n; i++) \
+            d_[i] = m_[i * sa] ? x_[i * sb] : y_[i * sc]; \
+    } \
 } while (0)
 
 bool exec_op_where(exec_prog *P, const ir_inst *in)
