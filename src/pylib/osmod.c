@@ -468,6 +468,7 @@ void builtin_os_init(host *h)
     host_def(os, "os.listdir", builtin_os_listdir);
     val_object_set(os, "sep", val_str_cstr("/"));
     val_object_set(os, "pathsep", val_str_cstr(":"));
+    val_object_set(os, "devnull", val_str_cstr("/dev/null"));
     /* access() modes, as shutil.which's mode= takes them (POSIX values) */
     val_object_set(os, "F_OK", val_int(0));
     val_object_set(os, "R_OK", val_int(4));

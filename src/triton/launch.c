@@ -1588,8 +1588,10 @@ static val launch_warmup(host *h, val self, int argc, const val *argv, const val
     return self_c;
 }
 
-/* compiled[grid](args...): every parameter positionally, as Triton's
- * CompiledKernel takes them; the constexprs keep their warmup() values. */
+/* compiled[grid](args...): the grid's three sizes and every parameter
+ * positionally, constexprs too, as Triton's CompiledKernel takes them
+ * (its launcher reads grid[0..2] and parses all the arguments); the
+ * constexprs keep their warmup() values, whatever is passed for them. */
 static val launch_compiled_run(host *h, val compiled, val grid, int argc, const val *argv,
                                const val_kwargs *kw, src_span at)
 {
@@ -1600,9 +1602,14 @@ static val launch_compiled_run(host *h, val compiled, val grid, int argc, const 
         if (strcmp(kw->names[i], "stream"))
             return host_error(h, at, "a compiled kernel's launch takes its arguments "
                               "positionally, not '%s='", kw->names[i]);
-    if (argc > c->nparams)
-        return host_error(h, at, "%s() takes %d arguments but %d were given", f->name,
-                          c->nparams, argc);
+    if ((grid.kind != VAL_TUPLE && grid.kind != VAL_LIST) || val_as_seq(grid)->len != 3)
+        return host_raise(h, HOST_EXC_INDEX, at, "a compiled kernel's grid has three sizes, as "
+                          "Triton's CompiledKernel reads it (grid[0], grid[1], grid[2]): "
+                          "write (n, 1, 1) for a 1-D grid");
+    if (argc != c->nparams)
+        return host_raise(h, HOST_EXC_TYPE, at, "%s() takes %d arguments, its constexprs "
+                          "included, but %d were given (a compiled kernel takes every "
+                          "parameter positionally)", f->name, c->nparams, argc);
     val *args = xcalloc((size_t)c->nparams + 1, sizeof *args);
     for (int i = 0; i < c->nparams; i++) {
         if (c->consts[i].kind != VAL_MISSING)
