@@ -30,6 +30,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "cuda_impl.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,6 +97,53 @@ static const ir_inst *cuda_first_inst(const ir_kernel *ir)
     return ir->ncode > 0 ? &ir->code[0] : NULL;
 }
 
+/* TRITSIM_CGEN_REPLACE=FILE, for experiments with a hand-edited kernel:
+ * FILE is a kernel's source as --dump-cuda (--dump-hip) prints it, first
+ * line and all; where that line names this kernel, dialect and num_warps,
+ * FILE is compiled in place of the generated source (its shared memory
+ * and block shape stay the generated kernel's; the disk cache keys on the
+ * text, so it never answers for the other).  false, with diag told, when
+ * FILE cannot be read. */
+static bool cuda_replace_source(const cuda_kernel *k, int num_warps, strbuf *src,
+                                diag_sink *diag)
+{
+    const char *path = getenv("TRITSIM_CGEN_REPLACE");
+    if (!path || !*path)
+        return true;
+    const char *dialect = k->dev->v->dialect == CGEN_HIP ? "HIP" : "CUDA";
+    strbuf head = {0}, text = {0}, msg = {0};
+    strbuf_printf(&head, "// ---- tritsim: %s source of %s (num_warps %d)\n", dialect,
+                  k->ir->name, num_warps);
+    FILE *fp = fopen(path, "r");
+    bool ok = fp != NULL;
+    int err = errno;
+    if (fp) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && text.len < ((size_t)16 << 20))
+            strbuf_putn(&text, buf, n);
+        ok = !ferror(fp) && text.len < ((size_t)16 << 20);
+        err = ferror(fp) ? errno : EFBIG;
+        fclose(fp);
+    }
+    if (!ok) {
+        strbuf_printf(&msg, "TRITSIM_CGEN_REPLACE names '%s', which cannot be read (%s)", path,
+                      strerror(err));
+        backend_report_at(diag, k->ir, k->file, k->ir->ncode > 0 ? &k->ir->code[0] : NULL,
+                          strbuf_cstr(&msg), "unset TRITSIM_CGEN_REPLACE, or name a kernel's "
+                          "source as --dump-cuda prints it");
+    } else if (text.len >= head.len && !memcmp(text.data, head.data, head.len)) {
+        fprintf(stderr, "tritsim: TRITSIM_CGEN_REPLACE: compiling %s in place of the generated "
+                "%s source of %s (num_warps %d)\n", path, dialect, k->ir->name, num_warps);
+        strbuf_clear(src);
+        strbuf_putn(src, text.data, text.len);
+    }
+    strbuf_free(&head);
+    strbuf_free(&text);
+    strbuf_free(&msg);
+    return ok;
+}
+
 /* Build (emit, compile, load) the variant for num_warps and waves; NULL
  * after reporting to diag. */
 static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves,
@@ -121,6 +169,8 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves
         d->base.out_of_resources = f.resources;
         goto out;
     }
+    if (!cuda_replace_source(k, num_warps, &src, diag))
+        goto out;
     strbuf image = {0}, log = {0};
     bool from_cache = false;
     if (!vd->build(d, strbuf_cstr(&src), &image, &log, &from_cache, &why)) {
