@@ -78,6 +78,12 @@ typedef struct spec_global {
                                   not a tl.constexpr, which Triton refuses */
 } spec_global;
 
+/* A lookup's answer for a global that is a plain value (a number, string,
+ * tuple, list or None, not a tl.constexpr), which Triton 3 compiles only
+ * under TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1 (its interpreter reads them
+ * all): true and *g the refusal, or false where the rule is lifted. */
+bool spec_refuse_plain_global(spec_global *g);
+
 typedef struct spec_host {
     /* The global `name` of module env (constants are copied into the
      * specializer's arena by the callee, or must outlive the kernel). */

@@ -7,6 +7,7 @@
 #include "spec_tl.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- names ------------------------------------------------------------- */
@@ -47,6 +48,16 @@ bool sp_global_sval(spec *s, spec_global g, const ast_node *at, const char *name
         break;
     }
     return sp_error(s, at, "name '%s' is not defined", name);
+}
+
+bool spec_refuse_plain_global(spec_global *g)
+{
+    const char *allow = getenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS");
+    if (allow && !strcmp(allow, "1"))
+        return false;
+    *g = (spec_global){.kind = SPEC_G_OTHER, .plain_global = true,
+                       .what = "a global that is not a tl.constexpr"};
+    return true;
 }
 
 static bool sp_name(spec *s, const ast_node *e, sval *out)

@@ -369,21 +369,12 @@ static spec_global pyext_lookup(void *ctx, void *env, const char *name)
         PyErr_Clear();
         return g;       /* Python's builtins: the specializer has its own */
     }
-    /* Triton 3 compiles no global that is a plain value (a number,
-     * string, tuple, list or None) rather than a tl.constexpr, unless
-     * TRITON_ALLOW_NON_CONSTEXPR_GLOBALS=1; its interpreter reads them
-     * (the same rule as tritsim run's, triton/launch.c) */
+    /* a plain global, which Triton 3 refuses (spec_refuse_plain_global) */
     if (global && !c->interpret &&
         (PyLong_Check(v) || PyFloat_Check(v) || PyUnicode_Check(v) || PyTuple_Check(v) ||
-         PyList_Check(v) || v == Py_None)) {
-        const char *allow = getenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS");
-        if (!allow || strcmp(allow, "1")) {
-            g.kind = SPEC_G_OTHER;
-            g.plain_global = true;
-            g.what = "a global that is not a tl.constexpr";
-            return g;
-        }
-    }
+         PyList_Check(v) || v == Py_None) &&
+        spec_refuse_plain_global(&g))
+        return g;
     if (pyext_jit_class && PyObject_TypeCheck(v, (PyTypeObject *)pyext_jit_class)) {
         PyObject *ko = PyObject_CallMethodObjArgs(v, pyext_str.kernel_object, NULL);
         if (!ko || !PyObject_TypeCheck(ko, &pyext_kernel_type)) {

@@ -549,15 +549,9 @@ static spec_global launch_lookup(void *ctx, void *env, const char *name)
      * the rule. */
     if (!c->interpret && constexpr_value(v).kind == VAL_MISSING &&
         (v.kind == VAL_INT || v.kind == VAL_FLOAT || v.kind == VAL_BOOL || v.kind == VAL_STR ||
-         v.kind == VAL_TUPLE || v.kind == VAL_LIST || v.kind == VAL_NONE)) {
-        const char *allow = getenv("TRITON_ALLOW_NON_CONSTEXPR_GLOBALS");
-        if (!allow || strcmp(allow, "1")) {
-            g.kind = SPEC_G_OTHER;
-            g.plain_global = true;
-            g.what = "a global that is not a tl.constexpr";
-            return g;
-        }
-    }
+         v.kind == VAL_TUPLE || v.kind == VAL_LIST || v.kind == VAL_NONE) &&
+        spec_refuse_plain_global(&g))
+        return g;
     return launch_classify(c, v);
 }
 
