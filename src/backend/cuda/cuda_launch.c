@@ -111,37 +111,27 @@ static bool cuda_replace_source(const cuda_kernel *k, int num_warps, strbuf *src
     if (!path || !*path)
         return true;
     const char *dialect = k->dev->v->dialect == CGEN_HIP ? "HIP" : "CUDA";
-    strbuf head = {0}, text = {0}, msg = {0};
+    strbuf head = {0}, msg = {0};
     strbuf_printf(&head, "// ---- tritsim: %s source of %s (num_warps %d)\n", dialect,
                   k->ir->name, num_warps);
-    FILE *fp = fopen(path, "r");
-    bool ok = fp != NULL;
-    int err = errno;
-    if (fp) {
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, fp)) > 0 && text.len < ((size_t)16 << 20))
-            strbuf_putn(&text, buf, n);
-        ok = !ferror(fp) && text.len < ((size_t)16 << 20);
-        err = ferror(fp) ? errno : EFBIG;
-        fclose(fp);
-    }
-    if (!ok) {
+    src_file *f = src_read(path);     /* bounded, as a program's source */
+    if (!f) {
         strbuf_printf(&msg, "TRITSIM_CGEN_REPLACE names '%s', which cannot be read (%s)", path,
-                      strerror(err));
+                      strerror(errno));
         backend_report_at(diag, k->ir, k->file, k->ir->ncode > 0 ? &k->ir->code[0] : NULL,
                           strbuf_cstr(&msg), "unset TRITSIM_CGEN_REPLACE, or name a kernel's "
                           "source as --dump-cuda prints it");
-    } else if (text.len >= head.len && !memcmp(text.data, head.data, head.len)) {
+    } else if (f->len >= head.len && !memcmp(f->text, head.data, head.len)) {
         fprintf(stderr, "tritsim: TRITSIM_CGEN_REPLACE: compiling %s in place of the generated "
                 "%s source of %s (num_warps %d)\n", path, dialect, k->ir->name, num_warps);
         strbuf_clear(src);
-        strbuf_putn(src, text.data, text.len);
+        strbuf_putn(src, f->text, f->len);
     }
+    if (f)
+        src_free(f);
     strbuf_free(&head);
-    strbuf_free(&text);
     strbuf_free(&msg);
-    return ok;
+    return f != NULL;
 }
 
 /* Build (emit, compile, load) the variant for num_warps and waves; NULL
