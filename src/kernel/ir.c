@@ -826,9 +826,10 @@ static void put_imm(const ir_kernel *k, const ir_inst *in, FILE *out)
 static void put_params(const ir_kernel *k, FILE *out)
 {
     for (int i = 0; i < k->nparams; i++)
-        fprintf(out, "%s%s: %s", i ? ", " : "",
+        fprintf(out, "%s%s: %s%s", i ? ", " : "",
                 k->params[i].name ? k->params[i].name : "?",
-                dtype_name(k->params[i].dt));
+                dtype_name(k->params[i].dt),
+                k->params[i].div16 ? " (divisible by 16)" : "");
 }
 
 /* "      ; 12: stmt 3": statement 3 (at line 12) starts here. */

@@ -276,10 +276,13 @@ typedef struct ir_slot {
                                into, or -1 when it can vary at run time */
 } ir_slot;
 
-/* A runtime argument: its parameter name and type (a scalar or pointer). */
+/* A runtime argument: its parameter name and type (a scalar or pointer),
+ * and whether every launch of this kernel passes an int that is a multiple
+ * of 16 or a pointer whose address is (doc/ir.md, "Parameters"). */
 typedef struct ir_param {
     const char *name;
     dtype dt;
+    bool div16;
 } ir_param;
 
 typedef struct ir_kernel {

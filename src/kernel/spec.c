@@ -681,6 +681,7 @@ ir_kernel *spec_kernel(const src_file *f, const ast_node *def, void *env,
         sp_emit(&s, IR_ARG, 0, slot, -1, -1, -1, nr, p);
         rparams[nr].name = p->u.param.name;
         rparams[nr].dt = params[i].dt;
+        rparams[nr].div16 = params[i].div16;
         nr++;
         sp_bind(&s, p->u.param.name, sv_tile(slot));
     }

@@ -125,6 +125,10 @@ typedef struct spec_param {
     bool is_const;          /* a constexpr: value in c */
     spec_const c;
     dtype dt;               /* a runtime argument: its scalar or pointer type */
+    /* A runtime int whose value, or a pointer whose address, is a multiple
+     * of 16, as Triton specializes them (unless do_not_specialize names
+     * the parameter): the launcher's cache key, and ir_param.div16. */
+    bool div16;
     /* A host TensorDescriptor (desc_nd > 0): dt is the pointer type of its
      * base, and it takes 1 + 2 * desc_nd runtime arguments, in this order:
      * the base pointer, the sizes (int32), the strides (int64). */

@@ -125,6 +125,9 @@ typedef struct pyext_tensor {
     dtype dt;
     uint64_t base, bytes;   /* the storage: its first byte and its size */
 } pyext_tensor;
+/* Tensor v's data_ptr(), read without revealing it (pyext_set_data_ptr);
+ * false with a Python exception set. */
+bool pyext_tensor_addr(PyObject *v, uint64_t *addr);
 /* Describe tensor v (on the CPU); false with a Python exception set. */
 bool pyext_tensor_of(PyObject *v, dtype dt, const char *param, pyext_tensor *out);
 /* The first byte and the size of tensor v's storage; false with a Python

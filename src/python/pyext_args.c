@@ -301,7 +301,7 @@ void pyext_set_data_ptr(PyObject *cls, PyObject *fn)
     Py_XSETREF(pyext_data_ptr_fn, Py_NewRef(fn));
 }
 
-static bool pyext_data_ptr(PyObject *v, uint64_t *addr)
+bool pyext_tensor_addr(PyObject *v, uint64_t *addr)
 {
     if (!pyext_data_ptr_fn || PyObject_IsInstance(v, pyext_data_ptr_cls) != 1)
         return pyext_call_u64(v, pyext_str.data_ptr, addr);
@@ -326,7 +326,7 @@ bool pyext_tensor_storage(PyObject *v, uint64_t *base, uint64_t *bytes)
 bool pyext_tensor_of(PyObject *v, dtype dt, const char *param, pyext_tensor *out)
 {
     uint64_t addr, base = 0, bytes = 0;
-    if (!pyext_data_ptr(v, &addr))
+    if (!pyext_tensor_addr(v, &addr))
         return false;
     PyObject *method = pyext_storage_method_of(v);
     if (method) {

@@ -680,14 +680,15 @@ static bool pyext_params(pyext_kernel *k, PyObject **bound, arena *a, spec_param
                                  "in 64 bits", k->pnames[i], fname);
                     return false;
                 }
-                (void)u;
                 out[i].dt = DTYPE_UINT64;
+                out[i].div16 = u % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
             } else if (n == 1 && !(i < 64 && (k->no_spec >> i & 1))) {
                 /* Triton specializes an int equal to 1 as the constant 1 */
                 out[i].is_const = true;
                 out[i].c = (spec_const){.kind = SC_INT, .u.i = 1};
             } else {
                 out[i].dt = dtype_of_pyint(n);
+                out[i].div16 = n % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
             }
         } else if (PyFloat_Check(v)) {
             out[i].dt = DTYPE_FP32;
@@ -696,6 +697,13 @@ static bool pyext_params(pyext_kernel *k, PyObject **bound, arena *a, spec_param
             if (dt == DTYPE_INVALID)
                 return false;
             out[i].dt = dtype_ptr_to(dt);
+            /* Triton specializes on an address that is a multiple of 16
+             * (the GPU backend keeps a device copy at the host address's
+             * alignment) */
+            uint64_t addr;
+            if (!pyext_tensor_addr(v, &addr))
+                return false;
+            out[i].div16 = addr % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
         } else {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_TypeError, "argument '%s' of %s() is %s; a kernel takes "
@@ -712,7 +720,8 @@ static bool pyext_key_eq(const spec_param *a, const spec_param *b, int n)
     for (int i = 0; i < n; i++) {
         if (a[i].is_const != b[i].is_const)
             return false;
-        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c)
+                          : a[i].dt != b[i].dt || a[i].div16 != b[i].div16)
             return false;
     }
     return true;
@@ -757,7 +766,7 @@ static void pyext_dump_ir(const pyext_kernel *k, const pyext_spec *s)
             strbuf_puts(&b, k->pconst[i] ? ": constexpr = " : " = ");
             pyext_const_repr(&b, &p->c);
         } else {
-            strbuf_printf(&b, ": %s", dtype_name(p->dt));
+            strbuf_printf(&b, ": %s%s", dtype_name(p->dt), p->div16 ? " (divisible by 16)" : "");
         }
     }
     strbuf_puts(&b, ")\n");

@@ -763,6 +763,14 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
     return ok;
 }
 
+/* Triton's other specialization: an int argument that is a multiple of
+ * 16, or a tensor whose address is (the GPU backends keep a device copy at
+ * the host address's alignment), unless do_not_specialize names it. */
+static bool launch_div16(int i, uint64_t no_spec, uint64_t value)
+{
+    return value % 16 == 0 && !(i < 64 && (no_spec >> i & 1));
+}
+
 /* Describe each parameter for the specializer: constexprs by value,
  * runtime arguments by type. */
 static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const val *bound,
@@ -823,6 +831,7 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
                 return false;
             }
             out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
+            out[i].div16 = launch_div16(i, no_spec, (uint64_t)(uintptr_t)tensor_addr(tensor_of(v)));
             break;
         case VAL_BOOL:
             out[i].dt = DTYPE_INT1;
@@ -836,6 +845,7 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
                 break;
             }
             out[i].dt = dtype_of_pyint(v.u.i);
+            out[i].div16 = launch_div16(i, no_spec, (uint64_t)v.u.i);
             break;
         case VAL_FLOAT:
             out[i].dt = DTYPE_FP32;
@@ -855,7 +865,8 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
     for (int i = 0; i < n; i++) {
         if (a[i].is_const != b[i].is_const)
             return false;
-        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c) : a[i].dt != b[i].dt)
+        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c)
+                          : a[i].dt != b[i].dt || a[i].div16 != b[i].div16)
             return false;
         if (!a[i].is_const && (a[i].desc_nd != b[i].desc_nd || a[i].desc_nan != b[i].desc_nan ||
                                memcmp(a[i].desc_block, b[i].desc_block,
@@ -919,7 +930,7 @@ static void launch_dump_ir(const val_func *f, const launch_spec *s)
                 strbuf_printf(&b, "%s%d", d ? ", " : "", (int)p->desc_block[d]);
             strbuf_puts(&b, p->desc_nan ? "], padding nan)" : "])");
         } else {
-            strbuf_printf(&b, ": %s", dtype_name(p->dt));
+            strbuf_printf(&b, ": %s%s", dtype_name(p->dt), p->div16 ? " (divisible by 16)" : "");
         }
     }
     strbuf_puts(&b, ")\n");

@@ -309,6 +309,9 @@ const int e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = (tk_u64)(((tk_u64)(((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 64)))))) * (tk_u32)(s15)))) * 2ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 64)))))) * 2ull));
 tk_cb32[c] = tk_a0;
 }}
+/* 29: cmp */
+{ const int r = 0, e = 0; (void)r; (void)e; s29 = ((s28) < (s3)); }
+if (!(s29)) goto L44;   /* no round: past the loop */
 L29:;
 /* 29: cmp */
 { const int r = 0, e = 0; (void)r; (void)e; s29 = ((s28) < (s3)); }
@@ -325,7 +328,7 @@ if (tk_L34 == 0) {
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + tk_swz2((unsigned)((e0 + 0) % 32 / 32 * 4096 + ((e0 + 0) / 32) * 64 + (e0 + 0) % 32 * 2))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -353,7 +356,7 @@ if (tk_L34 == 0) {
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + (4096u + tk_swz1((unsigned)((e0 + 0) % 64 / 64 * 4096 + (e0 + 0) / 64 * 128 + (e0 + 0) % 64 * 2)))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -432,7 +435,7 @@ break;
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + tk_swz2((unsigned)((e0 + 0) % 32 / 32 * 4096 + ((e0 + 0) / 32) * 64 + (e0 + 0) % 32 * 2))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -458,7 +461,7 @@ if (tk_m) tk_lv = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else tk_lv = (0x0p+0f)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = (tk_a0 & 7ull) == 0 && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + (4096u + tk_swz1((unsigned)((e0 + 0) % 64 / 64 * 4096 + (e0 + 0) / 64 * 128 + (e0 + 0) % 64 * 2)))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -568,7 +571,7 @@ __syncthreads();
 for (int c = 0; c < 8; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 64)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 64)))))) * 4ull);
-bool tk_v = (tk_a0 & 15ull) == 0 && tk_ok52;
+bool tk_v = true && tk_ok52;
 if (tk_v) {
   *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 64 * 288 + e0 % 64 * 4);
 } else {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "affine.h"
+#include "axis.h"
 #include "cgen_abi.h"
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -599,6 +600,29 @@ static void jump_stop(cg *g, int32_t pc, const ir_inst *in)
         g->pend_at[in->imm] |= g->pending;
 }
 
+/* A wgmma loop whose MMAs run on across its back edge (cgen_pipe.c) is
+ * entered only when its first round runs: its head's test (a CMP, which
+ * reads nothing it writes, so that making it twice changes nothing) is
+ * made once before the loop too, and a loop of no rounds jumps past it.
+ * Otherwise the loop's exit is one block for both ways out, where the
+ * accumulator's zeros of the no-round way meet MMAs still running, and
+ * ptxas then serializes every wgmma of the loop (its warning C7515). */
+static void emit_loop_entry_test(cg *g, int32_t head)
+{
+    const ir_kernel *k = g->k;
+    if (head + 1 >= k->ncode)
+        return;
+    int32_t d = cg_pipe_ring_at_branch(g, head + 1);
+    const ir_inst *h = &k->code[head], *br = &k->code[head + 1];
+    if (d < 0 || !cg_pipe_wgmma_defer(g, d) || br->op != IR_BRANCH || h->op != IR_CMP ||
+        h->dst != br->a || !cg_scalar(g, h->dst) || h->a == h->dst || h->b == h->dst)
+        return;
+    cg_emit_at(g, head);
+    jump_stop(g, head + 1, br);
+    cg_printf(g, "if (!(s%d)) goto L%" PRId64 ";   /* no round: past the loop */\n", br->a,
+              br->imm);
+}
+
 bool cg_emit_at(cg *g, int32_t pc)
 {
     const ir_inst *in = &g->k->code[pc];
@@ -726,6 +750,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     g.lay = calloc(ns, sizeof *g.lay);
     g.alias = calloc(ns, 1);
     g.abase = calloc(ns, sizeof *g.abase);
+    g.axis = malloc(ns * sizeof *g.axis);
     size_t nc = (size_t)k->ncode + 1;
     g.fuse_into = malloc(nc * sizeof *g.fuse_into);
     g.fuse_which = calloc(nc, sizeof *g.fuse_which);
@@ -753,12 +778,16 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
     free(numel);
     if (!g.packed || !g.pend_at || !g.counted || !g.tracked || !g.check_at || !g.whole || !g.inplace || !g.skip || !g.staged || !g.moved ||
         !g.pipe_head || !g.pf_dot || !g.hoist_head || !g.pipe_async ||
-        !g.writes || !g.last_write || !g.entry_made || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase ||
+        !g.writes || !g.last_write || !g.entry_made || !g.def || !g.pure || !g.label || !g.land_stored || !g.lay || !g.alias || !g.abase || !g.axis ||
         !g.fuse_into || !g.fuse_which || !g.fused || !g.fuse_first) {
         cg_fail(&g, -1, "out of memory");
         goto done;
     }
     analyse(&g);
+    if (!axis_analyse(k, g.axis)) {
+        cg_fail(&g, -1, "out of memory");
+        goto done;
+    }
     cg_pick_vec(&g);
     cg_find_affine(&g);
     if (!cg_assign_layouts(&g)) {
@@ -795,6 +824,7 @@ bool cgen_emit(const ir_kernel *k, const cgen_options *o, strbuf *src, cgen_info
         cg_emit_entry_checks(&g, pc);
         if (g.label[pc]) {
             cg_emit_hoisted(&g, pc);
+            emit_loop_entry_test(&g, pc);
             cg_printf(&g, "L%d:;\n", pc);
             g.stored |= g.land_stored[pc] != 0;
             g.pending |= g.pend_at[pc] != 0;
@@ -846,6 +876,7 @@ done:
     free(g.lay);
     free(g.alias);
     free(g.abase);
+    free(g.axis);
     free(g.fuse_into);
     free(g.fuse_which);
     free(g.fused);

@@ -66,6 +66,8 @@ typedef struct cg {
     int32_t *abase;         /* per slot: for a pointer tile held as a base
                                plus an offset (cg_find_affine), the index
                                expression slot of the base; else -1 */
+    struct axis_info *axis; /* per slot: its last axis's runs and
+                               divisibility (axis.h) */
     uint8_t *alias;         /* per slot: read from its converted copy
                                tk_cv<slot> during this instruction */
     size_t smem;            /* dynamic shared memory needed, bytes */

@@ -13,6 +13,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "axis.h"
 #include "cgen_abi.h"
 
 #pragma GCC diagnostic error "-Wswitch"
@@ -160,13 +161,24 @@ static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
 }
 
 /* Are a chunk's V addresses consecutive by construction: it lies in one
- * row, along which the pointer grows by one element? */
+ * row, along which the pointer grows by one element (in the whole row, or
+ * in runs of a multiple of V lanes: axis.h)? */
 static bool chunks_consecutive(const cg *g, const ir_inst *in, int32_t shape, int V)
 {
     int64_t st;
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
     const ir_type *ts = cg_type(g, shape);
-    return cg_last_stride(g, in->a, &st) && st == esz && ts->shape[ts->ndim - 1] % V == 0;
+    if (ts->shape[ts->ndim - 1] % V != 0)
+        return false;
+    return (cg_last_stride(g, in->a, &st) && st == esz) ||
+           axis_chunks_step(&g->axis[in->a], V, esz);
+}
+
+/* Is each chunk's first address a multiple of its bytes by construction
+ * (the launch's 16-byte arguments and the arithmetic on them: axis.h)? */
+static bool chunks_aligned(const cg *g, const ir_inst *in, int V, int bytes)
+{
+    return axis_div_at(&g->axis[in->a], V) % bytes == 0;
 }
 
 /* " && addr(e0 + v) == tk_a0 + v * esz" for v = 1 .. V - 1: the chunk's
@@ -297,7 +309,10 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     chunk_base(g, in, &pa0);
     cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
     strbuf_free(&pa0);
-    cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
+    if (chunks_aligned(g, in, V, bytes))
+        cg_printf(g, "bool tk_v = true");
+    else
+        cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
     /* consecutive by construction: a chunk lies in one row, along which the
      * pointer grows by one element */
     bool known = chunks_consecutive(g, in, shape, V);
@@ -496,17 +511,23 @@ static bool async_table(const cg *g, int32_t pc)
     return raw;
 }
 
-static void emit_async_straight(cg *g, int32_t pc, const ir_inst *in, const char *place)
+/* Its straight path, and whether that is the only path (every chunk
+ * whole and aligned by construction), which the caller then omits. */
+static bool emit_async_straight(cg *g, int32_t pc, const ir_inst *in, const char *place)
 {
     cgen_layout L = cg_layout(g, in->dst);
     int V = L.vec;
-    cg_printf(g, "if (((tk_cbo%d | (tk_u64)s%d_d) & 15ull) == 0", pc, in->a);
-    if (!chunks_consecutive(g, in, in->dst, V))
-        cg_printf(g, " && tk_cca%d", pc);
-    cg_printf(g, ") {\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
+    bool aligned = chunks_aligned(g, in, V, 16), known = chunks_consecutive(g, in, in->dst, V);
+    if (!aligned)
+        cg_printf(g, "if (((tk_cbo%d | (tk_u64)s%d_d) & 15ull) == 0%s", pc, in->a,
+                  known ? ") " : "");
+    if (!known)
+        cg_printf(g, "%stk_cca%d) ", aligned ? "if (" : " && ", pc);
+    cg_printf(g, "{\n#pragma unroll\nfor (int c = 0; c < %d; c++) {\n", L.regs / V);
     chunk_head(g, V);
-    cg_printf(g, "tk_cp_async(%s, tk_cb%d[c] + (tk_u64)s%d_d);\n}\n} else\n", place, pc,
-              in->a);
+    cg_printf(g, "tk_cp_async(%s, tk_cb%d[c] + (tk_u64)s%d_d);\n}\n}%s\n", place, pc,
+              in->a, aligned && known ? "" : " else");
+    return aligned && known;
 }
 
 static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
@@ -528,8 +549,10 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         strbuf place = {0};
         bool raw = dot >= 0 && bytes == 16 &&
                    cgen_dot_chunk_place(g, &g->k->code[dot], g->fuse_which[pc], dt, V, &place);
-        if (raw && async_table(g, pc))
-            emit_async_straight(g, pc, in, strbuf_cstr(&place));
+        if (raw && async_table(g, pc) && emit_async_straight(g, pc, in, strbuf_cstr(&place))) {
+            strbuf_free(&place);
+            goto done;
+        }
         chunks_open(g, in, in->dst, in->b, bytes,
                     dot >= 0 && lanes_free(g, in) && g->hoist_head[pc] < 0);
         if (raw && g->pipe_async[dot])
@@ -557,6 +580,7 @@ static bool emit_load(cg *g, int32_t pc, const ir_inst *in)
         load_lane(g, pc, in);
         cg_loop_end(g);
     }
+done:
     if (hoisted)
         cg_check_hoist_end(g);
     cg_check_pending(g);
@@ -1006,7 +1030,8 @@ void cg_emit_hoisted(cg *g, int32_t head)
         cg_printf(g, "tk_u64 tk_cb%d[%d];%s", p, C, known ? "\n" : "");
         if (!known)
             cg_printf(g, " bool tk_cc%d[%d];\n", p, C);
-        bool straight = async_table(g, p);
+        /* (the straight path's test, unless it is the only path) */
+        bool straight = async_table(g, p) && !(known && chunks_aligned(g, in, V, 16));
         if (straight)
             cg_printf(g, "tk_u64 tk_cbo%d = 0;%s", p, known ? "\n" : "");
         if (straight && !known)

@@ -21,7 +21,12 @@
 struct cuda_copy {
     cuda_dev *dev;
     backend_buffer *b;
-    CUdeviceptr ptr;
+    CUdeviceptr ptr;            /* the copy of the host's first byte */
+    CUdeviceptr alloc;          /* what cuMemAlloc gave: ptr lies past it by
+                                   the host address modulo 256, so that each
+                                   element's device address has its host
+                                   address's alignment (a kernel specialized
+                                   on 16-byte aligned arguments relies on it) */
     size_t size;
     cuda_copy *prev, *next;     /* the device's list */
 };
@@ -58,7 +63,7 @@ static bool cuda_copy_download(backend_buffer *b, strbuf *why)
 static void cuda_copy_drop(cuda_copy *c)
 {
     cuda_dev *d = c->dev;
-    d->cu->cuMemFree(c->ptr);
+    d->cu->cuMemFree(c->alloc);
     if (c->prev)
         c->prev->next = c->next;
     else
@@ -93,10 +98,13 @@ static cuda_copy *cuda_copy_of(cuda_dev *d, backend_buffer *b, strbuf *why)
     c->dev = d;
     c->b = b;
     c->size = b->size;
-    if (!cuda_ok(d, d->cu->cuMemAlloc(&c->ptr, b->size ? b->size : 1), "cuMemAlloc", why)) {
+    size_t skew = (size_t)((uintptr_t)b->host & 255u);
+    if (!cuda_ok(d, d->cu->cuMemAlloc(&c->alloc, skew + (b->size ? b->size : 1)), "cuMemAlloc",
+                 why)) {
         free(c);
         return NULL;
     }
+    c->ptr = c->alloc + skew;
     c->next = d->copies;
     if (d->copies)
         d->copies->prev = c;
