@@ -884,10 +884,7 @@ static void log_logger_repr(host *h, val self, strbuf *out)
     val_unref(lv);
 }
 
-static const struct {
-    const char *name, *qual;
-    val_cfunc fn;
-} log_logger_methods[] = {
+static const val_method log_logger_methods[] = {
     {"debug", "Logger.debug", log_logger_debug},
     {"info", "Logger.info", log_logger_info},
     {"warning", "Logger.warning", log_logger_warning},
@@ -911,11 +908,8 @@ static const struct {
 static val log_logger_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    for (size_t i = 0; i < sizeof log_logger_methods / sizeof log_logger_methods[0]; i++)
-        if (!strcmp(name, log_logger_methods[i].name))
-            return val_builtin_new(log_logger_methods[i].qual, log_logger_methods[i].fn,
-                                   val_ref(self));
-    return val_missing();
+    return val_method_bind(log_logger_methods,
+                           sizeof log_logger_methods / sizeof log_logger_methods[0], name, self);
 }
 
 static const char *const log_logger_attrs[] = {

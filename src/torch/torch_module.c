@@ -1317,10 +1317,7 @@ void torch_module_add(host *h, val nn)
     (void)h;
     val cls = class_new("Module", val_none(), true);
     val_object_set(cls, "__module__", val_str_cstr("torch.nn"));
-    static const struct {
-        const char *name, *qual;
-        val_cfunc fn;
-    } methods[] = {
+    static const val_method methods[] = {
         {"__init__", "Module.__init__", mod_init},
         {"__setattr__", "Module.__setattr__", mod_setattr},
         {"__getattr__", "Module.__getattr__", mod_getattr},
@@ -1359,9 +1356,7 @@ void torch_module_add(host *h, val nn)
         {"state_dict", "Module.state_dict", mod_state_dict},
         {"load_state_dict", "Module.load_state_dict", mod_load_state_dict},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
-        val_object_set(cls, methods[i].name, val_builtin_new(methods[i].qual, methods[i].fn,
-                                                             val_none()));
+    val_method_set_all(cls, methods, sizeof methods / sizeof *methods, val_none());
     val_object_set(nn, "Module", cls);
     val param = val_object_new(&param_type);
     val_object_set(nn, "Parameter", param);
