@@ -310,9 +310,7 @@ static bool log_handle(host *h, val hd, val record, src_span at)
     } else if (val_type_of(fmt) == &log_formatter_type) {
         text = log_format_record(h, fmt, record, at);
     } else {
-        val m = host_getattr(h, fmt, "format", at);
-        text = m.kind == VAL_ERR ? m : host_call(h, m, 1, &record, NULL, at);
-        val_unref(m);
+        text = host_call_method(h, fmt, "format", 1, &record, NULL, at);
     }
     if (text.kind == VAL_ERR)
         return false;

@@ -445,9 +445,7 @@ BUILTIN_FN(thr_thread_start)
     if (!host_setattr(h, self, "_started", val_bool(true), at) ||
         !host_setattr(h, self, "ident", val_int(ident + 1000), at))
         return val_err();
-    val run = host_getattr(h, self, "run", at);
-    val r = run.kind == VAL_ERR ? run : host_call(h, run, 0, NULL, NULL, at);
-    val_unref(run);
+    val r = host_call_method(h, self, "run", 0, NULL, NULL, at);
     if (r.kind != VAL_ERR || h->exiting) {
         val_unref(r);
         return r.kind == VAL_ERR ? r : val_none();

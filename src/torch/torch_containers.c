@@ -43,10 +43,8 @@ static void cont_items(val self, val *keys, val *values)
 /* self.add_module(name, m): checks that m is a Module. */
 static bool cont_add(host *h, val self, val name, val m, src_span at)
 {
-    val f = host_getattr(h, self, "add_module", at);
     val args[2] = {name, m};
-    val r = f.kind == VAL_ERR ? f : host_call(h, f, 2, args, NULL, at);
-    val_unref(f);
+    val r = host_call_method(h, self, "add_module", 2, args, NULL, at);
     val_unref(r);
     return r.kind != VAL_ERR;
 }

@@ -668,9 +668,7 @@ static bool mod_each_child(host *h, val self, const char *name, int argc, const 
     while (mods.kind == VAL_DICT && val_dict_next(mods, &pos, &k, &v)) {
         if (!torch_module_is(v) || mod_memo_seen(&memo, v.u.o))
             continue;
-        val f = host_getattr(h, v, name, at);
-        val r = f.kind == VAL_ERR ? f : host_call(h, f, argc, argv, NULL, at);
-        val_unref(f);
+        val r = host_call_method(h, v, name, argc, argv, NULL, at);
         if (r.kind == VAL_ERR) {
             free(memo.seen);
             return false;
@@ -703,10 +701,8 @@ MOD_FN(mod_eval)
     (void)argv;
     if (argc || (kw && kw->n))
         return host_raise(h, HOST_EXC_TYPE, at, "eval() takes no arguments");
-    val f = host_getattr(h, self, "train", at);
     val m = val_bool(false);
-    val r = f.kind == VAL_ERR ? f : host_call(h, f, 1, &m, NULL, at);
-    val_unref(f);
+    val r = host_call_method(h, self, "train", 1, &m, NULL, at);
     return r;
 }
 
@@ -1238,9 +1234,7 @@ MOD_FN(mod_repr)
     (void)kw;
     (void)argc;
     val extra = val_missing();
-    val f = host_getattr(h, self, "extra_repr", at);
-    extra = f.kind == VAL_ERR ? f : host_call(h, f, 0, NULL, NULL, at);
-    val_unref(f);
+    extra = host_call_method(h, self, "extra_repr", 0, NULL, NULL, at);
     if (extra.kind == VAL_ERR)
         return extra;
     if (extra.kind != VAL_STR) {
