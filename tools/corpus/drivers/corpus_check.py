@@ -101,6 +101,13 @@ def close(what, got, want, atol, rtol=0.0):
     return True
 
 
+def close_dtype(what, got, want, dtype, tol):
+    """close() at the tolerance tol[dtype] = (atol, rtol), dtype's name
+    (float16, bfloat16...) added to what."""
+    atol, rtol = tol[dtype]
+    return close("%s %s" % (what, str(dtype).replace("torch.", "")), got, want, atol, rtol)
+
+
 def forward_backward(tag, names, inputs, reference, candidate, atol, rtol=0.0):
     """Compare candidate(*xs) with reference(*xs), each called on its own
     leaf copies of inputs (requiring grad) and giving one output for each
