@@ -382,6 +382,10 @@ val host_call(host *h, val fn, int argc, const val *argv, const val_kwargs *kw,
               src_span at);
 /* obj.name; reports "'int' object has no attribute 'x'" when missing. */
 val host_getattr(host *h, val obj, const char *name, src_span at);
+/* obj.name(*argv, **kw), as a program's call of a method: the attribute's
+ * error or the call's result (a new reference). */
+val host_call_method(host *h, val obj, const char *name, int argc, const val *argv,
+                     const val_kwargs *kw, src_span at);
 /* obj.name or VAL_MISSING without reporting (hasattr, getattr(o, n, d)). */
 val host_getattr_opt(host *h, val obj, const char *name, src_span at);
 bool host_setattr(host *h, val obj, const char *name, val v, src_span at);

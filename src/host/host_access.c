@@ -599,6 +599,17 @@ val host_getattr(host *h, val obj, const char *name, src_span at)
                            host_did_you_mean(&s, buf, sizeof buf));
 }
 
+val host_call_method(host *h, val obj, const char *name, int argc, const val *argv,
+                     const val_kwargs *kw, src_span at)
+{
+    val m = host_getattr(h, obj, name, at);
+    if (m.kind == VAL_ERR)
+        return m;
+    val r = host_call(h, m, argc, argv, kw, at);
+    val_unref(m);
+    return r;
+}
+
 
 bool host_setattr(host *h, val obj, const char *name, val v, src_span at)
 {

@@ -740,6 +740,13 @@ val val_method_bind(const val_method *tab, size_t n, const char *name, val self)
     return val_missing();
 }
 
+void val_method_set_all(val obj, const val_method *tab, size_t n, val self)
+{
+    for (size_t i = 0; i < n; i++)
+        val_object_set(obj, tab[i].name, val_builtin_new(tab[i].qual ? tab[i].qual : tab[i].name,
+                                                         tab[i].fn, val_ref(self)));
+}
+
 static void val_module_repr(host *h, val self, strbuf *out)
 {
     (void)h;

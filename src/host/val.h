@@ -441,6 +441,10 @@ typedef struct val_method {
 /* The method `name` of table tab (n rows) bound to self (a new
  * reference), or val_missing() when the table has no such row. */
 val val_method_bind(const val_method *tab, size_t n, const char *name, val self);
+/* Set every row of table tab (n rows) as an attribute of the OBJECT or
+ * MODULE obj: a builtin bound to self (referenced once a row), e.g. a
+ * class's methods (self None) or a module's functions. */
+void val_method_set_all(val obj, const val_method *tab, size_t n, val self);
 
 /* An OBJECT of the given type with an empty attribute dict. */
 val val_object_new(const val_type *type);

@@ -189,6 +189,32 @@ bool spec_const_eq(const spec_const *a, const spec_const *b)
     return false;
 }
 
+void spec_const_repr(strbuf *b, const spec_const *c)
+{
+    switch (c->kind) {
+    case SC_NONE: strbuf_puts(b, "None"); break;
+    case SC_BOOL: strbuf_puts(b, c->u.b ? "True" : "False"); break;
+    case SC_INT: strbuf_printf(b, "%lld", (long long)c->u.i); break;
+    case SC_FLOAT: pyformat_float_repr(b, c->u.f); break;
+    case SC_STR: pyformat_str_repr(b, c->u.str.s, c->u.str.len); break;
+    case SC_DTYPE:
+        if (dtype_tl_name(c->u.dt))
+            strbuf_printf(b, "tl.%s", dtype_tl_name(c->u.dt));
+        else
+            strbuf_puts(b, dtype_name(c->u.dt));      /* a pointer type */
+        break;
+    case SC_TUPLE:
+        strbuf_putc(b, '(');
+        for (int i = 0; i < c->u.tuple.n; i++) {
+            if (i)
+                strbuf_puts(b, ", ");
+            spec_const_repr(b, &c->u.tuple.items[i]);
+        }
+        strbuf_puts(b, c->u.tuple.n == 1 ? ",)" : ")");
+        break;
+    }
+}
+
 /* A short description of a value for error messages. */
 const char *sp_describe(spec *s, sval v, char *buf, size_t len)
 {

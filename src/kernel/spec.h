@@ -25,6 +25,7 @@
 #include "diag.h"
 #include "dtype.h"
 #include "ir.h"
+#include "strbuf.h"
 
 /* A compile-time Python value. */
 typedef enum spec_const_kind {
@@ -50,6 +51,11 @@ const char *spec_const_kind_name(const spec_const *c);
  * 1, and floats compare by their bits: -0.0 is not 0.0, a NaN is itself):
  * the launcher's cache key and the debugger's scope snapshots both ask. */
 bool spec_const_eq(const spec_const *a, const spec_const *b);
+
+/* Append a constant as Python's repr shows it: 1024, 0.5, True, 'rows',
+ * (1, 2), tl.float16 (a pointer type by its own name): the constexprs of
+ * --dump-ir's header, under tritsim run and python3 -m tritsim alike. */
+void spec_const_repr(strbuf *b, const spec_const *c);
 
 /* What a global name of a kernel's module is. */
 typedef enum spec_global_kind {

@@ -909,9 +909,7 @@ BUILTIN_FN(builtin_next)
     const val_type *t = val_type_of(v);
     if (t && t->next && t->getattr) {
         /* a generator: its StopIteration carries its return value */
-        val m = host_getattr(h, v, "__next__", at);
-        val r = m.kind == VAL_ERR ? m : host_call(h, m, 0, NULL, NULL, at);
-        val_unref(m);
+        val r = host_call_method(h, v, "__next__", 0, NULL, NULL, at);
         if (r.kind == VAL_ERR && argc == 2 && !h->exiting &&
             host_exc_is(h, h->exc, HOST_EXC_STOP_ITERATION)) {
             val_unref(host_exc_take(h));

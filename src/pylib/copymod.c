@@ -165,9 +165,7 @@ static val copy_deep(host *h, val v, val memo, int depth, src_span at)
             return val_ref(v);
         return copy_instance(h, v, memo, depth, at);
     case VAL_TENSOR: {
-        val m = host_getattr(h, v, "clone", at);
-        val c = m.kind == VAL_ERR ? m : host_call(h, m, 0, NULL, NULL, at);
-        val_unref(m);
+        val c = host_call_method(h, v, "clone", 0, NULL, NULL, at);
         if (c.kind != VAL_ERR)
             val_dict_set(memo, copy_key(v), val_ref(c));
         return c;

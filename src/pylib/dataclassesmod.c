@@ -723,9 +723,7 @@ BUILTIN_FN(dc_replace)
     }
     {
         val_kwargs all = {m, names, values};
-        val cls = host_getattr(h, obj, "__class__", at);
-        r = cls.kind == VAL_ERR ? cls : host_call(h, cls, 0, NULL, &all, at);
-        val_unref(cls);
+        r = host_call_method(h, obj, "__class__", 0, NULL, &all, at);
     }
 done:
     for (int i = 0; i < m; i++)

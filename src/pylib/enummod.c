@@ -276,9 +276,7 @@ static val enum_call(host *h, val cls, int argc, const val *argv, const val_kwar
     val_unref(members);
     val missing = enum_lookup(cls, "_missing_");
     if (missing.kind != VAL_MISSING) {
-        val fn = host_getattr(h, cls, "_missing_", at);
-        val r = fn.kind == VAL_ERR ? fn : host_call(h, fn, 1, &x, NULL, at);
-        val_unref(fn);
+        val r = host_call_method(h, cls, "_missing_", 1, &x, NULL, at);
         if (r.kind == VAL_ERR || r.kind != VAL_NONE)
             return r;
     }

@@ -536,10 +536,7 @@ static val fileio_seekable(host *h, val self, int argc, const val *argv, const v
 
 /* ---- the type --------------------------------------------------------------------- */
 
-static const struct {
-    const char *name, *qual;
-    val_cfunc fn;
-} fileio_methods[] = {
+static const val_method fileio_methods[] = {
     {"read", "TextIOWrapper.read", fileio_read},
     {"readline", "TextIOWrapper.readline", fileio_readline},
     {"readlines", "TextIOWrapper.readlines", fileio_readlines},
@@ -565,10 +562,10 @@ static val fileio_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
     fileio *f = fio(self);
-    for (size_t i = 0; i < sizeof fileio_methods / sizeof fileio_methods[0]; i++)
-        if (!strcmp(name, fileio_methods[i].name))
-            return val_builtin_new(fileio_methods[i].qual, fileio_methods[i].fn,
-                                   val_ref(self));
+    val bound = val_method_bind(fileio_methods, sizeof fileio_methods / sizeof fileio_methods[0],
+                                name, self);
+    if (bound.kind != VAL_MISSING)
+        return bound;
     if (!strcmp(name, "closed"))
         return val_bool(!f->fp);
     if (!strcmp(name, "name"))

@@ -13,11 +13,11 @@
  * kernel in it has that file. */
 #include "inspectmod.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "ast.h"
+#include "diag.h"
 #include "pathname.h"
 #include "val.h"
 
@@ -250,19 +250,12 @@ static val fn_getsource(host *h, val self, int argc, const val *argv, const val_
     val name = val_object_get(v, "__name__");
     const char *mn = name.kind == VAL_STR ? val_as_str(name)->s : "?";
     if (file.kind == VAL_STR) {
-        FILE *f = fopen(val_as_str(file)->s, "rb");
+        src_file *f = src_read(val_as_str(file)->s);     /* bounded, as a program's source */
         if (!f)
             return host_error(h, at, "OSError: could not get source code (%s)",
                               val_as_str(file)->s);
-        strbuf b;
-        strbuf_init(&b);
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-            strbuf_putn(&b, buf, n);
-        fclose(f);
-        val r = val_str_new(b.len ? b.data : "", b.len);
-        strbuf_free(&b);
+        val r = val_str_new(f->text, f->len);
+        src_free(f);
         return r;
     }
     val text = val_dict_get_str(h->source_modules, mn);

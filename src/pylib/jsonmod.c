@@ -336,9 +336,7 @@ BUILTIN_FN(json_dump)
     val s = json_dumps_impl(h, a[0], a + 2, at);
     if (s.kind == VAL_ERR)
         return s;
-    val w = host_getattr(h, a[1], "write", at);
-    val r = w.kind == VAL_ERR ? w : host_call(h, w, 1, &s, NULL, at);
-    val_unref(w);
+    val r = host_call_method(h, a[1], "write", 1, &s, NULL, at);
     val_unref(s);
     if (r.kind == VAL_ERR)
         return r;
@@ -656,9 +654,7 @@ BUILTIN_FN(json_load)
     val a[1];
     if (!host_args(h, at, "load", "fp", argc, argv, kw, a))
         return val_err();
-    val rd = host_getattr(h, a[0], "read", at);
-    val s = rd.kind == VAL_ERR ? rd : host_call(h, rd, 0, NULL, NULL, at);
-    val_unref(rd);
+    val s = host_call_method(h, a[0], "read", 0, NULL, NULL, at);
     if (s.kind == VAL_ERR)
         return s;
     val r = s.kind == VAL_STR ? json_loads_text(h, val_as_str(s)->s, val_as_str(s)->len, at)

@@ -310,9 +310,7 @@ static bool log_handle(host *h, val hd, val record, src_span at)
     } else if (val_type_of(fmt) == &log_formatter_type) {
         text = log_format_record(h, fmt, record, at);
     } else {
-        val m = host_getattr(h, fmt, "format", at);
-        text = m.kind == VAL_ERR ? m : host_call(h, m, 1, &record, NULL, at);
-        val_unref(m);
+        text = host_call_method(h, fmt, "format", 1, &record, NULL, at);
     }
     if (text.kind == VAL_ERR)
         return false;
@@ -884,10 +882,7 @@ static void log_logger_repr(host *h, val self, strbuf *out)
     val_unref(lv);
 }
 
-static const struct {
-    const char *name, *qual;
-    val_cfunc fn;
-} log_logger_methods[] = {
+static const val_method log_logger_methods[] = {
     {"debug", "Logger.debug", log_logger_debug},
     {"info", "Logger.info", log_logger_info},
     {"warning", "Logger.warning", log_logger_warning},
@@ -911,11 +906,8 @@ static const struct {
 static val log_logger_getattr(host *h, val self, const char *name, src_span at)
 {
     (void)h, (void)at;
-    for (size_t i = 0; i < sizeof log_logger_methods / sizeof log_logger_methods[0]; i++)
-        if (!strcmp(name, log_logger_methods[i].name))
-            return val_builtin_new(log_logger_methods[i].qual, log_logger_methods[i].fn,
-                                   val_ref(self));
-    return val_missing();
+    return val_method_bind(log_logger_methods,
+                           sizeof log_logger_methods / sizeof log_logger_methods[0], name, self);
 }
 
 static const char *const log_logger_attrs[] = {

@@ -205,19 +205,16 @@ static val builtin_environ_getattr(host *h, val self, const char *name, src_span
 {
     (void)h;
     (void)at;
-    static const struct { const char *name; val_cfunc fn; } ms[] = {
-        {"os.environ.get", builtin_environ_get},
-        {"os.environ.setdefault", builtin_environ_setdefault},
-        {"os.environ.pop", builtin_environ_pop},
-        {"os.environ.keys", builtin_environ_keys},
-        {"os.environ.values", builtin_environ_values},
-        {"os.environ.items", builtin_environ_items},
-        {"os.environ.copy", builtin_environ_copy},
+    static const val_method ms[] = {
+        {"get", "os.environ.get", builtin_environ_get},
+        {"setdefault", "os.environ.setdefault", builtin_environ_setdefault},
+        {"pop", "os.environ.pop", builtin_environ_pop},
+        {"keys", "os.environ.keys", builtin_environ_keys},
+        {"values", "os.environ.values", builtin_environ_values},
+        {"items", "os.environ.items", builtin_environ_items},
+        {"copy", "os.environ.copy", builtin_environ_copy},
     };
-    for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++)
-        if (!strcmp(ms[i].name + strlen("os.environ."), name))
-            return val_builtin_new(ms[i].name, ms[i].fn, val_ref(self));
-    return val_missing();
+    return val_method_bind(ms, sizeof ms / sizeof ms[0], name, self);
 }
 
 static const val_type builtin_environ_type = {

@@ -468,13 +468,8 @@ static val fn_open(host *h, val self, int argc, const val *argv, const val_kwarg
 /* Call method name of file f (no arguments, or arg), close f; the result. */
 static val path_file_call(host *h, val f, const char *name, val arg, src_span at)
 {
-    val m = host_getattr(h, f, name, at);
-    val r = m.kind == VAL_ERR ? m : host_call(h, m, arg.kind == VAL_MISSING ? 0 : 1, &arg,
-                                              NULL, at);
-    val_unref(m);
-    val c = host_getattr(h, f, "close", at);
-    val cr = c.kind == VAL_ERR ? c : host_call(h, c, 0, NULL, NULL, at);
-    val_unref(c);
+    val r = host_call_method(h, f, name, arg.kind == VAL_MISSING ? 0 : 1, &arg, NULL, at);
+    val cr = host_call_method(h, f, "close", 0, NULL, NULL, at);
     if (cr.kind == VAL_ERR && r.kind != VAL_ERR) {
         val_unref(r);
         r = val_err();

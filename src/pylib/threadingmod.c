@@ -445,9 +445,7 @@ BUILTIN_FN(thr_thread_start)
     if (!host_setattr(h, self, "_started", val_bool(true), at) ||
         !host_setattr(h, self, "ident", val_int(ident + 1000), at))
         return val_err();
-    val run = host_getattr(h, self, "run", at);
-    val r = run.kind == VAL_ERR ? run : host_call(h, run, 0, NULL, NULL, at);
-    val_unref(run);
+    val r = host_call_method(h, self, "run", 0, NULL, NULL, at);
     if (r.kind != VAL_ERR || h->exiting) {
         val_unref(r);
         return r.kind == VAL_ERR ? r : val_none();
@@ -554,16 +552,14 @@ void builtin_threading_init(host *h)
     val_object_set(m, "local", local);
     val thread = class_new("Thread", val_none(), true);
     val_object_set(thread, "__module__", val_str_cstr("threading"));
-    static const struct { const char *name, *qual; val_cfunc fn; } methods[] = {
+    static const val_method methods[] = {
         {"__init__", "Thread.__init__", thr_thread_init},
         {"run", "Thread.run", thr_thread_run},
         {"start", "Thread.start", thr_thread_start},
         {"join", "Thread.join", thr_thread_join},
         {"is_alive", "Thread.is_alive", thr_thread_is_alive},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
-        val_object_set(thread, methods[i].name,
-                       val_builtin_new(methods[i].qual, methods[i].fn, val_none()));
+    val_method_set_all(thread, methods, sizeof methods / sizeof methods[0], val_none());
     val main = class_instance_new(thread);
     val_object_set(m, "Thread", thread);
     val_object_set(main, "name", val_str_cstr("MainThread"));

@@ -29,7 +29,6 @@
 #include "diag.h"
 #include "ir.h"
 #include "parse.h"
-#include "pyformat.h"
 #include "strbuf.h"
 
 /* One specialization: its key, IR and compiled kernel; the kernel objects
@@ -727,32 +726,6 @@ static bool pyext_key_eq(const spec_param *a, const spec_param *b, int n)
     return true;
 }
 
-static void pyext_const_repr(strbuf *b, const spec_const *c)
-{
-    switch (c->kind) {
-    case SC_NONE: strbuf_puts(b, "None"); break;
-    case SC_BOOL: strbuf_puts(b, c->u.b ? "True" : "False"); break;
-    case SC_INT: strbuf_printf(b, "%lld", (long long)c->u.i); break;
-    case SC_FLOAT: pyformat_float_repr(b, c->u.f); break;
-    case SC_STR: pyformat_str_repr(b, c->u.str.s, c->u.str.len); break;
-    case SC_DTYPE:
-        if (dtype_tl_name(c->u.dt))
-            strbuf_printf(b, "tl.%s", dtype_tl_name(c->u.dt));
-        else
-            strbuf_puts(b, dtype_name(c->u.dt));
-        break;
-    case SC_TUPLE:
-        strbuf_putc(b, '(');
-        for (int i = 0; i < c->u.tuple.n; i++) {
-            if (i)
-                strbuf_puts(b, ", ");
-            pyext_const_repr(b, &c->u.tuple.items[i]);
-        }
-        strbuf_puts(b, c->u.tuple.n == 1 ? ",)" : ")");
-        break;
-    }
-}
-
 /* --dump-ir: the specialization's header and IR on stderr, as tritsim
  * run prints them. */
 static void pyext_dump_ir(const pyext_kernel *k, const pyext_spec *s)
@@ -764,7 +737,7 @@ static void pyext_dump_ir(const pyext_kernel *k, const pyext_spec *s)
         strbuf_printf(&b, "%s%s", i ? ", " : "", k->pnames[i]);
         if (p->is_const) {
             strbuf_puts(&b, k->pconst[i] ? ": constexpr = " : " = ");
-            pyext_const_repr(&b, &p->c);
+            spec_const_repr(&b, &p->c);
         } else {
             strbuf_printf(&b, ": %s%s", dtype_name(p->dt), p->div16 ? " (divisible by 16)" : "");
         }

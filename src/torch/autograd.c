@@ -1736,22 +1736,15 @@ void autograd_init(host *h, val torch)
                                                val_none()));
     val_object_set(ag, "backward", val_builtin_new("torch.autograd.backward",
                                                    fn_autograd_backward, val_none()));
-    static const struct {
-        const char *name, *qual;
-        val_cfunc fn;
-    } fns[] = {
+    static const val_method fns[] = {
         {"no_grad", "torch.no_grad", fn_no_grad},
         {"enable_grad", "torch.enable_grad", fn_enable_grad},
         {"set_grad_enabled", "torch.set_grad_enabled", fn_set_grad_enabled},
         {"is_grad_enabled", "torch.is_grad_enabled", fn_is_grad_enabled},
         {"inference_mode", "torch.inference_mode", fn_inference_mode},
     };
-    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) {
-        val_object_set(torch, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
-        if (i < 3)
-            val_object_set(ag, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn,
-                                                            val_none()));
-    }
+    val_method_set_all(torch, fns, sizeof fns / sizeof *fns, val_none());
+    val_method_set_all(ag, fns, 3, val_none());     /* torch.autograd has the first three */
     val_object_set(torch, "autograd", val_ref(ag));
     host_register_module(h, "torch.autograd", ag);
 }

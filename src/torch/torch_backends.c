@@ -175,7 +175,7 @@ void torch_backends_add(host *h, val torch)
         snprintf(name, sizeof name, "_%s_sdp_enabled", sdp_flags[i]);
         val_object_set(cuda, name, val_bool(true));
     }
-    static const struct { const char *name, *qual; val_cfunc fn; } sdp[] = {
+    static const val_method sdp[] = {
         {"enable_flash_sdp", "torch.backends.cuda.enable_flash_sdp", fn_enable_flash_sdp},
         {"enable_mem_efficient_sdp", "torch.backends.cuda.enable_mem_efficient_sdp",
          fn_enable_mem_efficient_sdp},
@@ -187,8 +187,7 @@ void torch_backends_add(host *h, val torch)
         {"math_sdp_enabled", "torch.backends.cuda.math_sdp_enabled", fn_math_sdp_enabled},
         {"cudnn_sdp_enabled", "torch.backends.cuda.cudnn_sdp_enabled", fn_cudnn_sdp_enabled},
     };
-    for (size_t i = 0; i < sizeof sdp / sizeof *sdp; i++)
-        def_in(cuda, sdp[i].name, sdp[i].qual, sdp[i].fn, cuda);
+    val_method_set_all(cuda, sdp, sizeof sdp / sizeof *sdp, cuda);
     def_in(cuda, "sdp_kernel", "torch.backends.cuda.sdp_kernel", fn_sdp_kernel, val_none());
     def_in(cuda, "is_built", "torch.backends.cuda.is_built", fn_true, val_none());
 

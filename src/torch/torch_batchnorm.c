@@ -42,12 +42,7 @@ static val bn_method(bn_scratch *s, val obj, const char *name, int argc, const v
 {
     if (s->err)
         return val_err();
-    val m = host_getattr(s->h, obj, name, s->at);
-    if (m.kind == VAL_ERR)
-        return bn_keep(s, m);
-    val r = host_call(s->h, m, argc, argv, kw, s->at);
-    val_unref(m);
-    return bn_keep(s, r);
+    return bn_keep(s, host_call_method(s->h, obj, name, argc, argv, kw, s->at));
 }
 
 /* torch.name(a, b) */
@@ -119,10 +114,8 @@ static val bn_init(host *h, val self, int argc, const val *argv, const val_kwarg
             if (p.kind == VAL_ERR)
                 return p;
         }
-        val reg = host_getattr(h, self, "register_parameter", at);
         val args[2] = {val_str_cstr(pnames[i]), p};
-        val r = reg.kind == VAL_ERR ? reg : host_call(h, reg, 2, args, NULL, at);
-        val_unref(reg);
+        val r = host_call_method(h, self, "register_parameter", 2, args, NULL, at);
         val_unref(args[0]);
         val_unref(p);
         if (r.kind == VAL_ERR)
@@ -141,10 +134,8 @@ static val bn_init(host *h, val self, int argc, const val *argv, const val_kwarg
                                       i == 2 ? DTYPE_INT64 : type));
             b = torch_result(h, at, t, NULL);
         }
-        val reg = host_getattr(h, self, "register_buffer", at);
         val args[2] = {val_str_cstr(bnames[i]), b};
-        val r = reg.kind == VAL_ERR ? reg : host_call(h, reg, 2, args, NULL, at);
-        val_unref(reg);
+        val r = host_call_method(h, self, "register_buffer", 2, args, NULL, at);
         val_unref(args[0]);
         val_unref(b);
         if (r.kind == VAL_ERR)

@@ -43,10 +43,8 @@ static void cont_items(val self, val *keys, val *values)
 /* self.add_module(name, m): checks that m is a Module. */
 static bool cont_add(host *h, val self, val name, val m, src_span at)
 {
-    val f = host_getattr(h, self, "add_module", at);
     val args[2] = {name, m};
-    val r = f.kind == VAL_ERR ? f : host_call(h, f, 2, args, NULL, at);
-    val_unref(f);
+    val r = host_call_method(h, self, "add_module", 2, args, NULL, at);
     val_unref(r);
     return r.kind != VAL_ERR;
 }
@@ -448,12 +446,12 @@ HOST_CFUNC_CALLING(dict_items, dict_view, 2)
 
 /* ---- the classes ------------------------------------------------------------------------ */
 
-static void cont_class(val nn, val module, const char *name, const val_method *methods)
+static void cont_class(val nn, val module, const char *name, const val_method *methods,
+                       size_t n)
 {
     val cls = class_new(name, module, true);
     val_object_set(cls, "__module__", val_str_cstr("torch.nn"));
-    for (const val_method *m = methods; m->name; m++)
-        val_object_set(cls, m->name, val_builtin_new(m->qual, m->fn, val_none()));
+    val_method_set_all(cls, methods, n, val_none());
     val_object_set(nn, name, cls);
 }
 
@@ -469,7 +467,6 @@ void torch_containers_add(host *h, val nn, val module)
         {"__iter__", "Sequential.__iter__", cont_iter_values},
         {"append", "Sequential.append", cont_append},
         {"extend", "Sequential.extend", cont_extend},
-        {NULL, NULL, NULL},
     };
     static const val_method list[] = {
         {"__init__", "ModuleList.__init__", list_init},
@@ -482,7 +479,6 @@ void torch_containers_add(host *h, val nn, val module)
         {"append", "ModuleList.append", cont_append},
         {"extend", "ModuleList.extend", cont_extend},
         {"insert", "ModuleList.insert", list_insert},
-        {NULL, NULL, NULL},
     };
     static const val_method dict[] = {
         {"__init__", "ModuleDict.__init__", dict_init},
@@ -497,9 +493,8 @@ void torch_containers_add(host *h, val nn, val module)
         {"update", "ModuleDict.update", dict_update},
         {"pop", "ModuleDict.pop", dict_pop},
         {"clear", "ModuleDict.clear", dict_clear},
-        {NULL, NULL, NULL},
     };
-    cont_class(nn, module, "Sequential", seq);
-    cont_class(nn, module, "ModuleList", list);
-    cont_class(nn, module, "ModuleDict", dict);
+    cont_class(nn, module, "Sequential", seq, sizeof seq / sizeof seq[0]);
+    cont_class(nn, module, "ModuleList", list, sizeof list / sizeof list[0]);
+    cont_class(nn, module, "ModuleDict", dict, sizeof dict / sizeof dict[0]);
 }

@@ -71,17 +71,6 @@ static bool cp_set(host *h, val self, const char *name, val v, src_span at)
     return ok;
 }
 
-/* obj.method(args...) */
-static val cp_method(host *h, val obj, const char *name, int argc, const val *argv, src_span at)
-{
-    val m = host_getattr(h, obj, name, at);
-    if (m.kind == VAL_ERR)
-        return m;
-    val r = host_call(h, m, argc, argv, NULL, at);
-    val_unref(m);
-    return r;
-}
-
 /* F.conv2d(x, w, bias, stride, padding, dilation, groups) */
 static val cp_conv2d(host *h, val x, val w, val bias, const int64_t *stride,
                      const int64_t *padding, const int64_t *dilation, int64_t groups,
@@ -169,7 +158,7 @@ static val cp_conv_init(host *h, val self, int argc, const val *argv, const val_
             return b;
     }
     val args[2] = {val_str_cstr("bias"), b};
-    val r = cp_method(h, self, "register_parameter", 2, args, at);
+    val r = host_call_method(h, self, "register_parameter", 2, args, NULL, at);
     val_unref(args[0]);
     val_unref(b);
     if (r.kind == VAL_ERR)
@@ -216,10 +205,10 @@ static val cp_conv_forward(host *h, val self, int argc, const val *argv, const v
         r = cp_conv2d(h, argv[0], w, b, s, p, d, groups, at);
     } else {
         val m2 = val_int(-2);
-        val x4 = cp_method(h, argv[0], "unsqueeze", 1, &m2, at);
-        val w4 = x4.kind == VAL_ERR ? x4 : cp_method(h, w, "unsqueeze", 1, &m2, at);
+        val x4 = host_call_method(h, argv[0], "unsqueeze", 1, &m2, NULL, at);
+        val w4 = x4.kind == VAL_ERR ? x4 : host_call_method(h, w, "unsqueeze", 1, &m2, NULL, at);
         val y = w4.kind == VAL_ERR ? w4 : cp_conv2d(h, x4, w4, b, s, p, d, groups, at);
-        r = y.kind == VAL_ERR ? y : cp_method(h, y, "squeeze", 1, &m2, at);
+        r = y.kind == VAL_ERR ? y : host_call_method(h, y, "squeeze", 1, &m2, NULL, at);
         if (x4.kind != VAL_ERR)
             val_unref(x4);
         if (w4.kind != VAL_ERR && x4.kind != VAL_ERR)
@@ -325,7 +314,7 @@ static val cp_pool_forward(host *h, val self, int argc, const val *argv, const v
                               i == 0 ? "True" : i == 1 ? "False" : "a number");
     }
     val x = argv[0];
-    val dimv = cp_method(h, x, "dim", 0, NULL, at);
+    val dimv = host_call_method(h, x, "dim", 0, NULL, NULL, at);
     if (dimv.kind == VAL_ERR)
         return dimv;
     int64_t rank = dimv.kind == VAL_INT ? dimv.u.i : -1;
@@ -334,7 +323,7 @@ static val cp_pool_forward(host *h, val self, int argc, const val *argv, const v
         return host_raise(h, HOST_EXC_NOT_IMPLEMENTED, at, "%s: tritsim takes a batched "
                           "input of %d dimensions", fname, nd + 2);
     val one = val_int(1);
-    val cv = cp_method(h, x, "size", 1, &one, at);
+    val cv = host_call_method(h, x, "size", 1, &one, NULL, at);
     if (cv.kind == VAL_ERR)
         return cv;
     int64_t c = cv.kind == VAL_INT ? cv.u.i : 1;
@@ -363,10 +352,10 @@ static val cp_pool_forward(host *h, val self, int argc, const val *argv, const v
                 r = cp_conv2d(h, x, w, val_none(), s, p, dil, c, at);
             } else {
                 val m2 = val_int(-2);
-                val x4 = cp_method(h, x, "unsqueeze", 1, &m2, at);
+                val x4 = host_call_method(h, x, "unsqueeze", 1, &m2, NULL, at);
                 val y = x4.kind == VAL_ERR ? x4
                                            : cp_conv2d(h, x4, w, val_none(), s, p, dil, c, at);
-                r = y.kind == VAL_ERR ? y : cp_method(h, y, "squeeze", 1, &m2, at);
+                r = y.kind == VAL_ERR ? y : host_call_method(h, y, "squeeze", 1, &m2, NULL, at);
                 if (x4.kind != VAL_ERR)
                     val_unref(x4);
                 if (y.kind != VAL_ERR)
@@ -449,8 +438,10 @@ static val cp_conv_grad(host *h, int argc, const val *argv, const val_kwargs *kw
         val zargs[3] = {wrt ? a[1] : a[0], dt, dev};
         val_kwargs zk = {2, names, zargs + 1};
         val z = cp_torch_call(h, "torch", "zeros", 1, zargs, &zk, at);
-        val leaf = z.kind == VAL_ERR ? z : cp_method(h, z, "requires_grad_", 0, NULL, at);
-        val kd = leaf.kind == VAL_ERR ? leaf : cp_method(h, known, "detach", 0, NULL, at);
+        val leaf = z.kind == VAL_ERR ? z
+                                     : host_call_method(h, z, "requires_grad_", 0, NULL, NULL, at);
+        val kd = leaf.kind == VAL_ERR ? leaf
+                                      : host_call_method(h, known, "detach", 0, NULL, NULL, at);
         val out = val_err();
         if (kd.kind != VAL_ERR)
             out = cp_conv2d(h, wrt ? kd : leaf, wrt ? leaf : kd, val_none(), s, p, d, groups,

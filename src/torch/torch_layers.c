@@ -148,10 +148,8 @@ LAYER_FN(lay_forward)
     val r = val_err();
     if (ok) {
         val mod = host_module(h, f->module);
-        val fn = host_getattr(h, mod, f->fn, at);
         val_kwargs k = {nk, kwnames, args + n - nk};
-        r = fn.kind == VAL_ERR ? fn : host_call(h, fn, n - nk, args, &k, at);
-        val_unref(fn);
+        r = host_call_method(h, mod, f->fn, n - nk, args, &k, at);
     }
     for (int i = 0; i < n; i++)
         val_unref(args[i]);
@@ -266,9 +264,7 @@ LAYER_FN(linear_init)
     if (b.kind == VAL_ERR)
         return b;
     val args[2] = {val_str_cstr("bias"), b};
-    val reg = host_getattr(h, self, "register_parameter", at);
-    val r = reg.kind == VAL_ERR ? reg : host_call(h, reg, 2, args, NULL, at);
-    val_unref(reg);
+    val r = host_call_method(h, self, "register_parameter", 2, args, NULL, at);
     val_unref(args[0]);
     val_unref(b);
     if (r.kind == VAL_ERR)
@@ -601,9 +597,7 @@ static bool loss_weight(host *h, val self, const char *name, val w, src_span at)
     if (lay_given(w) && !torch_tensor_arg(h, w, at, "loss", name))
         return false;
     val args[2] = {val_str_cstr(name), lay_given(w) ? w : val_none()};
-    val reg = host_getattr(h, self, "register_buffer", at);
-    val r = reg.kind == VAL_ERR ? reg : host_call(h, reg, 2, args, NULL, at);
-    val_unref(reg);
+    val r = host_call_method(h, self, "register_buffer", 2, args, NULL, at);
     val_unref(args[0]);
     val_unref(r);
     return r.kind != VAL_ERR;

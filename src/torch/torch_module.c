@@ -668,9 +668,7 @@ static bool mod_each_child(host *h, val self, const char *name, int argc, const 
     while (mods.kind == VAL_DICT && val_dict_next(mods, &pos, &k, &v)) {
         if (!torch_module_is(v) || mod_memo_seen(&memo, v.u.o))
             continue;
-        val f = host_getattr(h, v, name, at);
-        val r = f.kind == VAL_ERR ? f : host_call(h, f, argc, argv, NULL, at);
-        val_unref(f);
+        val r = host_call_method(h, v, name, argc, argv, NULL, at);
         if (r.kind == VAL_ERR) {
             free(memo.seen);
             return false;
@@ -703,10 +701,8 @@ MOD_FN(mod_eval)
     (void)argv;
     if (argc || (kw && kw->n))
         return host_raise(h, HOST_EXC_TYPE, at, "eval() takes no arguments");
-    val f = host_getattr(h, self, "train", at);
     val m = val_bool(false);
-    val r = f.kind == VAL_ERR ? f : host_call(h, f, 1, &m, NULL, at);
-    val_unref(f);
+    val r = host_call_method(h, self, "train", 1, &m, NULL, at);
     return r;
 }
 
@@ -1238,9 +1234,7 @@ MOD_FN(mod_repr)
     (void)kw;
     (void)argc;
     val extra = val_missing();
-    val f = host_getattr(h, self, "extra_repr", at);
-    extra = f.kind == VAL_ERR ? f : host_call(h, f, 0, NULL, NULL, at);
-    val_unref(f);
+    extra = host_call_method(h, self, "extra_repr", 0, NULL, NULL, at);
     if (extra.kind == VAL_ERR)
         return extra;
     if (extra.kind != VAL_STR) {
@@ -1317,10 +1311,7 @@ void torch_module_add(host *h, val nn)
     (void)h;
     val cls = class_new("Module", val_none(), true);
     val_object_set(cls, "__module__", val_str_cstr("torch.nn"));
-    static const struct {
-        const char *name, *qual;
-        val_cfunc fn;
-    } methods[] = {
+    static const val_method methods[] = {
         {"__init__", "Module.__init__", mod_init},
         {"__setattr__", "Module.__setattr__", mod_setattr},
         {"__getattr__", "Module.__getattr__", mod_getattr},
@@ -1359,9 +1350,7 @@ void torch_module_add(host *h, val nn)
         {"state_dict", "Module.state_dict", mod_state_dict},
         {"load_state_dict", "Module.load_state_dict", mod_load_state_dict},
     };
-    for (size_t i = 0; i < sizeof methods / sizeof *methods; i++)
-        val_object_set(cls, methods[i].name, val_builtin_new(methods[i].qual, methods[i].fn,
-                                                             val_none()));
+    val_method_set_all(cls, methods, sizeof methods / sizeof *methods, val_none());
     val_object_set(nn, "Module", cls);
     val param = val_object_new(&param_type);
     val_object_set(nn, "Parameter", param);

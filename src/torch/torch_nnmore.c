@@ -397,11 +397,7 @@ MORE_FN(fn_bce_with_logits)
 static val more_call(host *h, const char *name, int argc, const val *argv,
                      const val_kwargs *kw, src_span at)
 {
-    val torch = host_module(h, "torch");
-    val f = host_getattr(h, torch, name, at);
-    val r = f.kind == VAL_ERR ? f : host_call(h, f, argc, argv, kw, at);
-    val_unref(f);
-    return r;
+    return host_call_method(h, host_module(h, "torch"), name, argc, argv, kw, at);
 }
 
 /* F.linear(input, weight, bias=None) = input @ weight.t() + bias */

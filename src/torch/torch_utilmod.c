@@ -60,7 +60,7 @@ static val fn_warn_only(host *h, val self, int argc, const val *argv, const val_
 void torch_utilmod_add(host *h, val torch)
 {
     util_deterministic = util_warn_only = false;
-    static const struct { const char *name, *qual; val_cfunc fn; } fns[] = {
+    static const val_method fns[] = {
         {"use_deterministic_algorithms", "torch.use_deterministic_algorithms",
          fn_use_deterministic},
         {"are_deterministic_algorithms_enabled", "torch.are_deterministic_algorithms_enabled",
@@ -68,8 +68,7 @@ void torch_utilmod_add(host *h, val torch)
         {"is_deterministic_algorithms_warn_only_enabled",
          "torch.is_deterministic_algorithms_warn_only_enabled", fn_warn_only},
     };
-    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
-        val_object_set(torch, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
+    val_method_set_all(torch, fns, sizeof fns / sizeof *fns, val_none());
     val utils = val_module_new("torch.utils");
     val triton = val_module_new("torch.utils._triton");
     val_object_set(triton, "has_triton", val_builtin_new("torch.utils._triton.has_triton",

@@ -395,7 +395,7 @@ static void add_module(host *h, val parent, const char *attr, const char *name, 
 static val make_cuda(void)
 {
     val cuda = val_module_new("torch.cuda");
-    static const struct { const char *name, *qual; val_cfunc fn; } fns[] = {
+    static const val_method fns[] = {
         {"is_available", "torch.cuda.is_available", fn_is_available},
         {"device_count", "torch.cuda.device_count", fn_device_count},
         {"current_device", "torch.cuda.current_device", fn_current_device},
@@ -415,8 +415,7 @@ static val make_cuda(void)
         {"set_stream", "torch.cuda.set_stream", fn_set_stream},
         {"device", "torch.cuda.device", fn_cuda_device},
     };
-    for (size_t i = 0; i < sizeof fns / sizeof *fns; i++)
-        val_object_set(cuda, fns[i].name, val_builtin_new(fns[i].qual, fns[i].fn, val_none()));
+    val_method_set_all(cuda, fns, sizeof fns / sizeof *fns, val_none());
     torch_cuda_add(cuda);
     return cuda;
 }

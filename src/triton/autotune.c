@@ -432,17 +432,6 @@ static void tune_tuner_free(val_obj *o)
     val_unref(t->timings);
 }
 
-static val tune_call_method(host *h, val obj, const char *name, int argc, const val *argv,
-                            src_span at)
-{
-    val m = host_getattr(h, obj, name, at);
-    if (m.kind == VAL_ERR)
-        return m;
-    val r = host_call(h, m, argc, argv, NULL, at);
-    val_unref(m);
-    return r;
-}
-
 /* One benchmarked launch: a callable object holding the call to repeat. */
 typedef struct tune_run {
     val_object o;
@@ -474,9 +463,9 @@ static bool tune_each_tensor(host *h, val nargs, val names, const char *what,
         }
         val r;
         if (restore)
-            r = tune_call_method(h, t, "copy_", 1, &val_as_seq(saved)->items[i], at);
+            r = host_call_method(h, t, "copy_", 1, &val_as_seq(saved)->items[i], NULL, at);
         else
-            r = tune_call_method(h, t, method, 0, NULL, at);
+            r = host_call_method(h, t, method, 0, NULL, NULL, at);
         if (r.kind == VAL_ERR)
             return false;
         if (saved.kind == VAL_LIST && !restore)

@@ -19,7 +19,6 @@
 #include "constexpr.h"
 #include "proton.h"
 #include "debug.h"
-#include "pyformat.h"
 #include "spec.h"
 #include "strbuf.h"
 #include "tensor.h"
@@ -876,34 +875,6 @@ static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
     return true;
 }
 
-/* A constexpr's value as Python shows it: 1024, 0.5, True, 'rows', (1, 2),
- * tl.float16. */
-static void launch_const_repr(strbuf *b, const spec_const *c)
-{
-    switch (c->kind) {
-    case SC_NONE: strbuf_puts(b, "None"); break;
-    case SC_BOOL: strbuf_puts(b, c->u.b ? "True" : "False"); break;
-    case SC_INT: strbuf_printf(b, "%lld", (long long)c->u.i); break;
-    case SC_FLOAT: pyformat_float_repr(b, c->u.f); break;
-    case SC_STR: pyformat_str_repr(b, c->u.str.s, c->u.str.len); break;
-    case SC_DTYPE:
-        if (dtype_tl_name(c->u.dt))
-            strbuf_printf(b, "tl.%s", dtype_tl_name(c->u.dt));
-        else
-            strbuf_puts(b, dtype_name(c->u.dt));      /* a pointer type */
-        break;
-    case SC_TUPLE:
-        strbuf_putc(b, '(');
-        for (int i = 0; i < c->u.tuple.n; i++) {
-            if (i)
-                strbuf_puts(b, ", ");
-            launch_const_repr(b, &c->u.tuple.items[i]);
-        }
-        strbuf_puts(b, c->u.tuple.n == 1 ? ",)" : ")");
-        break;
-    }
-}
-
 /* --dump-ir: a specialization's header (the kernel's parameters, with the
  * type of each runtime argument and the value of each constexpr), then its
  * IR (ir_dump), on stderr, so that the program's own output stays as it is.
@@ -923,7 +894,7 @@ static void launch_dump_ir(const val_func *f, const launch_spec *s)
         if (p->is_const) {
             /* an int argument equal to 1 is specialized too (launch_params) */
             strbuf_puts(&b, launch_is_constexpr(node) ? ": constexpr = " : " = ");
-            launch_const_repr(&b, &p->c);
+            spec_const_repr(&b, &p->c);
         } else if (p->desc_nd > 0) {
             strbuf_printf(&b, ": TensorDescriptor(%s, block [", dtype_name(p->dt));
             for (int d = 0; d < p->desc_nd; d++)

@@ -164,9 +164,7 @@ static val desc_from_tensor(host *h, val self, int argc, const val *argv,
     val shape = host_getattr(h, p[0], "shape", at);
     if (shape.kind == VAL_ERR)
         return shape;
-    val fn = host_getattr(h, p[0], "stride", at);
-    val strides = fn.kind == VAL_ERR ? fn : host_call(h, fn, 0, NULL, NULL, at);
-    val_unref(fn);
+    val strides = host_call_method(h, p[0], "stride", 0, NULL, NULL, at);
     if (strides.kind == VAL_ERR) {
         val_unref(shape);
         return strides;

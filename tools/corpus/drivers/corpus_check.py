@@ -1,5 +1,7 @@
 # corpus_check.py - what every corpus driver shares: putting a project's
-# code on sys.path, comparing tensors with a tolerance, and the RESULT line.
+# code on sys.path, comparing tensors with a tolerance (a function's outputs
+# and gradients with a reference's too), and the RESULT line; and the
+# references more than one driver computes (rotary embeddings).
 #
 # A driver does
 #
@@ -9,6 +11,7 @@
 #     cc.use_project("liger", "src")
 #     ...
 #     cc.close("forward fp32 (2, 8, 64)", got, want, atol=1e-5, rtol=1e-5)
+#     cc.forward_backward(tag, ("q", "k"), (q, k), reference, candidate, atol, rtol)
 #     ...
 #     cc.finish()
 #
@@ -96,6 +99,49 @@ def close(what, got, want, atol, rtol=0.0):
                          % (what, float(diff.max()), int(bad.sum()), g.numel(), atol, rtol))
         return False
     return True
+
+
+def close_dtype(what, got, want, dtype, tol):
+    """close() at the tolerance tol[dtype] = (atol, rtol), dtype's name
+    (float16, bfloat16...) added to what."""
+    atol, rtol = tol[dtype]
+    return close("%s %s" % (what, str(dtype).replace("torch.", "")), got, want, atol, rtol)
+
+
+def forward_backward(tag, names, inputs, reference, candidate, atol, rtol=0.0):
+    """Compare candidate(*xs) with reference(*xs), each called on its own
+    leaf copies of inputs (requiring grad) and giving one output for each
+    input: the outputs, labelled "<name> <tag>", then the inputs' gradients,
+    labelled "d<name> <tag>", under the same random output gradients (one
+    torch.randn_like for each reference output, drawn in order)."""
+    ref_in = [x.clone().requires_grad_(True) for x in inputs]
+    cand_in = [x.clone().requires_grad_(True) for x in inputs]
+    want = tuple(reference(*ref_in))
+    got = tuple(candidate(*cand_in))
+    for name, g, w in zip(names, got, want):
+        close(name + " " + tag, g, w, atol, rtol)
+    grads = [torch.randn_like(w) for w in want]
+    r1 = torch.autograd.grad(want, tuple(ref_in), tuple(grads))
+    r2 = torch.autograd.grad(got, tuple(cand_in), tuple(g.clone() for g in grads))
+    for name, g, w in zip(names, r2, r1):
+        close("d" + name + " " + tag, g, w, atol, rtol)
+
+
+# ---- rotary embeddings (Liger's rope and qwen2vl_mrope drivers) ----
+
+def rope_cos_sin(pos, head_dim, base=10000.0):
+    """cos and sin of positions pos (any shape) times the inverse
+    frequencies base ** (-2i / head_dim), each half repeated: (..., head_dim)."""
+    inv = 1.0 / (base ** (torch.arange(0, head_dim, 2, device=DEVICE).float() / head_dim))
+    ang = pos.float()[..., None] * inv
+    ang = torch.cat((ang, ang), dim=-1)
+    return ang.cos(), ang.sin()
+
+
+def rotate_half(x):
+    """(-second half, first half) of the last dimension."""
+    h = x.shape[-1] // 2
+    return torch.cat((-x[..., h:], x[..., :h]), dim=-1)
 
 
 def finish():

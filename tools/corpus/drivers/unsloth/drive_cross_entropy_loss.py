@@ -10,9 +10,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 import torch.nn.functional as F
@@ -21,15 +23,6 @@ from unsloth.kernels.cross_entropy_loss import fast_cross_entropy_loss
 
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-4, 1e-4), torch.bfloat16: (2e-2, 2e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def reference(logits, labels, softcap, scale):
@@ -55,9 +48,9 @@ def case(name, batch, seq, vocab, dtype, softcap=0, scale=0, ignored=0):
     x = logits.detach().clone().requires_grad_(True)
     got = fast_cross_entropy_loss(x, labels, logit_softcapping=softcap,
                                   logit_scaling=scale)
-    close(name + " loss", got.detach(), want.detach(), dtype)
+    cc.close_dtype(name + " loss", got.detach(), want.detach(), dtype, TOL)
     got.backward()
-    close(name + " dlogits", x.grad, x32.grad, dtype)
+    cc.close_dtype(name + " dlogits", x.grad, x32.grad, dtype, TOL)
 
 
 torch.manual_seed(3407)
@@ -66,4 +59,4 @@ case("scaled+softcapped", 2, 4, 777, torch.float32, softcap=10.0, scale=0.5)
 case("ignored", 2, 6, 512, torch.bfloat16, ignored=3)
 case("chunked", 1, 3, 65536 + 200, torch.float32)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

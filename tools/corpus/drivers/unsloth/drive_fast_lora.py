@@ -9,9 +9,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 import torch.nn.functional as F
@@ -22,15 +24,6 @@ from unsloth.kernels.swiglu import swiglu_DWf_DW_dfg_kernel, swiglu_fg_kernel
 
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-4, 1e-4), torch.float16: (3e-2, 3e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def lora(x, W, A, B, s):
@@ -69,12 +62,12 @@ def case(name, act, fwd, bwd, dtype):
                          Ws[1], None, a[1], b[1], scale[1],
                          Ws[2], None, a[2], b[2], scale[2],
                          fwd, bwd, False)
-    close(name + " forward", got, want.detach(), dtype)
+    cc.close_dtype(name + " forward", got, want.detach(), dtype, TOL)
     got.backward(dY)
-    close(name + " dX", x.grad, x32.grad, dtype)
+    cc.close_dtype(name + " dX", x.grad, x32.grad, dtype, TOL)
     for i, part in enumerate(("gate", "up", "down")):
-        close("%s d%sA" % (name, part), a[i].grad, a32[i].grad, dtype)
-        close("%s d%sB" % (name, part), b[i].grad, b32[i].grad, dtype)
+        cc.close_dtype("%s d%sA" % (name, part), a[i].grad, a32[i].grad, dtype, TOL)
+        cc.close_dtype("%s d%sB" % (name, part), b[i].grad, b32[i].grad, dtype, TOL)
 
 
 torch.manual_seed(3407)
@@ -82,4 +75,4 @@ for dtype in (torch.float32, torch.float16):
     case("swiglu", F.silu, swiglu_fg_kernel, swiglu_DWf_DW_dfg_kernel, dtype)
     case("geglu", F.gelu, geglu_exact_forward_kernel, geglu_exact_backward_kernel, dtype)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

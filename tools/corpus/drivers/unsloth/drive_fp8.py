@@ -8,9 +8,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 
@@ -18,14 +20,6 @@ from unsloth.kernels.fp8 import act_quant, w8a8_block_fp8_matmul_triton, weight_
 
 DEVICE = "cuda"
 FP8 = torch.float8_e4m3fn
-problems = []
-
-
-def close(what, got, want, atol, rtol):
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s: max abs error %.3g" % (what, err))
 
 
 def expand(scale, rows, cols, br, bc):
@@ -42,11 +36,11 @@ x[1, 32:64] = 0.0                                  # an all-zero block keeps sca
 y, s = act_quant(x, block_size=blk)
 want_s = x.view(4, 3, blk).abs().amax(-1) / 448.0
 want_s = torch.where(want_s == 0, torch.ones_like(want_s), want_s)
-close("act_quant scales", s, want_s, 1e-7, 1e-6)
+cc.close("act_quant scales", s, want_s, 1e-7, 1e-6)
 want_y = (x.view(4, 3, blk) / want_s[..., None]).view(4, 96).to(FP8)
-close("act_quant values", y.float(), want_y.float(), 0.0, 0.07)
-close("act_quant round trip", y.float().view(4, 3, blk) * s[..., None], x.view(4, 3, blk),
-      1e-6, 0.07)
+cc.close("act_quant values", y.float(), want_y.float(), 0.0, 0.07)
+cc.close("act_quant round trip", y.float().view(4, 3, blk) * s[..., None], x.view(4, 3, blk),
+         1e-6, 0.07)
 
 # weight_dequant_block: a 70 x 50 FP8 weight, 3 x 2 blocks of scales
 w = (torch.randn(70, 50, device=DEVICE) * 100).clamp(-448, 448).to(FP8)
@@ -54,7 +48,7 @@ ws = torch.rand(3, 2, device=DEVICE) + 0.5
 for dtype in (torch.float32, torch.bfloat16):
     got = weight_dequant_block(w, ws, block_size=blk, dtype=dtype)
     want = (w.float() * expand(ws, 70, 50, blk, blk)).to(dtype)
-    close("weight_dequant %s" % str(dtype)[6:], got, want.float(), 1e-6, 1e-2)
+    cc.close("weight_dequant %s" % str(dtype)[6:], got, want.float(), 1e-6, 1e-2)
 
 # w8a8 block matmul: A (5, 64) quantized per (row, 32 columns), B (48, 64)
 # per 32 x 32 block
@@ -65,6 +59,6 @@ Bs = torch.rand(2, 2, device=DEVICE) / 50 + 0.01
 C = w8a8_block_fp8_matmul_triton(Aq, B, As, Bs, [blk, blk], output_dtype=torch.float32)
 Af = Aq.float() * As.repeat_interleave(blk, 1)
 Bf = B.float() * expand(Bs, 48, 64, blk, blk)
-close("w8a8 matmul", C, Af @ Bf.t(), 1e-3, 1e-3)
+cc.close("w8a8 matmul", C, Af @ Bf.t(), 1e-3, 1e-3)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

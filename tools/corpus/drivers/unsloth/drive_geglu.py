@@ -7,9 +7,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 import torch.nn.functional as F
@@ -23,15 +25,6 @@ from unsloth.kernels.geglu import (
 
 DEVICE = "cuda"
 TOL = {torch.float32: (2e-5, 2e-5), torch.float16: (1e-2, 1e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def run(kind, forward, backward, dtype):
@@ -41,7 +34,7 @@ def run(kind, forward, backward, dtype):
     up = torch.randn(batch, seq, hd, device=DEVICE, dtype=dtype)
     h = forward(gate, up)
     want = F.gelu(gate.float(), approximate=approximate) * up.float()
-    close(kind + " forward", h, want, dtype)
+    cc.close_dtype(kind + " forward", h, want, dtype, TOL)
 
     # backward on the flattened rows, as Unsloth's LoRA MLP calls it
     dw = torch.randn(batch * seq, hd, device=DEVICE, dtype=dtype)
@@ -52,9 +45,9 @@ def run(kind, forward, backward, dtype):
     ref = F.gelu(e32, approximate=approximate) * g32
     ref.backward(dw.float())
     h_out, d_up, d_gate = backward(dw.clone(), e, g)
-    close(kind + " backward h", h_out, ref.detach(), dtype)
-    close(kind + " backward d_up", d_up, g32.grad, dtype)
-    close(kind + " backward d_gate", d_gate, e32.grad, dtype)
+    cc.close_dtype(kind + " backward h", h_out, ref.detach(), dtype, TOL)
+    cc.close_dtype(kind + " backward d_up", d_up, g32.grad, dtype, TOL)
+    cc.close_dtype(kind + " backward d_gate", d_gate, e32.grad, dtype, TOL)
 
 
 torch.manual_seed(3407)
@@ -62,4 +55,4 @@ for dtype in (torch.float32, torch.float16):
     run("exact", geglu_exact_forward_kernel, geglu_exact_backward_kernel, dtype)
     run("approx", geglu_approx_forward_kernel, geglu_approx_backward_kernel, dtype)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

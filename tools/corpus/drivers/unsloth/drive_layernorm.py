@@ -6,9 +6,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 import torch.nn.functional as F
@@ -17,15 +19,6 @@ from unsloth.kernels.layernorm import fast_layernorm
 
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-4, 1e-4), torch.float16: (2e-2, 2e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 torch.manual_seed(3407)
@@ -44,7 +37,7 @@ for dtype in (torch.float32, torch.float16):
         x = X.detach().clone().requires_grad_(True)
         y = fast_layernorm(ln, x)
         y.backward(dY)
-        close("forward dim %d" % dim, y, ref.detach(), dtype)
-        close("dX dim %d" % dim, x.grad, x32.grad, dtype)
+        cc.close_dtype("forward dim %d" % dim, y, ref.detach(), dtype, TOL)
+        cc.close_dtype("dX dim %d" % dim, x.grad, x32.grad, dtype, TOL)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

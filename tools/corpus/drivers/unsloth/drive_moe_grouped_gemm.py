@@ -14,9 +14,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 
@@ -29,15 +31,6 @@ from unsloth.kernels.moe.grouped_gemm.kernels.tuning import (
 
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-2, 1e-2), torch.bfloat16: (3e-2, 3e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def per_expert(X, W, counts):
@@ -89,10 +82,10 @@ def case(dtype, first):
                        permute_y=not first, kernel_config_fwd=fwd,
                        kernel_config_bwd_dX=bdx, kernel_config_bwd_dW=bdw,
                        autotune=False, is_first_gemm=first)
-    close(name + " forward", got, y.detach(), dtype)
+    cc.close_dtype(name + " forward", got, y.detach(), dtype, TOL)
     got.backward(dY)
-    close(name + " dX", x.grad, x32.grad, dtype)
-    close(name + " dW", w.grad, w32.grad, dtype)
+    cc.close_dtype(name + " dX", x.grad, x32.grad, dtype, TOL)
+    cc.close_dtype(name + " dW", w.grad, w32.grad, dtype, TOL)
 
 
 torch.manual_seed(3407)
@@ -100,4 +93,4 @@ for dtype in (torch.float32, torch.bfloat16):
     case(dtype, True)
     case(dtype, False)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

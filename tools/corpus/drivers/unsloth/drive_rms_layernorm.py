@@ -7,9 +7,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 
@@ -18,7 +20,6 @@ from unsloth.kernels.rms_layernorm import fast_rms_layernorm
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-4, 1e-4), torch.float16: (2e-2, 2e-2),
        torch.bfloat16: (6e-2, 6e-2)}
-problems = []
 
 
 class Norm(torch.nn.Module):
@@ -26,14 +27,6 @@ class Norm(torch.nn.Module):
         super().__init__()
         self.weight = torch.nn.Parameter(torch.rand(dim, device=DEVICE, dtype=dtype))
         self.variance_epsilon = eps
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def reference(x, w, eps, gemma):
@@ -56,7 +49,7 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
         y = fast_rms_layernorm(norm, x, gemma=gemma)
         y.backward(dY)
         tag = "%s dim %d" % ("gemma" if gemma else "llama", dim)
-        close(tag + " forward", y, ref.detach(), dtype)
-        close(tag + " dX", x.grad, x32.grad, dtype)
+        cc.close_dtype(tag + " forward", y, ref.detach(), dtype, TOL)
+        cc.close_dtype(tag + " dX", x.grad, x32.grad, dtype, TOL)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

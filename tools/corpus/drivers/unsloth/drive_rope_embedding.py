@@ -10,9 +10,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 
@@ -20,15 +22,6 @@ from unsloth.kernels.rope_embedding import fast_rope_embedding
 
 DEVICE = "cuda"
 TOL = {torch.float32: (1e-5, 1e-5), torch.float16: (1e-2, 1e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 def tables(seq, head_dim, dtype):
@@ -71,11 +64,11 @@ def case(name, batch, hq, hk, seq, d, dtype, with_indices):
         gq, gk = fast_rope_embedding(q, k, cos, sin, rope_embedding_indices=pos)
     else:
         gq, gk = fast_rope_embedding(q, k, cos[:seq], sin[:seq])
-    close(name + " Q", gq, wq.detach(), dtype)
-    close(name + " K", gk, wk.detach(), dtype)
+    cc.close_dtype(name + " Q", gq, wq.detach(), dtype, TOL)
+    cc.close_dtype(name + " K", gk, wk.detach(), dtype, TOL)
     ((gq.float() * dQ.float()).sum() + (gk.float() * dK.float()).sum()).backward()
-    close(name + " dQ", q.grad, q32.grad, dtype)
-    close(name + " dK", k.grad, k32.grad, dtype)
+    cc.close_dtype(name + " dQ", q.grad, q32.grad, dtype, TOL)
+    cc.close_dtype(name + " dK", k.grad, k32.grad, dtype, TOL)
 
 
 torch.manual_seed(3407)
@@ -84,4 +77,4 @@ for dtype in (torch.float32, torch.float16):
     case("plain 5 heads", 1, 5, 5, 3, 32, dtype, False)
     case("indexed gqa", 2, 8, 2, 5, 16, dtype, True)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()

@@ -6,9 +6,11 @@
 import os
 import sys
 
-SRC = os.environ["CORPUS_SRC"]
-sys.path.insert(0, os.path.join(SRC, "unsloth_zoo"))
-sys.path.insert(0, os.path.join(SRC, "unsloth"))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import corpus_check as cc
+
+cc.use_project("unsloth_zoo")
+cc.use_project("unsloth")
 
 import torch
 import torch.nn.functional as F
@@ -18,15 +20,6 @@ from unsloth.kernels.swiglu import swiglu_DWf_DW_dfg_kernel, swiglu_fg_kernel
 DEVICE = "cuda"
 TOL = {torch.float32: (2e-5, 2e-5), torch.float16: (1e-2, 1e-2),
        torch.bfloat16: (5e-2, 5e-2)}
-problems = []
-
-
-def close(what, got, want, dtype):
-    atol, rtol = TOL[dtype]
-    got, want = got.float(), want.float()
-    if not torch.allclose(got, want, atol=atol, rtol=rtol):
-        err = (got - want).abs().max().item()
-        problems.append("%s %s: max abs error %.3g" % (what, str(dtype)[6:], err))
 
 
 torch.manual_seed(42)
@@ -35,7 +28,7 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
     e = torch.randn(batch, seq, hd, device=DEVICE, dtype=dtype)
     g = torch.randn(batch, seq, hd, device=DEVICE, dtype=dtype)
     h = swiglu_fg_kernel(e, g)
-    close("forward", h, F.silu(e.float()) * g.float(), dtype)
+    cc.close_dtype("forward", h, F.silu(e.float()) * g.float(), dtype, TOL)
 
     dw = torch.randn(batch * seq, hd, device=DEVICE, dtype=dtype)
     e2 = e.reshape(-1, hd).clone()
@@ -45,8 +38,8 @@ for dtype in (torch.float32, torch.float16, torch.bfloat16):
     ref = F.silu(e32) * g32
     ref.backward(dw.float())
     h_out, d_g, d_e = swiglu_DWf_DW_dfg_kernel(dw.clone(), e2, g2)
-    close("backward h", h_out, ref.detach(), dtype)
-    close("backward d_g", d_g, g32.grad, dtype)
-    close("backward d_e", d_e, e32.grad, dtype)
+    cc.close_dtype("backward h", h_out, ref.detach(), dtype, TOL)
+    cc.close_dtype("backward d_g", d_g, g32.grad, dtype, TOL)
+    cc.close_dtype("backward d_e", d_e, e32.grad, dtype, TOL)
 
-print("RESULT ok" if not problems else "RESULT fail: " + "; ".join(problems))
+cc.finish()
