@@ -256,7 +256,7 @@ static void emit_signature(cg *g)
 {
     const ir_kernel *k = g->k;
     const cgen_dialect_row *dr = cgen_dialect_of(&g->o->target);
-    int mb = dr->min_blocks ? min_blocks(g) : 0;
+    int mb = !dr->min_blocks ? 0 : g->o->min_blocks > 0 ? g->o->min_blocks : min_blocks(g);
     cg_printf(g, "extern \"C\" __global__ void __launch_bounds__(%d", g->T);
     if (mb)
         cg_printf(g, ", %d", mb);

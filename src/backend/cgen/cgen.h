@@ -94,6 +94,11 @@ typedef struct cgen_options {
     /* AMD's matrix_instr_nonkdim: the MFMA instructions' M and N (16 or
      * 32) for tl.dot (cgen_mfma.c); 0 the emitter's choice */
     int matrix_instr_nonkdim;
+    /* CUDA: the blocks a multiprocessor should hold at once, asked of the
+     * compiler (__launch_bounds__' second argument); 0: the emitter's own
+     * choice.  The backend sets it when it rebuilds a kernel whose
+     * registers left a block's room unused (cuda_variant_build). */
+    int min_blocks;
 } cgen_options;
 
 /* What the backend needs to launch the emitted kernel. */

@@ -164,6 +164,18 @@ backend_dev *cuda_dev_open(const cuda_vendor *v, const backend_config *c, strbuf
     }
     d->arch = major * 10 + minor;
     d->max_smem = smem > 0 ? (size_t)smem : 48 * 1024;
+    if (ok && v->dialect == CGEN_CUDA) {
+        /* (optional: without them no kernel is rebuilt for occupancy) */
+        const struct { int *to; int attr; } room[] = {
+            {&d->sm_regs, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR},
+            {&d->sm_threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR},
+            {&d->sm_blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR},
+            {&d->sm_smem, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR},
+        };
+        for (size_t i = 0; i < sizeof room / sizeof room[0]; i++)
+            if (cu->cuDeviceGetAttribute(room[i].to, room[i].attr, d->dev) != CUDA_SUCCESS)
+                *room[i].to = 0;
+    }
     if (ok && v->describe && !v->describe(d, why)) {
         cu->cuStreamDestroy(d->stream);
         cu->cuDevicePrimaryCtxRelease(d->dev);

@@ -104,6 +104,9 @@ struct cuda_dev {
     int warp_size;              /* 32; HIP: the device's (64 on CDNA) */
     char arch_name[64];         /* HIP: the device's target ("gfx90a:sramecc+:xnack-") */
     size_t max_smem;            /* dynamic shared memory a block may opt in to */
+    /* a multiprocessor's room (cuda_variant_build's occupancy): registers,
+     * threads, blocks, shared memory; 0 where the driver did not say */
+    int sm_regs, sm_threads, sm_blocks, sm_smem;
     char name[128];
     bool checked;               /* bounds checks in emitted kernels */
     cuda_kernel *kernels;       /* live kernel objects that hold modules */

@@ -134,6 +134,106 @@ static bool cuda_replace_source(const cuda_kernel *k, int num_warps, strbuf *src
     return f != NULL;
 }
 
+/* ---- occupancy ------------------------------------------------------------
+ * ptxas gives a kernel the registers it likes.  Where that count leaves a
+ * multiprocessor room for fewer blocks than its threads and shared memory
+ * would, and a count at most a quarter lower would make room for more
+ * (the softmax of bench/gpu: 52 registers a thread, 4 blocks of 256
+ * threads; 48 fit 5), the kernel is built once more with that many blocks
+ * asked of the compiler (cgen_options.min_blocks: __launch_bounds__'
+ * second argument), and the new build is kept when it holds them without
+ * spilling more than the first.  More blocks in flight is what a
+ * memory-bound kernel needs; one that the rebuild would make spill keeps
+ * its registers.  The rebuild goes through the disk cache as the first
+ * build does, so a cached run compiles neither. */
+
+/* The blocks of `threads` threads, `regs` registers a thread (0: not
+ * counted) and `smem` bytes of shared memory that one multiprocessor of d
+ * holds at once. */
+static int cuda_blocks_at(const cuda_dev *d, int regs, int threads, size_t smem)
+{
+    int warps = (threads + 31) / 32;
+    int per_warp = (regs * 32 + 255) / 256 * 256;     /* allocated by 256 */
+    int b = d->sm_blocks;
+    if (threads > 0 && d->sm_threads / threads < b)
+        b = d->sm_threads / threads;
+    if (per_warp > 0 && d->sm_regs / (per_warp * warps) < b)
+        b = d->sm_regs / (per_warp * warps);
+    /* (each block also takes 1 KiB of the multiprocessor's shared memory) */
+    if (smem > 0 && (int)((size_t)d->sm_smem / (smem + 1024)) < b)
+        b = (int)((size_t)d->sm_smem / (smem + 1024));
+    return b;
+}
+
+/* The registers a thread, the local memory (spills) and the static shared
+ * memory of fn; false where the driver does not say. */
+static bool cuda_fn_room(const cuda_dev *d, CUfunction fn, int *regs, int *local, int *smem)
+{
+    const cuda_driver *cu = d->cu;
+    return cu->cuFuncGetAttribute(regs, CU_FUNC_ATTRIBUTE_NUM_REGS, fn) == CUDA_SUCCESS &&
+           cu->cuFuncGetAttribute(local, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) ==
+               CUDA_SUCCESS &&
+           cu->cuFuncGetAttribute(smem, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) ==
+               CUDA_SUCCESS;
+}
+
+/* Rebuild the kernel of options o (emitted as info says, loaded as *mod
+ * and *fn) for more blocks a multiprocessor where that pays, as above;
+ * *mod and *fn are replaced when it does.  Any failure keeps the first. */
+static void cuda_occupancy(cuda_kernel *k, const cgen_options *o, const cgen_info *info,
+                           CUmodule *mod, CUfunction *fn)
+{
+    cuda_dev *d = k->dev;
+    const cuda_driver *cu = d->cu;
+    const char *replace = getenv("TRITSIM_CGEN_REPLACE");
+    int r1, l1, s1;
+    if (d->v->dialect != CGEN_CUDA || !d->sm_regs || !d->sm_threads || !d->sm_blocks ||
+        !d->sm_smem || (replace && *replace) || !cuda_fn_room(d, *fn, &r1, &l1, &s1))
+        return;
+    int T = info->threads, warps = (T + 31) / 32;
+    size_t smem = info->smem_bytes + (size_t)s1;
+    int b1 = cuda_blocks_at(d, r1, T, smem), bmax = cuda_blocks_at(d, 0, T, smem);
+    int tries[2] = {bmax, b1 + 1};
+    for (int i = 0; i < 2; i++) {
+        int b = tries[i];
+        if (b <= b1 || (i == 1 && b == bmax))
+            continue;
+        int cap = d->sm_regs / (b * warps) / 256 * 256 / 32;
+        if (cap * 4 < r1 * 3)
+            continue;
+        cgen_options o2 = *o;
+        o2.min_blocks = b;
+        strbuf src = {0}, image = {0}, log = {0}, why = {0};
+        cgen_info info2 = {0};
+        cgen_fault f = {.pc = -1};
+        bool from_cache = false;
+        CUmodule mod2 = NULL;
+        CUfunction fn2 = NULL;
+        int r2, l2, s2;
+        bool ok = cgen_emit(k->ir, &o2, &src, &info2, &f) &&
+                  d->v->build(d, strbuf_cstr(&src), &image, &log, &from_cache, &why) &&
+                  cu->cuModuleLoadData(&mod2, image.data) == CUDA_SUCCESS;
+        ok = ok && cu->cuModuleGetFunction(&fn2, mod2, "tk_kernel") == CUDA_SUCCESS &&
+             (info2.smem_bytes <= CUDA_STATIC_SMEM || !d->v->smem_optin ||
+              cu->cuFuncSetAttribute(fn2, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                     (int)info2.smem_bytes) == CUDA_SUCCESS) &&
+             cuda_fn_room(d, fn2, &r2, &l2, &s2) &&
+             cuda_blocks_at(d, r2, T, info2.smem_bytes + (size_t)s2) > b1 && l2 <= l1;
+        strbuf_free(&src);
+        strbuf_free(&image);
+        strbuf_free(&log);
+        strbuf_free(&why);
+        if (ok) {
+            cu->cuModuleUnload(*mod);
+            *mod = mod2;
+            *fn = fn2;
+            return;
+        }
+        if (mod2)
+            cu->cuModuleUnload(mod2);
+    }
+}
+
 /* Build (emit, compile, load) the variant for num_warps and waves; NULL
  * after reporting to diag. */
 static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves,
@@ -227,6 +327,7 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves
         backend_report_at(diag, ir, k->file, cuda_first_inst(ir), strbuf_cstr(&msg), cuda_hint);
         goto out;
     }
+    cuda_occupancy(k, &o, &info, &mod, &fn);
     k->v = xrealloc(k->v, (size_t)(k->nv + 1) * sizeof *k->v);
     v = &k->v[k->nv++];
     *v = (cuda_variant){.num_warps = num_warps, .waves_per_eu = waves, .nonkdim = nonkdim,
