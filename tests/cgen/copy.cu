@@ -652,7 +652,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = true && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok11;
+bool tk_v = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok11;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -678,7 +678,7 @@ if (tk_m) s11[r] = (*(const float *)(tk_a)); else s11[r] = (0x0p+0f);
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = true && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok12;
+bool tk_v = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 3 < (tk_i64)s2 && tk_ok12;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s11[r0 + 0]))));

@@ -203,7 +203,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = true && tk_ok13;
+bool tk_v = tk_ok13;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s13[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -244,7 +244,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = true && tk_ok15;
+bool tk_v = tk_ok15;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s15[r0 + 0] = tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -408,7 +408,7 @@ __syncthreads();
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 8, e0 = (c * 32 + tk_tid) * 8; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 2ull);
-bool tk_v = true && tk_ok21;
+bool tk_v = tk_ok21;
 if (tk_v) {
   *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 16 * 48 + e0 % 16 * 2);
 } else {

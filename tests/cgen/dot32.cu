@@ -168,7 +168,7 @@ bool tk_vs[2];
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
-bool tk_v = true && tk_ok14;
+bool tk_v = tk_ok14;
 uint4 tk_w = make_uint4(0u, 0u, 0u, 0u);
 if (tk_v) tk_w = *(const uint4 *)tk_a0;
   s14[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -204,7 +204,7 @@ __syncthreads();
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
-bool tk_v = true && tk_a0 - tk_lo1 < tk_c1;
+bool tk_v = tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
 ((float *)(tk_smem + 1280))[e0 + 0] = tk_tf32(tk_u2f(((tk_u32)(tk_w.x))));
@@ -309,7 +309,7 @@ if (!tk_ok18) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 32 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 16)))))) * (tk_u32)(s5)))) + (tk_u32)(((tk_i32)(0 + ((((e0) % 16))))))))) * 4ull);
-bool tk_v = true && tk_ok18;
+bool tk_v = tk_ok18;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s17[r0 + 0]))));

@@ -319,7 +319,7 @@ if (!tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 - tk_lo0 < tk_c0;
+bool tk_v = tk_a0 - tk_lo0 < tk_c0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -345,7 +345,7 @@ if (!tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 - tk_lo1 < tk_c1;
+bool tk_v = tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -408,7 +408,7 @@ if (tk_pf34) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 - tk_lo0 < tk_c0;
+bool tk_v = tk_a0 - tk_lo0 < tk_c0;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s30[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -432,7 +432,7 @@ if (tk_m) s30[r] = (*(const float *)(tk_a)); else s30[r] = (0x0p+0f);
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 - tk_lo1 < tk_c1;
+bool tk_v = tk_a0 - tk_lo1 < tk_c1;
 if (tk_v) {
   const uint4 tk_w = *(const uint4 *)tk_a0;
   s31[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -557,7 +557,7 @@ s45[r] = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 64 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 32)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 32)))))) * 4ull);
-bool tk_v = true && tk_ok52;
+bool tk_v = tk_ok52;
 if (tk_v) {
   uint4 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s25[r0 + 0]))));

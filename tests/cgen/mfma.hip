@@ -319,7 +319,7 @@ if (!tk_pf33) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 256 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
   s30[r0 + 0] = tk_bf16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -345,7 +345,7 @@ if (!tk_pf33) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 256 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
   s31[r0 + 0] = tk_bf16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -407,7 +407,7 @@ if (tk_pf33) {
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 256 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
   s30[r0 + 0] = tk_bf16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));
@@ -431,7 +431,7 @@ if (tk_m) s30[r] = tk_bf16_to_f32(*(const tk_u16 *)(tk_a)); else s30[r] = (0x0p+
 for (int c = 0; c < 2; c++) {
 const int r0 = c * 4, e0 = (c * 256 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
   s31[r0 + 0] = tk_bf16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu))));

@@ -147,7 +147,7 @@ bool tk_vs[1];
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s0) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = true && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok11;
+bool tk_v = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok11;
 uint2 tk_w = make_uint2(0u, 0u);
 if (tk_v) tk_w = *(const uint2 *)tk_a0;
   s11[r0 + 0] = tk_u2f(((tk_u32)(tk_w.x)));
@@ -182,7 +182,7 @@ s13[r] = __fmul_rn(s11[r], s12);
 for (int c = 0; c < 1; c++) {
 const int r0 = c * 2, e0 = (c * 64 + tk_tid) * 2; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(s1) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) * 4ull);
-bool tk_v = true && (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok14;
+bool tk_v = (tk_i64)(((tk_i32)((tk_u32)(s5) + (tk_u32)(((tk_i32)(0 + (e0))))))) + 1 < (tk_i64)s2 && tk_ok14;
 if (tk_v) {
   uint2 tk_w;
   tk_w.x = (unsigned int)(((tk_u32)(tk_f2u(s13[r0 + 0]))));

@@ -3,8 +3,9 @@ extern "C" __global__ void __launch_bounds__(128)
 tk_kernel(tk_rt *tk_rt_p, unsigned long long p0, unsigned long long p1, unsigned long long p2, int p3, tk_u64 tk_lo0, tk_u64 tk_hi0, tk_u64 tk_c0, tk_u64 tk_lo1, tk_u64 tk_hi1, tk_u64 tk_c1, tk_u64 tk_lo2, tk_u64 tk_hi2, tk_u64 tk_c2)
 {
 extern __shared__ __align__(16) unsigned char tk_smem[];
-unsigned char *const tk_wsm = tk_smem + ((1024u - ((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);
-const unsigned tk_wsa = (unsigned)__cvta_generic_to_shared(tk_wsm);
+unsigned tk_wsa;
+asm volatile("mov.u32 %0, %1;" : "=r"(tk_wsa) : "r"(((unsigned)__cvta_generic_to_shared(tk_smem) + 1023u) & ~1023u));
+unsigned char *const tk_wsm = tk_smem + (tk_wsa - (unsigned)__cvta_generic_to_shared(tk_smem));
 const int tk_tid = (int)threadIdx.x;
 int tk_bad = 0; (void)tk_bad;
 __shared__ unsigned long long tk_fmin;   /* TK_FIRST */
@@ -328,7 +329,7 @@ if (tk_L34 == 0) {
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + tk_swz2((unsigned)((e0 + 0) % 32 / 32 * 4096 + ((e0 + 0) / 32) * 64 + (e0 + 0) % 32 * 2))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -356,7 +357,7 @@ if (tk_L34 == 0) {
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + (4096u + tk_swz1((unsigned)((e0 + 0) % 64 / 64 * 4096 + (e0 + 0) / 64 * 128 + (e0 + 0) % 64 * 2)))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -391,13 +392,13 @@ __syncthreads();
 /* 34: dot */
 {
 const unsigned tk_sa = tk_wsa + (unsigned)(tk_cur34);
-const unsigned long long tk_db0 = tk_wgdesc(tk_sa + 4096u, 4096u, 1024u, 1ull);
-const unsigned long long tk_da0 = tk_wgdesc(tk_sa + (unsigned)((tk_tid >> 7) * 4096), 16u, 512u, 2ull);
+const unsigned tk_lb = ((tk_sa + 4096u) >> 4) | 0x1000000u;
+const unsigned tk_la = ((tk_sa + (unsigned)((tk_tid >> 7) * 4096)) >> 4) | 0x10000u;
 asm volatile("wgmma.fence.sync.aligned;" ::: "memory");
 #pragma unroll
 for (int k0 = 0; k0 < 32; k0 += 16) {
-  const unsigned long long tk_db = tk_db0 + (unsigned long long)(k0 * 8);
-  { const unsigned long long tk_da = tk_da0 + (unsigned long long)((k0 / 32 * 4096 + 0 + k0 % 32 * 2) >> 4);
+  const unsigned long long tk_db = tk_wgdesc(tk_lb + (unsigned)(k0 * 8), 0x40000040u);
+  { const unsigned long long tk_da = tk_wgdesc(tk_la + (unsigned)((k0 / 32 * 4096 + 0 + k0 % 32 * 2) >> 4), 0x80000020u);
     asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %34, 0;\n"
       "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, p, 1, 1, 0, 1;\n}\n"
       : "+f"(s25[0]), "+f"(s25[1]), "+f"(s25[2]), "+f"(s25[3]), "+f"(s25[4]), "+f"(s25[5]), "+f"(s25[6]), "+f"(s25[7]),
@@ -435,7 +436,7 @@ break;
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb31[c] + (tk_u64)s26_d;
-bool tk_v = true && tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo0 && tk_a0 + 8 <= tk_hi0 && (tk_lo0 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + tk_swz2((unsigned)((e0 + 0) % 32 / 32 * 4096 + ((e0 + 0) / 32) * 64 + (e0 + 0) % 32 * 2))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -461,7 +462,7 @@ if (tk_m) tk_lv = tk_f16_to_f32(*(const tk_u16 *)(tk_a)); else tk_lv = (0x0p+0f)
 for (int c = 0; c < 4; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = tk_cb32[c] + (tk_u64)s27_d;
-bool tk_v = true && tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
+bool tk_v = tk_a0 >= tk_lo1 && tk_a0 + 8 <= tk_hi1 && (tk_lo1 & 1ull) == 0;
 if (tk_v) {
   const uint2 tk_w = *(const uint2 *)tk_a0;
 *(unsigned short *)((tk_wsm + tk_nb34) + (4096u + tk_swz1((unsigned)((e0 + 0) % 64 / 64 * 4096 + (e0 + 0) / 64 * 128 + (e0 + 0) % 64 * 2)))) = ((tk_u16)(tk_f32_to_f16(tk_f16_to_f32(((tk_u16)(((tk_w.x >> 0) & 0xffffu)))))));
@@ -571,7 +572,7 @@ __syncthreads();
 for (int c = 0; c < 8; c++) {
 const int r0 = c * 4, e0 = (c * 128 + tk_tid) * 4; (void)e0;
 const tk_u64 tk_a0 = ((tk_u64)(((tk_u64)(s2) + (tk_u64)(tk_i64)(((tk_i32)((tk_u32)(((tk_i32)(0 + ((((e0) / 64)))))) * (tk_u32)(s39)))) * 4ull)) + (tk_u64)(tk_i64)(((tk_i32)(0 + ((((e0) % 64)))))) * 4ull);
-bool tk_v = true && tk_ok52;
+bool tk_v = tk_ok52;
 if (tk_v) {
   *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / 64 * 288 + e0 % 64 * 4);
 } else {

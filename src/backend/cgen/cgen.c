@@ -273,11 +273,15 @@ static void emit_signature(cg *g)
         cg_printf(g, ", const tk_amap *__restrict__ tk_am, unsigned long long tk_nam");
     cg_printf(g, ")\n{\n");
     cg_printf(g, "extern __shared__ __align__(16) unsigned char tk_smem[];\n");
-    if (uses_wgmma(g))  /* where wgmma's swizzled buffers start */
-    {
-        cg_printf(g, "unsigned char *const tk_wsm = tk_smem + ((1024u - "
-                  "((unsigned)__cvta_generic_to_shared(tk_smem) & 1023u)) & 1023u);\n");
-        cg_printf(g, "const unsigned tk_wsa = (unsigned)__cvta_generic_to_shared(tk_wsm);\n");
+    if (uses_wgmma(g)) {
+        /* where wgmma's swizzled buffers start: the first 1 KiB boundary
+         * of the dynamic shared memory, its shared address through an
+         * empty asm, so that the compiler keeps it in a register instead
+         * of making it again (from the block's shared window) each round */
+        cg_printf(g, "unsigned tk_wsa;\nasm volatile(\"mov.u32 %%0, %%1;\" : \"=r\"(tk_wsa) : \"r\""
+                  "(((unsigned)__cvta_generic_to_shared(tk_smem) + 1023u) & ~1023u));\n");
+        cg_printf(g, "unsigned char *const tk_wsm = tk_smem + (tk_wsa - "
+                  "(unsigned)__cvta_generic_to_shared(tk_smem));\n");
     }
     cg_printf(g, "const int tk_tid = (int)threadIdx.x;\n");
     cg_printf(g, "int tk_bad = 0; (void)tk_bad;\n");

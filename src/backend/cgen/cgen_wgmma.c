@@ -113,14 +113,25 @@ void cgen_wgmma_prelude(cg *g)
         "__device__ __forceinline__ unsigned tk_swz1(unsigned o) { return o ^ (((o >> 7) & 7u) << 4); }\n"
         "__device__ __forceinline__ unsigned tk_swz2(unsigned o) { return o ^ (((o >> 7) & 3u) << 4); }\n"
         "__device__ __forceinline__ unsigned tk_swz3(unsigned o) { return o ^ (((o >> 7) & 1u) << 4); }\n");
-    /* a shared-memory matrix descriptor: start, leading and stride byte
-     * offsets in 16-byte units, the swizzle in bits 62-63 */
+    /* a shared-memory matrix descriptor from its two words: the low one
+     * the start address and the leading byte offset (16-byte units, bits
+     * 0-13 and 16-29), the high one the stride byte offset (bits 0-13)
+     * and the swizzle (bits 30-31) */
     cg_printf(g,
-        "__device__ __forceinline__ unsigned long long tk_wgdesc(unsigned a, unsigned lbo,\n"
-        "    unsigned sbo, unsigned long long mode)\n"
-        "{ return (unsigned long long)((a >> 4) & 0x3fffu) |\n"
-        "         ((unsigned long long)((lbo >> 4) & 0x3fffu) << 16) |\n"
-        "         ((unsigned long long)((sbo >> 4) & 0x3fffu) << 32) | (mode << 62); }\n");
+        "__device__ __forceinline__ unsigned long long tk_wgdesc(unsigned lo, unsigned hi)\n"
+        "{ return ((unsigned long long)hi << 32) | lo; }\n");
+}
+
+/* A descriptor's words (tk_wgdesc) but for its start address: the low
+ * word's leading byte offset, the high word. */
+static unsigned desc_lo(unsigned lbo)
+{
+    return ((lbo >> 4) & 0x3fffu) << 16;
+}
+
+static unsigned desc_hi(unsigned sbo, unsigned mode)
+{
+    return ((sbo >> 4) & 0x3fffu) | (mode << 30);
 }
 
 void cgen_wgmma_fence(cg *g, int32_t pc)
@@ -143,22 +154,25 @@ bool cgen_emit_wgmma(cg *g, int32_t pc, const ir_inst *in, int32_t home, const c
     wg_shape s = shape_of(g, in);
     const char *ty = cg_dt(g, in->a) == DTYPE_BF16 ? "bf16" : "f16";
     int n = s.N / 2;        /* registers per instruction */
-    /* The round's descriptors at k 0; those of the other k add the
-     * operand's offset (a multiple of 16 bytes) to the start address field
-     * (bits 0-13, the address / 16): shared memory ends below 256 KB, so
-     * the sum never carries out of it. */
+    /* The low words of the round's descriptors at k 0 (their high words
+     * are constants); those of the other k add the operand's offset (a
+     * multiple of 16 bytes) to the start address field (bits 0-13, the
+     * address / 16): shared memory ends below 256 KB, so no sum carries
+     * out of it, and a round's descriptors cost a few 32-bit adds. */
     cg_printf(g, "const unsigned tk_sa = tk_wsa + (unsigned)(%s);\n", off);
-    cg_printf(g, "const unsigned long long tk_db0 = tk_wgdesc(tk_sa + %zuu, %du, 1024u, 1ull);\n",
-              s.offb, s.K * 128);
-    cg_printf(g, "const unsigned long long tk_da0 = tk_wgdesc(tk_sa + (unsigned)((tk_tid >> 7) * %d), "
-              "16u, %du, %dull);\n", s.mt * 64 * s.aw, 8 * s.aw, s.amode);
+    cg_printf(g, "const unsigned tk_lb = ((tk_sa + %zuu) >> 4) | 0x%xu;\n", s.offb,
+              desc_lo((unsigned)s.K * 128));
+    cg_printf(g, "const unsigned tk_la = ((tk_sa + (unsigned)((tk_tid >> 7) * %d)) >> 4) | 0x%xu;\n",
+              s.mt * 64 * s.aw, desc_lo(16));
     cg_printf(g, "asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n");
     cg_printf(g, "#pragma unroll\nfor (int k0 = 0; k0 < %d; k0 += 16) {\n", s.K);
-    cg_printf(g, "  const unsigned long long tk_db = tk_db0 + (unsigned long long)(k0 * 8);\n");
+    cg_printf(g, "  const unsigned long long tk_db = tk_wgdesc(tk_lb + (unsigned)(k0 * 8), 0x%xu);\n",
+              desc_hi(1024, 1));
     for (int i = 0; i < s.mt; i++) {
-        cg_printf(g, "  { const unsigned long long tk_da = tk_da0 + (unsigned long long)"
-                  "((k0 / %d * %d + %d + k0 %% %d * 2) >> 4);\n",
-                  s.akb, s.M * s.aw, i * 64 * s.aw, s.akb);
+        cg_printf(g, "  { const unsigned long long tk_da = tk_wgdesc(tk_la + (unsigned)"
+                  "((k0 / %d * %d + %d + k0 %% %d * 2) >> 4), 0x%xu);\n",
+                  s.akb, s.M * s.aw, i * 64 * s.aw, s.akb,
+                  desc_hi(8u * (unsigned)s.aw, (unsigned)s.amode));
         cg_printf(g, "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, %%%d, 0;\\n\"\n", n + 2);
         cg_printf(g, "      \"wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s.%s {", s.N, ty, ty);
         for (int r = 0; r < n; r++)
