@@ -599,22 +599,47 @@ done:
     return true;
 }
 
-/* STORE: *a = b where mask c (b's value read from slot value). */
-static void store_lane(cg *g, const ir_inst *in, int32_t value)
+/* STORE: *a = b where mask c (b's value read from slot value): one
+ * lane's code, appended to sb. */
+static void store_lane_code(cg *g, const ir_inst *in, int32_t value, strbuf *sb)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
     strbuf v = {0}, st = {0};
     if (g->packed[value]) {
         cg_packed_bits(&v, value, "r");
-        cg_printf(g, "if (tk_m) { *(tk_u16 *)(tk_a) = %s; }\n", strbuf_cstr(&v));
+        strbuf_printf(sb, "if (tk_m) { *(tk_u16 *)(tk_a) = %s; }\n", strbuf_cstr(&v));
         strbuf_free(&v);
         return;
     }
     cg_operand(g, &v, value);
     cgen_store_stmt(&st, dt, "tk_a", strbuf_cstr(&v));
-    cg_printf(g, "if (tk_m) { %s }\n", strbuf_cstr(&st));
+    strbuf_printf(sb, "if (tk_m) { %s }\n", strbuf_cstr(&st));
     strbuf_free(&v);
     strbuf_free(&st);
+}
+
+static void store_lane(cg *g, const ir_inst *in, int32_t value)
+{
+    strbuf sb = {0};
+    store_lane_code(g, in, value, &sb);
+    cg_printf(g, "%s", strbuf_cstr(&sb));
+    strbuf_free(&sb);
+}
+
+/* A STORE by chunks of `bytes` (chunks_open's): a chunk that goes whole
+ * runs `whole` (tk_a0 its address, r0 and e0 its first lane), any other
+ * runs `lane` for each of its lanes (chunk_lane_head's tk_a and tk_m, r
+ * and e). */
+static void store_chunks(cg *g, int32_t pc, const ir_inst *in, int bytes, const char *whole,
+                         const char *lane)
+{
+    int V = bytes / (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
+    chunks_open(g, in, in->a, in->c, bytes, false);
+    cg_printf(g, "if (tk_v) {\n%s} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n",
+              whole, V);
+    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
+    chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
+    cg_printf(g, "%s}}}}\n", lane);
 }
 
 /* The slot whose value a STORE at pc writes.  A tile that a CAST from
@@ -675,7 +700,7 @@ static void store_staged(cg *g, int32_t pc, const ir_inst *in, int32_t value)
 {
     dtype dt = dtype_elem(cg_dt(g, in->a));
     const ir_type *t = cg_type(g, in->a);
-    int esz = (int)dtype_size(dt), V = 16 / esz, cols = (int)t->shape[1];
+    int esz = (int)dtype_size(dt), cols = (int)t->shape[1];
     size_t pitch = staged_pitch(t, esz);
     dtype bd = esz == 2 ? DTYPE_UINT16 : DTYPE_UINT32;
     const char *pair = esz == 2 ? "unsigned int" : "unsigned long long";
@@ -703,15 +728,14 @@ static void store_staged(cg *g, int32_t pc, const ir_inst *in, int32_t value)
     strbuf_free(&b0);
     strbuf_free(&b1);
     cg_barrier(g);
-    chunks_open(g, in, in->a, in->c, 16, false);
-    cg_printf(g, "if (tk_v) {\n  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / %d * %zu + "
-              "e0 %% %d * %d);\n", cols, pitch, cols, esz);
-    cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-    cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
-    chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
-    cg_printf(g, "if (tk_m) { *(%s *)(tk_a) = *(const %s *)(tk_smem + e / %d * %zu + e %% %d * "
-              "%d); }\n", elem, elem, cols, pitch, cols, esz);
-    cg_printf(g, "}}}}\n");
+    strbuf whole = {0}, lane = {0};
+    strbuf_printf(&whole, "  *(uint4 *)tk_a0 = *(const uint4 *)(tk_smem + e0 / %d * %zu + "
+                  "e0 %% %d * %d);\n", cols, pitch, cols, esz);
+    strbuf_printf(&lane, "if (tk_m) { *(%s *)(tk_a) = *(const %s *)(tk_smem + e / %d * %zu + "
+                  "e %% %d * %d); }\n", elem, elem, cols, pitch, cols, esz);
+    store_chunks(g, pc, in, 16, strbuf_cstr(&whole), strbuf_cstr(&lane));
+    strbuf_free(&whole);
+    strbuf_free(&lane);
 }
 
 static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
@@ -725,8 +749,8 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         store_staged(g, pc, in, value);
     } else if (bytes && !cg_scalar(g, in->b)) {
         int esz = (int)dtype_size(dt), V = bytes / esz;
-        chunks_open(g, in, in->a, in->c, bytes, false);
-        cg_printf(g, "if (tk_v) {\n  %s tk_w;\n", vec_type(bytes));
+        strbuf whole = {0}, lane = {0};
+        strbuf_printf(&whole, "  %s tk_w;\n", vec_type(bytes));
         static const char *const w[] = {"x", "y", "z", "w"};
         dtype bd = esz == 2 ? DTYPE_UINT16 : esz == 4 ? DTYPE_UINT32 : DTYPE_UINT64;
         strbuf val[8] = {{0}};     /* V: at most 8 (2-byte elements) */
@@ -745,22 +769,22 @@ static bool emit_store(cg *g, int32_t pc, const ir_inst *in)
         }
         for (int i = 0; i < bytes / 4; i++) {
             if (esz == 4)
-                cg_printf(g, "  tk_w.%s = (unsigned int)(%s);\n", w[i], strbuf_cstr(&val[i]));
+                strbuf_printf(&whole, "  tk_w.%s = (unsigned int)(%s);\n", w[i],
+                              strbuf_cstr(&val[i]));
             else if (esz == 2)
-                cg_printf(g, "  tk_w.%s = (unsigned int)(%s) | ((unsigned int)(%s) << 16);\n",
-                          w[i], strbuf_cstr(&val[2 * i]), strbuf_cstr(&val[2 * i + 1]));
+                strbuf_printf(&whole, "  tk_w.%s = (unsigned int)(%s) | ((unsigned int)(%s) << 16);\n",
+                              w[i], strbuf_cstr(&val[2 * i]), strbuf_cstr(&val[2 * i + 1]));
             else
-                cg_printf(g, "  tk_w.%s = (unsigned int)((unsigned long long)(%s) >> %d);\n",
-                          w[i], strbuf_cstr(&val[i / 2]), (i % 2) * 32);
+                strbuf_printf(&whole, "  tk_w.%s = (unsigned int)((unsigned long long)(%s) >> %d);\n",
+                              w[i], strbuf_cstr(&val[i / 2]), (i % 2) * 32);
         }
         for (int v = 0; v < V; v++)
             strbuf_free(&val[v]);
-        cg_printf(g, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
-        cg_printf(g, "} else {\n#pragma unroll\nfor (int v = 0; v < %d; v++) {\n", V);
-        cg_printf(g, "const int r = r0 + v, e = e0 + v; (void)r; (void)e;\n");
-        chunk_lane_head(g, pc, in, in->a, in->c, V, "tk_a0");
-        store_lane(g, in, value);
-        cg_printf(g, "}}}}\n");
+        strbuf_printf(&whole, "  *(%s *)tk_a0 = tk_w;\n", vec_type(bytes));
+        store_lane_code(g, in, value, &lane);
+        store_chunks(g, pc, in, bytes, strbuf_cstr(&whole), strbuf_cstr(&lane));
+        strbuf_free(&whole);
+        strbuf_free(&lane);
     } else {
         lanes_open(g, pc, in, shape, in->c, true);
         store_lane(g, in, value);
