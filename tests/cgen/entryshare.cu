@@ -106,6 +106,31 @@ s14[r] = (0x0p+0f);
 /* the accesses of whole loops, tested for all their rounds at the kernel's entry (cgen_check.c) */
 {
 __shared__ unsigned int tk_alls;
+{ /* 23: its first round's lines into L2 while the tests run */
+const tk_i32 s15 = (tk_i32)(((tk_i64)0ll));
+TK_MU const tk_u64 tk_h8b = (tk_u64)s8;
+TK_MU const tk_i64 tk_h15b = (tk_i64)s15, tk_h15n = tk_h15b, tk_h15x = tk_h15b;
+TK_MU const tk_i64 tk_h17b = 0ll, tk_h17n = tk_h17b, tk_h17x = tk_h17b + 3ll;
+TK_MU const tk_i64 tk_h18b = (tk_i64)((tk_u64)tk_h15b + (tk_u64)tk_h17b);
+TK_MU const tk_i64 tk_h18n = (tk_i64)((tk_u64)tk_h15n + (tk_u64)tk_h17n), tk_h18x = (tk_i64)((tk_u64)tk_h15x + (tk_u64)tk_h17x);
+TK_MU const tk_u64 tk_h19b = tk_h8b + (tk_u64)tk_h18b * 4ull;
+TK_MU const tk_i64 tk_h5b = (tk_i64)s5, tk_h5n = tk_h5b, tk_h5x = tk_h5b;
+TK_MU const tk_i64 tk_h20c = (tk_i64)((tk_u64)tk_h18b - (tk_u64)tk_h5b);
+TK_MU tk_i64 tk_h20l0, tk_h20h0;
+tk_span(tk_h20c, 1ll, 4ll, &tk_h20l0, &tk_h20h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 4ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_s = tk_h19b + (tk_u64)tk_ol, tk_e = tk_s + (tk_u64)(tk_oh - tk_ol) + 4ull;
+const tk_u64 tk_a0 = tk_s < tk_lo0 ? tk_lo0 : tk_s, tk_a1 = tk_e > tk_hi0 ? tk_hi0 : tk_e;
+if ((tk_u64)(tk_oh - tk_ol) < 16ull && tk_a0 < tk_a1)
+  for (tk_u64 tk_a = (tk_a0 & ~127ull) + (tk_u64)tk_tid * 128ull; tk_a < tk_a1; tk_a += 8192ull)
+    asm volatile("prefetch.global.L2 [%0];" :: "l"(tk_a < tk_a0 ? tk_a0 : tk_a));
+}
 if (tk_tid == 0) {
 unsigned int tk_all = ~0u;
 {

@@ -69,6 +69,31 @@ s9[r] = (0x0p+0f);
 /* the accesses of whole loops, tested for all their rounds at the kernel's entry (cgen_check.c) */
 {
 __shared__ unsigned int tk_alls;
+{ /* 18: its first round's lines into L2 while the tests run */
+const tk_i32 s10 = (tk_i32)(((tk_i64)0ll));
+TK_MU const tk_u64 tk_h5b = (tk_u64)s5;
+TK_MU const tk_i64 tk_h10b = (tk_i64)s10, tk_h10n = tk_h10b, tk_h10x = tk_h10b;
+TK_MU const tk_i64 tk_h12b = 0ll, tk_h12n = tk_h12b, tk_h12x = tk_h12b + 7ll;
+TK_MU const tk_i64 tk_h13b = (tk_i64)((tk_u64)tk_h10b + (tk_u64)tk_h12b);
+TK_MU const tk_i64 tk_h13n = (tk_i64)((tk_u64)tk_h10n + (tk_u64)tk_h12n), tk_h13x = (tk_i64)((tk_u64)tk_h10x + (tk_u64)tk_h12x);
+TK_MU const tk_u64 tk_h14b = tk_h5b + (tk_u64)tk_h13b * 4ull;
+TK_MU const tk_i64 tk_h2b = (tk_i64)s2, tk_h2n = tk_h2b, tk_h2x = tk_h2b;
+TK_MU const tk_i64 tk_h15c = (tk_i64)((tk_u64)tk_h13b - (tk_u64)tk_h2b);
+TK_MU tk_i64 tk_h15l0, tk_h15h0;
+tk_span(tk_h15c, 1ll, 8ll, &tk_h15l0, &tk_h15h0);
+tk_i64 tk_ol = 0, tk_oh = 0;
+bool tk_z = false;
+{ const tk_i64 tk_l = 0, tk_e = 8ll;
+  const tk_i64 tk_u = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)tk_l), tk_v = (tk_i64)((tk_u64)((tk_i64)4ll) * (tk_u64)(tk_e - 1));
+  tk_z = tk_z || tk_l >= tk_e;
+  tk_ol += tk_u;
+  tk_oh += tk_v; }
+const tk_u64 tk_s = tk_h14b + (tk_u64)tk_ol, tk_e = tk_s + (tk_u64)(tk_oh - tk_ol) + 4ull;
+const tk_u64 tk_a0 = tk_s < tk_lo0 ? tk_lo0 : tk_s, tk_a1 = tk_e > tk_hi0 ? tk_hi0 : tk_e;
+if ((tk_u64)(tk_oh - tk_ol) < 32ull && tk_a0 < tk_a1)
+  for (tk_u64 tk_a = (tk_a0 & ~127ull) + (tk_u64)tk_tid * 128ull; tk_a < tk_a1; tk_a += 4096ull)
+    asm volatile("prefetch.global.L2 [%0];" :: "l"(tk_a < tk_a0 ? tk_a0 : tk_a));
+}
 if (tk_tid == 0) {
 unsigned int tk_all = ~0u;
 {
