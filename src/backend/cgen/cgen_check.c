@@ -1100,16 +1100,16 @@ static void wc_test(cg *g, const access *a, const char *dest, const char *v, boo
  * program and cannot fail, and only at addresses inside the load's
  * argument, whatever the closed form says (it need not be trusted: a
  * wrong range prefetches useless lines).  Only ranges no wider than the
- * tile's own bytes (dense or narrower) and tiles of at most four lines a
- * thread. */
+ * tile's own bytes (dense or narrower), a line a thread (a larger tile has
+ * its first lines prefetched): written as a loop over the lines, the
+ * prefetch made ptxas keep values alive into the unchecked copy of the
+ * body (cgen.c, emit_unchecked_copy), 48 registers instead of 40. */
 static void wc_prefetch(cg *g, const access *a)
 {
     const ir_inst *in = &g->k->code[a->pc];
     int32_t p = in->a, pa = g->k->slots[p].ptr_arg;
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, p)));
     int64_t bytes = ir_type_numel(cg_type(g, p)) * esz;
-    if (bytes > INT64_C(4) * 128 * g->T)
-        return;
     cg_printf(g, "{ /* %d: its first round's lines into L2 while the tests run */\n", a->pc);
     wc_scalars(g, a, a->w.c.ctr < 0 ? NULL : strbuf_cstr(&a->w.start));
     emit_offsets(&a->h, in, -1, NULL);
@@ -1117,11 +1117,10 @@ static void wc_prefetch(cg *g, const access *a)
               "+ %dull;\n", p, esz);
     cg_printf(g, "const tk_u64 tk_a0 = tk_s < tk_lo%d ? tk_lo%d : tk_s, "
               "tk_a1 = tk_e > tk_hi%d ? tk_hi%d : tk_e;\n", pa, pa, pa, pa);
-    cg_printf(g, "if ((tk_u64)(tk_oh - tk_ol) < %" PRId64 "ull && tk_a0 < tk_a1)\n", bytes);
-    cg_printf(g, "  for (tk_u64 tk_a = (tk_a0 & ~127ull) + (tk_u64)tk_tid * 128ull; tk_a < tk_a1; "
-              "tk_a += %dull)\n", 128 * g->T);
-    cg_printf(g, "    asm volatile(\"prefetch.global.L2 [%%0];\" :: \"l\"(tk_a < tk_a0 ? tk_a0 : "
-              "tk_a));\n}\n");
+    cg_printf(g, "if ((tk_u64)(tk_oh - tk_ol) < %" PRId64 "ull && tk_a0 < tk_a1) {\n", bytes);
+    cg_printf(g, "  const tk_u64 tk_a = (tk_a0 & ~127ull) + (tk_u64)tk_tid * 128ull;\n");
+    cg_printf(g, "  if (tk_a < tk_a1) asm volatile(\"prefetch.global.L2 [%%0];\" :: "
+              "\"l\"(tk_a < tk_a0 ? tk_a0 : tk_a));\n}\n}\n");
 }
 
 /* The prefetches (wc_prefetch) of the entry's tests: the loads of the
@@ -1406,6 +1405,25 @@ static bool quiet(const cg *g, int32_t q)
         break;
     }
     return false;
+}
+
+bool cg_entry_checks_all(const cg *g)
+{
+    const ir_kernel *k = g->k;
+    if (!g->o->checked || g->int_ptrs)
+        return false;
+    int n = 0;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        ir_opcode op = (ir_opcode)k->code[pc].op;
+        if (op == IR_LOAD || op == IR_STORE) {
+            if (!g->whole[pc])
+                return false;
+            n++;
+        } else if (op != IR_JUMP && op != IR_BRANCH && op != IR_RETURN && !quiet(g, pc)) {
+            return false;
+        }
+    }
+    return n > 0;
 }
 
 void cg_find_checks(cg *g)
