@@ -34,7 +34,11 @@
  * kernel's entry made, the loop's counter and scalars made from those is
  * also tested at the entry, for all the loop's rounds at once, by one
  * thread for the block ("whole loops" below); where that passes, its own
- * test is skipped, and where it fails, the search runs in each round. */
+ * test is skipped, and where it fails, the search runs in each round.
+ * Meanwhile every thread prefetches a line of the first loop's loads
+ * (wc_prefetch); where the entry tests every access of the kernel, a
+ * program whose tests all passed runs an unchecked copy of the body
+ * (cg_entry_checks_all; cgen.c, emit_unchecked_copy). */
 #include "cgen_impl.h"
 
 #include <inttypes.h>
@@ -1314,7 +1318,9 @@ static void wc_canon(cg *g, const access *a, strbuf *out)
  * warp, and layer norm, bound by instruction issue, was slower.)  They are
  * written in the kernel (the scalars they read are the kernel's own): in
  * a function of their own, the call's parameters made them slower, not
- * faster.  Accesses whose tests are the same code share one. */
+ * faster.  Accesses whose tests are the same code share one.  Before the
+ * tests, every thread prefetches its line of the first loop's loads
+ * (wc_prefetches), so that the block has memory in flight while it waits. */
 void cg_emit_entry_checks(cg *g, int32_t pc)
 {
     const ir_kernel *k = g->k;
