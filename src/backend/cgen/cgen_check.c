@@ -34,7 +34,11 @@
  * kernel's entry made, the loop's counter and scalars made from those is
  * also tested at the entry, for all the loop's rounds at once, by one
  * thread for the block ("whole loops" below); where that passes, its own
- * test is skipped, and where it fails, the search runs in each round. */
+ * test is skipped, and where it fails, the search runs in each round.
+ * Meanwhile every thread prefetches a line of the first loop's loads
+ * (wc_prefetch); where the entry tests every access of the kernel, a
+ * program whose tests all passed runs an unchecked copy of the body
+ * (cg_entry_checks_all; cgen.c, emit_unchecked_copy). */
 #include "cgen_impl.h"
 
 #include <inttypes.h>
@@ -612,26 +616,22 @@ static void emit_search(hc *h, const ir_inst *in, const char *ptr, const char *m
               h->pc, h->pc, h->pc);
 }
 
-/* The test: dest (tk_ok<pc>) = every range trusted and the box empty, or
- * its lowest and highest addresses inside the argument at whole elements;
- * with and, dest && that.  whole: every lane taken, the mask ignored (a
- * superset of the active lanes). */
-static void emit_test(const hc *h, const ir_inst *in, int32_t mask, const char *dest, bool and,
-                      bool whole)
+/* The closed form's declarations and the lowest and highest byte offsets
+ * of the active lanes from tk_h<p>b (tk_ol, tk_oh; tk_z: no lane is
+ * active), where mask (-1: none) is access in's; odd gets " | stride" for
+ * each stride that may not be whole elements. */
+static void emit_offsets(const hc *h, const ir_inst *in, int32_t mask, strbuf *odd)
 {
     cg *g = h->g;
-    if (whole)
-        mask = -1;
-    int32_t p = in->a, pa = g->k->slots[p].ptr_arg;
+    int32_t p = in->a;
     const ir_type *t = cg_type(g, p);
     int esz = (int)dtype_size(dtype_elem(t->dt));
-    cg_printf(g, "{\n%s", strbuf_cstr(&h->decl));
+    cg_printf(g, "%s", strbuf_cstr(&h->decl));
     cg_printf(g, "tk_i64 tk_ol = 0, tk_oh = 0;\n");
     if (mask >= 0 && cg_scalar(g, mask))
         cg_printf(g, "bool tk_z = !tk_h%dv;\n", mask);
     else
         cg_printf(g, "bool tk_z = false;\n");
-    strbuf odd = {0};
     for (int d = 0; d < t->ndim; d++) {
         if (mask >= 0 && !cg_scalar(g, mask))
             cg_printf(g, "{ const tk_i64 tk_l = tk_h%dl%d, tk_e = tk_h%dh%d;\n", mask, d, mask, d);
@@ -652,10 +652,27 @@ static void emit_test(const hc *h, const ir_inst *in, int32_t mask, const char *
         else
             cg_printf(g, "  tk_ol += tk_u < tk_v ? tk_u : tk_v;\n"
                       "  tk_oh += tk_u < tk_v ? tk_v : tk_u; }\n");
-        if (!h->n[p].kst[d] || h->n[p].cst[d] % esz != 0)
-            strbuf_printf(&odd, " | (tk_u64)%s", strbuf_cstr(&st));
+        if (odd && (!h->n[p].kst[d] || h->n[p].cst[d] % esz != 0))
+            strbuf_printf(odd, " | (tk_u64)%s", strbuf_cstr(&st));
         strbuf_free(&st);
     }
+}
+
+/* The test: dest (tk_ok<pc>) = every range trusted and the box empty, or
+ * its lowest and highest addresses inside the argument at whole elements;
+ * with and, dest && that.  whole: every lane taken, the mask ignored (a
+ * superset of the active lanes). */
+static void emit_test(const hc *h, const ir_inst *in, int32_t mask, const char *dest, bool and,
+                      bool whole)
+{
+    cg *g = h->g;
+    if (whole)
+        mask = -1;
+    int32_t p = in->a, pa = g->k->slots[p].ptr_arg;
+    int esz = (int)dtype_size(dtype_elem(cg_type(g, p)->dt));
+    cg_printf(g, "{\n");
+    strbuf odd = {0};
+    emit_offsets(h, in, mask, &odd);
     /* the lowest address's offset from lo, unsigned, at most the bytes
      * left for the highest element: one comparison (tk_w >= 0 keeps an
      * argument too small for the span from passing) */
@@ -1046,12 +1063,12 @@ static void wc_key(const cg *g, const wloop *w, strbuf *key)
                   w->c.step, (int)w->c.cmp, cg_ctype(g, w->c.ctr));
 }
 
-/* Access a's test at counter value v (NULL: none), into dest. */
-static void wc_test(cg *g, const access *a, const char *dest, const char *v, bool whole)
+/* The scalars access a's closed form reads that its round makes: the
+ * counter at value v (NULL: none) and the scalars made from it. */
+static void wc_scalars(cg *g, const access *a, const char *v)
 {
     int32_t pc = a->pc;
     const wloop *w = &a->w;
-    cg_printf(g, "{ /* %d%s */\n", pc, whole ? ", every lane" : "");
     if (v)
         cg_printf(g, "const %s s%d = (%s)(%s);\n", cg_ctype(g, w->c.ctr), w->c.ctr,
                   cg_ctype(g, w->c.ctr), v);
@@ -1067,8 +1084,68 @@ static void wc_test(cg *g, const access *a, const char *dest, const char *v, boo
         cg_printf(g, "const %s s%d = %s;\n", cg_ctype(g, in->dst), in->dst, strbuf_cstr(&e));
         strbuf_free(&e);
     }
-    emit_test(&a->h, &g->k->code[pc], a->mask, dest, true, whole);
+}
+
+/* Access a's test at counter value v (NULL: none), into dest. */
+static void wc_test(cg *g, const access *a, const char *dest, const char *v, bool whole)
+{
+    cg_printf(g, "{ /* %d%s */\n", a->pc, whole ? ", every lane" : "");
+    wc_scalars(g, a, v);
+    emit_test(&a->h, &g->k->code[a->pc], a->mask, dest, true, whole);
     cg_printf(g, "}\n");
+}
+
+/* While one thread makes the entry's tests, the block's other warps wait
+ * at the barrier, and a memory-bound kernel has nothing in flight: layer
+ * norm spent 10% of its time there (doc/performance.md, tenth session).
+ * So every thread first asks L2 for its share of the bytes that the first
+ * round of load a (of the first loop) reads, every lane (a superset of the
+ * active ones), 128-byte lines: a prefetch, which reads nothing into the
+ * program and cannot fail, and only at addresses inside the load's
+ * argument, whatever the closed form says (it need not be trusted: a
+ * wrong range prefetches useless lines).  Only ranges no wider than the
+ * tile's own bytes (dense or narrower), a line a thread (a larger tile has
+ * its first lines prefetched): written as a loop over the lines, the
+ * prefetch made ptxas keep values alive into the unchecked copy of the
+ * body (cgen.c, emit_unchecked_copy), 48 registers instead of 40. */
+static void wc_prefetch(cg *g, const access *a)
+{
+    const ir_inst *in = &g->k->code[a->pc];
+    int32_t p = in->a, pa = g->k->slots[p].ptr_arg;
+    int esz = (int)dtype_size(dtype_elem(cg_dt(g, p)));
+    int64_t bytes = ir_type_numel(cg_type(g, p)) * esz;
+    cg_printf(g, "{ /* %d: its first round's lines into L2 while the tests run */\n", a->pc);
+    wc_scalars(g, a, a->w.c.ctr < 0 ? NULL : strbuf_cstr(&a->w.start));
+    emit_offsets(&a->h, in, -1, NULL);
+    cg_printf(g, "const tk_u64 tk_s = tk_h%db + (tk_u64)tk_ol, tk_e = tk_s + (tk_u64)(tk_oh - tk_ol) "
+              "+ %dull;\n", p, esz);
+    cg_printf(g, "const tk_u64 tk_a0 = tk_s < tk_lo%d ? tk_lo%d : tk_s, "
+              "tk_a1 = tk_e > tk_hi%d ? tk_hi%d : tk_e;\n", pa, pa, pa, pa);
+    cg_printf(g, "if ((tk_u64)(tk_oh - tk_ol) < %" PRId64 "ull && tk_a0 < tk_a1) {\n", bytes);
+    cg_printf(g, "  const tk_u64 tk_a = (tk_a0 & ~127ull) + (tk_u64)tk_tid * 128ull;\n");
+    cg_printf(g, "  if (tk_a < tk_a1) asm volatile(\"prefetch.global.L2 [%%0];\" :: "
+              "\"l\"(tk_a < tk_a0 ? tk_a0 : tk_a));\n}\n}\n");
+}
+
+/* The prefetches (wc_prefetch) of the entry's tests: the loads of the
+ * first loop whose accesses the entry tests, one a test. */
+static void wc_prefetches(cg *g, const access *acc, int na, const int *test)
+{
+    if (!cgen_dialect_of(&g->o->target)->ptx)
+        return;
+    int32_t head = -1;
+    for (int i = 0; i < na; i++)
+        if (acc[i].w.c.ctr >= 0 && (head < 0 || acc[i].w.c.head < head))
+            head = acc[i].w.c.head;
+    for (int i = 0; i < na; i++) {
+        bool seen = false;
+        for (int j = 0; j < i && !seen; j++)
+            seen = test[j] == test[i] && g->k->code[acc[j].pc].op == IR_LOAD &&
+                   acc[j].w.c.ctr >= 0 && acc[j].w.c.head == head;
+        if (!seen && head >= 0 && g->k->code[acc[i].pc].op == IR_LOAD && acc[i].w.c.ctr >= 0 &&
+            acc[i].w.c.head == head)
+            wc_prefetch(g, &acc[i]);
+    }
 }
 
 /* The bit of tk_all that says access pc passed the entry's test: one per
@@ -1241,7 +1318,9 @@ static void wc_canon(cg *g, const access *a, strbuf *out)
  * warp, and layer norm, bound by instruction issue, was slower.)  They are
  * written in the kernel (the scalars they read are the kernel's own): in
  * a function of their own, the call's parameters made them slower, not
- * faster.  Accesses whose tests are the same code share one. */
+ * faster.  Accesses whose tests are the same code share one.  Before the
+ * tests, every thread prefetches its line of the first loop's loads
+ * (wc_prefetches), so that the block has memory in flight while it waits. */
 void cg_emit_entry_checks(cg *g, int32_t pc)
 {
     const ir_kernel *k = g->k;
@@ -1293,8 +1372,9 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
         }
     }
     cg_printf(g, "/* the accesses of whole loops, tested for all their rounds at the kernel's "
-              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n"
-              "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
+              "entry (cgen_check.c) */\n{\n__shared__ unsigned int tk_alls;\n");
+    wc_prefetches(g, acc, na, test);
+    cg_printf(g, "if (tk_tid == 0) {\nunsigned int tk_all = ~0u;\n");
     for (int t = 0; t < nt; t++)
         set[t] = t;
     wc_blocks(g, acc, na, test, rep, set, nt, tl);
@@ -1331,6 +1411,25 @@ static bool quiet(const cg *g, int32_t q)
         break;
     }
     return false;
+}
+
+bool cg_entry_checks_all(const cg *g)
+{
+    const ir_kernel *k = g->k;
+    if (!g->o->checked || g->int_ptrs)
+        return false;
+    int n = 0;
+    for (int32_t pc = 0; pc < k->ncode; pc++) {
+        ir_opcode op = (ir_opcode)k->code[pc].op;
+        if (op == IR_LOAD || op == IR_STORE) {
+            if (!g->whole[pc])
+                return false;
+            n++;
+        } else if (op != IR_JUMP && op != IR_BRANCH && op != IR_RETURN && !quiet(g, pc)) {
+            return false;
+        }
+    }
+    return n > 0;
 }
 
 void cg_find_checks(cg *g)

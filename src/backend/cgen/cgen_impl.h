@@ -313,6 +313,10 @@ bool cg_check_hoist(cg *g, int32_t pc, const ir_inst *in);
 void cg_check_hoist_end(cg *g);
 /* The search functions the kernel calls, written before its signature. */
 void cg_check_functions(cg *g);
+/* Is every check of the kernel a test the entry makes (tk_all): its only
+ * accesses LOADs and STOREs the entry tests, no assertion, print, atomic,
+ * tl.dot or pointer made from an integer, nothing else that can fail? */
+bool cg_entry_checks_all(const cg *g);
 /* ---- cgen_mem.c: chunk tables computed before a loop ---- */
 void cg_find_hoisted(cg *g);
 void cg_emit_hoisted(cg *g, int32_t head);
