@@ -40,10 +40,9 @@ int64_t axis_div_at(const axis_info *x, int64_t r)
     if (x->run <= 1 || r % x->run == 0 || x->stride == 0)
         return x->div;
     /* the lanes at multiples of r inside a run: its first value plus
-     * multiples of r * stride */
-    int64_t step = x->stride < 0 ? -x->stride : x->stride;
-    int64_t d = step >= AXIS_WHOLE / r ? AXIS_WHOLE : pow2_of(step * r);
-    return min64(x->div, d);
+     * multiples of r * stride, which the power of two dividing the stride
+     * times r divides */
+    return min64(x->div, pow2_mul(pow2_of(x->stride), r));
 }
 
 bool axis_chunks_step(const axis_info *x, int64_t v, int64_t step)
@@ -125,6 +124,13 @@ static axis_info times(axis_info x, int64_t dy, bool known, int64_t c)
     return (axis_info){1, 0, pow2_mul(axis_div_at(&x, 1), dy)};
 }
 
+/* Lanes stepping by s within runs of r whose first values d divides;
+ * nothing known where s overflowed. */
+static axis_info runs(int64_t r, bool overflow, int64_t s, int64_t d)
+{
+    return overflow ? NONE : (axis_info){r, s, d};
+}
+
 static axis_info binary(const ax *a, const ir_inst *in)
 {
     axis_info x = a->info[in->a], y = a->info[in->b];
@@ -133,10 +139,16 @@ static axis_info binary(const ax *a, const ir_inst *in)
     int64_t r = min64(x.run, y.run);
     int64_t c = 0;
     switch ((ir_binop)in->sub) {
-    case IR_ADD:
-        return (axis_info){r, x.stride + y.stride, min64(axis_div_at(&x, r), axis_div_at(&y, r))};
-    case IR_SUB:
-        return (axis_info){r, x.stride - y.stride, min64(axis_div_at(&x, r), axis_div_at(&y, r))};
+    case IR_ADD: {
+        int64_t s;
+        bool o = __builtin_add_overflow(x.stride, y.stride, &s);
+        return runs(r, o, s, min64(axis_div_at(&x, r), axis_div_at(&y, r)));
+    }
+    case IR_SUB: {
+        int64_t s;
+        bool o = __builtin_sub_overflow(x.stride, y.stride, &s);
+        return runs(r, o, s, min64(axis_div_at(&x, r), axis_div_at(&y, r)));
+    }
     case IR_MUL:
         if (y.stride == 0 && y.run == AXIS_WHOLE) {
             bool known = const_of(a, in->b, &c);
@@ -237,8 +249,9 @@ static axis_info transfer(const ax *a, const ir_inst *in)
             return TOP;
         int64_t esz = (int64_t)dtype_size(dtype_elem(dt));
         axis_info b = times(y, AXIS_WHOLE, true, esz);
-        int64_t r = min64(x.run, b.run);
-        return (axis_info){r, x.stride + b.stride, min64(axis_div_at(&x, r), axis_div_at(&b, r))};
+        int64_t r = min64(x.run, b.run), s;
+        bool o = __builtin_add_overflow(x.stride, b.stride, &s);
+        return runs(r, o, s, min64(axis_div_at(&x, r), axis_div_at(&b, r)));
     }
     case IR_PROGRAM_ID: case IR_NUM_PROGRAMS: case IR_TRANS: case IR_FLIP: case IR_CONCAT:
     case IR_SLICE: case IR_GATHER: case IR_HISTOGRAM: case IR_BITCAST: case IR_UNARY:
