@@ -189,6 +189,32 @@ bool spec_const_eq(const spec_const *a, const spec_const *b)
     return false;
 }
 
+bool spec_on_value(uint64_t no_spec, int i)
+{
+    return !(i < 64 && (no_spec >> i & 1));
+}
+
+bool spec_div16(uint64_t no_spec, int i, uint64_t value)
+{
+    return value % 16 == 0 && spec_on_value(no_spec, i);
+}
+
+bool spec_params_eq(const spec_param *a, const spec_param *b, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (a[i].is_const != b[i].is_const)
+            return false;
+        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c)
+                          : a[i].dt != b[i].dt || a[i].div16 != b[i].div16)
+            return false;
+        if (!a[i].is_const && (a[i].desc_nd != b[i].desc_nd || a[i].desc_nan != b[i].desc_nan ||
+                               memcmp(a[i].desc_block, b[i].desc_block,
+                                      sizeof a[i].desc_block)))
+            return false;
+    }
+    return true;
+}
+
 void spec_const_repr(strbuf *b, const spec_const *c)
 {
     switch (c->kind) {

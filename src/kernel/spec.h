@@ -143,6 +143,18 @@ typedef struct spec_param {
     bool desc_nan;          /* padding="nan" */
 } spec_param;
 
+/* Does a launch specialize runtime parameter i on its value (Triton's
+ * "equal to 1" and "multiple of 16"), do_not_specialize naming parameter
+ * i with bit i of no_spec? */
+bool spec_on_value(uint64_t no_spec, int i);
+/* Triton's divisibility specialization of parameter i: an int that is a
+ * multiple of 16, or a tensor whose address is (spec_param.div16). */
+bool spec_div16(uint64_t no_spec, int i, uint64_t value);
+/* The same specialization key: n parameters alike, constexprs by value
+ * (spec_const_eq), runtime arguments by dtype, divisibility and
+ * TensorDescriptor shape. */
+bool spec_params_eq(const spec_param *a, const spec_param *b, int n);
+
 /* Specialize def (a FUNCDEF of file f, module env).  The IR and everything
  * it points to live in arena a.  Returns NULL after reporting errors to d.
  * Text from tl.static_print goes to out. */

@@ -680,14 +680,14 @@ static bool pyext_params(pyext_kernel *k, PyObject **bound, arena *a, spec_param
                     return false;
                 }
                 out[i].dt = DTYPE_UINT64;
-                out[i].div16 = u % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
-            } else if (n == 1 && !(i < 64 && (k->no_spec >> i & 1))) {
+                out[i].div16 = spec_div16(k->no_spec, i, u);
+            } else if (n == 1 && spec_on_value(k->no_spec, i)) {
                 /* Triton specializes an int equal to 1 as the constant 1 */
                 out[i].is_const = true;
                 out[i].c = (spec_const){.kind = SC_INT, .u.i = 1};
             } else {
                 out[i].dt = dtype_of_pyint(n);
-                out[i].div16 = n % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
+                out[i].div16 = spec_div16(k->no_spec, i, (uint64_t)n);
             }
         } else if (PyFloat_Check(v)) {
             out[i].dt = DTYPE_FP32;
@@ -702,7 +702,7 @@ static bool pyext_params(pyext_kernel *k, PyObject **bound, arena *a, spec_param
             uint64_t addr;
             if (!pyext_tensor_addr(v, &addr))
                 return false;
-            out[i].div16 = addr % 16 == 0 && !(i < 64 && (k->no_spec >> i & 1));
+            out[i].div16 = spec_div16(k->no_spec, i, addr);
         } else {
             if (!PyErr_Occurred())
                 PyErr_Format(PyExc_TypeError, "argument '%s' of %s() is %s; a kernel takes "
@@ -710,18 +710,6 @@ static bool pyext_params(pyext_kernel *k, PyObject **bound, arena *a, spec_param
                              Py_TYPE(v)->tp_name);
             return false;
         }
-    }
-    return true;
-}
-
-static bool pyext_key_eq(const spec_param *a, const spec_param *b, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (a[i].is_const != b[i].is_const)
-            return false;
-        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c)
-                          : a[i].dt != b[i].dt || a[i].div16 != b[i].div16)
-            return false;
     }
     return true;
 }
@@ -767,7 +755,7 @@ static pyext_spec *pyext_specialize(pyext_kernel *k, PyObject **bound)
         return NULL;
     }
     for (pyext_spec *s = k->cache; s; s = s->next)
-        if (pyext_key_eq(s->params, key, n)) {
+        if (spec_params_eq(s->params, key, n)) {
             arena_free(&tmp);
             return s;
         }

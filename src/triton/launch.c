@@ -762,14 +762,6 @@ static bool launch_grid(host *h, val grid, const val_func *f, const val *bound,
     return ok;
 }
 
-/* Triton's other specialization: an int argument that is a multiple of
- * 16, or a tensor whose address is (the GPU backends keep a device copy at
- * the host address's alignment), unless do_not_specialize names it. */
-static bool launch_div16(int i, uint64_t no_spec, uint64_t value)
-{
-    return value % 16 == 0 && !(i < 64 && (no_spec >> i & 1));
-}
-
 /* Describe each parameter for the specializer: constexprs by value,
  * runtime arguments by type. */
 static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const val *bound,
@@ -830,7 +822,7 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
                 return false;
             }
             out[i].dt = dtype_ptr_to(tensor_dtype(tensor_of(v)));
-            out[i].div16 = launch_div16(i, no_spec, (uint64_t)(uintptr_t)tensor_addr(tensor_of(v)));
+            out[i].div16 = spec_div16(no_spec, i, (uint64_t)(uintptr_t)tensor_addr(tensor_of(v)));
             break;
         case VAL_BOOL:
             out[i].dt = DTYPE_INT1;
@@ -838,13 +830,13 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
         case VAL_INT:
             /* Triton specializes an int argument equal to 1 as the
              * constant 1, unless do_not_specialize names it */
-            if (v.u.i == 1 && !(i < 64 && (no_spec >> i & 1))) {
+            if (v.u.i == 1 && spec_on_value(no_spec, i)) {
                 out[i].is_const = true;
                 out[i].c = (spec_const){.kind = SC_INT, .u.i = 1};
                 break;
             }
             out[i].dt = dtype_of_pyint(v.u.i);
-            out[i].div16 = launch_div16(i, no_spec, (uint64_t)v.u.i);
+            out[i].div16 = spec_div16(no_spec, i, (uint64_t)v.u.i);
             break;
         case VAL_FLOAT:
             out[i].dt = DTYPE_FP32;
@@ -855,22 +847,6 @@ static bool launch_params(host *h, const val_func *f, uint64_t no_spec, const va
                        val_type_name(v));
             return false;
         }
-    }
-    return true;
-}
-
-static bool launch_key_eq(const spec_param *a, const spec_param *b, int n)
-{
-    for (int i = 0; i < n; i++) {
-        if (a[i].is_const != b[i].is_const)
-            return false;
-        if (a[i].is_const ? !spec_const_eq(&a[i].c, &b[i].c)
-                          : a[i].dt != b[i].dt || a[i].div16 != b[i].div16)
-            return false;
-        if (!a[i].is_const && (a[i].desc_nd != b[i].desc_nd || a[i].desc_nan != b[i].desc_nan ||
-                               memcmp(a[i].desc_block, b[i].desc_block,
-                                      sizeof a[i].desc_block)))
-            return false;
     }
     return true;
 }
@@ -966,7 +942,7 @@ static launch_spec *launch_specialize(host *h, launch_kernel *k, const val *boun
         return NULL;
     }
     for (launch_spec *s = k->cache; s; s = s->next)
-        if (launch_key_eq(s->params, key, n)) {
+        if (spec_params_eq(s->params, key, n)) {
             arena_free(&tmp);
             return s;
         }
