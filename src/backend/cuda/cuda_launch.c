@@ -134,6 +134,29 @@ static bool cuda_replace_source(const cuda_kernel *k, int num_warps, strbuf *src
     return f != NULL;
 }
 
+/* A compiled image loaded: its module and kernel, the kernel opted in to
+ * smem bytes of dynamic shared memory where that is past the static
+ * limit; false with why (and nothing loaded). */
+static bool cuda_load(cuda_dev *d, const strbuf *image, size_t smem, CUmodule *mod,
+                      CUfunction *fn, strbuf *why)
+{
+    const cuda_driver *cu = d->cu;
+    *mod = NULL;
+    *fn = NULL;
+    if (!cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", why) ||
+        !cuda_ok(d, cu->cuModuleLoadData(mod, image->data), "cuModuleLoadData", why))
+        return false;
+    if (cuda_ok(d, cu->cuModuleGetFunction(fn, *mod, "tk_kernel"), "cuModuleGetFunction", why) &&
+        (smem <= CUDA_STATIC_SMEM || !d->v->smem_optin ||
+         cuda_ok(d, cu->cuFuncSetAttribute(*fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                           (int)smem), "cuFuncSetAttribute", why)))
+        return true;
+    cu->cuModuleUnload(*mod);
+    *mod = NULL;
+    *fn = NULL;
+    return false;
+}
+
 /* ---- occupancy ------------------------------------------------------------
  * ptxas gives a kernel the registers it likes.  Where that count leaves a
  * multiprocessor room for fewer blocks than its threads and shared memory
@@ -212,13 +235,9 @@ static void cuda_occupancy(cuda_kernel *k, const cgen_options *o, const cgen_inf
         int r2, l2, s2;
         bool ok = cgen_emit(k->ir, &o2, &src, &info2, &f) &&
                   d->v->build(d, strbuf_cstr(&src), &image, &log, &from_cache, &why) &&
-                  cu->cuModuleLoadData(&mod2, image.data) == CUDA_SUCCESS;
-        ok = ok && cu->cuModuleGetFunction(&fn2, mod2, "tk_kernel") == CUDA_SUCCESS &&
-             (info2.smem_bytes <= CUDA_STATIC_SMEM || !d->v->smem_optin ||
-              cu->cuFuncSetAttribute(fn2, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                     (int)info2.smem_bytes) == CUDA_SUCCESS) &&
-             cuda_fn_room(d, fn2, &r2, &l2, &s2) &&
-             cuda_blocks_at(d, r2, T, info2.smem_bytes + (size_t)s2) > b1 && l2 <= l1;
+                  cuda_load(d, &image, info2.smem_bytes, &mod2, &fn2, &why) &&
+                  cuda_fn_room(d, fn2, &r2, &l2, &s2) &&
+                  cuda_blocks_at(d, r2, T, info2.smem_bytes + (size_t)s2) > b1 && l2 <= l1;
         strbuf_free(&src);
         strbuf_free(&image);
         strbuf_free(&log);
@@ -286,21 +305,10 @@ static cuda_variant *cuda_variant_build(cuda_kernel *k, int num_warps, int waves
         strbuf_free(&log);
         goto out;
     }
-    CUmodule mod = NULL;
-    CUfunction fn = NULL;
+    CUmodule mod;
+    CUfunction fn;
     const cuda_driver *cu = d->cu;
-    bool ok = cuda_ok(d, cu->cuCtxSetCurrent(d->ctx), "cuCtxSetCurrent", &why) &&
-              cuda_ok(d, cu->cuModuleLoadData(&mod, image.data), "cuModuleLoadData", &why);
-    if (ok && !(cuda_ok(d, cu->cuModuleGetFunction(&fn, mod, "tk_kernel"),
-                        "cuModuleGetFunction", &why) &&
-                (info.smem_bytes <= CUDA_STATIC_SMEM || !vd->smem_optin ||
-                 cuda_ok(d, cu->cuFuncSetAttribute(fn,
-                                                   CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                                                   (int)info.smem_bytes),
-                         "cuFuncSetAttribute", &why)))) {
-        cu->cuModuleUnload(mod);
-        ok = false;
-    }
+    bool ok = cuda_load(d, &image, info.smem_bytes, &mod, &fn, &why);
     strbuf_free(&image);
     strbuf_free(&log);
     /* registers: a program of info.threads threads must fit in the
