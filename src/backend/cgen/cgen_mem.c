@@ -12,7 +12,6 @@
 
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "axis.h"
 #include "cgen_abi.h"
@@ -182,10 +181,11 @@ static bool chunks_aligned(const cg *g, const ir_inst *in, int V, int bytes)
     return axis_div_at(&g->axis[in->a], V) % bytes == 0;
 }
 
-/* " && addr(e0 + v) == tk_a0 + v * esz" for v = 1 .. V - 1: the chunk's
- * addresses consecutive, computed from pointer slot s (its registers or
- * index expression) or, with pure, from index expression slot s alone. */
-static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
+/* " && addr(e0 + v) == tk_a0 + v * esz" for v = 1 .. V - 1, appended to
+ * sb: the chunk's addresses consecutive, computed from pointer slot s (its
+ * registers or index expression) or, with pure, from index expression
+ * slot s alone. */
+static void chunk_consecutive_test(cg *g, strbuf *sb, int32_t s, bool pure, int V, int esz)
 {
     for (int v = 1; v < V; v++) {
         char rv[32], ev[32];
@@ -198,7 +198,7 @@ static void chunk_consecutive_test(cg *g, int32_t s, bool pure, int V, int esz)
         } else {
             cg_operand_at(g, &pv, s, rv, ev);
         }
-        cg_printf(g, " && %s == tk_a0 + %d", strbuf_cstr(&pv), v * esz);
+        strbuf_printf(sb, " && %s == tk_a0 + %d", strbuf_cstr(&pv), v * esz);
         strbuf_free(&pv);
         strbuf_free(&ex);
     }
@@ -310,26 +310,23 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
     chunk_base(g, in, &pa0);
     cg_printf(g, "const tk_u64 tk_a0 = %s;\n", strbuf_cstr(&pa0));
     strbuf_free(&pa0);
-    /* (where alignment is proven and other tests follow, the leading
-     * `true && ` is taken out again at the end) */
-    size_t test_at = g->out->len;
-    if (chunks_aligned(g, in, V, bytes))
-        cg_printf(g, "bool tk_v = true");
-    else
-        cg_printf(g, "bool tk_v = (tk_a0 & %dull) == 0", bytes - 1);
+    /* the tests, each as " && test" */
+    strbuf t = {0};
+    if (!chunks_aligned(g, in, V, bytes))
+        strbuf_printf(&t, " && (tk_a0 & %dull) == 0", bytes - 1);
     /* consecutive by construction: a chunk lies in one row, along which the
      * pointer grows by one element */
     bool known = chunks_consecutive(g, in, shape, V);
     if (table && !known)
-        cg_printf(g, " && tk_cc%d[c]", pc);
+        strbuf_printf(&t, " && tk_cc%d[c]", pc);
     if (!known && !table)
-        chunk_consecutive_test(g, in->a, false, V, esz);
+        chunk_consecutive_test(g, &t, in->a, false, V, esz);
     const ir_inst *mcmp = chunk_mask_cmp(g, pc, mask, V);
     if (mcmp) {
         strbuf i0 = {0};
         cg_operand_at(g, &i0, mcmp->a, "r0", "e0");
-        cg_printf(g, " && (tk_i64)(%s) + %d %s (tk_i64)s%d", strbuf_cstr(&i0), V - 1,
-                  mcmp->sub == IR_LT ? "<" : "<=", mcmp->b);
+        strbuf_printf(&t, " && (tk_i64)(%s) + %d %s (tk_i64)s%d", strbuf_cstr(&i0), V - 1,
+                      mcmp->sub == IR_LT ? "<" : "<=", mcmp->b);
         strbuf_free(&i0);
     } else if (mask >= 0 && !cg_scalar(g, mask)) {
         for (int v = 0; v < V; v++) {
@@ -338,15 +335,15 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
             snprintf(ev, sizeof ev, "e0 + %d", v);
             strbuf m = {0};
             cg_operand_at(g, &m, mask, rv, ev);
-            cg_printf(g, " && %s", strbuf_cstr(&m));
+            strbuf_printf(&t, " && %s", strbuf_cstr(&m));
             strbuf_free(&m);
         }
     } else if (mask >= 0) {
-        cg_printf(g, " && s%d", mask);
+        strbuf_printf(&t, " && s%d", mask);
     }
     if (g->o->checked && g->hoisted >= 0) {
         /* the whole access was checked before its chunks (cgen_check.c) */
-        cg_printf(g, " && tk_ok%d", g->hoisted);
+        strbuf_printf(&t, " && tk_ok%d", g->hoisted);
     } else if (g->o->checked) {
         /* inside the argument, at a whole element from its start: tk_a0 is
          * a multiple of the chunk's bytes already, so that is its start's
@@ -357,20 +354,13 @@ static void chunks_open(cg *g, const ir_inst *in, int32_t shape, int32_t mask, i
          * offsets from its start where 16 bytes fit, one comparison; its
          * start is a multiple of its element size) */
         if (bytes == 16 && (size_t)esz == (size_t)dtype_size(dtype_elem(g->k->params[pa].dt)))
-            cg_printf(g, " && tk_a0 - tk_lo%d < tk_c%d", pa, pa);
+            strbuf_printf(&t, " && tk_a0 - tk_lo%d < tk_c%d", pa, pa);
         else
-            cg_printf(g, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && (tk_lo%d & %dull) == 0",
-                      pa, bytes, pa, pa, esz - 1);
+            strbuf_printf(&t, " && tk_a0 >= tk_lo%d && tk_a0 + %d <= tk_hi%d && "
+                          "(tk_lo%d & %dull) == 0", pa, bytes, pa, pa, esz - 1);
     }
-    static const char lead[] = "bool tk_v = true && ";
-    size_t keep = sizeof "bool tk_v = " - 1, drop = sizeof "true && " - 1;
-    if (!g->failed && g->out->len >= test_at + sizeof lead - 1 &&
-        !memcmp(g->out->data + test_at, lead, sizeof lead - 1)) {
-        char *at = g->out->data + test_at + keep;
-        memmove(at, at + drop, g->out->len - (test_at + keep + drop) + 1);
-        g->out->len -= drop;
-    }
-    cg_printf(g, ";\n");
+    cg_printf(g, "bool tk_v = %s;\n", t.len ? strbuf_cstr(&t) + 4 : "true");
+    strbuf_free(&t);
 }
 
 /* Does a LOAD's lane code read no per-register operand (its pointer,
@@ -1080,9 +1070,10 @@ void cg_emit_hoisted(cg *g, int32_t head)
                   strbuf_cstr(&a0), p);
         strbuf_free(&a0);
         if (!known) {
-            cg_printf(g, "tk_cc%d[c] = true", p);
-            chunk_consecutive_test(g, base, true, V, esz);
-            cg_printf(g, ";\n");
+            strbuf t = {0};
+            chunk_consecutive_test(g, &t, base, true, V, esz);
+            cg_printf(g, "tk_cc%d[c] = true%s;\n", p, strbuf_cstr(&t));
+            strbuf_free(&t);
         }
         if (straight)
             cg_printf(g, "tk_cbo%d |= tk_a0;\n", p);
