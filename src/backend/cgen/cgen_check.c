@@ -1337,17 +1337,11 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
     int *tl = calloc((size_t)n, sizeof *tl);
     int *test = calloc((size_t)n, sizeof *test);
     strbuf *canon = calloc((size_t)n, sizeof *canon);
-    if (!acc || !rep || !set || !tl || !test || !canon) {
-        free(acc);
-        free(rep);
-        free(set);
-        free(tl);
-        free(test);
-        free(canon);
-        cg_fail(g, -1, "out of memory");
-        return;
-    }
     int na = 0;
+    if (!acc || !rep || !set || !tl || !test || !canon) {
+        cg_fail(g, -1, "out of memory");
+        goto out;
+    }
     for (int32_t q = 0; q < k->ncode; q++) {
         if (!g->whole[q])
             continue;
@@ -1383,6 +1377,7 @@ void cg_emit_entry_checks(cg *g, int32_t pc)
         access_close(&acc[i]);
         strbuf_free(&canon[i]);
     }
+out:
     free(acc);
     free(rep);
     free(set);
