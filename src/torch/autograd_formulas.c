@@ -540,6 +540,23 @@ typedef double ln_v4 __attribute__((vector_size(32)));
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define LN_ROW4 1
+/* The last pass of four rows: dx from their means m, rstds r and the
+ * sums s1, s2 of the pass before (vectors by address, as ln_gather4 is a
+ * macro: the same ABI with and without AVX). */
+__attribute__((target("avx2")))
+static inline void ln_dx4(const float *x, const float *g, const float *w, float *dx, int64_t C,
+                          int64_t P, const ln_v4 *m, const ln_v4 *r, const ln_v4 *s1,
+                          const ln_v4 *s2)
+{
+    for (int64_t c = 0; c < C; c++) {
+        double wc = w ? w[c] : 1.0;
+        ln_v4 xh = (ln_gather4(x, P, c) - *m) * *r, wdy = ln_gather4(g, P, c) * wc;
+        ln_v4 d = *r * (wdy - (*s1 + xh * *s2) / (double)C);
+        for (int k = 0; k < 4; k++)
+            dx[k * P + c] = (float)d[k];
+    }
+}
+
 __attribute__((target("avx2")))
 static void ag_layer_norm_row4_float(const float *x, const float *g, const float *w, float *dx,
                                      int64_t C, int64_t P, double eps, double *mean_out,
@@ -565,13 +582,7 @@ static void ag_layer_norm_row4_float(const float *x, const float *g, const float
         s1 += wdy;
         s2 += wdy * xh;
     }
-    for (int64_t c = 0; c < C; c++) {
-        double wc = w ? w[c] : 1.0;
-        ln_v4 xh = (ln_gather4(x, P, c) - m) * r, wdy = ln_gather4(g, P, c) * wc;
-        ln_v4 d = r * (wdy - (s1 + xh * s2) / (double)C);
-        for (int k = 0; k < 4; k++)
-            dx[k * P + c] = (float)d[k];
-    }
+    ln_dx4(x, g, w, dx, C, P, &m, &r, &s1, &s2);
 }
 
 /* Eight rows: ag_layer_norm_row4_float's work for rows 0-3 and 4-7
@@ -615,20 +626,8 @@ static void ag_layer_norm_row8_float(const float *x, const float *g, const float
         s1b += wdyb;
         s2b += wdyb * xhb;
     }
-    for (int64_t c = 0; c < C; c++) {
-        double wc = w ? w[c] : 1.0;
-        ln_v4 xha = (ln_gather4(x, P, c) - ma) * ra, wdya = ln_gather4(g, P, c) * wc;
-        ln_v4 da = ra * (wdya - (s1a + xha * s2a) / (double)C);
-        for (int k = 0; k < 4; k++)
-            dx[k * P + c] = (float)da[k];
-    }
-    for (int64_t c = 0; c < C; c++) {
-        double wc = w ? w[c] : 1.0;
-        ln_v4 xhb = (ln_gather4(xb, P, c) - mb) * rb, wdyb = ln_gather4(gb, P, c) * wc;
-        ln_v4 db = rb * (wdyb - (s1b + xhb * s2b) / (double)C);
-        for (int k = 0; k < 4; k++)
-            dxb[k * P + c] = (float)db[k];
-    }
+    ln_dx4(x, g, w, dx, C, P, &ma, &ra, &s1a, &s2a);
+    ln_dx4(xb, gb, w, dxb, C, P, &mb, &rb, &s1b, &s2b);
 }
 
 /* Whether ag_layer_norm_row4_float and ag_layer_norm_cols_both can run
