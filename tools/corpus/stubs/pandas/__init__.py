@@ -8,24 +8,6 @@
 # Where a real pandas is installed further down sys.path (the GPU machine's
 # image has one), it is used instead, put in this module's place in
 # sys.modules.
-import os as _os
-import sys as _sys
+from corpus_stub import give_way as _give_way
 
-
-def _real_spec():
-    try:
-        from importlib.machinery import PathFinder
-    except ImportError:             # tritsim: no importlib.machinery, no real package
-        return None
-    here = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
-    rest = [p for p in _sys.path if _os.path.abspath(p or _os.curdir) != here]
-    return PathFinder.find_spec(__name__, rest)
-
-
-_spec = _real_spec()
-if _spec is not None:
-    import importlib.util as _util
-
-    _real = _util.module_from_spec(_spec)
-    _sys.modules[__name__] = _real
-    _spec.loader.exec_module(_real)
+_give_way(__name__, __file__)

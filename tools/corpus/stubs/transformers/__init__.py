@@ -10,26 +10,7 @@
 # Where a real transformers is installed further down sys.path, it is used
 # instead: this package puts it in its place in sys.modules (Python then
 # imports the submodules from the real package's folder).
-import os as _os
-import sys as _sys
+from corpus_stub import give_way as _give_way
 
-
-def _real_spec():
-    try:
-        from importlib.machinery import PathFinder
-    except ImportError:             # tritsim: no importlib.machinery, no real package
-        return None
-    here = _os.path.dirname(_os.path.dirname(_os.path.abspath(__file__)))
-    rest = [p for p in _sys.path if _os.path.abspath(p or _os.curdir) != here]
-    return PathFinder.find_spec(__name__, rest)
-
-
-_spec = _real_spec()
-if _spec is not None:
-    import importlib.util as _util
-
-    _real = _util.module_from_spec(_spec)
-    _sys.modules[__name__] = _real
-    _spec.loader.exec_module(_real)
-else:
+if _give_way(__name__, __file__) is None:
     __version__ = "0.0.0+corpus-stand-in"
