@@ -218,10 +218,6 @@ bool cg_index_expr(const cg *g, strbuf *sb, int32_t slot, const char *idx, int d
                    const uint8_t *admit);
 /* The constant a slot written once by a CONST holds (not floats). */
 bool cg_const_value(const cg *g, int32_t s, int64_t *v);
-/* How much an index expression (or a pointer tile held as an offset from
- * one) grows from one element to the next along its last axis, when that
- * is a known constant (bytes for pointers): true and *out. */
-bool cg_last_stride(const cg *g, int32_t s, int64_t *out);
 /* Copy slot src's elements into shared memory at byte offset off, in
  * row-major order, as its register form (after a barrier). */
 void cg_tile_to_smem(cg *g, int32_t src, size_t off);

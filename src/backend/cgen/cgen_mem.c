@@ -165,13 +165,9 @@ static int vec_bytes(const cg *g, const ir_inst *in, int32_t shape)
  * in runs of a multiple of V lanes: axis.h)? */
 static bool chunks_consecutive(const cg *g, const ir_inst *in, int32_t shape, int V)
 {
-    int64_t st;
     int esz = (int)dtype_size(dtype_elem(cg_dt(g, in->a)));
     const ir_type *ts = cg_type(g, shape);
-    if (ts->shape[ts->ndim - 1] % V != 0)
-        return false;
-    return (cg_last_stride(g, in->a, &st) && st == esz) ||
-           axis_chunks_step(&g->axis[in->a], V, esz);
+    return ts->shape[ts->ndim - 1] % V == 0 && axis_chunks_step(&g->axis[in->a], V, esz);
 }
 
 /* Is each chunk's first address a multiple of its bytes by construction
@@ -228,7 +224,6 @@ static const ir_inst *chunk_mask_cmp(const cg *g, int32_t pc, int32_t mask, int 
     if (def < 0 || def >= pc || g->pf_dot[pc] >= 0 || g->moved[pc])
         return NULL;
     const ir_inst *cmp = &g->k->code[def];
-    int64_t st;
     if (cmp->op != IR_CMP || (cmp->sub != IR_LT && cmp->sub != IR_LE) || cmp->a < 0 ||
         cmp->b < 0 || cg_scalar(g, cmp->a) || !cg_scalar(g, cmp->b) || g->def[cmp->b] < 0 ||
         g->alias[cmp->a] || g->alias[cmp->b])
@@ -236,7 +231,7 @@ static const ir_inst *chunk_mask_cmp(const cg *g, int32_t pc, int32_t mask, int 
     dtype dt = cg_dt(g, cmp->a);
     const ir_type *t = cg_type(g, mask);
     if ((dt != DTYPE_INT32 && dt != DTYPE_INT64) || cg_dt(g, cmp->b) != dt ||
-        !cg_last_stride(g, cmp->a, &st) || st != 1 || t->shape[t->ndim - 1] % V != 0)
+        !axis_chunks_step(&g->axis[cmp->a], V, 1) || t->shape[t->ndim - 1] % V != 0)
         return NULL;
     /* the operands must hold at the access what they held at the CMP */
     return cg_held_until(g, def, pc, cmp->a, cmp->b) ? cmp : NULL;
