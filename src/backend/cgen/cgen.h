@@ -99,6 +99,9 @@ typedef struct cgen_options {
      * choice.  The backend sets it when it rebuilds a kernel whose
      * registers left a block's room unused (cuda_variant_build). */
     int min_blocks;
+    /* The prefix of the kernel's goto labels (NULL: "L"), so that a copy of
+     * a kernel's body can sit beside it (cgen.c, emit_unchecked_copy). */
+    const char *labels;
 } cgen_options;
 
 /* What the backend needs to launch the emitted kernel. */

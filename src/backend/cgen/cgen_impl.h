@@ -144,6 +144,8 @@ bool cg_fail(cg *g, int32_t pc, const char *fmt, ...) __attribute__((format(prin
 const ir_type *cg_type(const cg *g, int32_t slot);
 dtype cg_dt(const cg *g, int32_t slot);
 bool cg_scalar(const cg *g, int32_t slot);
+/* The prefix of the kernel's goto labels (cgen_options.labels, "L"). */
+const char *cg_labels(const cg *g);
 /* May slot's lanes be pointers made from integers, which carry a tk_amap
  * number (cgen_abi.h) and are translated at each access? */
 bool cg_tagged(const cg *g, int32_t slot);
